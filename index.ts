@@ -1,0 +1,24 @@
+/**
+ * The app definition: wiring only. Operations live in src/triggers, src/creates and src/searches; everything
+ * about the Connect API lives in src/connect.
+ */
+import { version as platformVersion } from 'zapier-platform-core';
+import authentication from './src/authentication';
+import { creates } from './src/creates';
+import { searches } from './src/searches';
+import { triggers } from './src/triggers';
+import { version } from './package.json';
+
+const byKey = <T extends { key: string }>(operations: T[]): Record<string, T> =>
+  Object.fromEntries(operations.map((operation) => [operation.key, operation]));
+
+const App = {
+  version,
+  platformVersion,
+  authentication,
+  triggers: byKey(triggers),
+  searches: byKey(searches),
+  creates: byKey(creates),
+};
+
+export default App;

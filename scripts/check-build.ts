@@ -1,0 +1,101 @@
+/**
+ * The built-artifact test: builds the zip Zapier would run, unzips it into a temporary folder and calls the
+ * authentication test and the event dropdown through the unzipped `zapierwrapper.js` handler, in a fresh
+ * Node process, against a local HTTP server. It proves that what Zapier loads (index.js with no `.default`
+ * unwrap, every traced file present) works.
+ */
+import AdmZip from 'adm-zip';
+import { execFileSync, spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+const KEY = 'sk_build_check_key_7e1d';
+const EVENT = {
+  id: '7d0c6f1e-2f6a-4a7e-9a51-3f0e1b2c4d5e',
+  slug: 'techweek-2026',
+  title: 'TechWeek 2026',
+  status: 'published',
+  startsAt: '2026-12-01T08:00:00.000Z',
+  createdAt: '2026-10-01T09:12:44.512Z',
+};
+
+const fail = (message: string): never => {
+  console.error(`build check failed: ${message}`);
+  process.exit(1);
+};
+
+const main = async () => {
+  const root = join(__dirname, '..');
+  console.log('build check: zapier-platform build --skip-validation --skip-dep-install');
+  execFileSync(
+    join(root, 'node_modules', '.bin', 'zapier-platform'),
+    ['build', '--skip-validation', '--skip-dep-install'],
+    {
+      cwd: root,
+      stdio: ['ignore', 'ignore', 'inherit'],
+    },
+  );
+  const zipPath = join(root, 'build', 'build.zip');
+  if (!existsSync(zipPath)) fail('build/build.zip was not written');
+
+  const dir = mkdtempSync(join(tmpdir(), 'connect-zip-'));
+  const server = createServer((req, res) => {
+    const ok = req.headers['x-api-key'] === KEY && req.url?.startsWith('/api/v1/integrations/zapier/events');
+    res.writeHead(ok ? 200 : 401, { 'Content-Type': 'application/json' });
+    res.end(JSON.stringify(ok ? { data: [EVENT] } : { error: { code: 'INVALID_API_KEY', message: 'no' } }));
+  });
+  try {
+    const zip = new AdmZip(zipPath);
+    zip.extractAllTo(dir, true);
+    const files = zip.getEntries().length;
+    if (!existsSync(join(dir, 'zapierwrapper.js'))) fail('zapierwrapper.js is missing from the zip');
+
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const probe = `
+      const { handler } = require('./zapierwrapper.js');
+      const bundle = { authData: { apiKey: ${JSON.stringify(KEY)}, baseUrl: ${JSON.stringify(baseUrl)}, companyId: 'cmp_build' } };
+      (async () => {
+        const auth = await handler({ command: 'execute', method: 'authentication.test', bundle });
+        const label = await handler({ command: 'execute', method: 'authentication.connectionLabel', bundle: { ...bundle, inputData: auth.results } });
+        const events = await handler({ command: 'execute', method: 'triggers.event_list.operation.perform', bundle });
+        require('fs').writeFileSync('probe-result.json', JSON.stringify({ auth: auth.results, label: label.results, events: events.results }));
+      })().catch((error) => { console.error(error && error.message); process.exit(1); });
+    `;
+    writeFileSync(join(dir, 'probe.js'), probe);
+    // Asynchronous: the local server answers from this process's event loop while the probe runs.
+    const child = await new Promise<{ status: number | null; stdout: string; stderr: string }>((resolve) => {
+      const proc = spawn(process.execPath, ['probe.js'], {
+        cwd: dir,
+        env: { ...process.env, LOG_TO_STDOUT: '' },
+      });
+      let stdout = '';
+      let stderr = '';
+      proc.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+      proc.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+      proc.on('close', (status) => resolve({ status, stdout, stderr }));
+    });
+    if (child.status !== 0) fail(`the unzipped handler failed: ${child.stderr.trim()}`);
+    const result = readFileSync(join(dir, 'probe-result.json'), 'utf8');
+    const out = JSON.parse(result) as {
+      auth: { host: string; latestEventTitle: string };
+      label: string;
+      events: Array<{ id: string; label: string }>;
+    };
+    if (out.auth.latestEventTitle !== EVENT.title) fail(`unexpected auth test result ${result}`);
+    if (!out.label.startsWith('Company cmp_build on 127.0.0.1')) fail(`unexpected label ${out.label}`);
+    if (out.events[0]?.id !== EVENT.id) fail(`unexpected dropdown ${result}`);
+    if (`${result}${child.stdout}${child.stderr}`.includes(KEY)) fail('the API key appears in the output');
+    console.log(
+      `build check: ${files} files in build.zip; the unzipped handler ran the authentication test ("${out.label}") and the event dropdown ("${out.events[0]?.label}")`,
+    );
+  } finally {
+    server.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+};
+
+main().catch((error: unknown) => fail(error instanceof Error ? error.message : String(error)));

@@ -1,0 +1,97 @@
+/**
+ * API-key authentication (custom). The test lists one event: a wrong key, a wrong URL and a missing
+ * entitlement each end in their own message, and the connection label names the account without a secret.
+ */
+import type { Bundle, ZObject } from 'zapier-platform-core';
+import { connectErrorCode, listEvents, resolveBaseUrl } from './connect';
+import { HELP_API_KEYS_URL } from './links';
+
+export interface AuthTestResult {
+  host: string;
+  companyId: string | null;
+  latestEventTitle: string | null;
+}
+
+const test = async (z: ZObject, bundle: Bundle): Promise<AuthTestResult> => {
+  const baseUrl = resolveBaseUrl(z, bundle.authData);
+  const host = new URL(baseUrl).host;
+  try {
+    const events = await listEvents(z, bundle, 1);
+    return {
+      host,
+      companyId: bundle.authData.companyId?.trim() || null,
+      latestEventTitle: events[0]?.title ?? null,
+    };
+  } catch (error) {
+    const code = connectErrorCode(error);
+    if (code === 'NOT_FOUND' || code === 'HTTP_404' || code === 'HTTP_405' || code === 'INVALID_RESPONSE') {
+      throw new z.errors.Error(
+        `${host} does not answer like a Connect API (${code === 'INVALID_RESPONSE' ? 'its answer was not what the Connect API sends' : 'the events endpoint was not found'}). Check the Connect API URL of your connection: it is the address of the API host, without any path after it.`,
+        'WRONG_BASE_URL',
+        400,
+      );
+    }
+    throw error;
+  }
+};
+
+const connectionLabel = (_z: ZObject, bundle: Bundle<Partial<AuthTestResult>>): string => {
+  const { host, companyId } = bundle.inputData;
+  const who = companyId ? `Company ${companyId}` : 'Organizer account';
+  return host ? `${who} on ${host}` : who;
+};
+
+export default {
+  type: 'custom' as const,
+  fields: [
+    {
+      key: 'apiKey',
+      label: 'API Key',
+      type: 'password' as const,
+      required: true,
+      helpText: `The organizer API key, created by an account owner in the dashboard under **Settings → Integrations → API keys**. [How to create a key](${HELP_API_KEYS_URL}). It stays on Zapier's servers and is never shown in Zap data.`,
+    },
+    {
+      key: 'companyId',
+      label: 'Company ID',
+      type: 'string' as const,
+      required: false,
+      helpText:
+        'Needed for order and payment steps: the company identifier shown in the dashboard under **Settings → Company** (for example `cmp_42`). Steps can override it.',
+    },
+    {
+      key: 'webhookSecret',
+      label: 'Webhook Signing Secret',
+      type: 'password' as const,
+      required: false,
+      helpText:
+        'Optional. The account-level signing secret from **Settings → Integrations → Webhooks**. Instant triggers use it only when the service gives a subscription no secret of its own; deliveries that fail the signature check are dropped.',
+    },
+    {
+      key: 'baseUrl',
+      label: 'Connect API URL',
+      type: 'string' as const,
+      required: false,
+      helpText:
+        'Leave empty to use the service. Agencies on a dedicated or regional host enter its address (for example api.eu.example.com). Only https addresses are accepted.',
+    },
+    {
+      key: 'frontUrl',
+      label: 'Public Front Application URL',
+      type: 'string' as const,
+      required: false,
+      helpText:
+        'Optional, for embed codes: the host of your public event pages when it is not the default one.',
+    },
+    {
+      key: 'embedUrl',
+      label: 'Embed Script URL',
+      type: 'string' as const,
+      required: false,
+      helpText:
+        'Optional, for embed codes: the host serving `embed/v1/service-embed.js` when it is not the default one.',
+    },
+  ],
+  test,
+  connectionLabel,
+};

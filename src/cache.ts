@@ -1,0 +1,106 @@
+/**
+ * The account's key/value store on top of `z.cache`, used only as an optimisation or a memory of what was
+ * already seen. Keys are scoped to the connected account (Zapier's `['auth']` scope, and a fingerprint of the
+ * base URL and key so that local test runners, which ignore scopes, behave the same). Expiry is checked
+ * here too. Every failure of the cache is swallowed: callers fall back to the API or process the item.
+ */
+import { createHash } from 'node:crypto';
+import type { Bundle, ZObject } from 'zapier-platform-core';
+
+const SCOPE = ['auth'];
+const VERSION = 'v1';
+
+interface Entry<T> {
+  v: T;
+  /** Expiry, epoch milliseconds. */
+  e: number;
+}
+
+type CacheWithScope = {
+  get: (key: string, scope?: string[]) => Promise<unknown>;
+  set: (key: string, value: unknown, ttl?: number, scope?: string[], nx?: boolean) => Promise<boolean | null>;
+  delete: (key: string, scope?: string[]) => Promise<boolean>;
+};
+
+/** A short, one-way fingerprint of the connected account; never reveals the key. */
+export const accountFingerprint = (authData: Bundle['authData']): string =>
+  createHash('sha256')
+    .update(`${authData.baseUrl ?? process.env.CONNECT_BASE_URL ?? ''}\n${authData.apiKey ?? ''}`)
+    .digest('hex')
+    .slice(0, 16);
+
+export interface AccountCache {
+  get<T>(key: string): Promise<T | undefined>;
+  set<T>(key: string, value: T, ttlSeconds: number): Promise<boolean>;
+  delete(key: string): Promise<void>;
+  /** Cached value of `load()` for `ttlSeconds`; `bypass` skips the read (and refreshes the entry). */
+  remember<T>(key: string, ttlSeconds: number, load: () => Promise<T>, bypass?: boolean): Promise<T>;
+  /**
+   * Marks `key` as seen for `ttlSeconds`. Resolves `true` the first time and `false` for a repeat; when the
+   * cache fails it resolves `true` (a duplicate is better than a loss).
+   */
+  claim(key: string, ttlSeconds: number): Promise<boolean>;
+}
+
+export const accountCache = (
+  z: ZObject,
+  bundle: Pick<Bundle, 'authData'>,
+  now: () => number = Date.now,
+): AccountCache => {
+  const cache = z.cache as unknown as CacheWithScope;
+  const fullKey = (key: string) => `${VERSION}:${accountFingerprint(bundle.authData)}:${key}`;
+
+  const get = async <T>(key: string): Promise<T | undefined> => {
+    try {
+      const entry = (await cache.get(fullKey(key), SCOPE)) as Entry<T> | null;
+      if (!entry || typeof entry !== 'object' || typeof entry.e !== 'number' || entry.e <= now())
+        return undefined;
+      return entry.v;
+    } catch {
+      return undefined;
+    }
+  };
+
+  const set = async <T>(key: string, value: T, ttlSeconds: number, nx = false): Promise<boolean> => {
+    try {
+      const ttl = Math.max(1, Math.ceil(ttlSeconds));
+      const entry: Entry<T> = { v: value, e: now() + ttl * 1000 };
+      const stored = await cache.set(fullKey(key), entry, ttl, SCOPE, nx || undefined);
+      return stored !== false;
+    } catch {
+      return false;
+    }
+  };
+
+  return {
+    get,
+    set: (key, value, ttlSeconds) => set(key, value, ttlSeconds),
+    delete: async (key) => {
+      try {
+        await cache.delete(fullKey(key), SCOPE);
+      } catch {
+        // an optimisation only
+      }
+    },
+    remember: async (key, ttlSeconds, load, bypass = false) => {
+      if (!bypass) {
+        const hit = await get<Awaited<ReturnType<typeof load>>>(key);
+        if (hit !== undefined) return hit;
+      }
+      const value = await load();
+      await set(key, value, ttlSeconds);
+      return value;
+    },
+    claim: async (key, ttlSeconds) => {
+      try {
+        const seen = await cache.get(fullKey(key), SCOPE);
+        if (seen && typeof seen === 'object' && (seen as Entry<unknown>).e > now()) return false;
+        const entry: Entry<number> = { v: 1, e: now() + ttlSeconds * 1000 };
+        const stored = await cache.set(fullKey(key), entry, Math.ceil(ttlSeconds), SCOPE, !seen || undefined);
+        return stored !== false;
+      } catch {
+        return true;
+      }
+    },
+  };
+};

@@ -1,0 +1,197 @@
+/**
+ * One typed function per Connect endpoint. Operations call these and never build URLs themselves.
+ * Lists come back sorted newest first (the contract guarantees no order).
+ */
+import type { Bundle, ZObject } from 'zapier-platform-core';
+import { connectRequest, connectRequestFull, connectRequestOrNull } from './client';
+import { paths } from './paths';
+import {
+  Agenda,
+  CheckInResult,
+  Event,
+  EventWidget,
+  FloorPlan,
+  HookSubscription,
+  LIST_LIMIT_MAX,
+  Order,
+  Submission,
+  listOf,
+  pageOf,
+} from './schemas';
+import { isNotFound } from './errors';
+
+type B = Pick<Bundle, 'authData'>;
+
+const EventList = listOf(Event);
+const SubmissionList = listOf(Submission);
+const OrderList = listOf(Order);
+const FloorPlanList = listOf(FloorPlan);
+const Catalog = pageOf(Event);
+
+const clampLimit = (limit: number | undefined): number =>
+  Math.min(LIST_LIMIT_MAX, Math.max(1, Math.floor(limit ?? LIST_LIMIT_MAX)));
+
+/** Newest first by `createdAt`, ties broken by a stable id (descending), so order is deterministic. */
+export const newestFirst = <T extends { createdAt: string }>(items: T[], idOf: (item: T) => string): T[] =>
+  [...items].sort((a, b) => {
+    const byTime = Date.parse(b.createdAt) - Date.parse(a.createdAt);
+    if (byTime !== 0) return byTime;
+    const idA = idOf(a);
+    const idB = idOf(b);
+    return idA < idB ? 1 : idA > idB ? -1 : 0;
+  });
+
+/** 3. The organizer's events, newest first. */
+export const listEvents = async (z: ZObject, bundle: B, limit?: number): Promise<Event[]> => {
+  const body = await connectRequest(z, bundle, {
+    path: paths.events(),
+    query: { limit: clampLimit(limit) },
+    schema: EventList,
+    what: 'the list of your events',
+  });
+  return newestFirst(body.data, (event) => event.id);
+};
+
+export interface SubmissionPage {
+  submissions: Submission[];
+  /** Bytes received, for transfer accounting. */
+  bytes: number;
+}
+
+/** 4. Submissions of one event whose `createdAt` is at or after `since`, newest first. */
+export const listSubmissions = async (
+  z: ZObject,
+  bundle: B,
+  params: { eventId: string; since: string },
+): Promise<SubmissionPage> => {
+  const result = await connectRequestFull(z, bundle, {
+    path: paths.submissions(),
+    query: { eventId: params.eventId, since: params.since },
+    schema: SubmissionList,
+    what: 'the registrations of this event',
+  });
+  return {
+    submissions: newestFirst(result.data.data, (s) => s.submissionId),
+    bytes: result.bytes,
+  };
+};
+
+/** The company of an account's orders: the step's own value, else the connection's. */
+export const companyIdOf = (z: ZObject, bundle: Pick<Bundle, 'authData' | 'inputData'>): string => {
+  const fromInput = bundle.inputData?.companyId;
+  const companyId = (typeof fromInput === 'string' && fromInput.trim()) || bundle.authData.companyId?.trim();
+  if (!companyId) {
+    throw new z.errors.Error(
+      'No company ID is set. Fill in "Company ID" in this step, or reconnect your account and fill it in there (it is shown in your dashboard under Settings → Company).',
+      'CONFIGURATION',
+      400,
+    );
+  }
+  return companyId;
+};
+
+/** 5. Orders of a company, newest first. */
+export const listOrders = async (
+  z: ZObject,
+  bundle: B,
+  params: { companyId: string; limit?: number },
+): Promise<Order[]> => {
+  const body = await connectRequest(z, bundle, {
+    path: paths.orders(),
+    query: { companyId: params.companyId, limit: clampLimit(params.limit) },
+    schema: OrderList,
+    what: 'the orders of your company',
+  });
+  return newestFirst(body.data, (order) => order.id);
+};
+
+/** 6. One page of the public catalog (no key). */
+export const listPublicEvents = async (z: ZObject, bundle: B, params: { page: number; limit?: number }) =>
+  connectRequest(z, bundle, {
+    path: paths.publicEvents(),
+    query: { page: Math.max(1, Math.floor(params.page)), limit: clampLimit(params.limit) },
+    schema: Catalog,
+    public: true,
+    what: 'the public event catalog',
+  });
+
+/** 7. The event widget of a published event (no key); `null` when unknown or not published. */
+export const getEventWidget = (z: ZObject, bundle: B, slug: string): Promise<EventWidget | null> =>
+  connectRequestOrNull(z, bundle, {
+    path: paths.eventWidget(slug),
+    schema: EventWidget,
+    public: true,
+    what: `the event page "${slug}"`,
+  });
+
+/** 8. The agenda widget of a published event (no key); `null` when unknown or not published. */
+export const getAgenda = (z: ZObject, bundle: B, slug: string): Promise<Agenda | null> =>
+  connectRequestOrNull(z, bundle, {
+    path: paths.agendaWidget(slug),
+    schema: Agenda,
+    public: true,
+    what: `the agenda of "${slug}"`,
+  });
+
+/** 1. The event's published floor plans. */
+export const listFloorPlans = async (z: ZObject, bundle: B, eventId: string): Promise<FloorPlan[]> =>
+  (
+    await connectRequest(z, bundle, {
+      path: paths.floorPlans(eventId),
+      schema: FloorPlanList,
+      what: 'the floor plans of this event',
+    })
+  ).data;
+
+/** 2. One published floor plan; `null` when unknown or not published. */
+export const getFloorPlan = (z: ZObject, bundle: B, eventId: string, planId: string) =>
+  connectRequestOrNull(z, bundle, {
+    path: paths.floorPlan(eventId, planId),
+    schema: FloorPlan,
+    what: 'this floor plan',
+  });
+
+export type CheckInBody =
+  | { code: string; checkInTime?: string }
+  | { eventId: string; submissionId: string; checkInTime?: string };
+
+/** 9. Check-in, with an `Idempotency-Key` identifying this one scan. */
+export const checkIn = async (z: ZObject, bundle: B, body: CheckInBody, idempotencyKey: string) => {
+  const result = await connectRequestFull(z, bundle, {
+    method: 'POST',
+    path: paths.checkIn(),
+    body,
+    headers: { 'Idempotency-Key': idempotencyKey },
+    schema: CheckInResult,
+    what: 'the check-in',
+  });
+  return { ...result.data, replayed: result.headers.get('idempotent-replayed') === 'true' };
+};
+
+/** Contract §5: subscribe a REST hook. `eventId` null means every event. */
+export const subscribeHook = (
+  z: ZObject,
+  bundle: B,
+  params: { targetUrl: string; event: string; eventId: string | null },
+): Promise<HookSubscription> =>
+  connectRequest(z, bundle, {
+    method: 'POST',
+    path: paths.hooks(),
+    body: params,
+    schema: HookSubscription,
+    what: 'the webhook subscription',
+  });
+
+/** Contract §5: unsubscribe; a hook that is already gone (404) counts as unsubscribed. */
+export const unsubscribeHook = async (z: ZObject, bundle: B, hookId: string): Promise<void> => {
+  try {
+    await connectRequest(z, bundle, {
+      method: 'DELETE',
+      path: paths.hook(hookId),
+      schema: null,
+      what: 'the webhook subscription',
+    });
+  } catch (error) {
+    if (!isNotFound(error)) throw error;
+  }
+};

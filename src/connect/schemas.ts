@@ -1,0 +1,201 @@
+/**
+ * Zod schemas of the Connect wire contract (shared/contract.md §1–5).
+ *
+ * Every object schema is loose: fields the service adds later are kept and passed through, never rejected.
+ * Enumerations the service may extend (statuses, kinds) are plain strings, so a new value never breaks a Zap.
+ */
+import { z } from 'zod';
+
+/** ISO 8601 timestamp with a zone, as the contract sends it (`2026-11-22T10:00:00.000Z`). */
+export const Timestamp = z.iso.datetime({ offset: true });
+const OptionalTimestamp = Timestamp.nullable().optional();
+const OptionalText = z.string().nullable().optional();
+
+export const Event = z.looseObject({
+  id: z.string().min(1),
+  slug: z.string().min(1),
+  title: z.string(),
+  status: z.string(),
+  startsAt: OptionalTimestamp,
+  endsAt: OptionalTimestamp,
+  timezone: OptionalText,
+  venueName: OptionalText,
+  url: OptionalText,
+  createdAt: Timestamp,
+  updatedAt: OptionalTimestamp,
+});
+export type Event = z.infer<typeof Event>;
+
+export const AnswerValue = z.union([z.string(), z.number(), z.boolean(), z.null(), z.array(z.unknown())]);
+export const Answer = z.looseObject({
+  key: z.string().min(1),
+  label: OptionalText,
+  value: AnswerValue.optional(),
+});
+export type Answer = z.infer<typeof Answer>;
+
+export const Submission = z.looseObject({
+  submissionId: z.string().min(1),
+  eventId: z.string().min(1),
+  status: z.string(),
+  email: OptionalText,
+  firstName: OptionalText,
+  lastName: OptionalText,
+  answers: z.array(Answer).nullable().optional(),
+  ticketType: OptionalText,
+  qrCode: OptionalText,
+  createdAt: Timestamp,
+  approvedAt: OptionalTimestamp,
+  checkedInAt: OptionalTimestamp,
+});
+export type Submission = z.infer<typeof Submission>;
+
+export const OrderItem = z.looseObject({
+  name: z.string(),
+  quantity: z.number().int(),
+  unitAmount: z.number().int(),
+});
+export type OrderItem = z.infer<typeof OrderItem>;
+
+export const Order = z.looseObject({
+  id: z.string().min(1),
+  companyId: OptionalText,
+  eventId: OptionalText,
+  submissionId: OptionalText,
+  status: z.string(),
+  currency: z.string().min(1),
+  totalAmount: z.number().int(),
+  items: z.array(OrderItem).nullable().optional(),
+  paymentId: OptionalText,
+  createdAt: Timestamp,
+  updatedAt: OptionalTimestamp,
+});
+export type Order = z.infer<typeof Order>;
+
+export const Booth = z.looseObject({
+  id: z.string().min(1),
+  label: OptionalText,
+  status: z.string(),
+  x: z.number().optional(),
+  y: z.number().optional(),
+  w: z.number().optional(),
+  h: z.number().optional(),
+});
+export type Booth = z.infer<typeof Booth>;
+
+export const FloorPlan = z.looseObject({
+  id: z.string().min(1),
+  eventId: OptionalText,
+  name: z.string(),
+  version: z.number().int().nullable().optional(),
+  publishedAt: OptionalTimestamp,
+  width: z.number().nullable().optional(),
+  height: z.number().nullable().optional(),
+  booths: z.array(Booth).default([]),
+});
+export type FloorPlan = z.infer<typeof FloorPlan>;
+
+export const EventWidget = Event.extend({
+  description: OptionalText,
+  coverImageUrl: OptionalText,
+});
+export type EventWidget = z.infer<typeof EventWidget>;
+
+export const Speaker = z.looseObject({ name: z.string() });
+export const AgendaSession = z.looseObject({
+  id: z.string().min(1),
+  title: z.string(),
+  startsAt: Timestamp,
+  endsAt: OptionalTimestamp,
+  room: OptionalText,
+  track: OptionalText,
+  speakers: z.array(Speaker).nullable().optional(),
+});
+export type AgendaSession = z.infer<typeof AgendaSession>;
+
+export const Agenda = z.looseObject({
+  eventId: z.string().min(1),
+  slug: OptionalText,
+  timezone: OptionalText,
+  sessions: z.array(AgendaSession),
+});
+export type Agenda = z.infer<typeof Agenda>;
+
+export const CheckInResult = z.looseObject({
+  result: z.string(),
+  submissionId: z.string().min(1),
+  eventId: z.string().min(1),
+  checkInTime: Timestamp,
+  attendee: z
+    .looseObject({ firstName: OptionalText, lastName: OptionalText, email: OptionalText })
+    .nullable()
+    .optional(),
+});
+export type CheckInResult = z.infer<typeof CheckInResult>;
+
+export const HookSubscription = z.looseObject({
+  id: z.string().min(1),
+  event: z.string(),
+  eventId: z.string().nullable().optional(),
+  targetUrl: z.string(),
+  secret: z.string().min(1).nullable().optional(),
+  createdAt: OptionalTimestamp,
+});
+export type HookSubscription = z.infer<typeof HookSubscription>;
+
+export const WebhookDelivery = z.looseObject({
+  id: z.string().min(1),
+  type: z.string().min(1),
+  createdAt: OptionalTimestamp,
+  data: z.looseObject({}),
+});
+export type WebhookDelivery = z.infer<typeof WebhookDelivery>;
+
+export const ErrorBody = z.looseObject({
+  error: z.looseObject({
+    code: z.string(),
+    message: z.string().optional(),
+    field: z.string().optional(),
+    entitlement: z.string().optional(),
+  }),
+});
+export type ErrorBody = z.infer<typeof ErrorBody>;
+
+/** `{ "data": [...] }`, the envelope of every list. */
+export const listOf = <T extends z.ZodType>(item: T) => z.looseObject({ data: z.array(item) });
+
+/** The public catalog adds paging to the envelope. */
+export const pageOf = <T extends z.ZodType>(item: T) =>
+  z.looseObject({
+    data: z.array(item),
+    page: z.number().int().optional(),
+    limit: z.number().int().optional(),
+    total: z.number().int().optional(),
+  });
+
+/** Webhook kinds named by the interface document, and the event-lifecycle family of the contract. */
+export const HOOK_KINDS = [
+  'FORM_SUBMISSION',
+  'FORM_SUBMISSION_APPROVED',
+  'PAYMENT_SUCCESS',
+  'PAYMENT_FAILED',
+  'PAYMENT_REFUNDED',
+  'ATTENDANT_CHECKED_IN',
+  'EVENT_*',
+  'EVENT_CREATED',
+  'EVENT_UPDATED',
+  'EVENT_PUBLISHED',
+  'EVENT_UNPUBLISHED',
+  'EVENT_DELETED',
+] as const;
+export type HookKind = (typeof HOOK_KINDS)[number];
+
+/** Subscription entitlements of the organizer's offer, in the words a no-code user knows them by. */
+export const ENTITLEMENT_NAMES: Record<string, string> = {
+  venue: 'venue floor plans',
+  agenda: 'the agenda',
+  qrScan: 'QR check-in',
+};
+
+/** Limits of the list endpoints (contract §1). */
+export const LIST_LIMIT_MAX = 100;

@@ -1,0 +1,72 @@
+/**
+ * Webhook signature verification (contract §5): `X-Connect-Signature: sha256=<hex HMAC-SHA256 of the raw
+ * body bytes>`, several comma-separated values during a secret rotation, any one matching is enough.
+ * Never throws: every malformed input is a failed check with a reason that contains no secret.
+ */
+import { createHmac, timingSafeEqual } from 'node:crypto';
+
+export const SIGNATURE_HEADER = 'X-Connect-Signature';
+
+export type Verification = { ok: true } | { ok: false; reason: string };
+
+const DIGEST_BYTES = 32;
+
+/**
+ * The signature header among request headers, whatever its case, with or without Zapier's `Http-` prefix
+ * (`X-Connect-Signature` arrives in `rawRequest.headers` as `Http-X-Connect-Signature`).
+ */
+export const findSignatureHeader = (
+  headers: Record<string, unknown> | undefined | null,
+): string | undefined => {
+  if (!headers || typeof headers !== 'object') return undefined;
+  const wanted = SIGNATURE_HEADER.toLowerCase();
+  for (const [name, value] of Object.entries(headers)) {
+    const lower = name.toLowerCase();
+    if (lower === wanted || lower === `http-${wanted}`) {
+      if (typeof value === 'string') return value;
+      if (Array.isArray(value)) return value.filter((v) => typeof v === 'string').join(',');
+    }
+  }
+  return undefined;
+};
+
+/** The HMAC-SHA256 of `rawBody`'s UTF-8 bytes, as the service sends it: `sha256=<lowercase hex>`. */
+export const sign = (rawBody: string | Buffer, secret: string): string =>
+  `sha256=${createHmac('sha256', secret).update(rawBody).digest('hex')}`;
+
+const decodeCandidate = (value: string): Buffer | undefined => {
+  const match = /^sha256=([0-9a-f]+)$/i.exec(value.trim());
+  const hex = match?.[1];
+  if (!hex || hex.length !== DIGEST_BYTES * 2) return undefined;
+  return Buffer.from(hex, 'hex');
+};
+
+/**
+ * Verifies `rawBody` (the raw string Zapier hands over, never a re-serialised object) against the header with
+ * each secret. Comparison is constant-time on equal-length digests.
+ */
+export const verifySignature = (
+  rawBody: string | undefined | null,
+  header: string | undefined | null,
+  secrets: ReadonlyArray<string | undefined | null>,
+): Verification => {
+  const keys = secrets.filter((s): s is string => typeof s === 'string' && s.length > 0);
+  if (keys.length === 0) return { ok: false, reason: 'no signing secret is available for this subscription' };
+  if (typeof header !== 'string' || !header.trim())
+    return { ok: false, reason: 'the signature header is missing' };
+  if (typeof rawBody !== 'string') return { ok: false, reason: 'the raw request body is missing' };
+  const candidates = header
+    .split(',')
+    .map(decodeCandidate)
+    .filter((c): c is Buffer => c !== undefined);
+  if (candidates.length === 0)
+    return { ok: false, reason: 'the signature header has no well-formed sha256 value' };
+  const body = Buffer.from(rawBody, 'utf8');
+  for (const key of keys) {
+    const expected = createHmac('sha256', key).update(body).digest();
+    for (const candidate of candidates) {
+      if (candidate.length === expected.length && timingSafeEqual(candidate, expected)) return { ok: true };
+    }
+  }
+  return { ok: false, reason: 'the signature does not match the body' };
+};

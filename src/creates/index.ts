@@ -1,0 +1,2 @@
+/** Every create (action) of the app; `index.ts` keys them. */
+export const creates: Array<{ key: string }> = [];

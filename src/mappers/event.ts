@@ -1,0 +1,104 @@
+/**
+ * The one mapper of the Event noun: triggers, searches, dropdowns and samples all produce events through it.
+ */
+import type { Event, EventWidget } from '../connect';
+
+export interface EventItem {
+  [extra: string]: unknown;
+  id: string;
+  eventId: string;
+  slug: string;
+  title: string;
+  status: string;
+  isPublished: boolean;
+  startsAt: string | null;
+  endsAt: string | null;
+  timezone: string | null;
+  venueName: string | null;
+  url: string | null;
+  description: string | null;
+  coverImageUrl: string | null;
+  createdAt: string;
+  updatedAt: string | null;
+}
+
+/** A contract Event (or event widget) as a flat Zapier item. Unknown fields of the service are kept. */
+export const toEventItem = (event: Event | EventWidget, widget?: EventWidget | null): EventItem => ({
+  ...event,
+  id: event.id,
+  eventId: event.id,
+  slug: event.slug,
+  title: event.title,
+  status: event.status,
+  isPublished: event.status === 'published',
+  startsAt: event.startsAt ?? null,
+  endsAt: event.endsAt ?? null,
+  timezone: event.timezone ?? null,
+  venueName: event.venueName ?? null,
+  url: event.url ?? null,
+  description: (widget?.description ?? (event as EventWidget).description) || null,
+  coverImageUrl: (widget?.coverImageUrl ?? (event as EventWidget).coverImageUrl) || null,
+  createdAt: event.createdAt,
+  updatedAt: event.updatedAt ?? null,
+});
+
+/** `1 Dec 2026`: a short day in the event's own time zone (UTC when unknown). */
+export const shortDate = (iso: string | null | undefined, timeZone?: string | null): string | null => {
+  if (!iso) return null;
+  const date = new Date(iso);
+  if (Number.isNaN(date.getTime())) return null;
+  const format = (zone: string) =>
+    new Intl.DateTimeFormat('en-GB', {
+      day: 'numeric',
+      month: 'short',
+      year: 'numeric',
+      timeZone: zone,
+    }).format(date);
+  try {
+    return format(timeZone || 'UTC');
+  } catch {
+    return format('UTC');
+  }
+};
+
+/** The label of an event in dropdowns: `TechWeek 2026 — 1 Dec 2026 (published)`. */
+export const eventLabel = (event: Pick<Event, 'title' | 'status' | 'startsAt' | 'timezone'>): string => {
+  const day = shortDate(event.startsAt, event.timezone);
+  return `${event.title || 'Untitled event'}${day ? ` — ${day}` : ''} (${event.status})`;
+};
+
+export const SAMPLE_EVENT: EventWidget = {
+  id: '7d0c6f1e-2f6a-4a7e-9a51-3f0e1b2c4d5e',
+  slug: 'techweek-2026',
+  title: 'TechWeek 2026',
+  status: 'published',
+  startsAt: '2026-12-01T08:00:00.000Z',
+  endsAt: '2026-12-03T18:00:00.000Z',
+  timezone: 'Europe/Paris',
+  venueName: 'Palais des Congrès',
+  url: 'https://front.example.com/e/techweek-2026',
+  description: 'Three days of talks, workshops and an expo floor.',
+  coverImageUrl: 'https://front.example.com/media/techweek-2026/cover.jpg',
+  createdAt: '2026-10-01T09:12:44.512Z',
+  updatedAt: '2026-11-20T16:03:10.004Z',
+};
+
+export const eventSample: EventItem = toEventItem(SAMPLE_EVENT);
+
+export const eventOutputFields = [
+  { key: 'id', label: 'Event ID', type: 'string', primary: true },
+  { key: 'eventId', label: 'Event ID (Copy)', type: 'string' },
+  { key: 'slug', label: 'Event Slug', type: 'string' },
+  { key: 'title', label: 'Event Title', type: 'string' },
+  { key: 'status', label: 'Status (draft or published)', type: 'string' },
+  { key: 'isPublished', label: 'Is Published', type: 'boolean' },
+  { key: 'startsAt', label: 'Starts At', type: 'datetime' },
+  { key: 'endsAt', label: 'Ends At', type: 'datetime' },
+  { key: 'timezone', label: 'Time Zone', type: 'string' },
+  { key: 'venueName', label: 'Venue Name', type: 'string' },
+  { key: 'url', label: 'Public Event Page URL', type: 'string' },
+  { key: 'description', label: 'Description (published events)', type: 'string' },
+  { key: 'coverImageUrl', label: 'Cover Image URL (published events)', type: 'string' },
+  { key: 'createdAt', label: 'Created At', type: 'datetime' },
+  { key: 'updatedAt', label: 'Updated At', type: 'datetime' },
+];

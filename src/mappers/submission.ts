@@ -1,0 +1,173 @@
+/**
+ * The one mapper of the Submission (registration) noun: polling and instant triggers, searches and samples
+ * all produce registrations through it, so test data and live data have the same fields.
+ */
+import type { Answer, Event, Submission } from '../connect';
+
+/** Event context added to every registration so a Zap needs no extra Find step. */
+export interface EventContext {
+  eventTitle: string | null;
+  eventSlug: string | null;
+  eventStartsAt: string | null;
+  eventEndsAt: string | null;
+}
+
+export const NO_EVENT_CONTEXT: EventContext = {
+  eventTitle: null,
+  eventSlug: null,
+  eventStartsAt: null,
+  eventEndsAt: null,
+};
+
+export const eventContextOf = (event: Event | null | undefined): EventContext =>
+  event
+    ? {
+        eventTitle: event.title,
+        eventSlug: event.slug,
+        eventStartsAt: event.startsAt ?? null,
+        eventEndsAt: event.endsAt ?? null,
+      }
+    : NO_EVENT_CONTEXT;
+
+export interface SubmissionItem extends EventContext {
+  [extra: string]: unknown;
+  id: string;
+  submissionId: string;
+  eventId: string;
+  status: string;
+  isApproved: boolean;
+  isCheckedIn: boolean;
+  email: string | null;
+  firstName: string | null;
+  lastName: string | null;
+  fullName: string | null;
+  ticketType: string | null;
+  qrCode: string | null;
+  createdAt: string;
+  approvedAt: string | null;
+  checkedInAt: string | null;
+  answers: Answer[];
+}
+
+/** A custom answer as text: lists joined with ", ", empty values as "". */
+export const answerText = (value: Answer['value']): string => {
+  if (value === null || value === undefined) return '';
+  if (Array.isArray(value)) {
+    return value
+      .map((v) =>
+        v === null || v === undefined ? '' : typeof v === 'object' ? JSON.stringify(v) : String(v),
+      )
+      .filter((v) => v !== '')
+      .join(', ');
+  }
+  return String(value);
+};
+
+/** A safe output key for a custom answer: `answers__<key>` with only letters, digits and underscores. */
+export const answerKey = (key: string): string => `answers__${key.replace(/[^A-Za-z0-9_]/g, '_')}`;
+
+const fullNameOf = (first?: string | null, last?: string | null): string | null =>
+  [first, last].filter((part) => part?.trim()).join(' ') || null;
+
+/**
+ * A contract Submission as a flat Zapier item. `id` defaults to the submission id; instant triggers whose
+ * deliveries can repeat one submission (payments) pass their own id.
+ */
+export const toSubmissionItem = (
+  submission: Submission,
+  context: EventContext = NO_EVENT_CONTEXT,
+  id: string = submission.submissionId,
+): SubmissionItem => {
+  const answers = submission.answers ?? [];
+  const flatAnswers: Record<string, string> = {};
+  for (const answer of answers) flatAnswers[answerKey(answer.key)] = answerText(answer.value);
+  return {
+    ...submission,
+    ...flatAnswers,
+    ...context,
+    id,
+    submissionId: submission.submissionId,
+    eventId: submission.eventId,
+    status: submission.status,
+    isApproved: submission.status === 'approved',
+    isCheckedIn: Boolean(submission.checkedInAt),
+    email: submission.email ?? null,
+    firstName: submission.firstName ?? null,
+    lastName: submission.lastName ?? null,
+    fullName: fullNameOf(submission.firstName, submission.lastName),
+    ticketType: submission.ticketType ?? null,
+    qrCode: submission.qrCode ?? null,
+    createdAt: submission.createdAt,
+    approvedAt: submission.approvedAt ?? null,
+    checkedInAt: submission.checkedInAt ?? null,
+    answers,
+  };
+};
+
+export const SAMPLE_SUBMISSION: Submission = {
+  submissionId: 'sub_01JD3K9V8Q2W',
+  eventId: '7d0c6f1e-2f6a-4a7e-9a51-3f0e1b2c4d5e',
+  status: 'approved',
+  email: 'ada@example.com',
+  firstName: 'Ada',
+  lastName: 'Lovelace',
+  answers: [
+    { key: 'company', label: 'Company', value: 'Analytical Engines' },
+    { key: 'diet', label: 'Dietary needs', value: ['vegan', 'no nuts'] },
+  ],
+  ticketType: 'Standard',
+  qrCode: 'EVT1:7d0c6f1e:sub_01JD3K9V8Q2W:9f2c',
+  createdAt: '2026-11-21T14:05:09.123Z',
+  approvedAt: '2026-11-21T14:06:00.000Z',
+  checkedInAt: null,
+};
+
+export const SAMPLE_SUBMISSION_EVENT: EventContext = {
+  eventTitle: 'TechWeek 2026',
+  eventSlug: 'techweek-2026',
+  eventStartsAt: '2026-12-01T08:00:00.000Z',
+  eventEndsAt: '2026-12-03T18:00:00.000Z',
+};
+
+export const submissionSample: SubmissionItem = toSubmissionItem(SAMPLE_SUBMISSION, SAMPLE_SUBMISSION_EVENT);
+
+export const submissionOutputFields = [
+  { key: 'id', label: 'ID', type: 'string', primary: true },
+  { key: 'submissionId', label: 'Registration ID', type: 'string' },
+  { key: 'eventId', label: 'Event ID', type: 'string' },
+  { key: 'eventTitle', label: 'Event Title', type: 'string' },
+  { key: 'eventSlug', label: 'Event Slug', type: 'string' },
+  { key: 'eventStartsAt', label: 'Event Starts At', type: 'datetime' },
+  { key: 'eventEndsAt', label: 'Event Ends At', type: 'datetime' },
+  { key: 'status', label: 'Registration Status (pending, approved or rejected)', type: 'string' },
+  { key: 'isApproved', label: 'Is Approved', type: 'boolean' },
+  { key: 'isCheckedIn', label: 'Is Checked In', type: 'boolean' },
+  { key: 'email', label: 'Email', type: 'string' },
+  { key: 'firstName', label: 'First Name', type: 'string' },
+  { key: 'lastName', label: 'Last Name', type: 'string' },
+  { key: 'fullName', label: 'Full Name', type: 'string' },
+  { key: 'ticketType', label: 'Ticket Type', type: 'string' },
+  { key: 'qrCode', label: 'QR Code (raw ticket string, once approved)', type: 'string' },
+  { key: 'createdAt', label: 'Registered At', type: 'datetime' },
+  { key: 'approvedAt', label: 'Approved At', type: 'datetime' },
+  { key: 'checkedInAt', label: 'Checked In At', type: 'datetime' },
+  { key: 'answers[]key', label: 'Answers: Question Key', type: 'string' },
+  { key: 'answers[]label', label: 'Answers: Question', type: 'string' },
+  { key: 'answers[]value', label: 'Answers: Answer', type: 'string' },
+];
+
+/** Output fields for the custom answers seen in `items`, labelled with the form's own question. */
+export const answerOutputFields = (answers: Answer[]) => {
+  const seen = new Map<string, string>();
+  for (const answer of answers) {
+    const key = answerKey(answer.key);
+    if (!seen.has(key)) seen.set(key, `Answer: ${answer.label || answer.key}`);
+  }
+  return [...seen].map(([key, label]) => ({ key, label, type: 'string' }));
+};
+
+/** Static output fields plus the sample's custom answers, labelled. */
+export const submissionOutputFieldsWithSampleAnswers = [
+  ...submissionOutputFields,
+  ...answerOutputFields(SAMPLE_SUBMISSION.answers ?? []),
+];

@@ -1,0 +1,29 @@
+/**
+ * Hidden trigger that feeds the event dropdown of every operation: newest events first, labelled
+ * `TechWeek 2026 — 1 Dec 2026 (published)`.
+ */
+import type { Bundle, ZObject } from 'zapier-platform-core';
+import { LIST_LIMIT_MAX, listEvents } from '../connect';
+import { EVENT_LIST_TRIGGER_KEY } from '../fields';
+import { eventLabel, eventOutputFields, eventSample, toEventItem } from '../mappers/event';
+
+const toDropdownItem = (event: Parameters<typeof toEventItem>[0]) => ({
+  ...toEventItem(event),
+  label: eventLabel(event),
+});
+
+export default {
+  key: EVENT_LIST_TRIGGER_KEY,
+  noun: 'Event',
+  display: {
+    label: 'List Events',
+    description: 'Triggers when the list of events is loaded for a dropdown.',
+    hidden: true,
+  },
+  operation: {
+    perform: async (z: ZObject, bundle: Bundle) =>
+      (await listEvents(z, bundle, LIST_LIMIT_MAX)).map(toDropdownItem),
+    sample: { ...eventSample, label: eventLabel(eventSample) },
+    outputFields: [...eventOutputFields, { key: 'label', label: 'Dropdown Label', type: 'string' }],
+  },
+};

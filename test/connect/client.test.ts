@@ -1,0 +1,248 @@
+import nock from 'nock';
+import type { Bundle, ZObject } from 'zapier-platform-core';
+import { z as zod } from 'zod';
+import {
+  Event,
+  buildUrl,
+  connectErrorCode,
+  connectRequest,
+  connectRequestOrNull,
+  headersFor,
+  listEvents,
+  listPublicEvents,
+  listSubmissions,
+  paths,
+  retryAfterSeconds,
+  unsubscribeHook,
+} from '../../src/connect';
+import { SAMPLE_EVENT } from '../../src/mappers/event';
+import { BASE_URL, SENTINEL_KEY, appTester, authData, caught, errorMessage } from '../support/app';
+
+const run = <T>(fn: (z: ZObject, bundle: Bundle) => Promise<T>, auth = authData()) =>
+  appTester(fn, { authData: auth });
+
+const listAnything = (z: ZObject, bundle: Bundle) =>
+  connectRequest(z, bundle, {
+    path: paths.events(),
+    schema: zod.looseObject({}),
+    what: 'the list of your events',
+  });
+
+const failWith = async (status: number, body: unknown, headers: Record<string, string> = {}) => {
+  nock(BASE_URL)
+    .get(paths.events())
+    .reply(status, typeof body === 'string' ? body : JSON.stringify(body), {
+      'Content-Type': typeof body === 'string' ? 'text/html' : 'application/json',
+      ...headers,
+    });
+  return caught(() => run(listAnything));
+};
+
+afterEach(() => nock.cleanAll());
+
+describe('URLs and headers', () => {
+  it('joins base URL, encoded path and defined query values only', () => {
+    expect(
+      buildUrl('https://h.example/p', paths.floorPlan('a/b', 'plan 1'), { limit: 5, x: undefined, y: '' }),
+    ).toBe('https://h.example/p/connect/v1/events/a%2Fb/floor-plans/plan%201?limit=5');
+    expect(buildUrl('https://h.example', paths.submissions(), { since: '2026-11-22T10:00:00.000Z' })).toBe(
+      'https://h.example/api/v1/integrations/zapier/submissions?since=2026-11-22T10%3A00%3A00.000Z',
+    );
+  });
+
+  it('adds X-API-KEY only for the configured base URL, and never for public endpoints', () => {
+    const auth = { apiKey: SENTINEL_KEY };
+    expect(headersFor(`${BASE_URL}/api/v1/x`, BASE_URL, auth)['X-API-KEY']).toBe(SENTINEL_KEY);
+    expect(headersFor('https://hooks.zapier.com/x', BASE_URL, auth)['X-API-KEY']).toBeUndefined();
+    expect(headersFor('https://widgets.other.example/w', BASE_URL, auth)['X-API-KEY']).toBeUndefined();
+    expect(headersFor(`${BASE_URL}/widgets/event/x`, BASE_URL, auth, {}, true)['X-API-KEY']).toBeUndefined();
+    expect(headersFor('https://x.example', BASE_URL, auth, { 'x-api-key': 'smuggled' })).not.toHaveProperty(
+      'x-api-key',
+    );
+  });
+
+  it('sends the key to the base URL host over the wire', async () => {
+    const scope = nock(BASE_URL, { reqheaders: { 'x-api-key': SENTINEL_KEY } })
+      .get(paths.events())
+      .query({ limit: '1' })
+      .reply(200, { data: [SAMPLE_EVENT] });
+    await expect(run((z, b) => listEvents(z, b, 1))).resolves.toHaveLength(1);
+    scope.done();
+  });
+
+  it('sends no key to public endpoints', async () => {
+    const scope = nock(BASE_URL, { badheaders: ['x-api-key'] })
+      .get(paths.publicEvents())
+      .query({ page: '2', limit: '50' })
+      .reply(200, { data: [SAMPLE_EVENT], page: 2, limit: 50, total: 51 });
+    const page = await run((z, b) => listPublicEvents(z, b, { page: 2, limit: 50 }));
+    expect(page.total).toBe(51);
+    scope.done();
+  });
+
+  it('clamps list limits to the contract maximum', async () => {
+    const scope = nock(BASE_URL).get(paths.events()).query({ limit: '100' }).reply(200, { data: [] });
+    await run((z, b) => listEvents(z, b, 5000));
+    scope.done();
+  });
+});
+
+describe('parsing and validation', () => {
+  it('keeps unknown fields and sorts lists newest first', async () => {
+    const older = {
+      ...SAMPLE_EVENT,
+      id: 'e-old',
+      createdAt: '2026-01-01T00:00:00.000Z',
+      brandNewField: { a: 1 },
+    };
+    const newer = { ...SAMPLE_EVENT, id: 'e-new', createdAt: '2026-02-01T00:00:00.000Z' };
+    nock(BASE_URL)
+      .get(paths.events())
+      .query(true)
+      .reply(200, { data: [older, newer], extra: true });
+    const events = await run((z, b) => listEvents(z, b, 10));
+    expect(events.map((e: Event) => e.id)).toEqual(['e-new', 'e-old']);
+    expect(events[1]).toHaveProperty('brandNewField', { a: 1 });
+  });
+
+  it('reports the transfer size of submission lists', async () => {
+    const body = JSON.stringify({ data: [] });
+    nock(BASE_URL).get(paths.submissions()).query(true).reply(200, body);
+    const page = await run((z, b) =>
+      listSubmissions(z, b, { eventId: 'e', since: '2026-01-01T00:00:00.000Z' }),
+    );
+    expect(page).toEqual({ submissions: [], bytes: body.length });
+  });
+
+  it('a 200 whose body fails the schema is a clear error naming what was wrong', async () => {
+    nock(BASE_URL)
+      .get(paths.events())
+      .query(true)
+      .reply(200, { data: [{ ...SAMPLE_EVENT, createdAt: 'yesterday' }] });
+    const error = await caught(() => run((z, b) => listEvents(z, b, 1)));
+    expect(errorMessage(error)).toMatch(/did not have the expected shape \(HTTP 200\): data\.0\.createdAt/);
+    expect(connectErrorCode(error)).toBe('INVALID_RESPONSE');
+  });
+
+  it('a 200 that is not JSON is a clear error, never a TypeError', async () => {
+    nock(BASE_URL).get(paths.events()).query(true).reply(200, '<html><body>Maintenance</body></html>', {
+      'Content-Type': 'text/html',
+    });
+    const error = await caught(() => run((z, b) => listEvents(z, b, 1)));
+    expect(error).not.toBeInstanceOf(TypeError);
+    expect(errorMessage(error)).toMatch(/was not JSON \(HTTP 200, text\/html\): "<html><body>Maintenance/);
+  });
+
+  it('a network failure names the host and what to check', async () => {
+    nock(BASE_URL).get(paths.events()).query(true).replyWithError('connect ECONNREFUSED');
+    const error = await caught(() => run((z, b) => listEvents(z, b, 1)));
+    expect(errorMessage(error)).toMatch(/Could not reach the service at api\.connect\.test .*ECONNREFUSED/);
+  });
+
+  it('a 204 without a body is fine when no body is expected', async () => {
+    nock(BASE_URL).delete(paths.hook('hook_1')).reply(204);
+    await expect(run((z, b) => unsubscribeHook(z, b, 'hook_1'))).resolves.toBeUndefined();
+  });
+});
+
+describe('error rows of the contract', () => {
+  it('401 INVALID_API_KEY asks to reconnect with a valid key', async () => {
+    const error = await failWith(401, { error: { code: 'INVALID_API_KEY', message: 'bad key' } });
+    expect(error.name).toBe('ExpiredAuthError');
+    expect(error.message).toMatch(/Reconnect your account .* valid key/);
+  });
+
+  it.each([
+    ['qrScan', 'QR check-in'],
+    ['venue', 'venue floor plans'],
+    ['agenda', 'the agenda'],
+  ])('403 ENTITLEMENT_REQUIRED %s names the feature in plain words', async (entitlement, words) => {
+    const error = await failWith(403, { error: { code: 'ENTITLEMENT_REQUIRED', message: 'x', entitlement } });
+    expect(errorMessage(error)).toContain(`Your plan does not include ${words}`);
+    expect(connectErrorCode(error)).toBe('ENTITLEMENT_REQUIRED');
+  });
+
+  it('400 VALIDATION_ERROR gives the API message and the field', async () => {
+    const error = await failWith(400, {
+      error: { code: 'VALIDATION_ERROR', message: 'since must be an ISO 8601 timestamp', field: 'since' },
+    });
+    expect(errorMessage(error)).toBe(
+      'Could not complete the list of your events: since must be an ISO 8601 timestamp (field "since").',
+    );
+  });
+
+  it.each(['SUBMISSION_NOT_APPROVED', 'IDEMPOTENCY_KEY_REUSED'])(
+    '422 %s keeps its code and message',
+    async (code) => {
+      const error = await failWith(422, { error: { code, message: `the ${code} message` } });
+      expect(connectErrorCode(error)).toBe(code);
+      expect(errorMessage(error)).toContain(`the ${code} message`);
+    },
+  );
+
+  it('404 NOT_FOUND is distinguishable, and connectRequestOrNull turns it into null', async () => {
+    const error = await failWith(404, { error: { code: 'NOT_FOUND', message: 'no' } });
+    expect(connectErrorCode(error)).toBe('NOT_FOUND');
+    nock(BASE_URL)
+      .get(paths.eventWidget('gone'))
+      .reply(404, { error: { code: 'NOT_FOUND', message: 'no' } });
+    const result = await run((z, b) =>
+      connectRequestOrNull(z, b, {
+        path: paths.eventWidget('gone'),
+        schema: zod.object({}),
+        what: 'x',
+        public: true,
+      }),
+    );
+    expect(result).toBeNull();
+  });
+
+  it('404 TICKET_NOT_FOUND tells the door volunteer no ticket matches', async () => {
+    const error = await failWith(404, { error: { code: 'TICKET_NOT_FOUND', message: 'no' } });
+    expect(errorMessage(error)).toMatch(/No ticket matches this code/);
+  });
+
+  it('409 IDEMPOTENCY_KEY_IN_USE is retried later, not a failure', async () => {
+    const error = await failWith(409, { error: { code: 'IDEMPOTENCY_KEY_IN_USE', message: 'busy' } });
+    expect(error.name).toBe('ThrottledError');
+    expect(JSON.parse(error.message)).toMatchObject({ delay: 5 });
+  });
+
+  it('429 RATE_LIMITED becomes ThrottledError honouring Retry-After', async () => {
+    const error = await failWith(
+      429,
+      { error: { code: 'RATE_LIMITED', message: 'slow down' } },
+      { 'Retry-After': '17' },
+    );
+    expect(error.name).toBe('ThrottledError');
+    expect(JSON.parse(error.message)).toMatchObject({ delay: 17 });
+    expect(errorMessage(error)).toMatch(/try again in 17 seconds; nothing is lost/);
+  });
+
+  it('5xx with JSON INTERNAL says it is temporary', async () => {
+    const error = await failWith(503, { error: { code: 'INTERNAL', message: 'db down' } });
+    expect(errorMessage(error)).toMatch(/had a problem .*HTTP 503, INTERNAL: db down.*Zapier will retry/);
+  });
+
+  it('5xx with an HTML body shows the status and an excerpt', async () => {
+    const error = await failWith(502, '<html><h1>Bad Gateway</h1></html>');
+    expect(errorMessage(error)).toMatch(/HTTP 502, it answered text\/html: "<html><h1>Bad Gateway/);
+    expect(connectErrorCode(error)).toBe('INTERNAL');
+  });
+
+  it('an unexpected status is still a clear error', async () => {
+    const error = await failWith(418, '');
+    expect(errorMessage(error)).toMatch(/Unexpected answer .*HTTP 418, the answer was empty/);
+  });
+});
+
+describe('retryAfterSeconds', () => {
+  it('reads seconds and HTTP dates, with a safe default', () => {
+    const now = Date.parse('2026-11-22T10:00:00.000Z');
+    expect(retryAfterSeconds('30', now)).toBe(30);
+    expect(retryAfterSeconds('Sun, 22 Nov 2026 10:01:00 GMT', now)).toBe(60);
+    expect(retryAfterSeconds(null, now)).toBe(60);
+    expect(retryAfterSeconds('soon', now)).toBe(60);
+    expect(retryAfterSeconds('0', now)).toBe(1);
+  });
+});

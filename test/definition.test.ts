@@ -1,0 +1,199 @@
+/**
+ * Publishing rules of Zapier's integration checks, enforced on every operation of the app definition, so
+ * each new operation is held to them automatically (ids from Zapier's integration-checks reference).
+ */
+import { App } from './support/app';
+
+type Field = {
+  key: string;
+  label?: string;
+  helpText?: string;
+  dynamic?: string;
+  choices?: unknown;
+  computed?: boolean;
+  type?: string;
+  list?: boolean;
+  children?: Field[];
+};
+type Operation = {
+  type?: string;
+  perform?: unknown;
+  performList?: unknown;
+  performSubscribe?: unknown;
+  performUnsubscribe?: unknown;
+  inputFields?: Array<Field | ((...args: unknown[]) => unknown)>;
+  outputFields?: Array<Field | ((...args: unknown[]) => unknown)>;
+  sample?: Record<string, unknown>;
+};
+type Definition = {
+  key: string;
+  noun: string;
+  display: { label: string; description: string; hidden?: boolean };
+  operation: Operation;
+};
+
+const groups: Record<string, Record<string, Definition>> = {
+  trigger: App.triggers as unknown as Record<string, Definition>,
+  search: App.searches as unknown as Record<string, Definition>,
+  create: App.creates as unknown as Record<string, Definition>,
+};
+const all = Object.entries(groups).flatMap(([kind, defs]) =>
+  Object.values(defs).map((definition) => ({ kind, definition })),
+);
+const cases = (list: typeof all) => list.map((c) => [`${c.kind} ${c.definition.key}`, c] as const);
+
+/** ID inputs that are free text on purpose, with the reason. */
+const FREE_TEXT_ID_INPUTS: Record<string, string> = {
+  companyId:
+    'the Connect interface has no endpoint that lists companies; it defaults to the connection value',
+  scanId: 'a caller-chosen idempotency key for one scan, not a reference to a record',
+  submissionIdText: 'a typed registration ID to search for',
+};
+
+const SMALL_WORDS = new Set([
+  'a',
+  'an',
+  'and',
+  'as',
+  'at',
+  'by',
+  'for',
+  'in',
+  'of',
+  'on',
+  'or',
+  'the',
+  'to',
+  'with',
+]);
+const isTitleCase = (label: string): boolean =>
+  label
+    .split(/\s+/)
+    .every((word, index) => (index > 0 && SMALL_WORDS.has(word) ? true : !/^[a-z]/.test(word)));
+
+const staticFields = (fields: Operation['inputFields']): Field[] =>
+  (fields ?? []).filter((f): f is Field => typeof f === 'object' && f !== null);
+
+const hasPath = (sample: unknown, key: string): boolean => {
+  const [head, ...rest] = key.split('[]');
+  if (!sample || typeof sample !== 'object' || !head || !(head in sample)) return false;
+  if (rest.length === 0) return true;
+  const list = (sample as Record<string, unknown>)[head];
+  return Array.isArray(list) && list.length > 0 && list.every((item) => hasPath(item, rest.join('[]')));
+};
+
+const stringsOf = (value: unknown, out: string[] = []): string[] => {
+  if (typeof value === 'string') out.push(value);
+  else if (Array.isArray(value)) value.forEach((v) => stringsOf(v, out));
+  else if (value && typeof value === 'object') Object.values(value).forEach((v) => stringsOf(v, out));
+  return out;
+};
+
+const ISO_WITH_ZONE = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$/;
+
+it('has operations to check', () => {
+  expect(all.length).toBeGreaterThan(0);
+});
+
+describe('authentication', () => {
+  const fields = App.authentication.fields as Field[];
+  it('D002: the API key help text links (in Markdown) to where the key is found', () => {
+    const apiKey = fields.find((f) => f.key === 'apiKey');
+    expect(apiKey?.type).toBe('password');
+    expect(apiKey?.helpText).toMatch(/\[[^\]]+\]\(https:\/\/[^)]+\)/);
+  });
+  it('D003: a connection label identifies the account', () => {
+    expect(typeof App.authentication.connectionLabel).toBe('function');
+  });
+  it('D018/D011: auth fields have Title Case labels and help that adds information', () => {
+    for (const field of fields) {
+      expect(isTitleCase(field.label ?? '')).toBe(true);
+      if (field.helpText) expect(field.helpText.trim().toLowerCase()).not.toBe(field.label?.toLowerCase());
+    }
+  });
+});
+
+describe.each(cases(all))('%s', (_name, { kind, definition }) => {
+  const { display, operation } = definition;
+
+  it('D018: labels are in Title Case', () => {
+    expect(isTitleCase(display.label)).toBe(true);
+    for (const field of staticFields(operation.inputFields))
+      expect([field.key, isTitleCase(field.label ?? '')]).toEqual([field.key, true]);
+  });
+
+  it('D021 and naming: descriptions follow Zapier wording', () => {
+    if (kind === 'trigger') expect(display.description).toMatch(/^Triggers when .+\.$/);
+    if (kind === 'search') {
+      expect(display.label).toMatch(/^Find /);
+      expect(display.description).toMatch(/^Finds an? .+\.$/);
+    }
+    if (kind === 'create') expect(display.description).toMatch(/^[A-Z].+\.$/);
+  });
+
+  it('D004: ID inputs are dynamic dropdowns', () => {
+    for (const field of staticFields(operation.inputFields)) {
+      if (/Id$/.test(field.key) && !(field.key in FREE_TEXT_ID_INPUTS)) {
+        expect([field.key, field.dynamic]).toEqual([field.key, expect.stringMatching(/^\w+\.\w+\.\w+$/)]);
+      }
+    }
+  });
+
+  it('D011: help text adds information instead of repeating the label', () => {
+    for (const field of staticFields(operation.inputFields)) {
+      if (!field.helpText) continue;
+      expect(field.helpText.length).toBeGreaterThan(20);
+      expect(field.helpText.toLowerCase()).not.toBe((field.label ?? '').toLowerCase());
+    }
+  });
+
+  it('D007/D008: every URL is HTTPS and every link in help text is a Markdown link', () => {
+    const texts = stringsOf({ display, fields: operation.inputFields, sample: operation.sample });
+    for (const text of texts) {
+      expect(text).not.toMatch(/http:\/\/(?!127\.0\.0\.1|localhost)/);
+    }
+    for (const field of staticFields(operation.inputFields)) {
+      const bare = (field.helpText ?? '').replace(/\[[^\]]*\]\(https:\/\/[^)]+\)/g, '');
+      expect([field.key, bare]).toEqual([field.key, expect.not.stringMatching(/https?:\/\//)]);
+    }
+  });
+
+  if (kind === 'trigger' && operation.type === 'hook') {
+    it('D006: hook triggers have performList, subscribe and unsubscribe', () => {
+      expect(typeof operation.performList).toBe('function');
+      expect(typeof operation.performSubscribe).toBe('function');
+      expect(typeof operation.performUnsubscribe).toBe('function');
+    });
+  }
+
+  if (kind === 'create') {
+    it('D022: creates have static input fields', () => {
+      expect(staticFields(operation.inputFields).length).toBeGreaterThan(0);
+    });
+  }
+
+  if (!display.hidden) {
+    it('D012/D010: has a static sample that contains the primary key', () => {
+      expect(operation.sample).toBeDefined();
+      const outputs = staticFields(operation.outputFields);
+      const primary = outputs.filter((f) => (f as { primary?: boolean }).primary).map((f) => f.key);
+      for (const key of primary.length ? primary : ['id']) expect(operation.sample).toHaveProperty(key);
+    });
+
+    it('D023: sample dates are ISO 8601 with a zone', () => {
+      for (const field of staticFields(operation.outputFields)) {
+        if (field.type !== 'datetime') continue;
+        const value = operation.sample?.[field.key];
+        if (value !== null && value !== undefined)
+          expect([field.key, value]).toEqual([field.key, expect.stringMatching(ISO_WITH_ZONE)]);
+      }
+    });
+
+    it('D024: the sample has every static output field, and every output field has a label', () => {
+      for (const field of staticFields(operation.outputFields)) {
+        expect([field.key, hasPath(operation.sample, field.key)]).toEqual([field.key, true]);
+        expect(field.label?.length).toBeGreaterThan(0);
+      }
+    });
+  }
+});

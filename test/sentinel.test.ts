@@ -1,0 +1,82 @@
+/**
+ * The API key must never leave the X-API-KEY header: not in stdout, stderr, error messages or results,
+ * whatever happens (success, failure, throttling), with Zapier's own request logging switched on.
+ */
+import nock from 'nock';
+import { paths } from '../src/connect';
+import { SAMPLE_EVENT } from '../src/mappers/event';
+import { App, BASE_URL, SENTINEL_KEY, appTester, authData } from './support/app';
+
+const captured: string[] = [];
+const originalStdout = process.stdout.write.bind(process.stdout);
+const originalStderr = process.stderr.write.bind(process.stderr);
+
+beforeAll(() => {
+  process.env.LOG_TO_STDOUT = 'true';
+  process.env.DETAILED_LOG_TO_STDOUT = 'true';
+  const capture =
+    (original: typeof process.stdout.write) =>
+    (chunk: unknown, ...rest: unknown[]): boolean => {
+      captured.push(typeof chunk === 'string' ? chunk : Buffer.from(chunk as Uint8Array).toString('utf8'));
+      return (original as (...args: unknown[]) => boolean)(chunk, ...rest);
+    };
+  process.stdout.write = capture(originalStdout) as typeof process.stdout.write;
+  process.stderr.write = capture(originalStderr) as typeof process.stderr.write;
+});
+
+afterAll(() => {
+  process.stdout.write = originalStdout;
+  process.stderr.write = originalStderr;
+  delete process.env.LOG_TO_STDOUT;
+  delete process.env.DETAILED_LOG_TO_STDOUT;
+  nock.cleanAll();
+});
+
+const outcome = async (fn: () => Promise<unknown>): Promise<string> => {
+  try {
+    return JSON.stringify(await fn());
+  } catch (error) {
+    const e = error as Error;
+    return `${e.name} ${e.message} ${e.stack ?? ''} ${JSON.stringify(e)}`;
+  }
+};
+
+it('the key appears in no output, error or result', async () => {
+  const texts: string[] = [];
+  const testAuth = () => appTester(App.authentication.test, { authData: authData() });
+
+  nock(BASE_URL)
+    .get(paths.events())
+    .query(true)
+    .reply(200, { data: [SAMPLE_EVENT] });
+  texts.push(await outcome(testAuth));
+
+  nock(BASE_URL)
+    .get(paths.events())
+    .query(true)
+    .reply(401, { error: { code: 'INVALID_API_KEY', message: 'unknown key' } });
+  texts.push(await outcome(testAuth));
+
+  nock(BASE_URL)
+    .get(paths.events())
+    .query(true)
+    .reply(429, { error: { code: 'RATE_LIMITED', message: 'slow' } }, { 'Retry-After': '3' });
+  texts.push(await outcome(testAuth));
+
+  nock(BASE_URL)
+    .get(paths.events())
+    .query(true)
+    .reply(500, `<html>${SENTINEL_KEY.slice(0, 4)}</html>`);
+  texts.push(await outcome(testAuth));
+
+  nock(BASE_URL).get(paths.events()).query(true).replyWithError('socket hang up');
+  texts.push(await outcome(testAuth));
+
+  // The checks above really ran and produced output.
+  expect(texts).toHaveLength(5);
+  expect(texts[0]).toContain('api.connect.test');
+  expect(texts[2]).toContain('ThrottledError');
+  expect(captured.join('')).toContain(paths.events());
+
+  for (const text of [...texts, captured.join('')]) expect(text).not.toContain(SENTINEL_KEY);
+});
