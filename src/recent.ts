@@ -1,0 +1,55 @@
+/**
+ * Recent real records for samples (`performList` of instant triggers, and the editor's "test" of polling
+ * triggers): small, bounded reads of the polling endpoints, mapped by the same mappers as live items.
+ */
+import type { Bundle, ZObject } from 'zapier-platform-core';
+import { type Order, type Submission, companyIdOf, listOrders, listSubmissions } from './connect';
+import { findEvent, latestEvent } from './events';
+import type { Event } from './connect';
+
+/** Widening look-back windows: a busy event answers from the first, a quiet one from a later one. */
+const LOOKBACK_HOURS = [1, 24, 24 * 30, 24 * 365];
+
+export interface RecentSubmissions {
+  event: Event | null;
+  submissions: Submission[];
+}
+
+/**
+ * Up to `limit` recent submissions of `eventId` (or of the latest event) that pass `keep`, newest first.
+ */
+export const recentSubmissions = async (
+  z: ZObject,
+  bundle: Pick<Bundle, 'authData'>,
+  options: {
+    eventId?: string | null;
+    keep?: (submission: Submission) => boolean;
+    limit?: number;
+    now?: number;
+  },
+): Promise<RecentSubmissions> => {
+  const limit = options.limit ?? 3;
+  const keep = options.keep ?? (() => true);
+  const event = options.eventId ? await findEvent(z, bundle, options.eventId) : await latestEvent(z, bundle);
+  const eventId = options.eventId || event?.id;
+  if (!eventId) return { event: null, submissions: [] };
+  const now = options.now ?? Date.now();
+  let found: Submission[] = [];
+  for (const hours of LOOKBACK_HOURS) {
+    const since = new Date(now - hours * 3_600_000).toISOString();
+    const page = await listSubmissions(z, bundle, { eventId, since });
+    found = page.submissions.filter(keep);
+    if (found.length >= limit) break;
+  }
+  return { event, submissions: found.slice(0, limit) };
+};
+
+/** Up to `limit` recent orders of the account's company that pass `keep`, newest first. */
+export const recentOrders = async (
+  z: ZObject,
+  bundle: Pick<Bundle, 'authData' | 'inputData'>,
+  options: { keep?: (order: Order) => boolean; limit?: number },
+): Promise<Order[]> => {
+  const orders = await listOrders(z, bundle, { companyId: companyIdOf(z, bundle), limit: 100 });
+  return orders.filter(options.keep ?? (() => true)).slice(0, options.limit ?? 3);
+};
