@@ -1,0 +1,70 @@
+// What the routes share: the state, the delivery queue, faults, idempotency, timers.
+
+import type { DeliveryQueue } from './delivery';
+import type { FaultRegistry } from './faults';
+import type { IdempotencyStore } from './idempotency';
+import { Prng } from './prng';
+import type { SandboxState, Tenant } from './state';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The tenant of a valid X-API-KEY (routes with config.auth). */
+    tenant: Tenant | null;
+    /** The raw JSON body text, as received. */
+    rawBody: string | null;
+    /** Set by a "slow" fault: how long to hold this request. */
+    faultDelayMs: number;
+  }
+  interface FastifyContextConfig {
+    /** Requires X-API-KEY. */
+    auth?: boolean;
+    /** A Connect route: fault injection applies. */
+    connect?: boolean;
+    /** Keyless Connect route (catalog, widgets): its faults are global. */
+    keyless?: boolean;
+    /** The handler applies a "slow" fault itself (check-in: inside the idempotency reservation). */
+    delayInHandler?: boolean;
+  }
+}
+
+/** Timers that must not outlive the sandbox: sleeping requests are woken up on close. */
+export class Sleeper {
+  private readonly sleeping = new Map<NodeJS.Timeout, () => void>();
+
+  sleep(ms: number): Promise<void> {
+    if (ms <= 0) return Promise.resolve();
+    return new Promise((resolve) => {
+      const t = setTimeout(() => {
+        this.sleeping.delete(t);
+        resolve();
+      }, ms);
+      this.sleeping.set(t, resolve);
+    });
+  }
+
+  wakeAll(): void {
+    for (const [t, resolve] of this.sleeping) {
+      clearTimeout(t);
+      resolve();
+    }
+    this.sleeping.clear();
+  }
+}
+
+export class SandboxContext {
+  /** Only for list order when shuffle is on. */
+  readonly shuffleRng = new Prng(0x51ff1e);
+
+  constructor(
+    readonly state: SandboxState,
+    readonly delivery: DeliveryQueue,
+    readonly faults: FaultRegistry,
+    readonly idempotency: IdempotencyStore,
+    readonly sleeper: Sleeper,
+  ) {}
+
+  /** List order is not guaranteed by the contract: with shuffle on, the sandbox makes that visible. */
+  order<T>(items: T[]): T[] {
+    return this.state.shuffle ? this.shuffleRng.shuffle(items) : items;
+  }
+}
