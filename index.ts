@@ -16,6 +16,9 @@ const App = {
   version,
   platformVersion,
   authentication,
+  // Every request goes through z.request, which Zapier logs itself; the global http patch would only
+  // duplicate that.
+  flags: { skipHttpPatch: true },
   triggers: byKey(triggers),
   searches: byKey(searches),
   creates: byKey(creates),

@@ -5,7 +5,7 @@ module.exports = {
   testMatch: ['**/*.test.ts'],
   moduleFileExtensions: ['ts', 'js', 'json'],
   transform: { '^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.json' }] },
-  setupFiles: ['<rootDir>/test/support/setup.ts'],
+  setupFilesAfterEnv: ['<rootDir>/test/support/setup.ts'],
   reporters: ['default', '<rootDir>/test/support/summary-reporter.js'],
   testTimeout: 30000,
 };

@@ -22,11 +22,17 @@ beforeAll(() => {
     };
   process.stdout.write = capture(originalStdout) as typeof process.stdout.write;
   process.stderr.write = capture(originalStderr) as typeof process.stderr.write;
+  for (const method of ['log', 'info', 'warn', 'error', 'debug'] as const) {
+    jest.spyOn(console, method).mockImplementation((...args: unknown[]) => {
+      captured.push(args.map((a) => (typeof a === 'string' ? a : JSON.stringify(a))).join(' '));
+    });
+  }
 });
 
 afterAll(() => {
   process.stdout.write = originalStdout;
   process.stderr.write = originalStderr;
+  jest.restoreAllMocks();
   delete process.env.LOG_TO_STDOUT;
   delete process.env.DETAILED_LOG_TO_STDOUT;
   nock.cleanAll();
