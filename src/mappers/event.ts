@@ -102,3 +102,29 @@ export const eventOutputFields = [
   { key: 'createdAt', label: 'Created At', type: 'datetime' },
   { key: 'updatedAt', label: 'Updated At', type: 'datetime' },
 ];
+
+/** The lifecycle change of an `EVENT_*` kind, as a word: `EVENT_PUBLISHED` → `published`. */
+export const eventChangeOf = (kind: string): string => kind.replace(/^EVENT_/i, '').toLowerCase();
+
+export interface EventChangeItem extends EventItem {
+  change: string;
+  changeKind: string;
+}
+
+/**
+ * An event with the change a delivery reports (`EVENT_UPDATED` …; kinds added later keep their own word).
+ * Without a kind (recent events shown as test data) the change is read from the event's own dates.
+ */
+export const toEventChangeItem = (event: Event | EventWidget, kind?: string | null): EventChangeItem => {
+  const changeKind =
+    kind ?? (event.updatedAt && event.updatedAt !== event.createdAt ? 'EVENT_UPDATED' : 'EVENT_CREATED');
+  return { ...toEventItem(event), change: eventChangeOf(changeKind), changeKind };
+};
+
+export const eventChangeSample: EventChangeItem = toEventChangeItem(SAMPLE_EVENT, 'EVENT_PUBLISHED');
+
+export const eventChangeOutputFields = [
+  ...eventOutputFields,
+  { key: 'change', label: 'Change (created, updated, published, unpublished or deleted)', type: 'string' },
+  { key: 'changeKind', label: 'Change Kind as Sent by the Service', type: 'string' },
+];

@@ -1,4 +1,23 @@
 import eventList from './eventList';
+import attendeeCheckedIn from './attendee_checked_in';
+import eventChanged from './event_changed';
+import eventPublished from './event_published';
+import newRegistration from './new_registration';
+import paymentFailed from './payment_failed';
+import paymentRefunded from './payment_refunded';
+import paymentSucceeded from './payment_succeeded';
+import registrationApproved from './registration_approved';
 
 /** Every trigger of the app; `index.ts` keys them. */
-export const triggers = [eventList];
+export const triggers = [
+  eventList,
+  // Instant (REST hook) triggers
+  newRegistration,
+  registrationApproved,
+  paymentSucceeded,
+  paymentFailed,
+  paymentRefunded,
+  attendeeCheckedIn,
+  eventPublished,
+  eventChanged,
+];

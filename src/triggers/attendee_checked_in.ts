@@ -1,0 +1,11 @@
+import { instantTrigger, recentRegistrations, registrationItem } from '../hooks';
+
+export default instantTrigger({
+  key: 'attendee_checked_in',
+  kind: 'ATTENDANT_CHECKED_IN',
+  noun: 'Attendee',
+  label: 'Attendee Checked In',
+  description: 'Triggers when an attendee is checked in at the door, by a scan or a check-in step.',
+  item: registrationItem,
+  list: recentRegistrations((submission) => Boolean(submission.checkedInAt)),
+});

@@ -1,0 +1,46 @@
+import { eventChangeItem, instantTrigger, recentEvents } from '../hooks';
+import { eventChangeOf } from '../mappers/event';
+
+/** The changes a user can pick; "any" also passes EVENT_* kinds the service adds later. */
+const CHANGES = {
+  any: 'Any change (also kinds added later)',
+  created: 'Created',
+  updated: 'Updated',
+  published: 'Published',
+  unpublished: 'Unpublished',
+  deleted: 'Deleted',
+};
+
+const chosenChanges = (value: unknown): string[] =>
+  (Array.isArray(value) ? value : [value])
+    .flatMap((v) => (typeof v === 'string' ? v.split(',') : []))
+    .map((v) => v.trim().toLowerCase())
+    .filter(Boolean);
+
+export default instantTrigger({
+  key: 'event_changed',
+  kind: 'EVENT_*',
+  noun: 'Event',
+  label: 'Event Changed',
+  description: 'Triggers when one of your events is created, updated, published, unpublished or deleted.',
+  item: eventChangeItem,
+  list: recentEvents(),
+  inputFields: [
+    {
+      key: 'changes',
+      label: 'Which Changes',
+      type: 'string',
+      list: true,
+      required: false,
+      default: 'any',
+      choices: CHANGES,
+      helpText:
+        'Pick one or more changes to react to. "Any change" (or leaving it empty) reacts to all of them.',
+    },
+  ],
+  accepts: (type, inputData) => {
+    if (!type.startsWith('EVENT_')) return false;
+    const chosen = chosenChanges(inputData.changes);
+    return chosen.length === 0 || chosen.includes('any') || chosen.includes(eventChangeOf(type));
+  },
+});

@@ -1,0 +1,11 @@
+import { eventItem, instantTrigger, recentEvents } from '../hooks';
+
+export default instantTrigger({
+  key: 'event_published',
+  kind: 'EVENT_PUBLISHED',
+  noun: 'Event',
+  label: 'Event Published',
+  description: 'Triggers when an event is published and appears on public pages.',
+  item: eventItem,
+  list: recentEvents((event) => event.status === 'published'),
+});

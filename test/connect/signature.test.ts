@@ -1,0 +1,415 @@
+/**
+ * The signature suite shared by every instant trigger: the verifier itself (known answers, encodings, body
+ * changes, malformed headers, rotation, properties), then the same checks through every hook trigger's
+ * `perform`, including which secret applies (the subscription's, else the connection's).
+ */
+import { createHmac } from 'node:crypto';
+import fc from 'fast-check';
+import nock from 'nock';
+import type { Bundle, ZObject } from 'zapier-platform-core';
+import { findSignatureHeader, paths, sign, verifySignature } from '../../src/connect';
+import { SAMPLE_EVENT } from '../../src/mappers/event';
+import { SAMPLE_ORDER } from '../../src/mappers/order';
+import { SAMPLE_SUBMISSION } from '../../src/mappers/submission';
+import { App, BASE_URL, SENTINEL_KEY, appTester, authData } from '../support/app';
+import { deliveryBody, hookBundle, signedDelivery } from '../support/hookRequest';
+
+const hexOf = (secret: string, body: string | Buffer) =>
+  createHmac('sha256', secret).update(body).digest('hex');
+
+describe('verifySignature', () => {
+  const secret = 'whsec_test_secret';
+  const ok = { ok: true };
+  const failed = { ok: false, reason: expect.any(String) };
+
+  it('matches the published GitHub known-answer vector for raw-body HMAC-SHA256', () => {
+    const body = 'Hello, World!';
+    const key = "It's a Secret to Everybody";
+    const expected = 'sha256=757107ea0eb2509fc211221cce984b8a37570b6d7586c22c46f4379c8b043e17';
+    expect(sign(body, key)).toBe(expected);
+    expect(verifySignature(body, expected, [key])).toEqual(ok);
+    expect(verifySignature(body, expected, ['its a secret to everybody'])).toEqual(failed);
+  });
+
+  it('signs the UTF-8 bytes of non-ASCII and emoji bodies', () => {
+    for (const body of [
+      '{"name":"Zoë Ångström","city":"Zürich"}',
+      '{"title":"東京イベント 2026","note":"Привет"}',
+      '{"emoji":"🎟️👩🏽‍💻🚀","flag":"🇫🇷"}',
+      '{"escaped":"\\u00e9 vs é"}',
+    ]) {
+      const header = `sha256=${hexOf(secret, Buffer.from(body, 'utf8'))}`;
+      expect(verifySignature(body, header, [secret])).toEqual(ok);
+      // The same text signed in another encoding is not the same body.
+      expect(verifySignature(body, `sha256=${hexOf(secret, Buffer.from(body, 'latin1'))}`, [secret])).toEqual(
+        failed,
+      );
+      expect(verifySignature(body.normalize('NFD'), header, [secret])).toEqual(
+        body.normalize('NFD') === body ? ok : failed,
+      );
+    }
+  });
+
+  it('fails for any whitespace or newline change of the body', () => {
+    const body = '{"id":"dlv_1","type":"FORM_SUBMISSION",\n  "data":{"a":1}}';
+    const header = sign(body, secret);
+    expect(verifySignature(body, header, [secret])).toEqual(ok);
+    for (const changed of [
+      `${body}\n`,
+      `${body} `,
+      ` ${body}`,
+      body.replace('\n', '\r\n'),
+      body.replace('\n  ', ''),
+      body.replace(':1', ': 1'),
+      body.replace('\n', '\t'),
+    ]) {
+      expect(verifySignature(changed, header, [secret])).toEqual(failed);
+    }
+  });
+
+  it('fails for a re-serialised body (parsed and stringified again)', () => {
+    const body =
+      '{ "type": "FORM_SUBMISSION", "id": "dlv_1", "data": { "amount": 1.50, "name": "\\u00e9" } }';
+    const header = sign(body, secret);
+    const reserialised = JSON.stringify(JSON.parse(body));
+    expect(reserialised).not.toBe(body);
+    expect(verifySignature(body, header, [secret])).toEqual(ok);
+    expect(verifySignature(reserialised, header, [secret])).toEqual(failed);
+  });
+
+  it('treats a missing, empty or blank header as a failed check with a reason', () => {
+    const body = '{}';
+    for (const header of [undefined, null, '', '   ', ',', 'sha256=', 'sha256', '=']) {
+      const result = verifySignature(body, header, [secret]);
+      expect(result).toEqual(failed);
+    }
+    expect(verifySignature(body, undefined, [secret])).toEqual({
+      ok: false,
+      reason: 'the signature header is missing',
+    });
+    expect(verifySignature(undefined, sign('{}', secret), [secret])).toEqual({
+      ok: false,
+      reason: 'the raw request body is missing',
+    });
+  });
+
+  it('fails for truncated, extended, non-hex and odd-length signatures without throwing', () => {
+    const body = '{"id":"dlv_1"}';
+    const hex = hexOf(secret, body);
+    for (const header of [
+      `sha256=${hex.slice(0, 63)}`,
+      `sha256=${hex.slice(0, 62)}`,
+      `sha256=${hex.slice(0, 32)}`,
+      `sha256=${hex}0`,
+      `sha256=${hex}00`,
+      `sha256=${hex.slice(0, 62)}zz`,
+      `sha256=${'g'.repeat(64)}`,
+      `sha256=${hex.slice(0, 60)} ${hex.slice(61)}`,
+      `sha1=${hex}`,
+      `sha512=${hex}`,
+      hex,
+      `sha256:${hex}`,
+      `sha256=0x${hex.slice(2)}`,
+      `sha256=${Buffer.from(hex, 'hex').toString('base64')}`,
+    ]) {
+      expect(() => verifySignature(body, header, [secret])).not.toThrow();
+      expect(verifySignature(body, header, [secret])).toEqual(failed);
+    }
+  });
+
+  it('accepts upper-case hex on purpose: it encodes the same digest bytes', () => {
+    const body = '{"id":"dlv_1"}';
+    const hex = hexOf(secret, body);
+    expect(verifySignature(body, `sha256=${hex.toUpperCase()}`, [secret])).toEqual(ok);
+    expect(verifySignature(body, `SHA256=${hex}`, [secret])).toEqual(ok);
+    // …but an upper-cased body is another body.
+    expect(verifySignature(body.toUpperCase(), `sha256=${hex}`, [secret])).toEqual(failed);
+  });
+
+  it('tries every comma-separated value during a secret rotation', () => {
+    const body = '{"id":"dlv_rotation"}';
+    const [oldSecret, newSecret] = ['whsec_old', 'whsec_new'];
+    const both = `${sign(body, oldSecret)},${sign(body, newSecret)}`;
+    expect(verifySignature(body, both, [oldSecret])).toEqual(ok);
+    expect(verifySignature(body, both, [newSecret])).toEqual(ok);
+    expect(verifySignature(body, `${sign(body, oldSecret)}, ${sign(body, newSecret)}`, [newSecret])).toEqual(
+      ok,
+    );
+    expect(verifySignature(body, `sha256=nothex, ${sign(body, newSecret)}`, [newSecret])).toEqual(ok);
+    expect(verifySignature(body, `${sign(body, newSecret)},garbage`, [newSecret])).toEqual(ok);
+    expect(verifySignature(body, both, ['whsec_other'])).toEqual(failed);
+    // Several secrets on our side: any one matching any value is enough.
+    expect(verifySignature(body, sign(body, newSecret), ['whsec_other', newSecret])).toEqual(ok);
+  });
+
+  it('fails with a wrong secret and with no secret at all, naming no secret in the reason', () => {
+    const body = '{"id":"dlv_1"}';
+    const header = sign(body, secret);
+    const wrong = verifySignature(body, header, ['whsec_wrong']);
+    expect(wrong).toEqual({ ok: false, reason: 'the signature does not match the body' });
+    expect(verifySignature(body, header, [])).toEqual(failed);
+    expect(verifySignature(body, header, [undefined, null, ''])).toEqual(failed);
+    for (const result of [wrong, verifySignature(body, header, [])]) {
+      expect(JSON.stringify(result)).not.toContain(secret);
+      expect(JSON.stringify(result)).not.toContain('whsec_wrong');
+    }
+  });
+
+  it('checks the digest length before the constant-time comparison (a short digest fails, never throws)', () => {
+    const body = '{"id":"dlv_1"}';
+    const short = createHmac('sha1', secret).update(body).digest('hex');
+    expect(() => verifySignature(body, `sha256=${short}`, [secret])).not.toThrow();
+    expect(verifySignature(body, `sha256=${short}`, [secret])).toEqual(failed);
+  });
+
+  describe('properties', () => {
+    const bodies = fc.string({ unit: 'binary', maxLength: 300 });
+    const secrets = fc.string({ unit: 'grapheme', minLength: 1, maxLength: 40 });
+
+    it('a body signed with the secret always verifies', () => {
+      fc.assert(
+        fc.property(bodies, secrets, (body, key) => {
+          expect(verifySignature(body, sign(body, key), [key])).toEqual(ok);
+        }),
+        { numRuns: 300 },
+      );
+    });
+
+    it('random headers never verify and never throw', () => {
+      fc.assert(
+        fc.property(bodies, secrets, fc.string({ unit: 'binary', maxLength: 120 }), (body, key, header) => {
+          const result = verifySignature(body, header, [key]);
+          expect(result.ok).toBe(false);
+        }),
+        { numRuns: 300 },
+      );
+    });
+
+    it('a mutated signature or body never verifies and never throws', () => {
+      const mutation = fc.oneof(
+        // flip one hex digit to another value
+        fc.record({ kind: fc.constant('flip' as const), at: fc.nat(63), to: fc.nat(15) }),
+        fc.record({ kind: fc.constant('truncate' as const), at: fc.nat(63), to: fc.constant(0) }),
+        fc.record({ kind: fc.constant('extend' as const), at: fc.nat(15), to: fc.nat(15) }),
+        fc.record({ kind: fc.constant('body' as const), at: fc.nat(), to: fc.nat(0x10ffff) }),
+      );
+      fc.assert(
+        fc.property(bodies, secrets, mutation, (body, key, m) => {
+          const hex = hexOf(key, Buffer.from(body, 'utf8'));
+          let header = `sha256=${hex}`;
+          let signedBody = body;
+          if (m.kind === 'flip') {
+            const current = parseInt(hex.charAt(m.at), 16);
+            const next = ((current + 1 + (m.to % 15)) % 16).toString(16);
+            header = `sha256=${hex.slice(0, m.at)}${next}${hex.slice(m.at + 1)}`;
+          } else if (m.kind === 'truncate') {
+            header = `sha256=${hex.slice(0, m.at)}`;
+          } else if (m.kind === 'extend') {
+            header = `sha256=${hex}${m.to.toString(16)}`;
+          } else {
+            const codePoint = m.to >= 0xd800 && m.to <= 0xdfff ? 0x41 : m.to;
+            const at = body.length ? m.at % (body.length + 1) : 0;
+            signedBody = `${body.slice(0, at)}${String.fromCodePoint(codePoint)}${body.slice(at)}`;
+          }
+          let result: ReturnType<typeof verifySignature> | undefined;
+          expect(() => {
+            result = verifySignature(signedBody, header, [key]);
+          }).not.toThrow();
+          expect(result?.ok).toBe(false);
+        }),
+        { numRuns: 500 },
+      );
+    });
+
+    it('odd inputs of any type never throw', () => {
+      fc.assert(
+        fc.property(fc.anything(), fc.anything(), fc.array(fc.anything(), { maxLength: 3 }), (b, h, s) => {
+          expect(() =>
+            verifySignature(b as string, h as string, s as Array<string | undefined | null>),
+          ).not.toThrow();
+          expect(() => findSignatureHeader(h as Record<string, unknown>)).not.toThrow();
+        }),
+        { numRuns: 300 },
+      );
+    });
+  });
+});
+
+describe('findSignatureHeader', () => {
+  it('finds the header whatever its case, with or without Zapier’s Http- prefix', () => {
+    for (const name of [
+      'X-Connect-Signature',
+      'x-connect-signature',
+      'X-CONNECT-SIGNATURE',
+      'Http-X-Connect-Signature',
+      'HTTP-X-CONNECT-SIGNATURE',
+      'http-x-connect-signature',
+    ]) {
+      expect(findSignatureHeader({ 'Content-Type': 'application/json', [name]: 'sha256=ab' })).toBe(
+        'sha256=ab',
+      );
+    }
+  });
+
+  it('joins repeated values and ignores other headers', () => {
+    expect(findSignatureHeader({ 'Http-X-Connect-Signature': ['sha256=a', 'sha256=b'] })).toBe(
+      'sha256=a,sha256=b',
+    );
+    expect(findSignatureHeader({ 'Http-X-Signature': 'sha256=ab', 'X-Connect-Signature-2': 'x' })).toBe(
+      undefined,
+    );
+    expect(findSignatureHeader(undefined)).toBeUndefined();
+    expect(findSignatureHeader(null)).toBeUndefined();
+  });
+});
+
+// ---------------------------------------------------------------------------------------------------------
+// The same checks through every instant trigger's perform.
+
+type Operation = { type?: string; perform: (z: ZObject, bundle: Bundle) => Promise<unknown[]> };
+const hookTriggers = Object.values(
+  App.triggers as unknown as Record<string, { key: string; operation: Operation }>,
+).filter((trigger) => trigger.operation.type === 'hook');
+
+const SUB_SECRET = 'whsec_subscription_5c1d';
+const ACCOUNT_SECRET = 'whsec_account_8e2f';
+
+/** A delivery each trigger accepts, by the kind it subscribes to. */
+const deliveryFor = (key: string): { type: string; data: unknown } => {
+  if (key.startsWith('payment_')) {
+    const type = { payment_succeeded: 'PAYMENT_SUCCESS', payment_failed: 'PAYMENT_FAILED' }[key];
+    return { type: type ?? 'PAYMENT_REFUNDED', data: SAMPLE_ORDER };
+  }
+  if (key.startsWith('event_')) return { type: 'EVENT_PUBLISHED', data: SAMPLE_EVENT };
+  const type = {
+    new_registration: 'FORM_SUBMISSION',
+    registration_approved: 'FORM_SUBMISSION_APPROVED',
+    attendee_checked_in: 'ATTENDANT_CHECKED_IN',
+  }[key];
+  return { type: type ?? 'unknown', data: SAMPLE_SUBMISSION };
+};
+
+describe.each(hookTriggers.map((t) => [t.key, t] as const))('perform of %s', (key, trigger) => {
+  const logs: string[] = [];
+  let logSpy: jest.SpyInstance;
+
+  beforeEach(() => {
+    appTester.zcacheTestObj = {};
+    logs.length = 0;
+    logSpy = jest.spyOn(console, 'log').mockImplementation((...args: unknown[]) => {
+      logs.push(args.map(String).join(' '));
+    });
+    nock(BASE_URL)
+      .get(paths.events())
+      .query(true)
+      .reply(200, { data: [SAMPLE_EVENT] })
+      .persist();
+  });
+  afterEach(() => {
+    logSpy.mockRestore();
+    nock.cleanAll();
+  });
+
+  const run = (
+    delivery: ReturnType<typeof signedDelivery>,
+    options: { subscriptionSecret?: string | null; accountSecret?: string } = {},
+  ) =>
+    appTester(
+      trigger.operation.perform,
+      hookBundle(delivery, {
+        authData: authData(options.accountSecret ? { webhookSecret: options.accountSecret } : {}),
+        subscribeData: {
+          id: 'hook_1',
+          secret: options.subscriptionSecret === undefined ? SUB_SECRET : options.subscriptionSecret,
+          kind: 'x',
+          eventId: null,
+        },
+      }),
+    ) as Promise<unknown[]>;
+
+  const body = () => {
+    const { type, data } = deliveryFor(key);
+    return deliveryBody(type, data);
+  };
+
+  it('runs for a delivery signed with the subscription secret', async () => {
+    await expect(run(signedDelivery(body(), SUB_SECRET))).resolves.toHaveLength(1);
+  });
+
+  it('uses the connection’s secret only when the subscription has none', async () => {
+    const payload = body();
+    await expect(
+      run(signedDelivery(payload, ACCOUNT_SECRET), {
+        subscriptionSecret: null,
+        accountSecret: ACCOUNT_SECRET,
+      }),
+    ).resolves.toHaveLength(1);
+    await expect(
+      run(signedDelivery(body(), ACCOUNT_SECRET), { accountSecret: ACCOUNT_SECRET }),
+    ).resolves.toEqual([]);
+    expect(logs.join('\n')).toContain('the signature does not match the body');
+  });
+
+  it('runs during a rotation when any of several signatures matches', async () => {
+    await expect(run(signedDelivery(body(), ['whsec_retired', SUB_SECRET]))).resolves.toHaveLength(1);
+  });
+
+  it.each([
+    [
+      'a wrong secret',
+      (d: ReturnType<typeof signedDelivery>) => ({
+        ...d,
+        headers: signedDelivery(d.body, 'whsec_wrong').headers,
+      }),
+    ],
+    [
+      'a missing header',
+      (d: ReturnType<typeof signedDelivery>) => ({ ...d, headers: { 'content-type': 'application/json' } }),
+    ],
+    [
+      'an empty header',
+      (d: ReturnType<typeof signedDelivery>) => ({
+        ...d,
+        headers: { ...d.headers, 'x-connect-signature': '' },
+      }),
+    ],
+    [
+      'a truncated signature',
+      (d: ReturnType<typeof signedDelivery>) => ({
+        ...d,
+        headers: {
+          ...d.headers,
+          'x-connect-signature': (d.headers['x-connect-signature'] ?? '').slice(0, -1),
+        },
+      }),
+    ],
+    [
+      'a non-hex signature',
+      (d: ReturnType<typeof signedDelivery>) => ({
+        ...d,
+        headers: { ...d.headers, 'x-connect-signature': `sha256=${'x'.repeat(64)}` },
+      }),
+    ],
+    [
+      'a changed body',
+      (d: ReturnType<typeof signedDelivery>) => ({ ...d, body: d.body.replace('"data"', '"data" ') }),
+    ],
+    [
+      'a re-serialised body',
+      (d: ReturnType<typeof signedDelivery>) => ({ ...d, body: JSON.stringify(JSON.parse(d.body), null, 2) }),
+    ],
+  ])('drops a delivery with %s, logging why and no secret', async (_name, tamper) => {
+    const result = await run(tamper(signedDelivery(body(), SUB_SECRET)));
+    expect(result).toEqual([]);
+    const log = logs.join('\n');
+    expect(log).toMatch(/delivery dropped because the (signature|raw)/);
+    for (const secret of [SUB_SECRET, 'whsec_wrong', SENTINEL_KEY]) expect(log).not.toContain(secret);
+  });
+
+  it('drops a delivery when no secret is available at all, and says how to fix it', async () => {
+    const result = await run(signedDelivery(body(), SUB_SECRET), { subscriptionSecret: null });
+    expect(result).toEqual([]);
+    expect(logs.join('\n')).toContain('no signing secret is available');
+    expect(logs.join('\n')).toContain('Webhook Signing Secret');
+  });
+});
