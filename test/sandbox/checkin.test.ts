@@ -50,7 +50,10 @@ describe('check-in', () => {
     clock.advance(60_000);
     const again = await checkin({ eventId: sub.eventId, submissionId: sub.submissionId });
     expect(again.statusCode).toBe(200);
-    expect(json(again)).toMatchObject({ result: 'already_checked_in', checkInTime: '2026-11-22T10:00:00.000Z' });
+    expect(json(again)).toMatchObject({
+      result: 'already_checked_in',
+      checkInTime: '2026-11-22T10:00:00.000Z',
+    });
 
     const listed = (await submissionsOf(app, sub.eventId)).find((s) => s.submissionId === sub.submissionId);
     expect(listed?.checkedInAt).toBe('2026-11-22T10:00:00.000Z');
@@ -136,9 +139,14 @@ describe('check-in', () => {
     clock.advance(5000);
     const api = await checkin({ code: sub.qrCode });
     expect(json(api)).toMatchObject({ result: 'already_checked_in', checkInTime: json(scan).checkInTime });
-    expectError(await call(app, 'POST', '/_sandbox/scan', { body: { code: 'x' }, key: LUMEN.apiKey }), 403, 'ENTITLEMENT_REQUIRED', {
-      entitlement: 'qrScan',
-    });
+    expectError(
+      await call(app, 'POST', '/_sandbox/scan', { body: { code: 'x' }, key: LUMEN.apiKey }),
+      403,
+      'ENTITLEMENT_REQUIRED',
+      {
+        entitlement: 'qrScan',
+      },
+    );
   });
 });
 
@@ -151,7 +159,11 @@ describe('Idempotency-Key', () => {
     const replay = await app.inject({
       method: 'POST',
       url: CHECKIN,
-      headers: { 'x-api-key': NORTHWIND.apiKey, 'content-type': 'application/json', 'idempotency-key': '"desk-1-scan-1"' },
+      headers: {
+        'x-api-key': NORTHWIND.apiKey,
+        'content-type': 'application/json',
+        'idempotency-key': '"desk-1-scan-1"',
+      },
       payload: `{ "code" : ${JSON.stringify(sub.qrCode)} }`,
     });
     expect(replay.statusCode).toBe(200);
@@ -169,9 +181,16 @@ describe('Idempotency-Key', () => {
     const a = await newSubmission(app, 'approved');
     const b = await newSubmission(app, 'approved');
     await checkin({ code: a.qrCode }, { 'idempotency-key': 'k-1' });
-    expectError(await checkin({ code: b.qrCode }, { 'idempotency-key': 'k-1' }), 422, 'IDEMPOTENCY_KEY_REUSED');
     expectError(
-      await checkin({ code: a.qrCode, checkInTime: '2026-11-22T10:00:00.000Z' }, { 'idempotency-key': 'k-1' }),
+      await checkin({ code: b.qrCode }, { 'idempotency-key': 'k-1' }),
+      422,
+      'IDEMPOTENCY_KEY_REUSED',
+    );
+    expectError(
+      await checkin(
+        { code: a.qrCode, checkInTime: '2026-11-22T10:00:00.000Z' },
+        { 'idempotency-key': 'k-1' },
+      ),
       422,
       'IDEMPOTENCY_KEY_REUSED',
     );
@@ -228,7 +247,9 @@ describe('Idempotency-Key', () => {
 
   it('accepts 255 characters and quoted strings with escapes', async () => {
     const sub = await newSubmission(app, 'approved');
-    expect((await checkin({ code: sub.qrCode }, { 'idempotency-key': 'k'.repeat(255) })).statusCode).toBe(200);
+    expect((await checkin({ code: sub.qrCode }, { 'idempotency-key': 'k'.repeat(255) })).statusCode).toBe(
+      200,
+    );
     const quoted = await checkin({ code: sub.qrCode }, { 'idempotency-key': '"a \\"quoted\\" \\\\ key"' });
     expect(quoted.statusCode).toBe(200);
   });
@@ -292,13 +313,18 @@ describe('concurrent check-ins over real HTTP', () => {
       else expect(r.body.error?.code).toBe('IDEMPOTENCY_KEY_IN_USE');
     }
     await deliveriesIdle(sandbox.app);
-    expect(receiver.ofType('ATTENDANT_CHECKED_IN').filter((r) => r.body.data.submissionId === sub.submissionId)).toHaveLength(1);
+    expect(
+      receiver.ofType('ATTENDANT_CHECKED_IN').filter((r) => r.body.data.submissionId === sub.submissionId),
+    ).toHaveLength(1);
   });
 
   it('without a key: one checked_in, the rest already_checked_in with the first time', async () => {
     const sub = await newSubmission(sandbox.app, 'approved');
     const responses = await Promise.all(Array.from({ length: 10 }, () => post({ code: sub.qrCode })));
-    const bodies = (await Promise.all(responses.map((r) => r.json()))) as { result: string; checkInTime: string }[];
+    const bodies = (await Promise.all(responses.map((r) => r.json()))) as {
+      result: string;
+      checkInTime: string;
+    }[];
     expect(bodies.filter((b) => b.result === 'checked_in')).toHaveLength(1);
     expect(new Set(bodies.map((b) => b.checkInTime)).size).toBe(1);
   });

@@ -45,7 +45,10 @@ describe('authentication', () => {
   it('answers 401 INVALID_API_KEY without a key or with an unknown one, on every keyed route', async () => {
     for (const [method, url] of keyed()) {
       for (const key of [null, 'sk_sandbox_unknown', '']) {
-        const res = await call(app, method as 'GET', url, { key, body: method === 'POST' ? { code: 'x' } : undefined });
+        const res = await call(app, method as 'GET', url, {
+          key,
+          body: method === 'POST' ? { code: 'x' } : undefined,
+        });
         expectError(res, 401, 'INVALID_API_KEY');
       }
     }
@@ -116,11 +119,14 @@ describe('GET /api/v1/integrations/zapier/events', () => {
     await own.close();
   });
 
-  it.each(['0', '-1', 'abc', '1.5', ''])('rejects limit=%s with 400 naming the field (empty = default)', async (limit) => {
-    const res = await call(app, 'GET', `/api/v1/integrations/zapier/events?limit=${limit}`);
-    if (limit === '') expect(res.statusCode).toBe(200);
-    else expectError(res, 400, 'VALIDATION_ERROR', { field: 'limit' });
-  });
+  it.each(['0', '-1', 'abc', '1.5', ''])(
+    'rejects limit=%s with 400 naming the field (empty = default)',
+    async (limit) => {
+      const res = await call(app, 'GET', `/api/v1/integrations/zapier/events?limit=${limit}`);
+      if (limit === '') expect(res.statusCode).toBe(200);
+      else expectError(res, 400, 'VALIDATION_ERROR', { field: 'limit' });
+    },
+  );
 
   it('rejects a repeated limit', async () => {
     const res = await call(app, 'GET', '/api/v1/integrations/zapier/events?limit=1&limit=2');
@@ -164,7 +170,8 @@ describe('GET /api/v1/integrations/zapier/submissions', () => {
       expect(s.eventId).toBe(techweek);
       expect(s.createdAt >= since).toBe(true);
       expect(s.submissionId).toMatch(/^sub_[0-9A-Z]{16}$/);
-      if (s.status === 'approved') expect(s.qrCode).toBe(`EVT1:${techweek.slice(0, 8)}:${s.submissionId}:${s.qrCode.slice(-4)}`);
+      if (s.status === 'approved')
+        expect(s.qrCode).toBe(`EVT1:${techweek.slice(0, 8)}:${s.submissionId}:${s.qrCode.slice(-4)}`);
       else expect(s.qrCode).toBeNull();
     }
   });
@@ -218,7 +225,10 @@ describe('GET /api/v1/integrations/zapier/submissions', () => {
     const res = await call(app, 'GET', url(`eventId=${techweek}&since=2000-01-01T00:00:00.000Z&limit=5`));
     const cut: { createdAt: string }[] = json(res).data;
     expect(cut).toHaveLength(5);
-    const newest = all.map((s) => s.createdAt).sort().slice(-5);
+    const newest = all
+      .map((s) => s.createdAt)
+      .sort()
+      .slice(-5);
     expect(cut.map((s) => s.createdAt).sort()).toEqual(newest);
   });
 });
@@ -241,7 +251,10 @@ describe('GET /api/v1/integrations/zapier/orders', () => {
         submissionId: expect.stringMatching(/^sub_/),
         status: expect.stringMatching(/^(pending|paid|failed|refunded)$/),
         currency: 'EUR',
-        totalAmount: o.items.reduce((s: number, i: { quantity: number; unitAmount: number }) => s + i.quantity * i.unitAmount, 0),
+        totalAmount: o.items.reduce(
+          (s: number, i: { quantity: number; unitAmount: number }) => s + i.quantity * i.unitAmount,
+          0,
+        ),
         items: expect.arrayContaining([
           { name: expect.any(String), quantity: expect.any(Number), unitAmount: expect.any(Number) },
         ]),
@@ -266,7 +279,11 @@ describe('GET /api/v1/integrations/zapier/orders', () => {
     const res = await call(app, 'GET', url('companyId=cmp_harbor&limit=100'), { key: HARBOR.apiKey });
     const { data } = json(res);
     expect(data.length).toBeGreaterThan(0);
-    expect(data.every((o: { companyId: string; currency: string }) => o.companyId === 'cmp_harbor' && o.currency === 'USD')).toBe(true);
+    expect(
+      data.every(
+        (o: { companyId: string; currency: string }) => o.companyId === 'cmp_harbor' && o.currency === 'USD',
+      ),
+    ).toBe(true);
   });
 });
 
@@ -276,7 +293,9 @@ describe('GET /api/v1/public/events (catalog)', () => {
     expect(first).toEqual({ data: expect.any(Array), page: 1, limit: 20, total: 7 });
     expect(first.data.every((e: { status: string }) => e.status === 'published')).toBe(true);
     const slugs = first.data.map((e: { slug: string }) => e.slug);
-    expect(slugs).toEqual(expect.arrayContaining(['techweek-paris-2026', 'healthtech-forum-amsterdam', 'harbor-ai-night-sf']));
+    expect(slugs).toEqual(
+      expect.arrayContaining(['techweek-paris-2026', 'healthtech-forum-amsterdam', 'harbor-ai-night-sf']),
+    );
     expect(slugs).not.toContain('northwind-partner-day-2027');
 
     const pages: string[] = [];
@@ -298,9 +317,14 @@ describe('GET /api/v1/public/events (catalog)', () => {
     ['page=x', 'page'],
     ['limit=0', 'limit'],
   ])('%s → 400 field %s', async (q, field) => {
-    expectError(await call(app, 'GET', `/api/v1/public/events?${q}`, { key: null }), 400, 'VALIDATION_ERROR', {
-      field,
-    });
+    expectError(
+      await call(app, 'GET', `/api/v1/public/events?${q}`, { key: null }),
+      400,
+      'VALIDATION_ERROR',
+      {
+        field,
+      },
+    );
   });
 });
 
@@ -402,9 +426,14 @@ describe('floor plans', () => {
     expectError(await call(app, 'GET', `${list(lumenEvent)}/plan_main`), 404, 'NOT_FOUND');
     expect((await call(app, 'GET', list(lumenEvent), { key: LUMEN.apiKey })).statusCode).toBe(200);
     const harborEvent = await eventId(app, 'harbor-ai-night-sf', HARBOR.apiKey);
-    expectError(await call(app, 'GET', list(harborEvent), { key: HARBOR.apiKey }), 403, 'ENTITLEMENT_REQUIRED', {
-      entitlement: 'venue',
-    });
+    expectError(
+      await call(app, 'GET', list(harborEvent), { key: HARBOR.apiKey }),
+      403,
+      'ENTITLEMENT_REQUIRED',
+      {
+        entitlement: 'venue',
+      },
+    );
     expectError(
       await call(app, 'GET', `${list(harborEvent)}/plan_main`, { key: HARBOR.apiKey }),
       403,

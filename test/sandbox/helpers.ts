@@ -10,7 +10,8 @@ import { buildSandbox, sandboxContext, SEED_TENANTS, type SandboxOptions } from 
 // fastify's inject (light-my-request) requires `cookie`, an ES module that jest's CommonJS runtime cannot
 // load. Inject uses it only to encode request cookies, which these tests never send.
 jest.mock('cookie', () => ({
-  stringifySetCookie: ({ name, value }: { name: string; value: string }) => `${name}=${encodeURIComponent(value)}`,
+  stringifySetCookie: ({ name, value }: { name: string; value: string }) =>
+    `${name}=${encodeURIComponent(value)}`,
 }));
 
 export const NOW = Date.parse('2026-11-22T10:00:00.000Z');
@@ -62,7 +63,12 @@ export async function call(
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export const json = (res: LightMyRequestResponse): any => JSON.parse(res.body);
 
-export function expectError(res: LightMyRequestResponse, status: number, code: string, extra: object = {}): void {
+export function expectError(
+  res: LightMyRequestResponse,
+  status: number,
+  code: string,
+  extra: object = {},
+): void {
   expect({ status: res.statusCode, body: json(res) }).toEqual({
     status,
     body: { error: expect.objectContaining({ code, message: expect.any(String), ...extra }) },
@@ -77,7 +83,10 @@ export interface EventJson {
 }
 
 /** The tenant's events by slug. */
-export async function eventsOf(app: FastifyInstance, key = NORTHWIND.apiKey): Promise<Map<string, EventJson>> {
+export async function eventsOf(
+  app: FastifyInstance,
+  key = NORTHWIND.apiKey,
+): Promise<Map<string, EventJson>> {
   const res = await call(app, 'GET', '/api/v1/integrations/zapier/events?limit=100', { key });
   return new Map((json(res).data as EventJson[]).map((e) => [e.slug, e]));
 }
@@ -104,9 +113,14 @@ export async function submissionsOf(
   key = NORTHWIND.apiKey,
   since = '2000-01-01T00:00:00.000Z',
 ): Promise<SubmissionJson[]> {
-  const res = await call(app, 'GET', `/api/v1/integrations/zapier/submissions?eventId=${event}&since=${since}`, {
-    key,
-  });
+  const res = await call(
+    app,
+    'GET',
+    `/api/v1/integrations/zapier/submissions?eventId=${event}&since=${since}`,
+    {
+      key,
+    },
+  );
   if (res.statusCode !== 200) throw new Error(res.body);
   return json(res).data;
 }

@@ -43,7 +43,11 @@ describe('subscriptions', () => {
   it('creates a subscription: 201 with id, event, eventId, targetUrl, a whsec_ secret and createdAt', async () => {
     const techweek = await eventId(app, 'techweek-paris-2026');
     const res = await call(app, 'POST', HOOKS, {
-      body: { targetUrl: 'https://hooks.zapier.com/hooks/standard/1/abc/', event: 'FORM_SUBMISSION', eventId: techweek },
+      body: {
+        targetUrl: 'https://hooks.zapier.com/hooks/standard/1/abc/',
+        event: 'FORM_SUBMISSION',
+        eventId: techweek,
+      },
     });
     expect(res.statusCode).toBe(201);
     expect(json(res)).toEqual({
@@ -54,7 +58,9 @@ describe('subscriptions', () => {
       secret: expect.stringMatching(/^whsec_[0-9a-f]{32}$/),
       createdAt: expect.stringMatching(ISO_MS),
     });
-    const all = await call(app, 'POST', HOOKS, { body: { targetUrl: 'https://x.example/h', event: 'EVENT_*' } });
+    const all = await call(app, 'POST', HOOKS, {
+      body: { targetUrl: 'https://x.example/h', event: 'EVENT_*' },
+    });
     expect(json(all)).toMatchObject({ event: 'EVENT_*', eventId: null });
   });
 
@@ -82,14 +88,18 @@ describe('subscriptions', () => {
 
   it('accepts http for loopback hosts only', async () => {
     for (const targetUrl of ['http://127.0.0.1:9/x', 'http://localhost:9/x', 'http://[::1]:9/x']) {
-      expect((await call(app, 'POST', HOOKS, { body: { targetUrl, event: 'PAYMENT_SUCCESS' } })).statusCode).toBe(201);
+      expect(
+        (await call(app, 'POST', HOOKS, { body: { targetUrl, event: 'PAYMENT_SUCCESS' } })).statusCode,
+      ).toBe(201);
     }
   });
 
   it('answers 404 for an eventId of another tenant or an unknown one', async () => {
     const lumenEvent = await eventId(app, 'lumen-design-conference-2026', LUMEN.apiKey);
     for (const id of [lumenEvent, '00000000-0000-4000-8000-000000000000']) {
-      const res = await call(app, 'POST', HOOKS, { body: { targetUrl: 'https://x.example', event: 'FORM_SUBMISSION', eventId: id } });
+      const res = await call(app, 'POST', HOOKS, {
+        body: { targetUrl: 'https://x.example', event: 'FORM_SUBMISSION', eventId: id },
+      });
       expectError(res, 404, 'NOT_FOUND', { field: 'eventId' });
     }
   });
@@ -119,7 +129,9 @@ describe('delivery', () => {
     });
     expect(Object.keys(got?.body ?? {})).toEqual(['id', 'type', 'createdAt', 'data']);
     // Independent computation on the received bytes.
-    const expected = `sha256=${createHmac('sha256', hook.secret).update(got?.raw ?? '').digest('hex')}`;
+    const expected = `sha256=${createHmac('sha256', hook.secret)
+      .update(got?.raw ?? '')
+      .digest('hex')}`;
     expect(got?.headers['x-connect-signature']).toBe(expected);
     expect(signatureMatches(got!, hook.secret)).toBe(true);
     expect(signatureMatches(got!, NORTHWIND.webhookSecret)).toBe(false);
@@ -140,7 +152,8 @@ describe('delivery', () => {
       'EVENT_DELETED',
     ];
     const secrets = new Map<string, string>();
-    for (const kind of kinds) secrets.set(kind, (await subscribe(app, `${receiver.url}/${kind}`, kind)).secret);
+    for (const kind of kinds)
+      secrets.set(kind, (await subscribe(app, `${receiver.url}/${kind}`, kind)).secret);
 
     const created = json(await call(app, 'POST', '/_sandbox/events', { body: { title: 'Hook Day' } }));
     await call(app, 'PATCH', `/_sandbox/events/${created.id}`, { body: { venueName: 'Hall 7' } });
@@ -151,8 +164,14 @@ describe('delivery', () => {
       }),
     );
     await call(app, 'POST', `/_sandbox/submissions/${sub.submissionId}/approve`);
-    const paid = json(await call(app, 'POST', '/_sandbox/orders', { body: { submissionId: sub.submissionId, outcome: 'paid' } }));
-    await call(app, 'POST', '/_sandbox/orders', { body: { submissionId: sub.submissionId, outcome: 'failed' } });
+    const paid = json(
+      await call(app, 'POST', '/_sandbox/orders', {
+        body: { submissionId: sub.submissionId, outcome: 'paid' },
+      }),
+    );
+    await call(app, 'POST', '/_sandbox/orders', {
+      body: { submissionId: sub.submissionId, outcome: 'failed' },
+    });
     await call(app, 'POST', `/_sandbox/orders/${paid.id}/refund`);
     const approved = json(await call(app, 'GET', `/_sandbox/submissions/${sub.submissionId}`));
     await call(app, 'POST', '/api/v1/checkin', { body: { code: approved.qrCode } });
@@ -173,12 +192,23 @@ describe('delivery', () => {
     expect(by('EVENT_PUBLISHED')).toMatchObject({ id: created.id, status: 'published' });
     expect(by('EVENT_UNPUBLISHED')).toMatchObject({ id: created.id, status: 'draft' });
     expect(by('EVENT_DELETED')).toMatchObject({ id: created.id });
-    expect(by('FORM_SUBMISSION')).toMatchObject({ submissionId: sub.submissionId, status: 'pending', qrCode: null });
+    expect(by('FORM_SUBMISSION')).toMatchObject({
+      submissionId: sub.submissionId,
+      status: 'pending',
+      qrCode: null,
+    });
     expect(by('FORM_SUBMISSION_APPROVED')).toMatchObject({ status: 'approved', qrCode: approved.qrCode });
-    expect(by('PAYMENT_SUCCESS')).toMatchObject({ id: paid.id, status: 'paid', paymentId: expect.stringMatching(/^pay_/) });
+    expect(by('PAYMENT_SUCCESS')).toMatchObject({
+      id: paid.id,
+      status: 'paid',
+      paymentId: expect.stringMatching(/^pay_/),
+    });
     expect(by('PAYMENT_FAILED')).toMatchObject({ status: 'failed', submissionId: sub.submissionId });
     expect(by('PAYMENT_REFUNDED')).toMatchObject({ id: paid.id, status: 'refunded' });
-    expect(by('ATTENDANT_CHECKED_IN')).toMatchObject({ submissionId: sub.submissionId, checkedInAt: expect.stringMatching(ISO_MS) });
+    expect(by('ATTENDANT_CHECKED_IN')).toMatchObject({
+      submissionId: sub.submissionId,
+      checkedInAt: expect.stringMatching(ISO_MS),
+    });
   });
 
   it('EVENT_* receives the whole lifecycle family; an eventId filter keeps other events out', async () => {
@@ -187,14 +217,18 @@ describe('delivery', () => {
     await subscribe(app, `${receiver.url}/techweek`, 'FORM_SUBMISSION', techweek);
     await subscribe(app, `${receiver.url}/all`, 'FORM_SUBMISSION', null);
 
-    const e = json(await call(app, 'POST', '/_sandbox/events', { body: { title: 'Family', status: 'published' } }));
+    const e = json(
+      await call(app, 'POST', '/_sandbox/events', { body: { title: 'Family', status: 'published' } }),
+    );
     await call(app, 'PATCH', `/_sandbox/events/${e.id}`, { body: { title: 'Family 2' } });
     await newSubmission(app, 'pending', NORTHWIND.apiKey, 'techweek-paris-2026');
     await newSubmission(app, 'pending', NORTHWIND.apiKey, 'data-ai-summit-lyon');
     await receiver.waitFor(6);
     await deliveriesIdle(app);
     const paths = (p: string) => receiver.received.filter((r) => r.path === p).map((r) => r.body.type);
-    expect(paths('/family')).toEqual(expect.arrayContaining(['EVENT_CREATED', 'EVENT_PUBLISHED', 'EVENT_UPDATED']));
+    expect(paths('/family')).toEqual(
+      expect.arrayContaining(['EVENT_CREATED', 'EVENT_PUBLISHED', 'EVENT_UPDATED']),
+    );
     expect(paths('/family')).toHaveLength(3);
     expect(paths('/techweek')).toEqual(['FORM_SUBMISSION']);
     expect(paths('/all')).toEqual(['FORM_SUBMISSION', 'FORM_SUBMISSION']);
@@ -249,7 +283,12 @@ describe('delivery', () => {
       await receiver.waitFor(2);
       await deliveriesIdle(slowApp);
       const log: DeliveryLogEntry[] = json(await call(slowApp, 'GET', '/_sandbox/deliveries')).data;
-      expect(log[0]).toMatchObject({ attempt: 1, state: 'failed', statusCode: null, error: expect.stringMatching(/100 ms/) });
+      expect(log[0]).toMatchObject({
+        attempt: 1,
+        state: 'failed',
+        statusCode: null,
+        error: expect.stringMatching(/100 ms/),
+      });
       expect(log[1]).toMatchObject({ attempt: 2, state: 'delivered', statusCode: 200 });
     } finally {
       await slowApp.close();
@@ -302,7 +341,11 @@ describe('delivery', () => {
   it('signs with both secrets during a rotation (comma-separated), then with the new one only', async () => {
     const hook = await subscribe(app, `${receiver.url}/rot`, 'FORM_SUBMISSION');
     const rotated = json(await call(app, 'POST', '/_sandbox/secrets/rotate', { body: { hookId: hook.id } }));
-    expect(rotated).toEqual({ hookId: hook.id, secret: expect.stringMatching(/^whsec_/), previousSecret: hook.secret });
+    expect(rotated).toEqual({
+      hookId: hook.id,
+      secret: expect.stringMatching(/^whsec_/),
+      previousSecret: hook.secret,
+    });
     await newSubmission(app, 'pending');
     const [during] = await receiver.waitFor(1);
     const parts = String(during?.headers['x-connect-signature']).split(',');
@@ -321,7 +364,9 @@ describe('delivery', () => {
 
   it('rotates the account-level secret for subscriptions without their own', async () => {
     await subscribe(app, `${receiver.url}/acct-rot`, 'FORM_SUBMISSION', null, HARBOR.apiKey);
-    const rotated = json(await call(app, 'POST', '/_sandbox/secrets/rotate', { key: HARBOR.apiKey, body: {} }));
+    const rotated = json(
+      await call(app, 'POST', '/_sandbox/secrets/rotate', { key: HARBOR.apiKey, body: {} }),
+    );
     expect(rotated.previousSecret).toBe(HARBOR.webhookSecret);
     await newSubmission(app, 'pending', HARBOR.apiKey, 'harbor-ai-night-sf');
     const [got] = await receiver.waitFor(1);
