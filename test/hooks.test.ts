@@ -16,7 +16,7 @@ import {
   toSubmissionItem,
 } from '../src/mappers/submission';
 import { App, BASE_URL, SENTINEL_KEY, appTester, authData, caught, errorMessage } from './support/app';
-import { deliveryBody, hookBundle, signedDelivery } from './support/hookRequest';
+import { deliveryBody, hookBundle, signedDelivery, testerCache } from './support/hookRequest';
 
 type Fn = (z: ZObject, bundle: Bundle) => Promise<unknown>;
 type HookOperation = {
@@ -187,7 +187,7 @@ const logs: string[] = [];
 let logSpy: jest.SpyInstance;
 
 beforeEach(() => {
-  appTester.zcacheTestObj = {};
+  testerCache(appTester).zcacheTestObj = {};
   logs.length = 0;
   logSpy = jest.spyOn(console, 'log').mockImplementation((...args: unknown[]) => {
     logs.push(args.map(String).join(' '));
@@ -211,7 +211,7 @@ const deliver = (
   delivery: ReturnType<typeof signedDelivery>,
   options: {
     inputData?: Record<string, unknown>;
-    subscribeData?: Record<string, unknown>;
+    subscribeData?: { id: string } & Record<string, unknown>;
     auth?: object;
   } = {},
 ) =>
@@ -317,8 +317,8 @@ describe('exactly-once Zap runs from at-least-once delivery', () => {
       'new_registration',
       signedDelivery(deliveryBody('FORM_SUBMISSION', PENDING, 'dlv_ttl'), SECRET),
     );
-    const entries = Object.entries(appTester.zcacheTestObj as Record<string, string>).filter(([k]) =>
-      k.includes('dlv_ttl'),
+    const entries = Object.entries(testerCache(appTester).zcacheTestObj as Record<string, string>).filter(
+      ([k]) => k.includes('dlv_ttl'),
     );
     expect(entries).toHaveLength(1);
     const [cacheKey, stored] = entries[0]!;
@@ -358,15 +358,15 @@ describe('exactly-once Zap runs from at-least-once delivery', () => {
   it('processes every delivery when the cache itself fails (a duplicate is better than a loss)', async () => {
     mockEvents();
     const delivery = signedDelivery(deliveryBody('FORM_SUBMISSION', PENDING, 'dlv_no_cache'), SECRET);
-    const saved = appTester.zcacheTestObj;
+    const saved = testerCache(appTester).zcacheTestObj;
     // Not a plain object: core then calls its real cache service, which is unreachable here.
-    appTester.zcacheTestObj = new (class BrokenCache {})() as unknown as typeof saved;
+    testerCache(appTester).zcacheTestObj = new (class BrokenCache {})() as unknown as typeof saved;
     try {
       const first = await deliver('new_registration', delivery);
       const second = await deliver('new_registration', delivery);
       expect([first, second]).toEqual([[regItem(PENDING)], [regItem(PENDING)]]);
     } finally {
-      appTester.zcacheTestObj = saved;
+      testerCache(appTester).zcacheTestObj = saved;
     }
   });
 });
@@ -580,7 +580,7 @@ describe('errors a user can act on', () => {
         authData: authData(),
         inputData: {},
         targetUrl: url,
-      }) as Promise<Record<string, unknown>>;
+      }) as Promise<{ id: string } & Record<string, unknown>>;
     };
     const a = await subscribe(`${TARGET_URL}a`, 'hook_a');
     const b = await subscribe(`${TARGET_URL}b`, 'hook_b');

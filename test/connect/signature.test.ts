@@ -12,7 +12,7 @@ import { SAMPLE_EVENT } from '../../src/mappers/event';
 import { SAMPLE_ORDER } from '../../src/mappers/order';
 import { SAMPLE_SUBMISSION } from '../../src/mappers/submission';
 import { App, BASE_URL, SENTINEL_KEY, appTester, authData } from '../support/app';
-import { deliveryBody, hookBundle, signedDelivery } from '../support/hookRequest';
+import { deliveryBody, hookBundle, signedDelivery, testerCache } from '../support/hookRequest';
 
 const hexOf = (secret: string, body: string | Buffer) =>
   createHmac('sha256', secret).update(body).digest('hex');
@@ -294,7 +294,7 @@ describe.each(hookTriggers.map((t) => [t.key, t] as const))('perform of %s', (ke
   let logSpy: jest.SpyInstance;
 
   beforeEach(() => {
-    appTester.zcacheTestObj = {};
+    testerCache(appTester).zcacheTestObj = {};
     logs.length = 0;
     logSpy = jest.spyOn(console, 'log').mockImplementation((...args: unknown[]) => {
       logs.push(args.map(String).join(' '));

@@ -24,8 +24,10 @@ export interface ReceivedDelivery {
   body: string;
 }
 
+type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'HEAD' | 'OPTIONS';
+
 export interface ZapierRawRequest {
-  method: string;
+  method: HttpMethod;
   querystring: string;
   headers: Record<string, string>;
   content: string;
@@ -53,7 +55,7 @@ export const toRawRequest = (delivery: {
     headers[zapierHeaderName(name)] = Array.isArray(value) ? value.join(', ') : value;
   }
   return {
-    method: delivery.method ?? 'POST',
+    method: (delivery.method?.toUpperCase() ?? 'POST') as HttpMethod,
     querystring: delivery.querystring ?? '',
     headers,
     content: delivery.body,
@@ -75,7 +77,7 @@ export const hookBundle = (
   delivery: Parameters<typeof toRawRequest>[0],
   rest: {
     authData: Record<string, string>;
-    subscribeData?: Record<string, unknown>;
+    subscribeData?: { id: string } & Record<string, unknown>;
     inputData?: Record<string, unknown>;
     meta?: Record<string, unknown>;
   },
@@ -112,6 +114,10 @@ export interface HookReceiver {
   failNext(statuses: number[]): void;
   close(): Promise<void>;
 }
+
+/** The in-memory `z.cache` of an app tester (core's tester keeps it between calls). */
+export const testerCache = (tester: unknown): { zcacheTestObj: Record<string, unknown> } =>
+  tester as { zcacheTestObj: Record<string, unknown> };
 
 /** A local receiver on 127.0.0.1 that stands in for Zapier's target URL. */
 export const startHookReceiver = async (): Promise<HookReceiver> => {
