@@ -30,7 +30,7 @@ beforeEach(() => {
 });
 afterEach(() => app.close());
 
-const checkin = (body: unknown, headers: Record<string, string> = {}, key = NORTHWIND.apiKey) =>
+const checkin = (body: unknown, headers: Record<string, string> = {}, key: string = NORTHWIND.apiKey) =>
   call(app, 'POST', CHECKIN, { body, headers, key });
 
 describe('check-in', () => {

@@ -85,13 +85,17 @@ export interface EventJson {
 /** The tenant's events by slug. */
 export async function eventsOf(
   app: FastifyInstance,
-  key = NORTHWIND.apiKey,
+  key: string = NORTHWIND.apiKey,
 ): Promise<Map<string, EventJson>> {
   const res = await call(app, 'GET', '/api/v1/integrations/zapier/events?limit=100', { key });
   return new Map((json(res).data as EventJson[]).map((e) => [e.slug, e]));
 }
 
-export async function eventId(app: FastifyInstance, slug: string, key = NORTHWIND.apiKey): Promise<string> {
+export async function eventId(
+  app: FastifyInstance,
+  slug: string,
+  key: string = NORTHWIND.apiKey,
+): Promise<string> {
   const e = (await eventsOf(app, key)).get(slug);
   if (!e) throw new Error(`no event ${slug}`);
   return e.id;
@@ -110,7 +114,7 @@ export interface SubmissionJson {
 export async function submissionsOf(
   app: FastifyInstance,
   event: string,
-  key = NORTHWIND.apiKey,
+  key: string = NORTHWIND.apiKey,
   since = '2000-01-01T00:00:00.000Z',
 ): Promise<SubmissionJson[]> {
   const res = await call(
@@ -129,7 +133,7 @@ export async function submissionsOf(
 export async function newSubmission(
   app: FastifyInstance,
   status: 'pending' | 'approved' | 'rejected' = 'approved',
-  key = NORTHWIND.apiKey,
+  key: string = NORTHWIND.apiKey,
   slug = 'techweek-paris-2026',
 ): Promise<SubmissionJson> {
   const res = await call(app, 'POST', '/_sandbox/submissions', {
@@ -259,7 +263,7 @@ export async function subscribe(
   targetUrl: string,
   event: string,
   eventIdOrNull: string | null = null,
-  key = NORTHWIND.apiKey,
+  key: string = NORTHWIND.apiKey,
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
 ): Promise<any> {
   const res = await call(app, 'POST', '/api/v1/integrations/zapier/hooks', {

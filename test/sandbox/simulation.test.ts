@@ -29,7 +29,7 @@ beforeEach(() => {
 afterEach(() => app.close());
 
 describe('faults', () => {
-  const fault = (body: Record<string, unknown>, key = NORTHWIND.apiKey) =>
+  const fault = (body: Record<string, unknown>, key: string = NORTHWIND.apiKey) =>
     call(app, 'POST', '/_sandbox/faults', { body, key });
 
   it('429: the next N responses are RATE_LIMITED with Retry-After, then normal again', async () => {

@@ -36,7 +36,7 @@ afterEach(async () => {
   await receiver.close();
 });
 
-const deliveries = async (key = NORTHWIND.apiKey): Promise<DeliveryLogEntry[]> =>
+const deliveries = async (key: string = NORTHWIND.apiKey): Promise<DeliveryLogEntry[]> =>
   json(await call(app, 'GET', '/_sandbox/deliveries', { key })).data;
 
 describe('subscriptions', () => {

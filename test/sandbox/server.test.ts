@@ -1,0 +1,117 @@
+// The listening server, the CLI and logging: binds 127.0.0.1, closes cleanly, never logs the key.
+
+import { spawn } from 'node:child_process';
+import path from 'node:path';
+import { buildSandbox, SEED_TENANTS, startSandbox } from '../../sandbox';
+import { NORTHWIND, Receiver, subscribe } from './helpers';
+
+const ROOT = path.resolve(__dirname, '..', '..');
+
+describe('startSandbox', () => {
+  it('listens on 127.0.0.1 (any free port by default) and serves Connect over HTTP', async () => {
+    const sandbox = await startSandbox();
+    try {
+      expect(sandbox.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+      expect(sandbox.tenants).toBe(SEED_TENANTS);
+      const address = sandbox.app.server.address();
+      expect(typeof address === 'object' && address?.address).toBe('127.0.0.1');
+      const res = await fetch(`${sandbox.url}/api/v1/integrations/zapier/events?limit=1`, {
+        headers: { 'X-API-KEY': NORTHWIND.apiKey },
+      });
+      expect(res.status).toBe(200);
+      expect(((await res.json()) as { data: unknown[] }).data).toHaveLength(1);
+    } finally {
+      await sandbox.close();
+    }
+    await sandbox.close(); // idempotent
+  });
+
+  it('close() stops pending retries and in-flight deliveries', async () => {
+    const sandbox = await startSandbox({ delivery: { baseDelayMs: 10_000 } });
+    const receiver = await new Receiver(500).start();
+    try {
+      await subscribe(sandbox.app, `${receiver.url}/down`, 'EVENT_*');
+      await fetch(`${sandbox.url}/_sandbox/events`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-api-key': NORTHWIND.apiKey },
+        body: JSON.stringify({ title: 'Close me' }),
+      });
+      await receiver.waitFor(1);
+    } finally {
+      await sandbox.close();
+      await receiver.close();
+    }
+    // A retry timer left behind would keep jest from exiting (and fail --detectOpenHandles).
+  });
+});
+
+describe('logging', () => {
+  it('redacts X-API-KEY and the signature header', async () => {
+    const lines: string[] = [];
+    const app = buildSandbox({ logger: true, logStream: { write: (l: string) => void lines.push(l) } });
+    await app.inject({
+      method: 'GET',
+      url: '/api/v1/integrations/zapier/events',
+      headers: { 'x-api-key': NORTHWIND.apiKey, 'x-connect-signature': 'sha256=abc123secret' },
+    });
+    await app.close();
+    const log = lines.join('');
+    expect(log).toContain('/api/v1/integrations/zapier/events');
+    expect(log).toContain('[redacted]');
+    expect(log).not.toContain(NORTHWIND.apiKey);
+    expect(log).not.toContain('abc123secret');
+  });
+
+  it('is off by default', async () => {
+    const write = jest.spyOn(process.stdout, 'write');
+    try {
+      const app = buildSandbox();
+      await app.inject({ method: 'GET', url: '/api/v1/public/events' });
+      await app.close();
+      expect(write).not.toHaveBeenCalled();
+    } finally {
+      write.mockRestore();
+    }
+  });
+});
+
+describe('CLI', () => {
+  it('prints the URL, the keys and a .env for zapier-platform invoke, and stops on SIGTERM', async () => {
+    const child = spawn(
+      path.join(ROOT, 'node_modules', '.bin', 'node'),
+      ['--import', 'tsx', 'sandbox/cli.ts', '--port', '0', '--quiet', '--tenant', '3'],
+      { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] },
+    );
+    let out = '';
+    child.stdout.on('data', (c: Buffer) => (out += c.toString()));
+    const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+    try {
+      await new Promise<void>((resolve, reject) => {
+        const t = setTimeout(() => reject(new Error(`no .env printed: ${out}`)), 15_000);
+        child.stdout.on('data', () => {
+          if (out.includes('CONNECT_BASE_URL=')) {
+            clearTimeout(t);
+            resolve();
+          }
+        });
+      });
+      const url = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(out)?.[1];
+      expect(url).toBeDefined();
+      const harbor = SEED_TENANTS[2];
+      for (const line of [
+        `authData_apiKey=${harbor.apiKey}`,
+        `authData_baseUrl=${url}`,
+        `authData_webhookSecret=${harbor.webhookSecret}`,
+        `authData_companyId=${harbor.companyId}`,
+        `CONNECT_BASE_URL=${url}`,
+      ]) {
+        expect(out.split('\n')).toContain(line);
+      }
+      const res = await fetch(`${url}/api/v1/public/events`);
+      expect(res.status).toBe(200);
+    } finally {
+      child.kill('SIGTERM');
+    }
+    expect(await exited).toBe(0);
+  }, 20_000);
+});
