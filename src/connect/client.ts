@@ -103,6 +103,7 @@ export const connectRequestFull = async <T>(
     content: response.content ?? '',
     contentType: response.headers.get('content-type') ?? '',
     retryAfter: response.headers.get('retry-after'),
+    replayed: response.headers.get('idempotent-replayed') === 'true',
   };
   if (answer.status < 200 || answer.status > 299) throwForAnswer(z, answer, call.what);
 

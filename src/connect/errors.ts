@@ -11,6 +11,8 @@ export interface RawAnswer {
   content: string;
   contentType: string;
   retryAfter: string | null;
+  /** The service replayed a stored answer for a repeated `Idempotency-Key` (`Idempotent-Replayed: true`). */
+  replayed?: boolean;
 }
 
 const MAX_EXCERPT = 120;
@@ -40,8 +42,28 @@ const parseErrorBody = (content: string): ErrorBody['error'] | undefined => {
   }
 };
 
+const REPLAYED = Symbol('connect.replayedAnswer');
+
+/**
+ * Whether an error thrown by this module is a stored answer the service replayed for a repeated
+ * `Idempotency-Key`: the situation may have changed since it was first given (check-in).
+ */
+export const isReplayedAnswer = (error: unknown): boolean =>
+  error instanceof Error && (error as Error & { [REPLAYED]?: boolean })[REPLAYED] === true;
+
 /** Turns a non-2xx answer about `what` ("the events list") into the matching Zapier error, and throws it. */
 export const throwForAnswer = (z: ZObject, answer: RawAnswer, what: string): never => {
+  try {
+    return throwAnswerError(z, answer, what);
+  } catch (error) {
+    if (answer.replayed && error instanceof Error) {
+      Object.defineProperty(error, REPLAYED, { value: true, enumerable: false });
+    }
+    throw error;
+  }
+};
+
+const throwAnswerError = (z: ZObject, answer: RawAnswer, what: string): never => {
   const { status } = answer;
   const body = parseErrorBody(answer.content);
   const code = body?.code ?? (status >= 500 ? 'INTERNAL' : `HTTP_${status}`);
@@ -79,6 +101,21 @@ export const throwForAnswer = (z: ZObject, answer: RawAnswer, what: string): nev
         ? 'No ticket matches this code or registration. Check that the QR code was scanned from this event and that the person is registered.'
         : `The service could not find ${what}. It may have been deleted, or it belongs to another organizer account than the one connected.`;
     throw new z.errors.Error(message, code, status);
+  }
+  if (status === 422 && code === 'SUBMISSION_NOT_APPROVED') {
+    const state = typeof body?.status === 'string' && body.status ? ` (its status is "${body.status}")` : '';
+    throw new z.errors.Error(
+      `This registration exists but is not approved yet${state}, so it has no valid ticket to check in. Approve it in the dashboard, then check the person in again.${apiMessage ? ` The service said: ${apiMessage}.` : ''}`,
+      code,
+      status,
+    );
+  }
+  if (status === 422 && code === 'IDEMPOTENCY_KEY_REUSED') {
+    throw new z.errors.Error(
+      `This Scan ID was already used in the last 24 hours for a different check-in (another code, registration or check-in time), so nothing was checked in. Give every scan its own Scan ID, or leave Scan ID empty.${apiMessage ? ` The service said: ${apiMessage}.` : ''}`,
+      code,
+      status,
+    );
   }
   if (status === 400 || status === 422 || status === 409) {
     const field = body?.field ? ` (field "${body.field}")` : '';

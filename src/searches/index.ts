@@ -1,2 +1,14 @@
+import findAgenda from './findAgenda';
+import findEvent from './findEvent';
+import findFloorPlan from './findFloorPlan';
+import findOrder from './findOrder';
+import findRegistration from './findRegistration';
+
 /** Every search of the app; `index.ts` keys them. */
-export const searches: Array<{ key: string }> = [];
+export const searches: Array<{ key: string }> = [
+  findEvent,
+  findRegistration,
+  findOrder,
+  findAgenda,
+  findFloorPlan,
+];

@@ -1,4 +1,6 @@
 import eventList from './eventList';
+import floorPlanList from './floorPlanList';
+import registrationList from './registrationList';
 import attendeeCheckedIn from './attendee_checked_in';
 import eventChanged from './event_changed';
 import eventPublished from './event_published';
@@ -11,6 +13,8 @@ import registrationApproved from './registration_approved';
 /** Every trigger of the app; `index.ts` keys them. */
 export const triggers = [
   eventList,
+  registrationList,
+  floorPlanList,
   // Instant (REST hook) triggers
   newRegistration,
   registrationApproved,

@@ -1,0 +1,161 @@
+/**
+ * Check In Attendee: by the scanned QR code or by registration, with an Idempotency-Key derived from what is
+ * checked in (see src/scan.ts), so a retried or replayed step never checks a person in twice and gets the
+ * same answer back. "Already checked in" is a success carrying the first check-in time.
+ */
+import type { Bundle, ZObject } from 'zapier-platform-core';
+import { type CheckInBody, checkIn, connectErrorCode, isReplayedAnswer } from '../connect';
+import { findEvent } from '../events';
+import { eventField } from '../fields';
+import { dateTimeInput, eventIdInput, textInput } from '../inputs';
+import { checkInOutputFields, checkInSample, toCheckInItem } from '../mappers/checkIn';
+import { chosenScanKey, cleanCode, derivedScanKey, followUpScanKey, keyHeaderValue } from '../scan';
+import { REGISTRATION_LIST_TRIGGER_KEY } from '../triggers/registrationList';
+
+type Mode = 'code' | 'registration';
+
+const MODES: Record<string, Mode> = {
+  code: 'code',
+  qr: 'code',
+  'qr code': 'code',
+  registration: 'registration',
+};
+
+const refuse = (z: ZObject, message: string): never => {
+  throw new z.errors.Error(`${message} Nobody was checked in.`, 'INVALID_INPUT', 400);
+};
+
+/** The body to send, from the step's input; every mistake is refused before any request. */
+export const checkInBodyOf = (z: ZObject, bundle: Pick<Bundle, 'inputData'>): CheckInBody => {
+  const code = cleanCode(typeof bundle.inputData.code === 'string' ? bundle.inputData.code : '');
+  const submissionId = textInput(bundle, 'submissionId');
+  const chosen = textInput(bundle, 'checkInBy').toLowerCase();
+  const mode: Mode | undefined = chosen
+    ? MODES[chosen]
+    : code
+      ? 'code'
+      : submissionId
+        ? 'registration'
+        : undefined;
+  if (chosen && !mode) {
+    refuse(z, `"Check In By" must be QR Code or Registration, not "${chosen.slice(0, 40)}".`);
+  }
+  if (code && submissionId) {
+    refuse(
+      z,
+      'Both a QR code and a registration were given, so it is not clear whom to check in. Fill in only the field that matches "Check In By" and clear the other one.',
+    );
+  }
+  const checkInTime = dateTimeInput(z, bundle, 'checkInTime', 'Check-in Time');
+  const time = checkInTime ? { checkInTime } : {};
+  if (mode === 'registration') {
+    if (!submissionId) {
+      refuse(
+        z,
+        'No registration was given. Choose the event and then the registration, or map a registration ID.',
+      );
+    }
+    const eventId = eventIdInput(z, bundle, { required: true }) as string;
+    return { eventId, submissionId, ...time };
+  }
+  if (!code) {
+    refuse(
+      z,
+      mode === 'code'
+        ? 'The QR Code field is empty in this run. Map the scanned code from your scanner step, or switch "Check In By" to Registration.'
+        : 'Neither a QR code nor a registration was given. Choose "Check In By", then fill in the QR code or pick the registration.',
+    );
+  }
+  return { code, ...time };
+};
+
+/** Answers that changed nothing and may be outdated when replayed (the registration may be approved since). */
+const OUTDATED_WHEN_REPLAYED = new Set(['SUBMISSION_NOT_APPROVED', 'TICKET_NOT_FOUND']);
+
+const perform = async (z: ZObject, bundle: Bundle) => {
+  const body = checkInBodyOf(z, bundle);
+  const scanId = textInput(bundle, 'scanId');
+  let key = scanId ? chosenScanKey(scanId) : derivedScanKey(body);
+  let answer;
+  try {
+    answer = await checkIn(z, bundle, body, keyHeaderValue(key));
+  } catch (error) {
+    if (!(isReplayedAnswer(error) && OUTDATED_WHEN_REPLAYED.has(connectErrorCode(error) ?? ''))) throw error;
+    key = followUpScanKey(key, Date.now());
+    answer = await checkIn(z, bundle, body, keyHeaderValue(key));
+  }
+  // The person is checked in at this point: a failing title lookup must not turn that into an error.
+  const event = await findEvent(z, bundle, answer.eventId).catch(() => null);
+  return toCheckInItem(answer, event, { replayed: answer.replayed, scanId: key });
+};
+
+export default {
+  key: 'check_in_attendee',
+  noun: 'Check-in',
+  display: {
+    label: 'Check In Attendee',
+    description:
+      'Checks a person in at the door by the scanned QR code or by registration; a repeated scan reports the first check-in instead of checking in twice.',
+  },
+  operation: {
+    perform,
+    inputFields: [
+      {
+        key: 'checkInBy',
+        label: 'Check In By',
+        type: 'string' as const,
+        required: true,
+        default: 'code',
+        choices: [
+          { value: 'code', label: 'QR Code (the scanned ticket)', sample: 'code' },
+          { value: 'registration', label: 'Registration (event and person)', sample: 'registration' },
+        ],
+        helpText:
+          'QR Code for door scanners: map the scanned text. Registration to pick (or map) the person in one of your events.',
+      },
+      {
+        key: 'code',
+        label: 'QR Code',
+        type: 'string' as const,
+        required: false,
+        helpText:
+          'With **Check In By: QR Code**. The raw text your scanner read from the ticket, mapped from the scanner step. Only the spaces and line breaks scanners add around it are removed.',
+      },
+      eventField({
+        required: false,
+        helpText: "With **Check In By: Registration**: the registration's event.",
+      }),
+      {
+        key: 'submissionId',
+        label: 'Registration',
+        type: 'string' as const,
+        required: false,
+        dynamic: `${REGISTRATION_LIST_TRIGGER_KEY}.id.label`,
+        search: 'find_registration.id',
+        dependsOn: ['eventId'],
+        helpText:
+          "With **Check In By: Registration**: the person, among the event's approved registrations (sorted by last name). Map a registration ID from a trigger or from Find Registration.",
+      },
+      {
+        key: 'checkInTime',
+        label: 'Check-in Time',
+        type: 'datetime' as const,
+        required: false,
+        helpText:
+          'When the person arrived; empty means now. Map the scan time of your scanner app here so that a second scan of the same ticket counts as a new scan and is answered with **Was Already Checked In**.',
+      },
+      {
+        key: 'scanId',
+        label: 'Scan ID',
+        type: 'string' as const,
+        required: false,
+        group: 'advanced',
+        helpText:
+          "Identifies this one scan for the service (sent as `Idempotency-Key`). Empty: derived from the code or registration and the check-in time, so Zapier's retries and replays of this step get the first answer back. Map your door app's scan ID to share it with the app.",
+      },
+    ],
+    inputFieldGroups: [{ key: 'advanced', label: 'Advanced' }],
+    sample: checkInSample,
+    outputFields: checkInOutputFields,
+  },
+};

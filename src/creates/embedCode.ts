@@ -1,0 +1,129 @@
+/**
+ * Generate Embed Code: the HTML an agency pastes into its own CMS for an event, either the floor-plan map
+ * iframe or the agenda embed. Nothing is sent to the service; the event's title and slug come from the
+ * cached events list. Hosts come from the environment or the connection's overrides (src/connect/config.ts).
+ */
+import type { Bundle, ZObject } from 'zapier-platform-core';
+import { resolveEmbedUrl, resolveFrontUrl } from '../connect';
+import { findEvent } from '../events';
+import { eventField } from '../fields';
+import { eventIdInput, textInput } from '../inputs';
+import { embedOutputFields, embedSample, toEmbedItem } from '../mappers/embed';
+import { FLOOR_PLAN_LIST_TRIGGER_KEY } from '../triggers/floorPlanList';
+
+const invalid = (z: ZObject, message: string): never => {
+  throw new z.errors.Error(message, 'INVALID_INPUT', 400);
+};
+
+const perform = async (z: ZObject, bundle: Bundle) => {
+  const kind = textInput(bundle, 'embedType').toLowerCase() || 'agenda';
+  if (kind !== 'map' && kind !== 'agenda') {
+    invalid(z, `"Embed" must be Floor Plan Map or Agenda, not "${kind.slice(0, 40)}".`);
+  }
+  const eventId = eventIdInput(z, bundle, { required: true }) as string;
+
+  if (kind === 'map') {
+    const planId = textInput(bundle, 'planId');
+    if (!planId) invalid(z, 'Choose the floor plan to show in the map (Floor Plan field).');
+    const frontUrl = resolveFrontUrl(z, bundle.authData);
+    const event = await findEvent(z, bundle, eventId).catch(() => null);
+    return toEmbedItem({
+      kind: 'map',
+      frontUrl,
+      eventId,
+      planId,
+      frameTitle:
+        textInput(bundle, 'frameTitle') || (event ? `Floor plan — ${event.title}` : 'Event floor plan'),
+      eventSlug: event?.slug ?? null,
+      eventTitle: event?.title ?? null,
+      eventIsPublished: event ? event.status === 'published' : null,
+    });
+  }
+
+  const embedUrl = resolveEmbedUrl(z, bundle.authData);
+  const event = await findEvent(z, bundle, eventId);
+  if (!event) {
+    return invalid(
+      z,
+      'This event is not among your events any more (it may have been deleted), so its slug is unknown. Choose the event again in the Event field.',
+    );
+  }
+  return toEmbedItem({
+    kind: 'agenda',
+    embedUrl,
+    eventId,
+    eventSlug: event.slug,
+    eventTitle: event.title,
+    eventIsPublished: event.status === 'published',
+    theme: textInput(bundle, 'theme') || 'light',
+    language: textInput(bundle, 'language') || 'en',
+  });
+};
+
+export default {
+  key: 'generate_embed_code',
+  noun: 'Embed Code',
+  display: {
+    label: 'Generate Embed Code',
+    description:
+      "Generates the HTML to publish an event's floor-plan map or agenda on your own website or CMS; nothing is changed in the service.",
+  },
+  operation: {
+    perform,
+    inputFields: [
+      {
+        key: 'embedType',
+        label: 'Embed',
+        type: 'string' as const,
+        required: true,
+        default: 'agenda',
+        choices: [
+          { value: 'agenda', label: 'Agenda (script embed)', sample: 'agenda' },
+          { value: 'map', label: 'Floor Plan Map (iframe)', sample: 'map' },
+        ],
+        helpText:
+          'Agenda: a block that the embed script fills with the event agenda. Floor Plan Map: a full-width frame with the map and a booth list beside it.',
+      },
+      eventField({
+        required: true,
+        helpText: 'The event to publish. Visitors see it only once it is published.',
+      }),
+      {
+        key: 'planId',
+        label: 'Floor Plan',
+        type: 'string' as const,
+        required: false,
+        dynamic: `${FLOOR_PLAN_LIST_TRIGGER_KEY}.id.label`,
+        dependsOn: ['eventId'],
+        helpText: "Needed for **Floor Plan Map**: one of the event's published floor plans.",
+      },
+      {
+        key: 'frameTitle',
+        label: 'Frame Title',
+        type: 'string' as const,
+        required: false,
+        helpText:
+          'For **Floor Plan Map**: the title screen readers announce for the frame. Empty: "Floor plan — " and the event title.',
+      },
+      {
+        key: 'theme',
+        label: 'Theme',
+        type: 'string' as const,
+        required: false,
+        default: 'light',
+        helpText: 'For **Agenda**: the theme of the agenda block, for example `light` or `dark`.',
+      },
+      {
+        key: 'language',
+        label: 'Language',
+        type: 'string' as const,
+        required: false,
+        default: 'en',
+        helpText:
+          'For **Agenda**: the language of the agenda block, as a language code such as `en`, `fr` or `de`.',
+      },
+    ],
+    sample: embedSample,
+    outputFields: embedOutputFields,
+  },
+};

@@ -1,0 +1,113 @@
+/**
+ * The one mapper of the Embed code noun: the HTML of the interface document's two browser surfaces, for
+ * Generate Embed Code and its sample. Every value placed into HTML is escaped (text and attribute contexts)
+ * and path segments are percent-encoded; no key or token is ever part of it (these surfaces need none).
+ */
+import { escapeHtml } from '../text';
+
+export const MAP_MIN_HEIGHT_PX = 720;
+
+interface Common {
+  eventId: string;
+  eventSlug: string | null;
+  eventTitle: string | null;
+  eventIsPublished: boolean | null;
+}
+
+export type EmbedSpec =
+  | (Common & { kind: 'map'; frontUrl: string; planId: string; frameTitle: string })
+  | (Common & { kind: 'agenda'; embedUrl: string; eventSlug: string; theme: string; language: string });
+
+export interface EmbedItem {
+  id: string;
+  embedType: 'map' | 'agenda';
+  html: string;
+  url: string;
+  eventId: string;
+  eventSlug: string | null;
+  eventTitle: string | null;
+  planId: string | null;
+  theme: string | null;
+  language: string | null;
+  warning: string;
+}
+
+const seg = encodeURIComponent;
+
+/** `{front_url}/embed/:eventUuid/map/:planId?list=1` */
+export const mapUrl = (frontUrl: string, eventId: string, planId: string): string =>
+  `${frontUrl.replace(/\/+$/, '')}/embed/${seg(eventId)}/map/${seg(planId)}?list=1`;
+
+/** `{embed_url}/embed/v1/service-embed.js` */
+export const embedScriptUrl = (embedUrl: string): string =>
+  `${embedUrl.replace(/\/+$/, '')}/embed/v1/service-embed.js`;
+
+const draftWarning = (spec: EmbedSpec): string =>
+  spec.eventIsPublished === false
+    ? 'This event is a draft: the embed shows nothing to visitors until the event is published.'
+    : '';
+
+export const toEmbedItem = (spec: EmbedSpec): EmbedItem => {
+  const common = {
+    eventId: spec.eventId,
+    eventSlug: spec.eventSlug,
+    eventTitle: spec.eventTitle,
+    warning: draftWarning(spec),
+  };
+  if (spec.kind === 'map') {
+    const url = mapUrl(spec.frontUrl, spec.eventId, spec.planId);
+    const html =
+      `<iframe src="${escapeHtml(url)}" title="${escapeHtml(spec.frameTitle)}" width="100%" ` +
+      `style="width:100%;min-height:${MAP_MIN_HEIGHT_PX}px;border:0;" loading="lazy" allowfullscreen></iframe>`;
+    return {
+      ...common,
+      id: `map:${spec.eventId}:${spec.planId}`,
+      embedType: 'map',
+      html,
+      url,
+      planId: spec.planId,
+      theme: null,
+      language: null,
+    };
+  }
+  const url = embedScriptUrl(spec.embedUrl);
+  const html =
+    `<div data-service="agenda" data-event-slug="${escapeHtml(spec.eventSlug)}" ` +
+    `data-theme="${escapeHtml(spec.theme)}" data-lang="${escapeHtml(spec.language)}"></div>\n` +
+    `<script async src="${escapeHtml(url)}"></script>`;
+  return {
+    ...common,
+    id: `agenda:${spec.eventId}`,
+    embedType: 'agenda',
+    html,
+    url,
+    planId: null,
+    theme: spec.theme,
+    language: spec.language,
+  };
+};
+
+export const embedSample: EmbedItem = toEmbedItem({
+  kind: 'agenda',
+  embedUrl: 'https://embed.example.com',
+  eventId: '7d0c6f1e-2f6a-4a7e-9a51-3f0e1b2c4d5e',
+  eventSlug: 'techweek-2026',
+  eventTitle: 'TechWeek 2026',
+  eventIsPublished: true,
+  theme: 'light',
+  language: 'en',
+});
+
+export const embedOutputFields = [
+  { key: 'id', label: 'ID', type: 'string', primary: true },
+  { key: 'embedType', label: 'Embed Type (map or agenda)', type: 'string' },
+  { key: 'html', label: 'HTML Embed Code', type: 'string' },
+  { key: 'url', label: 'Map Frame URL or Embed Script URL', type: 'string' },
+  { key: 'eventId', label: 'Event ID', type: 'string' },
+  { key: 'eventSlug', label: 'Event Slug', type: 'string' },
+  { key: 'eventTitle', label: 'Event Title', type: 'string' },
+  { key: 'planId', label: 'Floor Plan ID (map)', type: 'string' },
+  { key: 'theme', label: 'Theme (agenda)', type: 'string' },
+  { key: 'language', label: 'Language (agenda)', type: 'string' },
+  { key: 'warning', label: 'Warning (empty when none)', type: 'string' },
+];

@@ -1,0 +1,74 @@
+/**
+ * Find Floor Plan: an event's published floor plans (or the one chosen), booths as line items and the counts
+ * of available, held and booked booths. Answers are cached for 5 minutes for the account; "Bypass Cache"
+ * reads the service again (after holds or bookings). An unknown event or plan is `[]`.
+ */
+import type { Bundle, ZObject } from 'zapier-platform-core';
+import { isNotFound } from '../connect';
+import { cachedFloorPlan, cachedFloorPlans } from '../cached';
+import { findEvent } from '../events';
+import { eventField } from '../fields';
+import { booleanInput, eventIdInput, textInput } from '../inputs';
+import { floorPlanOutputFields, floorPlanSample, toFloorPlanItem } from '../mappers/floorPlan';
+import { FLOOR_PLAN_LIST_TRIGGER_KEY } from '../triggers/floorPlanList';
+
+const perform = async (z: ZObject, bundle: Bundle) => {
+  const eventId = eventIdInput(z, bundle, { required: true }) as string;
+  const planId = textInput(bundle, 'planId');
+  const fresh = booleanInput(bundle, 'bypassCache');
+  let found;
+  try {
+    if (planId) {
+      const one = await cachedFloorPlan(z, bundle, eventId, planId, fresh);
+      found = { plans: one.value ? [one.value] : [], fetchedAt: one.fetchedAt };
+    } else {
+      const all = await cachedFloorPlans(z, bundle, eventId, fresh);
+      found = { plans: all.value, fetchedAt: all.fetchedAt };
+    }
+  } catch (error) {
+    if (isNotFound(error)) return [];
+    throw error;
+  }
+  if (found.plans.length === 0) return [];
+  const event = await findEvent(z, bundle, eventId).catch(() => null);
+  return found.plans
+    .map((plan) => toFloorPlanItem(plan, event, found.fetchedAt))
+    .sort((a, b) => a.name.localeCompare(b.name, 'en', { numeric: true }));
+};
+
+export default {
+  key: 'find_floor_plan',
+  noun: 'Floor Plan',
+  display: {
+    label: 'Find Floor Plan',
+    description:
+      'Finds a published floor plan of an event, with its booths and how many are available, held or booked.',
+  },
+  operation: {
+    perform,
+    inputFields: [
+      eventField({ required: true, helpText: 'The event whose published floor plans to read.' }),
+      {
+        key: 'planId',
+        label: 'Floor Plan',
+        type: 'string' as const,
+        required: false,
+        dynamic: `${FLOOR_PLAN_LIST_TRIGGER_KEY}.id.label`,
+        dependsOn: ['eventId'],
+        helpText:
+          "One of the event's published plans; empty for all of them (the first one, by name, is used by later steps). Plans drawn but never published are not served.",
+      },
+      {
+        key: 'bypassCache',
+        label: 'Bypass Cache',
+        type: 'boolean' as const,
+        required: false,
+        default: 'false',
+        helpText:
+          'Answers are kept for 5 minutes. Choose True right after booths were held or booked to read the current statuses from the service.',
+      },
+    ],
+    sample: floorPlanSample,
+    outputFields: floorPlanOutputFields,
+  },
+};

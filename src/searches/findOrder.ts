@@ -1,0 +1,107 @@
+/**
+ * Find Order: among the company's most recent orders, by order (or payment) ID, registration ID or the
+ * attendee's email. Orders carry no email, so an email is matched through the registrations of the events
+ * those orders belong to. Nothing found is `[]`, never an error.
+ */
+import type { Bundle, ZObject } from 'zapier-platform-core';
+import { LIST_LIMIT_MAX, type Order, companyIdOf, isNotFound, listOrders } from '../connect';
+import { textInput } from '../inputs';
+import { orderOutputFields, orderSample, toOrderItem } from '../mappers/order';
+import { eventRegistrations, sameEmail } from '../registrations';
+
+/** At most this many events' registrations are read to match an email (the newest orders' events). */
+export const MAX_EMAIL_EVENTS = 10;
+
+/** Registration IDs with this email in the events of `orders`. */
+const registrationsWithEmail = async (
+  z: ZObject,
+  bundle: Bundle,
+  orders: Order[],
+  email: string,
+): Promise<Set<string>> => {
+  const eventIds = [...new Set(orders.map((o) => o.eventId).filter((id): id is string => Boolean(id)))];
+  const lists = await Promise.all(
+    eventIds.slice(0, MAX_EMAIL_EVENTS).map((eventId) =>
+      eventRegistrations(z, bundle, eventId).catch((error: unknown) => {
+        if (isNotFound(error)) return [];
+        throw error;
+      }),
+    ),
+  );
+  return new Set(
+    lists
+      .flat()
+      .filter((s) => sameEmail(s.email, email))
+      .map((s) => s.submissionId),
+  );
+};
+
+const perform = async (z: ZObject, bundle: Bundle) => {
+  const orderId = textInput(bundle, 'orderIdText');
+  const submissionId = textInput(bundle, 'submissionIdText');
+  const email = textInput(bundle, 'email');
+  if (!orderId && !submissionId && !email) {
+    throw new z.errors.Error(
+      'Fill in Order ID, Registration ID or Email to say which order to find.',
+      'INVALID_INPUT',
+      400,
+    );
+  }
+  const orders = await listOrders(z, bundle, { companyId: companyIdOf(z, bundle), limit: LIST_LIMIT_MAX });
+  let matches = orders.filter(
+    (o) =>
+      (!orderId || o.id === orderId || o.paymentId === orderId) &&
+      (!submissionId || o.submissionId === submissionId),
+  );
+  if (email && matches.length > 0) {
+    const ids = await registrationsWithEmail(z, bundle, matches, email);
+    matches = matches.filter((o) => o.submissionId && ids.has(o.submissionId));
+  }
+  return matches.map((order) => toOrderItem(order));
+};
+
+export default {
+  key: 'find_order',
+  noun: 'Order',
+  display: {
+    label: 'Find Order',
+    description:
+      "Finds an order among your company's 100 most recent orders, by order ID, registration ID or the attendee's email.",
+  },
+  operation: {
+    perform,
+    inputFields: [
+      {
+        key: 'orderIdText',
+        label: 'Order ID',
+        type: 'string' as const,
+        required: false,
+        helpText: 'An order ID such as `ord_01JD3KB0Z1`, or the payment ID of a payment trigger (`pay_…`).',
+      },
+      {
+        key: 'submissionIdText',
+        label: 'Registration ID',
+        type: 'string' as const,
+        required: false,
+        helpText: 'The registration the order paid for, mapped from a registration trigger or search.',
+      },
+      {
+        key: 'email',
+        label: 'Attendee Email',
+        type: 'string' as const,
+        required: false,
+        helpText: `The email of the person who registered; case does not matter. Matched through the registrations of the events of your newest orders (up to ${MAX_EMAIL_EVENTS} events).`,
+      },
+      {
+        key: 'companyId',
+        label: 'Company ID',
+        type: 'string' as const,
+        required: false,
+        helpText:
+          "Leave empty to use the connection's Company ID; fill in to search another company's orders.",
+      },
+    ],
+    sample: orderSample,
+    outputFields: orderOutputFields,
+  },
+};

@@ -1,0 +1,94 @@
+/**
+ * Find Registration: one event's registration by email or by registration ID, with the same fields as the
+ * registration triggers (event title and dates, custom answers). Nothing found is `[]`, never an error.
+ */
+import type { Bundle, ZObject } from 'zapier-platform-core';
+import { isNotFound } from '../connect';
+import { findEvent } from '../events';
+import { eventField } from '../fields';
+import { eventIdInput, textInput } from '../inputs';
+import {
+  answerOutputFields,
+  eventContextOf,
+  submissionOutputFields,
+  submissionSample,
+  toSubmissionItem,
+} from '../mappers/submission';
+import { recentSubmissions } from '../recent';
+import { eventRegistrations, sameEmail } from '../registrations';
+
+export const FIND_REGISTRATION_KEY = 'find_registration';
+
+const perform = async (z: ZObject, bundle: Bundle) => {
+  const eventId = eventIdInput(z, bundle, { required: true }) as string;
+  const email = textInput(bundle, 'email');
+  const submissionId = textInput(bundle, 'submissionIdText');
+  if (!email && !submissionId) {
+    throw new z.errors.Error(
+      'Fill in Email or Registration ID (or both) to say which registration to find.',
+      'INVALID_INPUT',
+      400,
+    );
+  }
+  let registrations;
+  try {
+    registrations = await eventRegistrations(z, bundle, eventId);
+  } catch (error) {
+    if (isNotFound(error)) return [];
+    throw error;
+  }
+  const matches = registrations.filter(
+    (s) => (!submissionId || s.submissionId === submissionId) && (!email || sameEmail(s.email, email)),
+  );
+  if (matches.length === 0) return [];
+  const event = await findEvent(z, bundle, eventId);
+  return matches.map((s) => toSubmissionItem(s, eventContextOf(event)));
+};
+
+/** The custom questions of the chosen event, labelled with the form's own wording (best effort). */
+const eventAnswerFields = async (z: ZObject, bundle: Bundle) => {
+  const eventId = textInput(bundle, 'eventId');
+  if (!eventId) return [];
+  try {
+    const { submissions } = await recentSubmissions(z, bundle, { eventId, limit: 3 });
+    return answerOutputFields(submissions.flatMap((s) => s.answers ?? []));
+  } catch {
+    return [];
+  }
+};
+
+export default {
+  key: FIND_REGISTRATION_KEY,
+  noun: 'Registration',
+  display: {
+    label: 'Find Registration',
+    description: 'Finds a registration of one of your events by email or by registration ID.',
+  },
+  operation: {
+    perform,
+    inputFields: [
+      eventField({
+        required: true,
+        helpText: 'The event whose registrations are searched, drafts included.',
+      }),
+      {
+        key: 'email',
+        label: 'Email',
+        type: 'string' as const,
+        required: false,
+        helpText:
+          "The attendee's email address; case and surrounding spaces do not matter. When one person registered several times, the newest registration comes first.",
+      },
+      {
+        key: 'submissionIdText',
+        label: 'Registration ID',
+        type: 'string' as const,
+        required: false,
+        helpText:
+          'The registration ID to look up (for example `sub_01JD3K9V8Q2W`), mapped from a trigger or a payment. With Email too, both must match.',
+      },
+    ],
+    sample: submissionSample,
+    outputFields: [...submissionOutputFields, eventAnswerFields],
+  },
+};

@@ -1,0 +1,282 @@
+import nock from 'nock';
+import { paths } from '../../src/connect';
+import { SAMPLE_EVENT } from '../../src/mappers/event';
+import { SAMPLE_CHECK_IN } from '../../src/mappers/checkIn';
+import { derivedScanKey } from '../../src/scan';
+import { App, BASE_URL, SENTINEL_KEY, appTester, authData, caught, errorMessage, meta } from '../support/app';
+
+const perform = App.creates.check_in_attendee.operation.perform;
+const EVENT_ID = SAMPLE_EVENT.id;
+const CODE = 'EVT1:7d0c6f1e:sub_01JD3K9V8Q2W:9f2c';
+
+const run = (inputData: Record<string, unknown>) =>
+  appTester(perform, { authData: authData(), inputData, meta: meta() }, true);
+
+/** The events list the create reads (once, cached) for the event title. */
+const eventsList = () =>
+  nock(BASE_URL)
+    .get(paths.events())
+    .query({ limit: '100' })
+    .reply(200, { data: [SAMPLE_EVENT] });
+
+/** A check-in call, recording what was sent. */
+const checkInCall = (
+  reply: { status: number; body: unknown; headers?: Record<string, string> },
+  seen: Array<{ body: unknown; key: string | undefined }> = [],
+) =>
+  nock(BASE_URL)
+    .post(paths.checkIn())
+    .reply(function (_uri, body) {
+      seen.push({ body, key: this.req.headers['idempotency-key'] as string | undefined });
+      return [
+        reply.status,
+        JSON.stringify(reply.body),
+        { 'Content-Type': 'application/json', ...reply.headers },
+      ];
+    });
+
+const ok = (overrides: Record<string, unknown> = {}) => ({
+  status: 200,
+  body: { ...SAMPLE_CHECK_IN, ...overrides },
+});
+const apiError = (status: number, code: string, extra: Record<string, unknown> = {}) => ({
+  status,
+  body: { error: { code, message: `the ${code} message`, ...extra } },
+});
+
+afterEach(() => nock.cleanAll());
+
+describe('check in by QR code', () => {
+  it('sends only the raw code (surrounding scanner whitespace trimmed) with a derived key, and maps the answer', async () => {
+    const seen: Array<{ body: unknown; key: string | undefined }> = [];
+    checkInCall(ok(), seen);
+    eventsList();
+    const item = await run({ checkInBy: 'code', code: `\r\n  ${CODE}\t\n` });
+    expect(seen).toEqual([{ body: { code: CODE }, key: derivedScanKey({ code: CODE }) }]);
+    expect(item).toMatchObject({
+      id: SAMPLE_CHECK_IN.submissionId,
+      result: 'checked_in',
+      alreadyCheckedIn: false,
+      checkInTime: SAMPLE_CHECK_IN.checkInTime,
+      submissionId: SAMPLE_CHECK_IN.submissionId,
+      eventId: EVENT_ID,
+      eventTitle: SAMPLE_EVENT.title,
+      firstName: 'Ada',
+      lastName: 'Lovelace',
+      fullName: 'Ada Lovelace',
+      email: 'ada@example.com',
+      isRepeatedScan: false,
+      scanId: derivedScanKey({ code: CODE }),
+    });
+    expect(JSON.stringify(item)).not.toContain(SENTINEL_KEY);
+  });
+
+  it('keeps inner spaces and characters of the code untouched', async () => {
+    const seen: Array<{ body: unknown; key: string | undefined }> = [];
+    checkInCall(ok(), seen);
+    eventsList();
+    await run({ code: ' A B\u00e9:"x" ' });
+    expect(seen[0]?.body).toEqual({ code: 'A B\u00e9:"x"' });
+  });
+
+  it('"already checked in" is a success with the first check-in time', async () => {
+    checkInCall(ok({ result: 'already_checked_in', checkInTime: '2026-12-01T07:55:00.000Z' }));
+    eventsList();
+    const item = await run({ checkInBy: 'code', code: CODE });
+    expect(item).toMatchObject({
+      alreadyCheckedIn: true,
+      result: 'already_checked_in',
+      checkInTime: '2026-12-01T07:55:00.000Z',
+    });
+  });
+
+  it('an answer replayed by the service for the same scan is the same answer, flagged as repeated', async () => {
+    checkInCall({ ...ok(), headers: { 'Idempotent-Replayed': 'true' } });
+    eventsList();
+    const item = await run({ checkInBy: 'code', code: CODE });
+    expect(item).toMatchObject({ result: 'checked_in', alreadyCheckedIn: false, isRepeatedScan: true });
+  });
+
+  it('normalises a given check-in time to UTC and sends it', async () => {
+    const seen: Array<{ body: unknown; key: string | undefined }> = [];
+    checkInCall(ok(), seen);
+    eventsList();
+    await run({ checkInBy: 'code', code: CODE, checkInTime: '2026-12-01T09:01:12+01:00' });
+    expect(seen[0]?.body).toEqual({ code: CODE, checkInTime: '2026-12-01T08:01:12.000Z' });
+    expect(seen[0]?.key).toBe(derivedScanKey({ code: CODE, checkInTime: '2026-12-01T08:01:12.000Z' }));
+  });
+
+  it('still answers when the event title cannot be read after the check-in', async () => {
+    checkInCall(ok());
+    nock(BASE_URL).get(paths.events()).query(true).times(2).reply(500, 'down');
+    const item = await run({ code: CODE });
+    expect(item).toMatchObject({ result: 'checked_in', eventTitle: null, eventId: EVENT_ID });
+  });
+});
+
+describe('check in by registration', () => {
+  it('sends eventId and submissionId', async () => {
+    const seen: Array<{ body: unknown; key: string | undefined }> = [];
+    checkInCall(ok(), seen);
+    eventsList();
+    const item = await run({
+      checkInBy: 'registration',
+      eventId: EVENT_ID,
+      submissionId: ' sub_01JD3K9V8Q2W ',
+    });
+    const body = { eventId: EVENT_ID, submissionId: 'sub_01JD3K9V8Q2W' };
+    expect(seen).toEqual([{ body, key: derivedScanKey(body) }]);
+    expect(item).toMatchObject({ result: 'checked_in', eventTitle: SAMPLE_EVENT.title });
+  });
+
+  it('infers the mode from the filled field when "Check In By" is empty', async () => {
+    const seen: Array<{ body: unknown; key: string | undefined }> = [];
+    checkInCall(ok(), seen);
+    eventsList();
+    await run({ eventId: EVENT_ID, submissionId: 'sub_01JD3K9V8Q2W' });
+    expect(seen[0]?.body).toEqual({ eventId: EVENT_ID, submissionId: 'sub_01JD3K9V8Q2W' });
+  });
+});
+
+describe('the Idempotency-Key', () => {
+  const keyOf = async (inputData: Record<string, unknown>) => {
+    const seen: Array<{ body: unknown; key: string | undefined }> = [];
+    checkInCall(ok(), seen);
+    eventsList();
+    await run(inputData);
+    return seen[0]?.key;
+  };
+
+  it('is the same for the same scan (a retry or replay of the step)', async () => {
+    const first = await keyOf({ checkInBy: 'code', code: CODE });
+    const again = await keyOf({ checkInBy: 'code', code: `${CODE}\n` });
+    expect(first).toBe(again);
+    expect(first).toMatch(/^zapier-checkin-v1-[0-9a-f]{64}$/);
+    const reg = {
+      checkInBy: 'registration',
+      eventId: EVENT_ID,
+      submissionId: 'sub_1',
+      checkInTime: '2026-12-01T08:00:00Z',
+    };
+    expect(await keyOf(reg)).toBe(await keyOf({ ...reg, checkInTime: '2026-12-01T09:00:00+01:00' }));
+  });
+
+  it('differs for a different code, registration, event, mode or check-in time', async () => {
+    const inputs = [
+      { code: CODE },
+      { code: `${CODE}x` },
+      { code: CODE, checkInTime: '2026-12-01T08:00:00Z' },
+      { code: CODE, checkInTime: '2026-12-01T08:00:01Z' },
+      { checkInBy: 'registration', eventId: EVENT_ID, submissionId: 'sub_1' },
+      { checkInBy: 'registration', eventId: EVENT_ID, submissionId: 'sub_2' },
+      { checkInBy: 'registration', eventId: '00000000-0000-4000-8000-000000000000', submissionId: 'sub_1' },
+      { code: 'sub_1' },
+    ];
+    const keys: Array<string | undefined> = [];
+    for (const input of inputs) keys.push(await keyOf(input));
+    expect(new Set(keys).size).toBe(keys.length);
+  });
+
+  it('is the Scan ID when one is given: verbatim, quoted when it has spaces, hashed when it cannot be a header', async () => {
+    expect(await keyOf({ code: CODE, scanId: ' door-2/scan-000123 ' })).toBe('door-2/scan-000123');
+    expect(await keyOf({ code: CODE, scanId: 'door 2 "north"' })).toBe('"door 2 \\"north\\""');
+    const hashed = await keyOf({ code: CODE, scanId: 'porte-é-1' });
+    expect(hashed).toMatch(/^zapier-scan-v1-[0-9a-f]{64}$/);
+    expect(await keyOf({ code: CODE, scanId: 'porte-é-1' })).toBe(hashed);
+    expect(await keyOf({ code: CODE, scanId: 'x'.repeat(256) })).toMatch(/^zapier-scan-v1-/);
+    expect(await keyOf({ code: CODE, scanId: 'x'.repeat(255) })).toBe('x'.repeat(255));
+  });
+});
+
+describe('errors a door volunteer can act on', () => {
+  it('no ticket matches the code', async () => {
+    checkInCall(apiError(404, 'TICKET_NOT_FOUND'));
+    const error = await caught(() => run({ code: 'NOT-A-TICKET' }));
+    expect(errorMessage(error)).toMatch(/^No ticket matches this code or registration/);
+  });
+
+  it('the registration exists but is not approved, with its status', async () => {
+    checkInCall(apiError(422, 'SUBMISSION_NOT_APPROVED', { submissionId: 'sub_9', status: 'pending' }));
+    const error = await caught(() => run({ code: CODE }));
+    expect(errorMessage(error)).toMatch(
+      /^This registration exists but is not approved yet \(its status is "pending"\), so it has no valid ticket to check in\. Approve it/,
+    );
+  });
+
+  it('the plan does not include QR check-in', async () => {
+    checkInCall(apiError(403, 'ENTITLEMENT_REQUIRED', { entitlement: 'qrScan' }));
+    const error = await caught(() => run({ code: CODE }));
+    expect(errorMessage(error)).toMatch(/^Your plan does not include QR check-in/);
+  });
+
+  it('the same scan still in flight (409) is retried later by Zapier, not a failure', async () => {
+    checkInCall(apiError(409, 'IDEMPOTENCY_KEY_IN_USE'));
+    const error = await caught(() => run({ code: CODE }));
+    expect(error.name).toBe('ThrottledError');
+  });
+
+  it('a Scan ID reused for another check-in says what to change', async () => {
+    checkInCall(apiError(422, 'IDEMPOTENCY_KEY_REUSED'));
+    const error = await caught(() => run({ code: CODE, scanId: 'scan-1' }));
+    expect(errorMessage(error)).toMatch(
+      /^This Scan ID was already used in the last 24 hours for a different check-in/,
+    );
+  });
+
+  it.each([
+    [
+      { checkInBy: 'code', code: CODE, eventId: EVENT_ID, submissionId: 'sub_1' },
+      /^Both a QR code and a registration/,
+    ],
+    [{ code: CODE, submissionId: 'sub_1' }, /^Both a QR code and a registration/],
+    [{ checkInBy: 'code', code: ' \n ' }, /^The QR Code field is empty in this run/],
+    [{}, /^Neither a QR code nor a registration was given/],
+    [{ checkInBy: 'registration', eventId: EVENT_ID }, /^No registration was given/],
+    [{ checkInBy: 'registration', submissionId: 'sub_1' }, /^No event was given/],
+    [
+      { checkInBy: 'registration', eventId: 'TechWeek 2026', submissionId: 'sub_1' },
+      /^"TechWeek 2026" is not an event ID/,
+    ],
+    [{ checkInBy: 'badge', code: CODE }, /^"Check In By" must be QR Code or Registration/],
+    [{ code: CODE, checkInTime: 'tomorrowish' }, /^"tomorrowish" in Check-in Time is not a date/],
+  ])('refuses %j before any request', async (inputData, message) => {
+    const scope = nock(BASE_URL).post(paths.checkIn()).reply(200, SAMPLE_CHECK_IN);
+    const error = await caught(() => run(inputData));
+    expect(errorMessage(error)).toMatch(message);
+    expect(scope.isDone()).toBe(false);
+  });
+});
+
+describe('replayed answers that may be outdated', () => {
+  it('asks once more with a follow-up key when a stored "not approved" answer is replayed', async () => {
+    const seen: Array<{ body: unknown; key: string | undefined }> = [];
+    checkInCall(
+      { ...apiError(422, 'SUBMISSION_NOT_APPROVED'), headers: { 'Idempotent-Replayed': 'true' } },
+      seen,
+    );
+    checkInCall(ok(), seen);
+    eventsList();
+    const item = await run({ code: CODE });
+    expect(seen).toHaveLength(2);
+    expect(seen[0]?.key).toBe(derivedScanKey({ code: CODE }));
+    expect(seen[1]?.key).toMatch(/^zapier-checkin-v1-[0-9a-f]{64}$/);
+    expect(seen[1]?.key).not.toBe(seen[0]?.key);
+    expect(seen[1]?.body).toEqual({ code: CODE });
+    expect(item).toMatchObject({ result: 'checked_in', scanId: seen[1]?.key });
+  });
+
+  it('does not ask again for a first (not replayed) "not approved" answer', async () => {
+    const scope = checkInCall(apiError(422, 'SUBMISSION_NOT_APPROVED'));
+    const second = nock(BASE_URL).post(paths.checkIn()).reply(200, SAMPLE_CHECK_IN);
+    await caught(() => run({ code: CODE }));
+    expect(scope.isDone()).toBe(true);
+    expect(second.isDone()).toBe(false);
+  });
+
+  it('reports the follow-up answer when it is still "not approved"', async () => {
+    checkInCall({ ...apiError(422, 'SUBMISSION_NOT_APPROVED'), headers: { 'Idempotent-Replayed': 'true' } });
+    checkInCall(apiError(422, 'SUBMISSION_NOT_APPROVED', { status: 'rejected' }));
+    const error = await caught(() => run({ code: CODE }));
+    expect(errorMessage(error)).toMatch(/not approved yet \(its status is "rejected"\)/);
+  });
+});
