@@ -1,0 +1,371 @@
+/**
+ * End to end against the sandbox: every instant trigger subscribes through the app, a real state change in
+ * the sandbox causes each kind, the sandbox delivers it over HTTP to a local receiver standing in for
+ * Zapier, and the delivery, in Zapier's `rawRequest` form, goes through the trigger's `perform`: verified,
+ * deduplicated and mapped. Then performList reads the same records back in exactly the live shape.
+ */
+import type { Bundle, ZObject } from 'zapier-platform-core';
+import { SEED_TENANTS, deliveriesIdle, startSandbox, type RunningSandbox } from '../../sandbox';
+import { App, appTester, caught, errorMessage } from '../support/app';
+import { type HookReceiver, hookBundle, startHookReceiver, testerCache } from '../support/hookRequest';
+
+type Fn = (z: ZObject, bundle: Bundle) => Promise<unknown>;
+type Item = Record<string, unknown>;
+const op = (key: string) =>
+  (App.triggers as unknown as Record<string, { operation: Record<string, Fn> }>)[key]!.operation;
+
+const NORTHWIND = SEED_TENANTS[0];
+const HARBOR = SEED_TENANTS[2];
+
+let sandbox: RunningSandbox;
+let receiver: HookReceiver;
+const logs: string[] = [];
+let logSpy: jest.SpyInstance;
+
+beforeAll(async () => {
+  [sandbox, receiver] = await Promise.all([
+    startSandbox({
+      port: 0,
+      delivery: { baseDelayMs: 20, maxDelayMs: 100, maxAttempts: 5, timeoutMs: 2_000 },
+    }),
+    startHookReceiver(),
+  ]);
+  testerCache(appTester).zcacheTestObj = {};
+  logSpy = jest.spyOn(console, 'log').mockImplementation((...args: unknown[]) => {
+    logs.push(args.map(String).join(' '));
+  });
+});
+
+afterAll(async () => {
+  logSpy.mockRestore();
+  await Promise.all([sandbox?.close(), receiver?.close()]);
+});
+
+const authOf = (tenant: (typeof SEED_TENANTS)[number], extra: Record<string, string> = {}) => ({
+  apiKey: tenant.apiKey,
+  baseUrl: sandbox.url,
+  companyId: tenant.companyId,
+  ...extra,
+});
+
+/** A simulation call on the sandbox (a state change made in the service's dashboard or apps). */
+const sim = async <T = Item>(
+  tenant: (typeof SEED_TENANTS)[number],
+  method: string,
+  path: string,
+  body?: unknown,
+): Promise<T> => {
+  const response = await fetch(`${sandbox.url}${path}`, {
+    method,
+    headers: {
+      'X-API-KEY': tenant.apiKey,
+      ...(body === undefined ? {} : { 'Content-Type': 'application/json' }),
+    },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await response.text();
+  if (!response.ok) throw new Error(`${method} ${path}: ${response.status} ${text}`);
+  return (text ? JSON.parse(text) : {}) as T;
+};
+
+/** Feeds every delivery received at the trigger's target URL, from `from` on, to its perform. */
+const performAll = async (
+  key: string,
+  subscribeData: Item,
+  auth: Record<string, string>,
+  options: { from?: number; inputData?: Item; path?: string } = {},
+): Promise<Item[][]> => {
+  const path = `/hooks/${options.path ?? key}`;
+  const deliveries = receiver.received.filter((d) => d.path === path).slice(options.from ?? 0);
+  const runs: Item[][] = [];
+  for (const delivery of deliveries) {
+    runs.push(
+      (await appTester(
+        op(key).perform,
+        hookBundle(delivery, {
+          authData: auth,
+          subscribeData: subscribeData as { id: string },
+          inputData: options.inputData ?? {},
+        }),
+      )) as Item[],
+    );
+  }
+  return runs;
+};
+
+const countAt = (key: string) => receiver.received.filter((d) => d.path === `/hooks/${key}`).length;
+
+describe('every kind, caused by a real state change, delivered, verified and mapped', () => {
+  const subscriptions: Record<string, Item> = {};
+  const inputs: Record<string, Item> = {};
+  let eventId: string;
+  let submissionId: string;
+  let paidOrderId: string;
+  let failedOrderId: string;
+
+  it('subscribes all eight triggers (event-scoped where it makes sense)', async () => {
+    const event = await sim(NORTHWIND, 'POST', '/_sandbox/events', { title: 'Hook Summit' });
+    eventId = String(event.id);
+    const auth = authOf(NORTHWIND);
+    const plan: Record<string, Item> = {
+      new_registration: { eventId },
+      registration_approved: { eventId },
+      attendee_checked_in: { eventId },
+      payment_succeeded: { eventId },
+      payment_failed: {},
+      payment_refunded: {},
+      event_published: {},
+      event_changed: { changes: ['any'] },
+    };
+    for (const [key, inputData] of Object.entries(plan)) {
+      inputs[key] = inputData;
+      subscriptions[key] = (await appTester(op(key).performSubscribe, {
+        authData: auth,
+        inputData,
+        targetUrl: receiver.targetUrl(key),
+      })) as Item;
+      expect(subscriptions[key]).toEqual({
+        id: expect.stringMatching(/^hook_/),
+        secret: expect.stringMatching(/^whsec_/),
+        kind: key === 'event_changed' ? 'EVENT_*' : expect.any(String),
+        eventId: 'eventId' in inputData ? eventId : null,
+      });
+    }
+    const hooks = await sim<{ data: Item[] }>(NORTHWIND, 'GET', '/_sandbox/hooks');
+    expect(hooks.data).toHaveLength(8);
+    expect(new Set(Object.values(subscriptions).map((s) => s.id)).size).toBe(8);
+  });
+
+  it('causes every kind in the sandbox and waits for the deliveries', async () => {
+    await sim(NORTHWIND, 'POST', `/_sandbox/events/${eventId}/publish`);
+    await sim(NORTHWIND, 'PATCH', `/_sandbox/events/${eventId}`, { title: 'Hook Summit 2026' });
+    const submission = await sim(NORTHWIND, 'POST', '/_sandbox/submissions', {
+      eventId,
+      email: 'zoe@example.com',
+      firstName: 'Zoë',
+      lastName: 'Ångström 🎟️',
+      answers: [{ key: 'company', label: 'Company', value: 'Analytical Engines' }],
+    });
+    submissionId = String(submission.submissionId);
+    await sim(NORTHWIND, 'POST', `/_sandbox/submissions/${submissionId}/approve`);
+    paidOrderId = String(
+      (await sim(NORTHWIND, 'POST', '/_sandbox/orders', { submissionId, outcome: 'paid' })).id,
+    );
+    failedOrderId = String(
+      (await sim(NORTHWIND, 'POST', '/_sandbox/orders', { submissionId, outcome: 'failed' })).id,
+    );
+    await sim(NORTHWIND, 'POST', `/_sandbox/orders/${paidOrderId}/refund`);
+    await sim(NORTHWIND, 'POST', '/_sandbox/scan', { eventId, submissionId });
+    expect(await deliveriesIdle(sandbox.app, 5_000)).toBe(true);
+    for (const key of Object.keys(subscriptions)) expect([key, countAt(key) > 0]).toEqual([key, true]);
+  });
+
+  const single = async (key: string): Promise<Item> => {
+    const runs = await performAll(key, subscriptions[key]!, authOf(NORTHWIND), { inputData: inputs[key] });
+    const items = runs.flat();
+    expect(items).toHaveLength(1);
+    return items[0]!;
+  };
+
+  it('New Registration: the registration with its answers and the event', async () => {
+    const item = await single('new_registration');
+    expect(item).toMatchObject({
+      id: submissionId,
+      submissionId,
+      eventId,
+      status: 'pending',
+      fullName: 'Zoë Ångström 🎟️',
+      answers__company: 'Analytical Engines',
+      eventTitle: 'Hook Summit 2026',
+    });
+  });
+
+  it('Registration Approved: the approved registration with its QR code', async () => {
+    const item = await single('registration_approved');
+    expect(item).toMatchObject({ id: submissionId, status: 'approved', isApproved: true });
+    expect(item.qrCode).toEqual(expect.any(String));
+  });
+
+  it('Attendee Checked In: the registration with its check-in time', async () => {
+    const item = await single('attendee_checked_in');
+    expect(item).toMatchObject({ id: submissionId, isCheckedIn: true, eventTitle: 'Hook Summit 2026' });
+    expect(item.checkedInAt).toEqual(expect.any(String));
+  });
+
+  it('Payment Succeeded, Failed and Refunded: the order with amounts and the event', async () => {
+    const paid = await single('payment_succeeded');
+    expect(paid).toMatchObject({
+      orderId: paidOrderId,
+      submissionId,
+      status: 'paid',
+      eventTitle: 'Hook Summit 2026',
+    });
+    expect(paid.id).toBe(`${submissionId}:${String(paid.paymentId ?? paidOrderId)}`);
+    expect(paid.totalFormatted).toMatch(/^\d+\.\d{2} EUR$/);
+    const failed = await single('payment_failed');
+    expect(failed).toMatchObject({ orderId: failedOrderId, status: 'failed' });
+    expect(failed.id).not.toBe(paid.id);
+    const refunded = await single('payment_refunded');
+    expect(refunded).toMatchObject({ orderId: paidOrderId, status: 'refunded' });
+  });
+
+  it('Event Published and Event Changed: the event, and which change it was', async () => {
+    const published = await single('event_published');
+    expect(published).toMatchObject({ id: eventId, status: 'published', isPublished: true });
+    const changes = (
+      await performAll('event_changed', subscriptions.event_changed!, authOf(NORTHWIND), {
+        inputData: inputs.event_changed,
+      })
+    ).flat();
+    expect(changes.map((c) => [c.id, c.change])).toEqual([
+      [eventId, 'published'],
+      [eventId, 'updated'],
+    ]);
+  });
+
+  it('performList reads the same records back in exactly the live shape', async () => {
+    const live: Record<string, Item> = {};
+    const again = async (key: string) =>
+      (await performAll(key, subscriptions[key]!, authOf(NORTHWIND), { inputData: inputs[key] })).flat();
+    // Every delivery was processed above: its repeats are now dropped.
+    for (const key of Object.keys(subscriptions)) expect([key, await again(key)]).toEqual([key, []]);
+    // With a fresh memory they map again: these are the live items to compare with.
+    testerCache(appTester).zcacheTestObj = {};
+    for (const key of Object.keys(subscriptions)) live[key] = (await again(key))[0]!;
+    // The paid order was refunded since: pay once more so the event has a paid order to show.
+    await sim(NORTHWIND, 'POST', '/_sandbox/orders', { submissionId, outcome: 'paid' });
+    for (const key of Object.keys(subscriptions)) {
+      const listed = (await appTester(op(key).performList, {
+        authData: authOf(NORTHWIND),
+        inputData: inputs[key] ?? {},
+      })) as Item[];
+      expect([key, listed.length > 0]).toEqual([key, true]);
+      for (const item of listed) {
+        expect([key, Object.keys(item).sort()]).toEqual([key, Object.keys(live[key]!).sort()]);
+      }
+    }
+  });
+
+  it('a delivery the service retries three times runs the Zap once', async () => {
+    const from = countAt('new_registration');
+    receiver.failNext([500, 503]);
+    await sim(NORTHWIND, 'POST', '/_sandbox/submissions', {
+      eventId,
+      email: 'retry@example.com',
+      firstName: 'Re',
+      lastName: 'Try',
+    });
+    await receiver.waitFor(from + 3, { path: '/hooks/new_registration' });
+    expect(await deliveriesIdle(sandbox.app, 5_000)).toBe(true);
+    const attempts = receiver.received.filter((d) => d.path === '/hooks/new_registration').slice(from);
+    expect(attempts).toHaveLength(3);
+    expect(new Set(attempts.map((a) => a.body)).size).toBe(1);
+    expect(new Set(attempts.map((a) => a.headers['x-connect-signature'])).size).toBe(1);
+    const runs = await performAll('new_registration', subscriptions.new_registration!, authOf(NORTHWIND), {
+      from,
+      inputData: inputs.new_registration,
+    });
+    expect(runs.map((r) => r.length)).toEqual([1, 0, 0]);
+  });
+
+  it('keeps verifying during a rotation of the subscription secret', async () => {
+    const hookId = String(subscriptions.new_registration!.id);
+    await sim(NORTHWIND, 'POST', '/_sandbox/secrets/rotate', { hookId });
+    const from = countAt('new_registration');
+    await sim(NORTHWIND, 'POST', '/_sandbox/submissions', {
+      eventId,
+      email: 'rotation@example.com',
+      firstName: 'Rota',
+      lastName: 'Tion',
+    });
+    expect(await deliveriesIdle(sandbox.app, 5_000)).toBe(true);
+    const [delivery] = receiver.received.filter((d) => d.path === '/hooks/new_registration').slice(from);
+    expect(delivery?.headers['x-connect-signature']?.split(',')).toHaveLength(2);
+    const runs = await performAll('new_registration', subscriptions.new_registration!, authOf(NORTHWIND), {
+      from,
+      inputData: inputs.new_registration,
+    });
+    expect(runs.flat()).toHaveLength(1);
+  });
+
+  it('a delivery tampered with on the way is dropped', async () => {
+    const [delivery] = receiver.received.filter((d) => d.path === '/hooks/new_registration');
+    const tampered = { ...delivery!, body: delivery!.body.replace('"pending"', '"approved"') };
+    expect(tampered.body).not.toBe(delivery!.body);
+    const result = await appTester(
+      op('new_registration').perform,
+      hookBundle(tampered, {
+        authData: authOf(NORTHWIND),
+        subscribeData: subscriptions.new_registration as { id: string },
+      }),
+    );
+    expect(result).toEqual([]);
+    expect(logs.join('\n')).toContain('the signature does not match the body');
+  });
+
+  it('unsubscribes every trigger, and again once gone', async () => {
+    for (const key of Object.keys(subscriptions)) {
+      const bundle = { authData: authOf(NORTHWIND), subscribeData: subscriptions[key] as { id: string } };
+      await expect(appTester(op(key).performUnsubscribe, bundle)).resolves.toMatchObject({
+        unsubscribed: true,
+      });
+      await expect(appTester(op(key).performUnsubscribe, bundle)).resolves.toMatchObject({
+        unsubscribed: true,
+      });
+    }
+    expect((await sim<{ data: Item[] }>(NORTHWIND, 'GET', '/_sandbox/hooks')).data).toEqual([]);
+  });
+});
+
+describe('an account whose subscriptions have no secret of their own', () => {
+  it('refuses to subscribe without the connection’s signing secret, leaving no hook behind', async () => {
+    const error = await caught(() =>
+      appTester(op('new_registration').performSubscribe, {
+        authData: authOf(HARBOR),
+        inputData: {},
+        targetUrl: receiver.targetUrl('harbor_nosecret'),
+      }),
+    );
+    expect(errorMessage(error)).toContain('Webhook Signing Secret');
+    expect((await sim<{ data: Item[] }>(HARBOR, 'GET', '/_sandbox/hooks')).data).toEqual([]);
+  });
+
+  it('verifies deliveries with the connection’s signing secret', async () => {
+    const auth = authOf(HARBOR, { webhookSecret: HARBOR.webhookSecret });
+    const subscribeData = (await appTester(op('new_registration').performSubscribe, {
+      authData: auth,
+      inputData: {},
+      targetUrl: receiver.targetUrl('harbor_registration'),
+    })) as Item;
+    expect(subscribeData.secret).toBeNull();
+    const events = await sim<Item>(HARBOR, 'POST', '/_sandbox/events', {
+      title: 'Harbor Hooks',
+      status: 'published',
+    });
+    await sim(HARBOR, 'POST', '/_sandbox/submissions', {
+      eventId: events.id,
+      email: 'sailor@example.com',
+      firstName: 'Sal',
+      lastName: 'Lor',
+    });
+    expect(await deliveriesIdle(sandbox.app, 5_000)).toBe(true);
+    const runs = await performAll('new_registration', subscribeData, auth, { path: 'harbor_registration' });
+    expect(runs).toHaveLength(1);
+    expect(runs[0]).toEqual([
+      expect.objectContaining({ email: 'sailor@example.com', eventTitle: 'Harbor Hooks' }),
+    ]);
+    // The same delivery with the secret of another account is dropped.
+    testerCache(appTester).zcacheTestObj = {};
+    const wrong = await performAll(
+      'new_registration',
+      subscribeData,
+      authOf(HARBOR, { webhookSecret: NORTHWIND.webhookSecret }),
+      { path: 'harbor_registration' },
+    );
+    expect(wrong).toEqual([[]]);
+    await appTester(op('new_registration').performUnsubscribe, {
+      authData: auth,
+      subscribeData: subscribeData as { id: string },
+    });
+  });
+});
