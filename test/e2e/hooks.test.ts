@@ -11,8 +11,9 @@ import { type HookReceiver, hookBundle, startHookReceiver, testerCache } from '.
 
 type Fn = (z: ZObject, bundle: Bundle) => Promise<unknown>;
 type Item = Record<string, unknown>;
+type HookOperation = Record<'perform' | 'performList' | 'performSubscribe' | 'performUnsubscribe', Fn>;
 const op = (key: string) =>
-  (App.triggers as unknown as Record<string, { operation: Record<string, Fn> }>)[key]!.operation;
+  (App.triggers as unknown as Record<string, { operation: HookOperation }>)[key]!.operation;
 
 const NORTHWIND = SEED_TENANTS[0];
 const HARBOR = SEED_TENANTS[2];
