@@ -58,17 +58,21 @@ export interface SubmissionPage {
   bytes: number;
 }
 
-/** 4. Submissions of one event whose `createdAt` is at or after `since`, newest first. */
+/**
+ * 4. Submissions of one event whose `createdAt` is at or after `since`, newest first. `timeoutMs` lets a poll
+ * give up inside Zapier's 30 s budget, so that the failure is seen (and remembered) by the caller.
+ */
 export const listSubmissions = async (
   z: ZObject,
   bundle: B,
-  params: { eventId: string; since: string },
+  params: { eventId: string; since: string; timeoutMs?: number },
 ): Promise<SubmissionPage> => {
   const result = await connectRequestFull(z, bundle, {
     path: paths.submissions(),
     query: { eventId: params.eventId, since: params.since },
     schema: SubmissionList,
     what: 'the registrations of this event',
+    timeoutMs: params.timeoutMs,
   });
   return {
     submissions: newestFirst(result.data.data, (s) => s.submissionId),

@@ -1,0 +1,246 @@
+/**
+ * The since-cursor of polling triggers whose endpoint takes only `since` (no limit, no order): how far back
+ * each poll asks, which records it returns, and what it remembers. The design and its reasoning are in the
+ * README's "Reliability" section; in short:
+ *
+ * - The cursor is the newest server `createdAt` (with its id, for ties) already returned. It is stored with
+ *   `z.cache` for the connected account and a stream key (event, filter, and the Zap when Zapier names it),
+ *   and moves forward only after a poll has succeeded and its answer was built.
+ * - A poll asks from `cursor − overlap`; the overlap (20 min) covers Zapier's longest polling interval
+ *   (15 min), the 2 minutes a submission may take to become visible, and a margin. Zapier's dedupe absorbs
+ *   the repeats. Because the cursor is a server time, the client's clock plays no part in it.
+ * - Without a cursor (first poll, evicted cache, cache error) a poll asks for the last 24 h plus a clock-skew
+ *   margin; a Zap being turned on asks wider still, so that no later poll can reach past what its dedupe
+ *   table holds (otherwise old registrations would run a fresh Zap).
+ * - A failed poll leaves a floor: for an hour after the last failure, every poll of the stream asks from at
+ *   least where the failed one asked. A stream shared by two Zaps therefore cannot move past what a failing
+ *   Zap has not seen while the other keeps succeeding.
+ * - A poll returns at most `maxItems` records: the oldest first, so a burst is caught up over the next polls
+ *   without a gap; the cursor never moves past a record that was not returned.
+ */
+import type { Bundle, ZObject } from 'zapier-platform-core';
+import { type AccountCache, accountCache } from './cache';
+import { MAX_DEDUPE_ITEMS } from './polling';
+
+const MINUTE = 60_000;
+const HOUR = 60 * MINUTE;
+
+export const CURSOR_TIMING = {
+  /** Zapier's longest polling interval: a Zap sharing the stream may have last polled this long ago. */
+  longestIntervalMs: 15 * MINUTE,
+  /** A submission may become visible up to 2 minutes after its `createdAt` (contract §3). */
+  visibilityDelayMs: 2 * MINUTE,
+  /** Zapier's scheduling jitter, and a boundary that may be exclusive. */
+  marginMs: 3 * MINUTE,
+  /** How far before the cursor each poll asks: the sum of the three above. */
+  overlapMs: 20 * MINUTE,
+  /** How far the client's clock (Zapier's) may be off the service's. */
+  clockSkewMs: 15 * MINUTE,
+  /** Without a cursor: the last day, plus the skew. Also the oldest a scheduled poll ever asks for. */
+  lookbackMs: 24 * HOUR + 15 * MINUTE,
+  /** A Zap being turned on: the lookback plus twice the skew, so it covers every later poll's window. */
+  seedMs: 24 * HOUR + 45 * MINUTE,
+  /** How long a failed poll's window is kept for every poll of its stream after the last failure. */
+  failureHoldMs: HOUR,
+  /** How long the state is kept without any poll (rewritten by every poll). */
+  stateTtlSeconds: 30 * 24 * 3600,
+  /** The most records one scheduled poll returns (Zapier runs 100 new items per poll and holds the rest). */
+  maxItems: 1000,
+  /** Zapier stops a poll at 30 s: the request gives up before, so that the failure is remembered. */
+  requestBudgetMs: 25_000,
+  minRequestTimeoutMs: 5_000,
+} as const;
+
+/** The newest record returned so far: its server `createdAt` (as sent), in ms, and its id for ties. */
+export interface CursorPosition {
+  at: string;
+  ms: number;
+  id: string;
+}
+
+export interface CursorState {
+  v: 1;
+  cursor: CursorPosition | null;
+  /** The oldest `since` of recently failed polls, kept until `until` (epoch ms, client clock). */
+  floor: { ms: number; until: number } | null;
+}
+
+const isFiniteNumber = (value: unknown): value is number =>
+  typeof value === 'number' && Number.isFinite(value);
+
+/** A stored state, or `null` for anything that is not one (a missing, expired or foreign entry). */
+export const parseState = (value: unknown): CursorState | null => {
+  if (!value || typeof value !== 'object') return null;
+  const state = value as Partial<CursorState>;
+  if (state.v !== 1) return null;
+  const c = state.cursor;
+  const cursor =
+    c && typeof c === 'object' && typeof c.at === 'string' && isFiniteNumber(c.ms) && typeof c.id === 'string'
+      ? { at: c.at, ms: c.ms, id: c.id }
+      : null;
+  const f = state.floor;
+  const floor = f && typeof f === 'object' && isFiniteNumber(f.ms) && isFiniteNumber(f.until) ? f : null;
+  return { v: 1, cursor, floor };
+};
+
+const activeFloor = (state: CursorState | null, now: number) =>
+  state?.floor && state.floor.until > now ? state.floor : null;
+
+/** Orders two positions by time, then id. */
+export const comparePositions = (a: { ms: number; id: string }, b: { ms: number; id: string }): number =>
+  a.ms - b.ms || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
+
+const later = (a: CursorPosition | null, b: CursorPosition | null): CursorPosition | null =>
+  !a ? b : !b ? a : comparePositions(a, b) >= 0 ? a : b;
+
+export type SinceKind = 'dedupe' | 'poll';
+
+/** Where a poll starts (epoch ms): see the module comment. */
+export const planSince = (kind: SinceKind, state: CursorState | null, now: number): number => {
+  if (kind === 'dedupe') return now - CURSOR_TIMING.seedMs;
+  const horizon = now - CURSOR_TIMING.lookbackMs;
+  let since = state?.cursor ? state.cursor.ms - CURSOR_TIMING.overlapMs : horizon;
+  const floor = activeFloor(state, now);
+  if (floor) since = Math.min(since, floor.ms);
+  return Math.max(since, horizon);
+};
+
+export interface Entry<R> {
+  record: R;
+  ms: number;
+  id: string;
+}
+
+/**
+ * The records a poll returns, from the fetched ones sorted oldest first. A dedupe poll takes everything (the
+ * newest `MAX_DEDUPE_ITEMS`). A scheduled poll takes everything when it fits in `maxItems`; otherwise the
+ * oldest `maxItems`, shifted forward when needed so that at least half of them are newer than the cursor
+ * (a window crowded with already-returned records must still move on).
+ */
+export const selectEntries = <R>(
+  sorted: Entry<R>[],
+  kind: SinceKind,
+  cursor: CursorPosition | null,
+  maxItems: number = CURSOR_TIMING.maxItems,
+): Entry<R>[] => {
+  if (kind === 'dedupe') return sorted.slice(-MAX_DEDUPE_ITEMS);
+  if (sorted.length <= maxItems) return sorted;
+  const firstNew = cursor ? sorted.findIndex((entry) => comparePositions(entry, cursor) > 0) : 0;
+  const returned = firstNew < 0 ? sorted.length : firstNew;
+  const end = Math.max(maxItems, Math.min(sorted.length, returned + Math.floor(maxItems / 2)));
+  return sorted.slice(end - maxItems, end);
+};
+
+/** The cursor after returning `selected`: its newest record, unless dated in the future beyond the skew. */
+export const advance = <R>(
+  cursor: CursorPosition | null,
+  selected: Entry<R>[],
+  now: number,
+  atOf: (record: R) => string,
+): CursorPosition | null => {
+  const limit = now + CURSOR_TIMING.clockSkewMs;
+  for (let i = selected.length - 1; i >= 0; i--) {
+    const entry = selected[i] as Entry<R>;
+    if (entry.ms <= limit) return later(cursor, { at: atOf(entry.record), ms: entry.ms, id: entry.id });
+  }
+  return cursor;
+};
+
+export interface SincePollSpec<R extends { createdAt: string }, T> {
+  /** The stream: what is polled and for whom (the account is added by the cache). */
+  key: string;
+  kind: SinceKind;
+  /** One request for the records created at or after `since` (ISO 8601 with milliseconds). */
+  fetch: (since: string, timeoutMs: number) => Promise<R[]>;
+  idOf: (record: R) => string;
+  /** Builds the poll's answer from the returned records (oldest first); the cursor moves only after it. */
+  finish: (records: R[]) => Promise<T>;
+  /** The client clock (tests move it). */
+  now?: () => number;
+}
+
+export interface SincePollStats {
+  since: string;
+  fetched: number;
+  returned: number;
+  cursor: string | null;
+}
+
+const readState = async (cache: AccountCache, key: string) => parseState(await cache.get(key));
+
+/** Re-reads the state just before writing, so that concurrent polls of a stream lose as little as possible. */
+const writeState = async (
+  cache: AccountCache,
+  key: string,
+  change: (fresh: CursorState | null) => CursorState,
+): Promise<void> => {
+  await cache.set(key, change(await readState(cache, key)), CURSOR_TIMING.stateTtlSeconds);
+};
+
+/**
+ * One poll of a since-stream: plan the window, fetch it with one request, choose the records, let the caller
+ * build its answer, then move the cursor. A failed fetch leaves its floor and is thrown again unchanged.
+ */
+export const pollSince = async <R extends { createdAt: string }, T>(
+  z: ZObject,
+  bundle: Pick<Bundle, 'authData'>,
+  spec: SincePollSpec<R, T>,
+): Promise<{ result: T; stats: SincePollStats }> => {
+  const now = spec.now ?? Date.now;
+  const started = now();
+  const cache = accountCache(z, bundle, now);
+  const state = await readState(cache, spec.key);
+  const sinceMs = planSince(spec.kind, state, started);
+  const since = new Date(sinceMs).toISOString();
+  const timeoutMs = Math.max(
+    CURSOR_TIMING.minRequestTimeoutMs,
+    CURSOR_TIMING.requestBudgetMs - (now() - started),
+  );
+
+  let records: R[];
+  try {
+    records = await spec.fetch(since, timeoutMs);
+  } catch (error) {
+    if (spec.kind === 'poll') {
+      const failedAt = now();
+      await writeState(cache, spec.key, (fresh) => {
+        const floor = activeFloor(fresh, failedAt);
+        return {
+          v: 1,
+          cursor: fresh?.cursor ?? null,
+          floor: {
+            ms: Math.min(floor?.ms ?? sinceMs, sinceMs),
+            until: Math.max(floor?.until ?? 0, failedAt + CURSOR_TIMING.failureHoldMs),
+          },
+        };
+      });
+    }
+    throw error;
+  }
+
+  const horizon = spec.kind === 'poll' ? started - CURSOR_TIMING.lookbackMs : -Infinity;
+  const seen = new Set<string>();
+  const sorted: Entry<R>[] = [];
+  for (const record of records) {
+    const id = spec.idOf(record);
+    const ms = Date.parse(record.createdAt);
+    if (seen.has(id) || !(ms >= horizon)) continue;
+    seen.add(id);
+    sorted.push({ record, ms, id });
+  }
+  sorted.sort(comparePositions);
+  const selected = selectEntries(sorted, spec.kind, state?.cursor ?? null);
+
+  const result = await spec.finish(selected.map((entry) => entry.record));
+
+  const next = advance(state?.cursor ?? null, selected, now(), (record) => record.createdAt);
+  await writeState(cache, spec.key, (fresh) => ({
+    v: 1,
+    cursor: later(fresh?.cursor ?? null, next),
+    floor: activeFloor(fresh, now()),
+  }));
+  return {
+    result,
+    stats: { since, fetched: records.length, returned: selected.length, cursor: next?.at ?? null },
+  };
+};

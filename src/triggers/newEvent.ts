@@ -1,0 +1,29 @@
+/** New Event (polling): the organizer's events, newest first, id = event id. */
+import type { Bundle, ZObject } from 'zapier-platform-core';
+import { type Event, LIST_LIMIT_MAX, listEvents } from '../connect';
+import { eventOutputFields, eventSample, toEventItem } from '../mappers/event';
+import { SAMPLE_SIZE, pollKind, present } from '../polling';
+
+const presenter = {
+  idOf: (event: Event) => event.id,
+  toItem: (event: Event) => toEventItem(event),
+};
+
+const perform = async (z: ZObject, bundle: Bundle) => {
+  const limit = pollKind(bundle) === 'sample' ? SAMPLE_SIZE : LIST_LIMIT_MAX;
+  return present(bundle, await listEvents(z, bundle, limit), presenter);
+};
+
+export default {
+  key: 'new_event',
+  noun: 'Event',
+  display: {
+    label: 'New Event',
+    description: 'Triggers when a new event is created.',
+  },
+  operation: {
+    perform,
+    sample: eventSample,
+    outputFields: eventOutputFields,
+  },
+};

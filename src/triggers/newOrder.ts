@@ -1,0 +1,62 @@
+/**
+ * New Order (polling): orders of the connected company (or of the step's Company ID), newest first,
+ * id = order id, with line items and amounts both in minor units and as "129.00 EUR".
+ */
+import type { Bundle, ZObject } from 'zapier-platform-core';
+import { LIST_LIMIT_MAX, type Order, companyIdOf, listOrders } from '../connect';
+import { orderOutputFields, orderSample, toOrderItem } from '../mappers/order';
+import { SAMPLE_SIZE, chosenStatus, hasStatus, pollKind, present, statusField } from '../polling';
+
+const presenter = {
+  idOf: (order: Order) => order.id,
+  toItem: (order: Order) => toOrderItem(order),
+};
+
+const perform = async (z: ZObject, bundle: Bundle) => {
+  const companyId = companyIdOf(z, bundle);
+  const status = chosenStatus(bundle);
+  const limit = pollKind(bundle) === 'sample' && !status ? SAMPLE_SIZE : LIST_LIMIT_MAX;
+  const orders = await listOrders(z, bundle, { companyId, limit });
+  return present(bundle, orders.filter(hasStatus(status)), presenter);
+};
+
+export default {
+  key: 'new_order',
+  noun: 'Order',
+  display: {
+    label: 'New Order',
+    description: 'Triggers when a new order (tickets and add-ons) is placed with your company.',
+  },
+  operation: {
+    inputFields: [
+      {
+        key: 'companyId',
+        label: 'Company ID',
+        type: 'string' as const,
+        required: false,
+        helpText:
+          'Leave empty to use the Company ID of your connection. Agencies watching another company of theirs enter its ID here (dashboard: **Settings → Company**, for example `cmp_42`).',
+      },
+      statusField({
+        label: 'Order Status',
+        choices: [
+          { value: 'paid', label: 'Paid' },
+          { value: 'pending', label: 'Pending payment' },
+          { value: 'failed', label: 'Payment failed' },
+          { value: 'refunded', label: 'Refunded' },
+        ],
+        helpText:
+          'Only orders with this status. An order that is pending at first starts a Zap filtered on **Paid** once it is paid, as long as it is among your 100 newest orders; for every payment as it happens, use the instant **Payment Succeeded** trigger.',
+      }),
+      {
+        key: 'amountsHelp',
+        type: 'copy' as const,
+        helpText:
+          "Each order gives its amounts twice: **Total in Minor Units** is an integer in the currency's smallest unit (`12900` is 129.00 EUR; `500` is 500 JPY), best for calculations and accounting tools; **Total with Currency** is ready to show (`129.00 EUR`), and **Total as Decimal** is `129.00`. **Line Items** lists each ticket or add-on with its quantity and prices in both forms.",
+      },
+    ],
+    perform,
+    sample: orderSample,
+    outputFields: orderOutputFields,
+  },
+};

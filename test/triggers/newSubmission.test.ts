@@ -1,0 +1,250 @@
+import nock from 'nock';
+import { paths } from '../../src/connect';
+import { CURSOR_TIMING } from '../../src/cursor';
+import { SAMPLE_EVENT } from '../../src/mappers/event';
+import { submissionSample } from '../../src/mappers/submission';
+import newSubmission, { submissionStreamKey } from '../../src/triggers/newSubmission';
+import { BASE_URL, appTester, authData, caught, errorMessage, meta } from '../support/app';
+import { EVENT_ID, HOUR, MINUTE, T0, controlClock, iso, submissionAt } from './fixtures';
+
+type Item = Record<string, unknown> & { id: string };
+
+const perform = newSubmission.operation.perform;
+const poll = (
+  options: { inputData?: Record<string, unknown>; meta?: Record<string, unknown>; fresh?: boolean } = {},
+) =>
+  appTester(
+    perform,
+    {
+      authData: authData(),
+      inputData: { eventId: EVENT_ID, ...options.inputData },
+      meta: meta(options.meta),
+    },
+    options.fresh ?? false,
+  ) as Promise<Item[]>;
+
+/** Replies to the submissions endpoint with `records`, recording each query. */
+const serveSubmissions = (records: unknown[], queries: Array<Record<string, string>>) =>
+  nock(BASE_URL)
+    .get(paths.submissions())
+    .query((query) => {
+      queries.push(query as Record<string, string>);
+      return true;
+    })
+    .reply(200, { data: records });
+
+const serveEvents = () =>
+  nock(BASE_URL)
+    .get(paths.events())
+    .query({ limit: '100' })
+    .reply(200, { data: [SAMPLE_EVENT] });
+
+let clock: ReturnType<typeof controlClock>;
+beforeEach(() => {
+  clock = controlClock();
+  appTester.zcacheTestObj = {};
+});
+afterEach(() => {
+  clock.restore();
+  nock.cleanAll();
+});
+
+describe('a scheduled poll', () => {
+  it('without a cursor asks for the last 24 h plus the skew margin, and returns newest first', async () => {
+    const queries: Array<Record<string, string>> = [];
+    // Shuffled on purpose; b and c share one millisecond.
+    serveSubmissions(
+      [
+        submissionAt('sub_b', T0 - 5 * MINUTE),
+        submissionAt('sub_a', T0 - 20 * MINUTE),
+        submissionAt('sub_d', T0 - 1 * MINUTE),
+        submissionAt('sub_c', T0 - 5 * MINUTE),
+      ],
+      queries,
+    );
+    const events = serveEvents();
+
+    const items = await poll({ fresh: true });
+
+    expect(queries).toEqual([{ eventId: EVENT_ID, since: iso(T0 - 24 * HOUR - 15 * MINUTE) }]);
+    expect(items.map((item) => item.id)).toEqual(['sub_d', 'sub_c', 'sub_b', 'sub_a']);
+    expect(items.map((item) => item.submissionId)).toEqual(['sub_d', 'sub_c', 'sub_b', 'sub_a']);
+    expect(items[0]).toMatchObject({ eventTitle: 'TechWeek 2026', eventSlug: 'techweek-2026' });
+    events.done();
+  });
+
+  it('then asks from the newest createdAt returned minus the 20 min overlap, without another event lookup', async () => {
+    const queries: Array<Record<string, string>> = [];
+    serveSubmissions([submissionAt('sub_a', T0 - 3 * MINUTE)], queries);
+    serveEvents();
+    await poll({ fresh: true });
+
+    clock.advance(5 * MINUTE);
+    serveSubmissions([submissionAt('sub_a', T0 - 3 * MINUTE), submissionAt('sub_b', T0 + MINUTE)], queries);
+    const items = await poll();
+
+    expect(queries[1]).toEqual({ eventId: EVENT_ID, since: iso(T0 - 3 * MINUTE - 20 * MINUTE) });
+    expect(items.map((item) => item.id)).toEqual(['sub_b', 'sub_a']);
+    expect(items[0]).toMatchObject({ eventTitle: 'TechWeek 2026' });
+    expect(nock.pendingMocks()).toEqual([]);
+  });
+
+  it('gives every item exactly the fields of the static sample (the same mapper)', async () => {
+    serveSubmissions([submissionAt('sub_a', T0 - MINUTE)], []);
+    serveEvents();
+    const [item] = await poll({ fresh: true });
+    expect(Object.keys(item ?? {}).sort()).toEqual(Object.keys(submissionSample).sort());
+    expect(item).toMatchObject({
+      answers__company: 'Analytical Engines',
+      answers__diet: 'vegan, no nuts',
+      fullName: 'Ada Lovelace',
+      createdAt: iso(T0 - MINUTE),
+    });
+    expect(newSubmission.operation.sample).toBe(submissionSample);
+  });
+
+  it('filters by status, but moves the cursor over every registration it read', async () => {
+    const queries: Array<Record<string, string>> = [];
+    serveSubmissions(
+      [
+        submissionAt('sub_ok', T0 - 10 * MINUTE, { status: 'approved' }),
+        submissionAt('sub_wait', T0 - 2 * MINUTE, { status: 'pending', qrCode: null }),
+      ],
+      queries,
+    );
+    serveEvents();
+    const items = await poll({ inputData: { status: 'approved' }, fresh: true });
+    expect(items.map((item) => item.id)).toEqual(['sub_ok']);
+
+    serveSubmissions([], queries);
+    await poll({ inputData: { status: 'approved' } });
+    expect(queries[1]?.since).toBe(iso(T0 - 2 * MINUTE - 20 * MINUTE));
+  });
+
+  it('keeps separate cursors per filter and per Zap when Zapier names the Zap', () => {
+    const key = (status: string | null, zap?: unknown) =>
+      submissionStreamKey(
+        { meta: meta(zap ? { zap } : {}) } as Parameters<typeof submissionStreamKey>[0],
+        EVENT_ID,
+        status,
+      );
+    expect(key(null)).toBe(`poll:submissions:${EVENT_ID}:any:account`);
+    expect(key('approved')).toBe(`poll:submissions:${EVENT_ID}:approved:account`);
+    expect(key(null, { id: 4242 })).toBe(`poll:submissions:${EVENT_ID}:any:zap-4242`);
+  });
+
+  it('returns nothing (and fetches no event) when nothing is new', async () => {
+    serveSubmissions([], []);
+    await expect(poll({ fresh: true })).resolves.toEqual([]);
+    expect(nock.pendingMocks()).toEqual([]);
+  });
+});
+
+describe('turning a Zap on (isPopulatingDedupe)', () => {
+  it('asks for the widest window and answers with every id only', async () => {
+    const queries: Array<Record<string, string>> = [];
+    const records = Array.from({ length: 1500 }, (_, i) =>
+      submissionAt(`sub_${String(i).padStart(4, '0')}`, T0 - 24 * HOUR + i * MINUTE - 1),
+    );
+    serveSubmissions(records, queries);
+
+    const items = await poll({ meta: { isPopulatingDedupe: true }, fresh: true });
+
+    expect(queries).toEqual([{ eventId: EVENT_ID, since: iso(T0 - CURSOR_TIMING.seedMs) }]);
+    expect(CURSOR_TIMING.seedMs).toBe(24 * HOUR + 45 * MINUTE);
+    expect(items).toHaveLength(1500);
+    expect(items[0]).toEqual({ id: 'sub_1499' });
+    expect(items[1499]).toEqual({ id: 'sub_0000' });
+  });
+
+  it('leaves a cursor at the newest registration', async () => {
+    const queries: Array<Record<string, string>> = [];
+    serveSubmissions([submissionAt('sub_a', T0 - 2 * HOUR)], queries);
+    await poll({ meta: { isPopulatingDedupe: true }, fresh: true });
+    clock.advance(5 * MINUTE);
+    serveSubmissions([], queries);
+    await poll();
+    expect(queries[1]?.since).toBe(iso(T0 - 2 * HOUR - 20 * MINUTE));
+  });
+});
+
+describe('the editor test (isLoadingSample)', () => {
+  it('returns the 3 newest matching registrations with their event, and leaves no cursor', async () => {
+    const queries: Array<Record<string, string>> = [];
+    serveEvents();
+    serveSubmissions(
+      [
+        submissionAt('sub_1', T0 - 50 * MINUTE, { status: 'approved' }),
+        submissionAt('sub_2', T0 - 40 * MINUTE, { status: 'approved' }),
+        submissionAt('sub_3', T0 - 30 * MINUTE, { status: 'pending' }),
+        submissionAt('sub_4', T0 - 20 * MINUTE, { status: 'approved' }),
+        submissionAt('sub_5', T0 - 10 * MINUTE, { status: 'approved' }),
+      ],
+      queries,
+    );
+    const items = await poll({
+      inputData: { status: 'approved' },
+      meta: { isLoadingSample: true },
+      fresh: true,
+    });
+    expect(items.map((item) => item.id)).toEqual(['sub_5', 'sub_4', 'sub_2']);
+    expect(items[0]).toMatchObject({ eventTitle: 'TechWeek 2026' });
+    expect(queries[0]?.since).toBe(iso(T0 - HOUR));
+
+    serveSubmissions([], queries);
+    await poll({ inputData: { status: 'approved' } });
+    expect(queries[1]?.since).toBe(iso(T0 - CURSOR_TIMING.lookbackMs));
+  });
+});
+
+describe('failures lose nothing', () => {
+  it('a 500 is a clear error, leaves the cursor, and the next poll asks from the same point', async () => {
+    const queries: Array<Record<string, string>> = [];
+    serveSubmissions([submissionAt('sub_a', T0 - MINUTE)], queries);
+    serveEvents();
+    await poll({ fresh: true });
+
+    clock.advance(5 * MINUTE);
+    nock(BASE_URL)
+      .get(paths.submissions())
+      .query(true)
+      .reply(500, { error: { code: 'INTERNAL', message: 'db down' } });
+    const error = await caught(() => poll());
+    expect(errorMessage(error)).toMatch(/had a problem .*registrations of this event.*nothing is lost/);
+
+    clock.advance(3 * HOUR);
+    serveSubmissions([], queries);
+    await poll();
+    expect(queries[1]?.since).toBe(iso(T0 - MINUTE - 20 * MINUTE));
+  });
+
+  it('a 429 is a ThrottledError that keeps Retry-After', async () => {
+    nock(BASE_URL)
+      .get(paths.submissions())
+      .query(true)
+      .reply(429, { error: { code: 'RATE_LIMITED', message: 'slow down' } }, { 'Retry-After': '30' });
+    const error = await caught(() => poll({ fresh: true }));
+    expect(error.name).toBe('ThrottledError');
+    expect(JSON.parse(error.message)).toMatchObject({ delay: 30 });
+  });
+
+  it('a failed event lookup adds no context but never fails the poll', async () => {
+    serveSubmissions([submissionAt('sub_a', T0 - MINUTE)], []);
+    nock(BASE_URL).get(paths.events()).query(true).reply(503, 'down');
+    const items = await poll({ fresh: true });
+    expect(items.map((item) => [item.id, item.eventTitle])).toEqual([['sub_a', null]]);
+  });
+});
+
+describe('the Event input', () => {
+  it('is required and must be one of the events of the dropdown', async () => {
+    expect(errorMessage(await caught(() => poll({ inputData: { eventId: '' }, fresh: true })))).toBe(
+      'Choose the event to watch in the "Event" field of this trigger.',
+    );
+    expect(errorMessage(await caught(() => poll({ inputData: { eventId: 'TechWeek' } })))).toMatch(
+      /"TechWeek" is not one of your events/,
+    );
+    const field = newSubmission.operation.inputFields[0];
+    expect(field).toMatchObject({ key: 'eventId', required: true, dynamic: 'event_list.id.label' });
+  });
+});
