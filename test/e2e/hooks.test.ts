@@ -218,9 +218,9 @@ describe('every kind, caused by a real state change, delivered, verified and map
         inputData: inputs.event_changed,
       })
     ).flat();
-    expect(changes.map((c) => [c.id, c.change])).toEqual([
-      [eventId, 'published'],
-      [eventId, 'updated'],
+    expect(changes.map((c) => `${String(c.id)} ${String(c.change)}`).sort()).toEqual([
+      `${eventId} published`,
+      `${eventId} updated`,
     ]);
   });
 
@@ -302,6 +302,52 @@ describe('every kind, caused by a real state change, delivered, verified and map
     );
     expect(result).toEqual([]);
     expect(logs.join('\n')).toContain('the signature does not match the body');
+  });
+
+  it('Event Changed follows a whole event lifecycle, and "Which Changes" filters it', async () => {
+    const auth = authOf(NORTHWIND);
+    const deletedOnly = (await appTester(op('event_changed').performSubscribe, {
+      authData: auth,
+      inputData: { changes: ['deleted'] },
+      targetUrl: receiver.targetUrl('event_changed_deleted'),
+    })) as Item;
+    const from = { changed: countAt('event_changed'), published: countAt('event_published') };
+    const event = await sim(NORTHWIND, 'POST', '/_sandbox/events', { title: 'Short-lived Meetup' });
+    const id = String(event.id);
+    await sim(NORTHWIND, 'POST', `/_sandbox/events/${id}/publish`);
+    await sim(NORTHWIND, 'POST', `/_sandbox/events/${id}/unpublish`);
+    await sim(NORTHWIND, 'DELETE', `/_sandbox/events/${id}`);
+    expect(await deliveriesIdle(sandbox.app, 5_000)).toBe(true);
+
+    const any = await performAll('event_changed', subscriptions.event_changed!, auth, {
+      from: from.changed,
+      inputData: inputs.event_changed,
+    });
+    expect(
+      any
+        .flat()
+        .map((c) => `${String(c.change)} ${String(c.changeKind)} ${String(c.id)}`)
+        .sort(),
+    ).toEqual([
+      `created EVENT_CREATED ${id}`,
+      `deleted EVENT_DELETED ${id}`,
+      `published EVENT_PUBLISHED ${id}`,
+      `unpublished EVENT_UNPUBLISHED ${id}`,
+    ]);
+    const deleted = await performAll('event_changed', deletedOnly, auth, {
+      path: 'event_changed_deleted',
+      inputData: { changes: ['deleted'] },
+    });
+    expect(deleted.map((run) => run.length).sort()).toEqual([0, 0, 0, 1]);
+    expect(deleted.flat()[0]).toMatchObject({ id, change: 'deleted', title: 'Short-lived Meetup' });
+    const published = await performAll('event_published', subscriptions.event_published!, auth, {
+      from: from.published,
+    });
+    expect(published.flat().map((e) => e.id)).toEqual([id]);
+    await appTester(op('event_changed').performUnsubscribe, {
+      authData: auth,
+      subscribeData: deletedOnly as { id: string },
+    });
   });
 
   it('unsubscribes every trigger, and again once gone', async () => {
