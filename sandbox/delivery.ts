@@ -55,6 +55,13 @@ interface Delivery {
   request: http.ClientRequest | null;
 }
 
+interface Target {
+  https: boolean;
+  hostname: string;
+  port: number;
+  path: string;
+}
+
 export function sign(body: string, secrets: readonly string[]): string {
   return secrets.map((s) => `sha256=${createHmac('sha256', s).update(body).digest('hex')}`).join(',');
 }
@@ -69,8 +76,11 @@ export class DeliveryQueue {
   private readonly logLimit: number;
   private readonly pending = new Map<string, Delivery>();
   private readonly logs = new Map<string, DeliveryLogEntry[]>();
-  private readonly httpAgent = new http.Agent({ keepAlive: true, maxSockets: 1024 });
-  private readonly httpsAgent = new https.Agent({ keepAlive: true, maxSockets: 256 });
+  // Free sockets are kept as long as they may be needed again, so a fan-out to many subscriptions on one
+  // origin reuses its connections instead of opening them all anew on every state change.
+  private readonly httpAgent = new http.Agent({ keepAlive: true, maxSockets: 1024, maxFreeSockets: 1024 });
+  private readonly httpsAgent = new https.Agent({ keepAlive: true, maxSockets: 256, maxFreeSockets: 256 });
+  private readonly targets = new WeakMap<HookRecord, Target | null>();
   private batch: Delivery[] = [];
   private immediate: NodeJS.Immediate | null = null;
   private closed = false;
@@ -216,17 +226,18 @@ export class DeliveryQueue {
       this.onAttemptDone?.(entry);
     };
 
-    let url: URL;
-    try {
-      url = new URL(d.hook.targetUrl);
-    } catch {
+    const target = this.target(d.hook);
+    if (!target) {
       finish(null, 'invalid target URL');
       return;
     }
-    const isHttps = url.protocol === 'https:';
-    const req = (isHttps ? https : http).request(url, {
+    const req = (target.https ? https : http).request({
       method: 'POST',
-      agent: isHttps ? this.httpsAgent : this.httpAgent,
+      protocol: target.https ? 'https:' : 'http:',
+      hostname: target.hostname,
+      port: target.port,
+      path: target.path,
+      agent: target.https ? this.httpsAgent : this.httpAgent,
       headers: {
         'Content-Type': 'application/json',
         'Content-Length': Buffer.byteLength(d.body),
@@ -245,6 +256,27 @@ export class DeliveryQueue {
     });
     req.on('error', (err) => finish(null, err.message));
     req.end(d.body);
+  }
+
+  /** The parsed target URL of a subscription (parsed once). */
+  private target(hook: HookRecord): Target | null {
+    let t = this.targets.get(hook);
+    if (t === undefined) {
+      try {
+        const url = new URL(hook.targetUrl);
+        const secure = url.protocol === 'https:';
+        t = {
+          https: secure,
+          hostname: url.hostname.replace(/^\[|\]$/g, ''),
+          port: url.port === '' ? (secure ? 443 : 80) : Number(url.port),
+          path: `${url.pathname}${url.search}`,
+        };
+      } catch {
+        t = null;
+      }
+      this.targets.set(hook, t);
+    }
+    return t;
   }
 
   private settle(d: Delivery, entry: DeliveryLogEntry, statusCode: number | null): void {

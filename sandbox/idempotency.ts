@@ -25,6 +25,8 @@ export class IdempotencyStore {
   constructor(
     private readonly now: () => number,
     private readonly ttlMs: number = 24 * 60 * 60 * 1000,
+    /** A memory bound for long load runs: beyond it the oldest keys go first, even if younger than ttl. */
+    private readonly maxEntries: number = 1_000_000,
   ) {}
 
   private static scope(apiKey: string, key: string): string {
@@ -44,6 +46,10 @@ export class IdempotencyStore {
     }
     if (entry) this.entries.delete(scoped);
     this.entries.set(scoped, { fingerprint, createdMs: now, response: null });
+    if (this.entries.size > this.maxEntries) {
+      const oldest = this.entries.keys().next();
+      if (!oldest.done) this.entries.delete(oldest.value);
+    }
     return { kind: 'new' };
   }
 
