@@ -1,11 +1,12 @@
 import nock from 'nock';
+import checkInAttendee from '../../src/creates/checkIn';
 import { paths } from '../../src/connect';
 import { SAMPLE_EVENT } from '../../src/mappers/event';
 import { SAMPLE_CHECK_IN } from '../../src/mappers/checkIn';
 import { derivedScanKey } from '../../src/scan';
-import { App, BASE_URL, SENTINEL_KEY, appTester, authData, caught, errorMessage, meta } from '../support/app';
+import { BASE_URL, SENTINEL_KEY, appTester, authData, caught, errorMessage, meta } from '../support/app';
 
-const perform = App.creates.check_in_attendee.operation.perform;
+const perform = checkInAttendee.operation.perform;
 const EVENT_ID = SAMPLE_EVENT.id;
 const CODE = 'EVT1:7d0c6f1e:sub_01JD3K9V8Q2W:9f2c';
 

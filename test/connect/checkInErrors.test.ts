@@ -1,0 +1,47 @@
+/** Check-in wording of the errors layer, and the flag of answers the service replayed for a repeated key. */
+import nock from 'nock';
+import { checkIn, connectErrorCode, isReplayedAnswer, paths } from '../../src/connect';
+import { BASE_URL, appTester, authData, caught, errorMessage } from '../support/app';
+
+const send = () =>
+  caught(() =>
+    appTester((z, bundle) => checkIn(z, bundle, { code: 'X' }, 'key-1'), { authData: authData() }),
+  );
+
+const reply = (status: number, error: Record<string, unknown>, headers: Record<string, string> = {}) =>
+  nock(BASE_URL)
+    .post(paths.checkIn())
+    .reply(status, JSON.stringify({ error }), { 'Content-Type': 'application/json', ...headers });
+
+afterEach(() => nock.cleanAll());
+
+it('flags an error the service replayed from its idempotency store, and only that one', async () => {
+  reply(404, { code: 'TICKET_NOT_FOUND', message: 'no' }, { 'Idempotent-Replayed': 'true' });
+  const replayed = await send();
+  expect(connectErrorCode(replayed)).toBe('TICKET_NOT_FOUND');
+  expect(isReplayedAnswer(replayed)).toBe(true);
+
+  reply(404, { code: 'TICKET_NOT_FOUND', message: 'no' });
+  expect(isReplayedAnswer(await send())).toBe(false);
+  expect(isReplayedAnswer(new Error('x'))).toBe(false);
+});
+
+it('SUBMISSION_NOT_APPROVED says the registration exists but is not approved, with its status when given', async () => {
+  reply(422, { code: 'SUBMISSION_NOT_APPROVED', message: 'not approved', status: 'rejected' });
+  expect(errorMessage(await send())).toBe(
+    'This registration exists but is not approved yet (its status is "rejected"), so it has no valid ticket to check in. Approve it in the dashboard, then check the person in again. The service said: not approved.',
+  );
+  reply(422, { code: 'SUBMISSION_NOT_APPROVED' });
+  expect(errorMessage(await send())).toBe(
+    'This registration exists but is not approved yet, so it has no valid ticket to check in. Approve it in the dashboard, then check the person in again.',
+  );
+});
+
+it('IDEMPOTENCY_KEY_REUSED explains the Scan ID', async () => {
+  reply(422, { code: 'IDEMPOTENCY_KEY_REUSED', message: 'different body' });
+  const error = await send();
+  expect(connectErrorCode(error)).toBe('IDEMPOTENCY_KEY_REUSED');
+  expect(errorMessage(error)).toMatch(
+    /^This Scan ID was already used .* leave Scan ID empty\. The service said: different body\.$/,
+  );
+});

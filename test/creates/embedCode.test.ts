@@ -1,0 +1,106 @@
+import nock from 'nock';
+import generateEmbedCode from '../../src/creates/embedCode';
+import { ENV_EMBED_URL, ENV_FRONT_URL, paths } from '../../src/connect';
+import { SAMPLE_EVENT } from '../../src/mappers/event';
+import { BASE_URL, SENTINEL_KEY, appTester, authData, caught, errorMessage, meta } from '../support/app';
+
+const perform = generateEmbedCode.operation.perform;
+const EVENT_ID = SAMPLE_EVENT.id;
+const HOSTILE = `"><script>alert(1)</script>`;
+
+const run = (inputData: Record<string, unknown>, auth: Record<string, string> = authData()) =>
+  appTester(perform, { authData: auth, inputData, meta: meta() }, true);
+const events = (data: unknown[] = [SAMPLE_EVENT]) =>
+  nock(BASE_URL).get(paths.events()).query(true).reply(200, { data }).persist();
+
+beforeEach(() => {
+  process.env[ENV_FRONT_URL] = 'https://front.example.com';
+  process.env[ENV_EMBED_URL] = 'https://embed.example.com/';
+});
+afterEach(() => {
+  delete process.env[ENV_FRONT_URL];
+  delete process.env[ENV_EMBED_URL];
+  nock.cleanAll();
+});
+
+it('generates the agenda embed with the event slug, theme and language, hosts from the environment', async () => {
+  events();
+  const item = await run({ embedType: 'agenda', eventId: EVENT_ID, theme: 'dark', language: 'fr' });
+  expect(item.html).toBe(
+    '<div data-service="agenda" data-event-slug="techweek-2026" data-theme="dark" data-lang="fr"></div>\n<script async src="https://embed.example.com/embed/v1/service-embed.js"></script>',
+  );
+  expect(item).toMatchObject({
+    embedType: 'agenda',
+    eventSlug: 'techweek-2026',
+    eventTitle: 'TechWeek 2026',
+    warning: '',
+  });
+});
+
+it('defaults to the agenda, light theme and English', async () => {
+  events();
+  const item = await run({ eventId: EVENT_ID });
+  expect(item.html).toContain('data-theme="light" data-lang="en"');
+});
+
+it('generates the map iframe from the front application, titled after the event, with the connection override', async () => {
+  events();
+  const item = await run(
+    { embedType: 'map', eventId: EVENT_ID, planId: 'plan_main' },
+    authData({ frontUrl: 'maps.agency.example/' }),
+  );
+  expect(item.html).toBe(
+    `<iframe src="https://maps.agency.example/embed/${EVENT_ID}/map/plan_main?list=1" title="Floor plan — TechWeek 2026" width="100%" style="width:100%;min-height:720px;border:0;" loading="lazy" allowfullscreen></iframe>`,
+  );
+});
+
+it('escapes hostile titles, slugs and inputs, and never contains the key', async () => {
+  events([{ ...SAMPLE_EVENT, title: HOSTILE, slug: `x${HOSTILE}`, status: 'draft' }]);
+  const agenda = await run({ eventId: EVENT_ID, theme: HOSTILE, language: HOSTILE });
+  const map = await run({ embedType: 'map', eventId: EVENT_ID, planId: HOSTILE });
+  const titled = await run({ embedType: 'map', eventId: EVENT_ID, planId: 'p', frameTitle: HOSTILE });
+  for (const item of [agenda, map, titled]) {
+    expect(item.html).not.toContain('<script>alert');
+    // No tag or attribute was added or broken: the same "<" and quotes as a clean embed.
+    expect(item.html.match(/</g)).toHaveLength(item.embedType === 'map' ? 2 : 4);
+    expect(item.html.match(/"/g)).toHaveLength(10);
+    expect(JSON.stringify(item)).not.toContain(SENTINEL_KEY);
+  }
+  expect(agenda.html).toContain('data-event-slug="x&quot;&gt;&lt;script&gt;alert(1)&lt;/script&gt;"');
+  expect(map.html).toContain('title="Floor plan — &quot;&gt;&lt;script&gt;alert(1)&lt;/script&gt;"');
+  expect(map.url).toBe(
+    `https://front.example.com/embed/${EVENT_ID}/map/%22%3E%3Cscript%3Ealert(1)%3C%2Fscript%3E?list=1`,
+  );
+  expect(agenda.warning).toMatch(/^This event is a draft/);
+});
+
+it('still builds the map when the event title cannot be read', async () => {
+  nock(BASE_URL).get(paths.events()).query(true).reply(500, 'down').persist();
+  const item = await run({ embedType: 'map', eventId: EVENT_ID, planId: 'plan_main' });
+  expect(item.html).toContain('title="Event floor plan"');
+});
+
+it.each([
+  [{ embedType: 'map', eventId: EVENT_ID }, /^Choose the floor plan to show/],
+  [{ embedType: 'video', eventId: EVENT_ID }, /^"Embed" must be Floor Plan Map or Agenda/],
+  [{ embedType: 'agenda', eventId: 'techweek-2026' }, /^"techweek-2026" is not an event ID/],
+  [{ embedType: 'agenda' }, /^No event was given/],
+])('refuses %j before any request', async (inputData, message) => {
+  const scope = events();
+  expect(errorMessage(await caught(() => run(inputData)))).toMatch(message);
+  expect(scope.isDone()).toBe(false);
+});
+
+it('an event that is not among yours any more cannot give its slug', async () => {
+  events([]);
+  expect(errorMessage(await caught(() => run({ eventId: EVENT_ID })))).toMatch(
+    /^This event is not among your events any more/,
+  );
+});
+
+it('says which host is missing when neither the environment nor the connection sets it', async () => {
+  delete process.env[ENV_EMBED_URL];
+  const error = await caught(() => run({ eventId: EVENT_ID }));
+  expect(errorMessage(error)).toMatch(/No embed script URL is configured/);
+  expect(nock.pendingMocks()).toEqual([]);
+});

@@ -1,0 +1,88 @@
+import nock from 'nock';
+import findOrder from '../../src/searches/findOrder';
+import { type Order, type Submission, paths } from '../../src/connect';
+import { SAMPLE_ORDER, toOrderItem } from '../../src/mappers/order';
+import { SAMPLE_SUBMISSION } from '../../src/mappers/submission';
+import { BASE_URL, appTester, authData, caught, errorMessage, meta } from '../support/app';
+
+const perform = findOrder.operation.perform;
+const run = (inputData: Record<string, unknown>, auth: Record<string, string> = authData()) =>
+  appTester(perform, { authData: auth, inputData, meta: meta() }, true) as Promise<
+    Array<Record<string, unknown>>
+  >;
+
+const E1 = '11111111-1111-4111-8111-111111111111';
+const E2 = '22222222-2222-4222-8222-222222222222';
+const order = (id: string, submissionId: string, eventId: string, createdAt: string): Order => ({
+  ...SAMPLE_ORDER,
+  id,
+  paymentId: `pay_${id}`,
+  submissionId,
+  eventId,
+  createdAt,
+});
+const O1 = order('ord_1', 'sub_a', E1, '2026-11-01T10:00:00.000Z');
+const O2 = order('ord_2', 'sub_b', E2, '2026-11-02T10:00:00.000Z');
+const O3 = order('ord_3', 'sub_a', E1, '2026-11-03T10:00:00.000Z');
+
+const orders = (companyId = 'cmp_42') =>
+  nock(BASE_URL)
+    .get(paths.orders())
+    .query({ companyId, limit: '100' })
+    .reply(200, { data: [O1, O2, O3] });
+const registrationsOf = (eventId: string, data: Partial<Submission>[]) =>
+  nock(BASE_URL)
+    .get(paths.submissions())
+    .query((q) => q.eventId === eventId)
+    .reply(200, { data: data.map((s) => ({ ...SAMPLE_SUBMISSION, eventId, ...s })) });
+
+afterEach(() => nock.cleanAll());
+
+it('finds by order ID or payment ID', async () => {
+  orders();
+  expect(await run({ orderIdText: ' ord_2 ' })).toEqual([toOrderItem(O2)]);
+  orders();
+  expect((await run({ orderIdText: 'pay_ord_1' })).map((o) => o.id)).toEqual(['ord_1']);
+});
+
+it('finds by registration ID, newest first', async () => {
+  orders();
+  expect((await run({ submissionIdText: 'sub_a' })).map((o) => o.id)).toEqual(['ord_3', 'ord_1']);
+});
+
+it("finds by the attendee's email through the registrations of the orders' events", async () => {
+  orders();
+  registrationsOf(E1, [{ submissionId: 'sub_a', email: 'other@example.com' }]);
+  registrationsOf(E2, [{ submissionId: 'sub_b', email: 'Ada@Example.com' }]);
+  expect((await run({ email: 'ada@example.com' })).map((o) => o.id)).toEqual(['ord_2']);
+});
+
+it('an event of an order that is gone does not fail an email search', async () => {
+  orders();
+  nock(BASE_URL)
+    .get(paths.submissions())
+    .query((q) => q.eventId === E1)
+    .reply(404, { error: { code: 'NOT_FOUND', message: 'gone' } });
+  registrationsOf(E2, [{ submissionId: 'sub_b', email: 'ada@example.com' }]);
+  expect((await run({ email: 'ada@example.com' })).map((o) => o.id)).toEqual(['ord_2']);
+});
+
+it('returns [] when nothing matches, without reading registrations', async () => {
+  orders();
+  const regs = registrationsOf(E1, []);
+  await expect(run({ orderIdText: 'ord_9', email: 'ada@example.com' })).resolves.toEqual([]);
+  expect(regs.isDone()).toBe(false);
+});
+
+it("uses the step's Company ID over the connection's, and says when neither is set", async () => {
+  orders('cmp_other');
+  expect(await run({ orderIdText: 'ord_1', companyId: 'cmp_other' })).toHaveLength(1);
+  const { companyId: _c, ...noCompany } = authData();
+  expect(errorMessage(await caught(() => run({ orderIdText: 'ord_1' }, noCompany)))).toMatch(
+    /^No company ID is set/,
+  );
+});
+
+it('needs at least one criterion', async () => {
+  expect(errorMessage(await caught(() => run({})))).toMatch(/^Fill in Order ID, Registration ID or Email/);
+});

@@ -1,0 +1,102 @@
+import nock from 'nock';
+import findRegistration from '../../src/searches/findRegistration';
+import { type Submission, paths } from '../../src/connect';
+import { SAMPLE_EVENT } from '../../src/mappers/event';
+import {
+  SAMPLE_SUBMISSION,
+  submissionSample,
+  toSubmissionItem,
+  eventContextOf,
+} from '../../src/mappers/submission';
+import { ALL_TIME } from '../../src/registrations';
+import { BASE_URL, appTester, authData, caught, errorMessage, meta } from '../support/app';
+
+const operation = findRegistration.operation;
+const EVENT_ID = SAMPLE_EVENT.id;
+const run = (inputData: Record<string, unknown>) =>
+  appTester(operation.perform, { authData: authData(), inputData, meta: meta() }, true) as Promise<
+    Array<Record<string, unknown>>
+  >;
+
+const sub = (
+  id: string,
+  email: string,
+  createdAt: string,
+  overrides: Partial<Submission> = {},
+): Submission => ({
+  ...SAMPLE_SUBMISSION,
+  submissionId: id,
+  email,
+  createdAt,
+  ...overrides,
+});
+const ADA_OLD = sub('sub_1', 'ada@example.com', '2026-11-01T10:00:00.000Z');
+const ADA_NEW = sub('sub_2', 'Ada@Example.com', '2026-11-02T10:00:00.000Z', { status: 'pending' });
+const BOB = sub('sub_3', 'bob@example.com', '2026-11-03T10:00:00.000Z', { firstName: 'Bob' });
+
+const registrations = (data: Submission[]) =>
+  nock(BASE_URL).get(paths.submissions()).query({ eventId: EVENT_ID, since: ALL_TIME }).reply(200, { data });
+const events = () =>
+  nock(BASE_URL)
+    .get(paths.events())
+    .query(true)
+    .reply(200, { data: [SAMPLE_EVENT] });
+
+afterEach(() => nock.cleanAll());
+
+it('finds by email without case or spaces, newest first, with the same fields as the triggers', async () => {
+  registrations([ADA_OLD, BOB, ADA_NEW]);
+  events();
+  const results = await run({ eventId: EVENT_ID, email: '  ADA@example.COM ' });
+  expect(results.map((r) => r.submissionId)).toEqual(['sub_2', 'sub_1']);
+  expect(results[1]).toEqual(toSubmissionItem(ADA_OLD, eventContextOf(SAMPLE_EVENT)));
+  expect(Object.keys(results[0] ?? {}).sort()).toEqual(Object.keys(submissionSample).sort());
+});
+
+it('finds by registration ID, and by both (both must match)', async () => {
+  registrations([ADA_OLD, BOB]);
+  events();
+  expect((await run({ eventId: EVENT_ID, submissionIdText: 'sub_3' })).map((r) => r.firstName)).toEqual([
+    'Bob',
+  ]);
+  registrations([ADA_OLD, BOB]);
+  await expect(
+    run({ eventId: EVENT_ID, submissionIdText: 'sub_3', email: 'ada@example.com' }),
+  ).resolves.toEqual([]);
+});
+
+it('returns [] when nothing matches or the event is gone', async () => {
+  registrations([BOB]);
+  await expect(run({ eventId: EVENT_ID, email: 'nobody@example.com' })).resolves.toEqual([]);
+  nock(BASE_URL)
+    .get(paths.submissions())
+    .query(true)
+    .reply(404, { error: { code: 'NOT_FOUND', message: 'Event not found' } });
+  await expect(run({ eventId: EVENT_ID, email: 'ada@example.com' })).resolves.toEqual([]);
+});
+
+it('needs an email or a registration ID, and a real event ID', async () => {
+  expect(errorMessage(await caught(() => run({ eventId: EVENT_ID })))).toMatch(
+    /^Fill in Email or Registration ID/,
+  );
+  expect(errorMessage(await caught(() => run({ eventId: 'techweek', email: 'a@b.c' })))).toMatch(
+    /^"techweek" is not an event ID/,
+  );
+});
+
+it('labels the custom answers of the chosen event as output fields', async () => {
+  nock(BASE_URL)
+    .get(paths.submissions())
+    .query(true)
+    .reply(200, { data: [ADA_OLD] })
+    .persist();
+  events();
+  const dynamic = operation.outputFields.find(
+    (f): f is Exclude<typeof f, { key: string }> => typeof f === 'function',
+  );
+  const fields = await appTester(dynamic!, { authData: authData(), inputData: { eventId: EVENT_ID } }, true);
+  expect(fields).toEqual([
+    { key: 'answers__company', label: 'Answer: Company', type: 'string' },
+    { key: 'answers__diet', label: 'Answer: Dietary needs', type: 'string' },
+  ]);
+});
