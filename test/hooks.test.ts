@@ -468,6 +468,20 @@ describe('items', () => {
     expect(logs.join('\n')).toContain(`The title and dates of event ${EVENT.id} could not be added`);
   });
 
+  it('an instant New Registration gives the same item as the polled New Form Submission', async () => {
+    mockRegistrations();
+    const polled = (await appTester(
+      (App.triggers as unknown as Record<string, { operation: { perform: Fn } }>).new_submission!.operation
+        .perform,
+      { authData: authData(), inputData: { eventId: EVENT.id }, meta: { isLoadingSample: true } },
+    )) as Array<Record<string, unknown>>;
+    const [instant] = await deliver(
+      'new_registration',
+      signedDelivery(deliveryBody('FORM_SUBMISSION', PENDING), SECRET),
+    );
+    expect(polled.find((item) => item.id === PENDING.submissionId)).toEqual(instant);
+  });
+
   it('gives two payments of one registration distinct ids', async () => {
     mockEvents();
     const [a] = await deliver(
