@@ -165,6 +165,12 @@ export class DeliveryQueue {
     return this.pending.size;
   }
 
+  pendingFor(tenantId: string): number {
+    let n = 0;
+    for (const d of this.pending.values()) if (d.tenant.id === tenantId) n++;
+    return n;
+  }
+
   /** Resolves when no delivery is pending (or after timeoutMs). For tests and benchmarks. */
   whenIdle(timeoutMs = 10_000): Promise<boolean> {
     if (this.pending.size === 0) return Promise.resolve(true);

@@ -425,7 +425,7 @@ export function registerSandboxRoutes(app: FastifyInstance, ctx: SandboxContext)
           (type === undefined || e.type === type) &&
           (deliveryId === undefined || e.deliveryId === deliveryId),
       );
-    return { data, pending: delivery.pendingCount };
+    return { data, pending: delivery.pendingFor(tenant.id) };
   });
 
   // ---- tenant ----------------------------------------------------------------------------------------
