@@ -1,0 +1,244 @@
+/**
+ * End to end against the sandbox: each search finds what the sandbox holds (events of the account and of the
+ * public catalog, registrations, orders, agendas, floor plans), floor plans are cached until bypassed, and
+ * the embed code carries the event's real slug.
+ */
+import type { Bundle, ZObject } from 'zapier-platform-core';
+import { SEED_TENANTS, startSandbox, type RunningSandbox } from '../../sandbox';
+import generateEmbedCode from '../../src/creates/embedCode';
+import findAgenda from '../../src/searches/findAgenda';
+import findEvent from '../../src/searches/findEvent';
+import findFloorPlan from '../../src/searches/findFloorPlan';
+import findOrder from '../../src/searches/findOrder';
+import findRegistration from '../../src/searches/findRegistration';
+import floorPlanList from '../../src/triggers/floorPlanList';
+import { appTester, caught, errorMessage, meta } from '../support/app';
+
+type Tenant = (typeof SEED_TENANTS)[number];
+type Item = Record<string, unknown>;
+type Perform = (z: ZObject, bundle: Bundle) => Promise<unknown>;
+
+const NORTHWIND = SEED_TENANTS[0];
+const HARBOR = SEED_TENANTS[2];
+
+let sandbox: RunningSandbox;
+let techweek: { id: string; slug: string; title: string };
+
+const authOf = (tenant: Tenant, extra: Record<string, string> = {}) => ({
+  apiKey: tenant.apiKey,
+  baseUrl: sandbox.url,
+  companyId: tenant.companyId,
+  ...extra,
+});
+
+const sim = async <T = Item>(tenant: Tenant, method: string, path: string, body?: unknown): Promise<T> => {
+  const response = await fetch(`${sandbox.url}${path}`, {
+    method,
+    headers: {
+      'X-API-KEY': tenant.apiKey,
+      ...(body === undefined ? {} : { 'Content-Type': 'application/json' }),
+    },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await response.text();
+  if (!response.ok) throw new Error(`${method} ${path}: ${response.status} ${text}`);
+  return (text ? JSON.parse(text) : {}) as T;
+};
+
+const search = (perform: Perform, inputData: Item, tenant: Tenant = NORTHWIND) =>
+  appTester(perform, { authData: authOf(tenant), inputData, meta: meta() }) as Promise<Item[]>;
+
+beforeAll(async () => {
+  sandbox = await startSandbox({ port: 0 });
+  const events = await sim<{ data: Array<typeof techweek> }>(
+    NORTHWIND,
+    'GET',
+    '/api/v1/integrations/zapier/events?limit=100',
+  );
+  techweek = events.data.find((e) => e.slug === 'techweek-paris-2026')!;
+});
+
+afterAll(() => sandbox?.close());
+
+describe('Find Event', () => {
+  it('finds your event by title words, enriched from its public page', async () => {
+    const [first] = await search(findEvent.operation.perform, { query: 'TechWeek Paris' });
+    expect(first).toMatchObject({
+      id: techweek.id,
+      slug: 'techweek-paris-2026',
+      isOwnEvent: true,
+      description: expect.stringMatching(/^Three days of talks/),
+      coverImageUrl: 'https://cdn.sandbox.example/covers/techweek-paris-2026.jpg',
+    });
+  });
+
+  it('finds drafts of your own, without a public description', async () => {
+    const [draft] = await search(findEvent.operation.perform, { query: 'northwind-partner-day' });
+    expect(draft).toMatchObject({ status: 'draft', isPublished: false, description: null });
+  });
+
+  it("finds another organizer's event only in the public catalog", async () => {
+    await expect(search(findEvent.operation.perform, { query: 'lumen design' })).resolves.toEqual([]);
+    const [found] = await search(findEvent.operation.perform, {
+      query: 'lumen design',
+      includeCatalog: true,
+    });
+    expect(found).toMatchObject({
+      slug: 'lumen-design-conference-2026',
+      isOwnEvent: false,
+      isPublished: true,
+    });
+    expect(found?.description).toEqual(expect.any(String));
+  });
+});
+
+describe('Find Registration and Find Order', () => {
+  let registration: { submissionId: string };
+  let order: { id: string; paymentId: string };
+
+  beforeAll(async () => {
+    registration = await sim(NORTHWIND, 'POST', '/_sandbox/submissions', {
+      eventId: techweek.id,
+      email: 'Find.Me@Example.com',
+      firstName: 'Findable',
+      lastName: 'Person',
+      status: 'approved',
+      answers: [{ key: 'company', label: 'Company', value: 'Acme' }],
+    });
+    order = await sim(NORTHWIND, 'POST', '/_sandbox/orders', {
+      submissionId: registration.submissionId,
+      outcome: 'paid',
+    });
+  });
+
+  it('finds the registration by email and by ID, with the event and answers', async () => {
+    const [byEmail] = await search(findRegistration.operation.perform, {
+      eventId: techweek.id,
+      email: ' find.me@example.com ',
+    });
+    expect(byEmail).toMatchObject({
+      submissionId: registration.submissionId,
+      eventTitle: techweek.title,
+      fullName: 'Findable Person',
+      isApproved: true,
+      answers__company: 'Acme',
+    });
+    const byId = await search(findRegistration.operation.perform, {
+      eventId: techweek.id,
+      submissionIdText: registration.submissionId,
+    });
+    expect(byId.map((r) => r.email)).toEqual(['Find.Me@Example.com']);
+    await expect(
+      search(findRegistration.operation.perform, { eventId: techweek.id, email: 'nobody@nowhere.example' }),
+    ).resolves.toEqual([]);
+  });
+
+  it('finds the order by order ID, payment ID, registration ID and email', async () => {
+    const find = (inputData: Item) => search(findOrder.operation.perform, inputData);
+    for (const input of [
+      { orderIdText: order.id },
+      { orderIdText: order.paymentId },
+      { submissionIdText: registration.submissionId },
+      { email: 'FIND.ME@example.com' },
+    ]) {
+      const results = await find(input);
+      expect([input, results.map((o) => o.orderId)]).toEqual([input, [order.id]]);
+    }
+    await expect(find({ orderIdText: 'ord_does_not_exist' })).resolves.toEqual([]);
+  });
+});
+
+describe('Find Event Agenda', () => {
+  it("returns the event's sessions in order, filtered by track or day", async () => {
+    const [agenda] = await search(findAgenda.operation.perform, { eventId: techweek.id });
+    const sessions = agenda?.sessions as Array<{ startsAt: string; track: string; day: string }>;
+    expect(agenda).toMatchObject({ eventSlug: 'techweek-paris-2026', firstSessionTitle: 'Opening keynote' });
+    expect(agenda?.sessionCount).toBe(sessions.length);
+    expect(sessions.map((s) => s.startsAt)).toEqual([...sessions.map((s) => s.startsAt)].sort());
+
+    const [main] = await search(findAgenda.operation.perform, { eventId: techweek.id, track: 'main' });
+    expect((main?.sessions as Array<{ track: string }>).every((s) => s.track === 'Main')).toBe(true);
+    const firstDay = sessions[0]?.day;
+    const [day] = await search(findAgenda.operation.perform, { eventId: techweek.id, day: firstDay });
+    expect(day?.sessionCount).toBe(sessions.filter((s) => s.day === firstDay).length);
+    expect(day?.sessionCount).toBeLessThan(sessions.length);
+  });
+});
+
+describe('Find Floor Plan', () => {
+  it('lists only published plans, with booth counts that add up', async () => {
+    const plans = await search(findFloorPlan.operation.perform, { eventId: techweek.id });
+    expect(plans.map((p) => p.id)).toEqual(['plan_expo', 'plan_main']);
+    for (const plan of plans) {
+      expect(plan.boothCount).toBe(
+        (plan.availableCount as number) + (plan.heldCount as number) + (plan.bookedCount as number),
+      );
+    }
+    const choices = (await appTester(floorPlanList.operation.perform, {
+      authData: authOf(NORTHWIND),
+      inputData: { eventId: techweek.id },
+      meta: meta({ isFillingDynamicDropdown: true }),
+    })) as Array<{ id: string; label: string }>;
+    expect(choices.map((c) => c.label)).toEqual([
+      expect.stringMatching(/^Expo level 2 — v1, \d+ of 18 booths available$/),
+      expect.stringMatching(/^Main hall — v3, \d+ of 32 booths available$/),
+    ]);
+  });
+
+  it('answers from the cache after a booking until "Bypass Cache" is chosen', async () => {
+    const input = { eventId: techweek.id, planId: 'plan_main' };
+    const [before] = await search(findFloorPlan.operation.perform, input);
+    const booths = before?.booths as Array<{ id: string; status: string }>;
+    const free = booths.find((b) => b.status === 'available')!;
+    await sim(NORTHWIND, 'POST', `/_sandbox/events/${techweek.id}/floor-plans/plan_main/booths/${free.id}`, {
+      status: 'booked',
+    });
+    await sim(NORTHWIND, 'POST', `/_sandbox/events/${techweek.id}/floor-plans/plan_main/publish`);
+
+    const [cached] = await search(findFloorPlan.operation.perform, input);
+    expect(cached).toMatchObject({ version: before?.version, dataAsOf: before?.dataAsOf });
+    const [fresh] = await search(findFloorPlan.operation.perform, { ...input, bypassCache: true });
+    expect(fresh?.version).toBe((before?.version as number) + 1);
+    expect(
+      (fresh?.booths as Array<{ id: string; status: string }>).find((b) => b.id === free.id)?.status,
+    ).toBe('booked');
+    expect((fresh?.availableCount as number) < (before?.availableCount as number)).toBe(true);
+  });
+
+  it('an unknown plan is no result, and a plan without venue floor plans says so', async () => {
+    await expect(
+      search(findFloorPlan.operation.perform, { eventId: techweek.id, planId: 'plan_annex' }),
+    ).resolves.toEqual([]);
+    const harborEvents = await sim<{ data: Array<{ id: string }> }>(
+      HARBOR,
+      'GET',
+      '/api/v1/integrations/zapier/events',
+    );
+    const error = await caught(() =>
+      search(findFloorPlan.operation.perform, { eventId: harborEvents.data[0]?.id }, HARBOR),
+    );
+    expect(errorMessage(error)).toMatch(/^Your plan does not include venue floor plans/);
+  });
+});
+
+describe('Generate Embed Code', () => {
+  it("uses the event's real slug for the agenda, and the map of a published plan", async () => {
+    const auth = authOf(NORTHWIND, {
+      frontUrl: 'https://front.sandbox.example',
+      embedUrl: 'https://embed.sandbox.example',
+    });
+    const run = (inputData: Item) =>
+      appTester(generateEmbedCode.operation.perform, { authData: auth, inputData, meta: meta() });
+    const agenda = await run({ embedType: 'agenda', eventId: techweek.id });
+    expect(agenda.html).toContain('data-event-slug="techweek-paris-2026"');
+    expect(agenda.html).toContain(
+      '<script async src="https://embed.sandbox.example/embed/v1/service-embed.js">',
+    );
+    const map = await run({ embedType: 'map', eventId: techweek.id, planId: 'plan_main' });
+    expect(map.html).toContain(
+      `src="https://front.sandbox.example/embed/${techweek.id}/map/plan_main?list=1"`,
+    );
+    expect(map.html).toContain(`title="Floor plan — ${techweek.title}"`);
+    expect(JSON.stringify([agenda, map])).not.toContain(NORTHWIND.apiKey);
+  });
+});
