@@ -1,0 +1,84 @@
+/**
+ * A small step runner for the journey: each step runs, is timed and printed as one row as soon as it ends;
+ * a failing step is recorded with its error and the journey goes on where it can.
+ */
+export interface Row {
+  section: string;
+  step: string;
+  ok: boolean;
+  detail: string;
+  ms: number;
+}
+
+export interface Printer {
+  line(text: string): void;
+  color: boolean;
+}
+
+const paint = (color: boolean, code: string, text: string) =>
+  color ? `\u001b[${code}m${text}\u001b[0m` : text;
+
+export const STEP_WIDTH = 44;
+
+export class Runner {
+  readonly rows: Row[] = [];
+  private section = '';
+
+  constructor(private readonly out: Printer) {}
+
+  heading(title: string, note?: string): void {
+    this.section = title;
+    this.out.line('');
+    this.out.line(
+      `${paint(this.out.color, '1;36', title)}${note ? paint(this.out.color, '2', `  ${note}`) : ''}`,
+    );
+  }
+
+  note(text: string): void {
+    this.out.line(paint(this.out.color, '2', `    ${text}`));
+  }
+
+  /** Runs one step; `fn` returns the detail shown beside it. Resolves the step's value, or undefined. */
+  async step<T>(step: string, fn: () => Promise<{ detail: string; value?: T }>): Promise<T | undefined> {
+    const started = performance.now();
+    let ok = true;
+    let detail: string;
+    let value: T | undefined;
+    try {
+      const result = await fn();
+      detail = result.detail;
+      value = result.value;
+    } catch (error) {
+      ok = false;
+      detail = describeError(error);
+    }
+    const ms = Math.round(performance.now() - started);
+    this.rows.push({ section: this.section, step, ok, detail, ms });
+    const mark = ok ? paint(this.out.color, '32', '✔') : paint(this.out.color, '31', '✘');
+    const name = step.length > STEP_WIDTH ? `${step.slice(0, STEP_WIDTH - 1)}…` : step.padEnd(STEP_WIDTH);
+    const time = paint(this.out.color, '2', `${String(ms).padStart(5)} ms`);
+    this.out.line(`  ${mark} ${name} ${time}  ${ok ? detail : paint(this.out.color, '31', detail)}`);
+    return value;
+  }
+
+  get failed(): Row[] {
+    return this.rows.filter((row) => !row.ok);
+  }
+}
+
+/** The readable message of an error, including Zapier's JSON-wrapped messages. */
+export const describeError = (error: unknown): string => {
+  const message = error instanceof Error ? error.message : String(error);
+  try {
+    const parsed = JSON.parse(message) as { message?: string };
+    if (parsed.message) return `${error instanceof Error ? error.name : 'Error'}: ${parsed.message}`;
+  } catch {
+    // plain message
+  }
+  return `${error instanceof Error ? error.name : 'Error'}: ${message}`;
+};
+
+/** Throws with `message` unless `condition` holds. */
+export function check(condition: unknown, message: string): asserts condition {
+  if (!condition) throw new Error(message);
+}

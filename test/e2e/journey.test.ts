@@ -1,0 +1,26 @@
+/**
+ * `npm start`'s journey, run in-process against the embedded sandbox: every step must pass, and the steps
+ * that prove the promises of the integration (exactly-once, tamper-proof, idempotent check-in, clear errors)
+ * must say what they did.
+ */
+import { runJourney } from '../../scripts/journey';
+
+it('runs the whole journey, every step passing', async () => {
+  const lines: string[] = [];
+  const result = await runJourney({ out: { line: (text) => lines.push(text), color: false } });
+  const failed = result.rows.filter((row) => !row.ok).map((row) => `${row.step}: ${row.detail}`);
+  expect(failed).toEqual([]);
+  expect(result.ok).toBe(true);
+
+  const detail = (step: string) => result.rows.find((row) => row.step.startsWith(step))?.detail ?? '';
+  expect(detail('Test the connection')).toMatch(/^label "Company cmp_northwind on 127\.0\.0\.1:\d+"$/);
+  expect(detail('The same delivery retried')).toMatch(/already processed/);
+  expect(detail('A tampered delivery')).toMatch(/signature does not match/);
+  expect(detail('Zapier replays the same step')).toMatch(/nobody checked in twice/);
+  expect(detail('A volunteer scans her badge again')).toMatch(/alreadyCheckedIn: true/);
+  expect(detail('Check-in on a plan without QR check-in')).toMatch(/Your plan does not include QR check-in/);
+  expect(detail('No subscription is left')).toBe('0 subscriptions');
+  expect(result.rows.filter((row) => / runs its Zap$/.test(row.step))).toHaveLength(8);
+  expect(lines.at(-1)).toMatch(/^✔ Journey complete: \d+ steps passed, 0 failed/);
+  expect(lines.join('\n')).not.toContain('sk_sandbox_');
+});
