@@ -5,6 +5,7 @@
 import { createHmac } from 'node:crypto';
 import http from 'node:http';
 import https from 'node:https';
+import { timePrefix } from './prng';
 import type { SandboxState, Tenant } from './state';
 import type { HookRecord, WebhookKind } from './types';
 
@@ -109,7 +110,7 @@ export class DeliveryQueue {
     for (const hook of tenant.hooks.values()) {
       if (!matches(hook, type, eventId)) continue;
       dataJson ??= JSON.stringify(data);
-      const id = this.newDeliveryId(tenant);
+      const id = this.newDeliveryId();
       const body = `{"id":${JSON.stringify(id)},"type":"${type}","createdAt":"${createdAt}","data":${dataJson}}`;
       const secrets = this.state ? this.state.signingSecrets(tenant, hook) : [hook.secret ?? ''];
       const d: Delivery = {
@@ -138,10 +139,11 @@ export class DeliveryQueue {
     }
   }
 
-  private newDeliveryId(tenant: Tenant): string {
+  /** Unique within this sandbox without any lookup: a time prefix and a sequence number. */
+  private newDeliveryId(): string {
     this.sequence++;
-    if (this.state) return this.state.newId('dlv_', this.state.now(), 6);
-    return `dlv_${tenant.id}_${this.sequence}`;
+    const ms = this.state ? this.state.now() : Date.now();
+    return `dlv_${timePrefix(ms)}${this.sequence.toString(32).toUpperCase().padStart(6, '0')}`;
   }
 
   log(tenantId: string): DeliveryLogEntry[] {

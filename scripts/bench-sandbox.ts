@@ -8,8 +8,9 @@
 //
 // Flags: --requests N (60000) --concurrency N (64) --hooks N (1000) --rounds N (6) --scale N (100000)
 
-import { spawn, type ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import os from 'node:os';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
@@ -32,6 +33,11 @@ const ROUNDS = flag('rounds', 6);
 const SCALE = flag('scale', 100_000);
 const WARMUP = Math.min(3000, Math.floor(REQUESTS / 10));
 
+// With two or more cores, the server is pinned to CPU 0 and this load generator to CPU 1, so the figures are
+// those of a server on one core of its own.
+const PIN = os.availableParallelism() >= 2 && existsSync('/usr/bin/taskset');
+if (PIN) execFileSync('/usr/bin/taskset', ['-p', '-c', '1', String(process.pid)], { stdio: 'ignore' });
+
 const children = new Set<ChildProcess>();
 process.on('exit', () => {
   for (const c of children) c.kill('SIGKILL');
@@ -48,10 +54,10 @@ interface Server {
 /** Starts `sandbox/cli.ts` in its own process and waits for its URL (at most 60 s). */
 function startServer(args: string[]): Promise<Server> {
   const started = performance.now();
-  const child = spawn(NODE, ['--import', 'tsx', 'sandbox/cli.ts', '--port', '0', '--quiet', ...args], {
-    cwd: ROOT,
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
+  const argv = [NODE, '--import', 'tsx', 'sandbox/cli.ts', '--port', '0', '--quiet', ...args];
+  // taskset execs node in place, so the child's pid is the server's.
+  const [cmd, ...rest] = PIN ? ['/usr/bin/taskset', '-c', '0', ...argv] : argv;
+  const child = spawn(cmd as string, rest, { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] });
   children.add(child);
   return new Promise((resolve, reject) => {
     let out = '';
@@ -403,6 +409,17 @@ function print(title: string, rows: Record<string, string>): void {
 async function main(): Promise<void> {
   console.log(
     `Connect sandbox benchmark (node ${process.version}, loopback, load generator in a separate process)`,
+  );
+  console.log(
+    PIN
+      ? 'server pinned to CPU 0; load generator and webhook receiver pinned to CPU 1'
+      : 'not pinned (taskset or a second core missing)',
+  );
+  console.log(
+    `load average before: ${os
+      .loadavg()
+      .map((l) => l.toFixed(2))
+      .join(' ')}`,
   );
   print('1. Check-in throughput (Idempotency-Key on every request)', await benchCheckins());
   print(`2. Webhook delivery latency (${HOOKS} subscriptions)`, await benchDeliveries());
