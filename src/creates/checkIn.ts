@@ -27,11 +27,13 @@ const refuse = (z: ZObject, message: string): never => {
 
 /** The body to send, from the step's input; every mistake is refused before any request. */
 export const checkInBodyOf = (z: ZObject, bundle: Pick<Bundle, 'inputData'>): CheckInBody => {
-  const code = cleanCode(typeof bundle.inputData.code === 'string' ? bundle.inputData.code : '');
+  const code = cleanCode(textInput(bundle, 'code'));
   const submissionId = textInput(bundle, 'submissionId');
   const chosen = textInput(bundle, 'checkInBy').toLowerCase();
   const mode: Mode | undefined = chosen
-    ? MODES[chosen]
+    ? Object.hasOwn(MODES, chosen)
+      ? MODES[chosen]
+      : undefined
     : code
       ? 'code'
       : submissionId

@@ -239,6 +239,8 @@ describe('errors a door volunteer can act on', () => {
       /^"TechWeek 2026" is not an event ID/,
     ],
     [{ checkInBy: 'badge', code: CODE }, /^"Check In By" must be QR Code or Registration/],
+    [{ checkInBy: 'constructor', code: CODE }, /^"Check In By" must be QR Code or Registration/],
+    [{ code: 12345, submissionId: 'sub_1' }, /^Both a QR code and a registration/],
     [{ code: CODE, checkInTime: 'tomorrowish' }, /^"tomorrowish" in Check-in Time is not a date/],
   ])('refuses %j before any request', async (inputData, message) => {
     const scope = nock(BASE_URL).post(paths.checkIn()).reply(200, SAMPLE_CHECK_IN);
