@@ -420,7 +420,6 @@ const ADD_ONS: LineItem[] = [
 ];
 
 const SESSION_TITLES = [
-  'Opening keynote',
   'State of the platform',
   'Scaling teams without losing the plot',
   'Design systems at scale',
@@ -433,7 +432,6 @@ const SESSION_TITLES = [
   'Accessibility is a feature',
   'Cost-aware cloud architecture',
   'Lightning talks',
-  'Closing keynote',
   'Data contracts in the real world',
   'Security champions programmes',
 ] as const;
@@ -552,8 +550,13 @@ function agendaFor(rng: Prng, event: EventRecord, startMs: number, hours: number
       }));
       n++;
       sessions.push({
-        id: `ses_${event.slug.slice(0, 12).replace(/-+$/, '')}_${n}`,
-        title: i === 0 && d === 0 ? 'Opening keynote' : (titles[n % titles.length] as string),
+        id: `ses_${event.id.slice(0, 8)}_${n}`,
+        title:
+          i === 0 && d === 0
+            ? 'Opening keynote'
+            : i === perDay - 1 && d === days - 1 && perDay > 3
+              ? 'Closing keynote'
+              : (titles[n % titles.length] as string),
         startsAt: new Date(t).toISOString(),
         endsAt: new Date(t + len).toISOString(),
         room: i === 0 ? 'Main hall' : rng.pick(ROOMS),
@@ -674,7 +677,16 @@ function seedTenant(state: SandboxState, tenant: Tenant, rng: Prng, now: number)
         } else {
           orderStatus = rng.pick(['failed', 'refunded'] as const);
         }
-        const orderMs = Math.min(now - 500, createdMsSub + rng.between(1, 15) * MIN);
+        // Paid a few seconds to a quarter of an hour after registering (never in the future).
+        const room = now - 1000 - createdMsSub;
+        const orderMs =
+          createdMsSub + Math.floor(Math.min(room, rng.between(1, 15) * MIN) * (0.2 + 0.8 * rng.next()));
+        const settledMs =
+          orderStatus === 'refunded'
+            ? orderMs + rng.between(1, 10) * DAY
+            : orderStatus === 'pending'
+              ? orderMs
+              : orderMs + rng.between(2, 40) * 1000;
         state.addOrder(
           tenant,
           {
@@ -683,10 +695,7 @@ function seedTenant(state: SandboxState, tenant: Tenant, rng: Prng, now: number)
             currency,
             status: orderStatus,
             createdMs: orderMs,
-            updatedMs: Math.min(
-              now,
-              orderMs + (orderStatus === 'refunded' ? rng.between(1, 10) * DAY : rng.between(1, 5) * 1000),
-            ),
+            updatedMs: Math.min(now - 1, Math.max(orderMs, settledMs)),
           },
           { emit: false, rng },
         );
