@@ -15,8 +15,8 @@
  * - A failed poll leaves a floor: for an hour after the last failure, every poll of the stream asks from at
  *   least where the failed one asked. A stream shared by two Zaps therefore cannot move past what a failing
  *   Zap has not seen while the other keeps succeeding.
- * - A poll returns at most `maxItems` records: the oldest first, so a burst is caught up over the next polls
- *   without a gap; the cursor never moves past a record that was not returned.
+ * - A poll returns its whole window, but at most 1,000 records after the cursor: the oldest first, so a burst
+ *   is caught up over the next polls without a gap; the cursor never moves past a record not returned.
  */
 import type { Bundle, ZObject } from 'zapier-platform-core';
 import { type AccountCache, accountCache } from './cache';
@@ -44,8 +44,10 @@ export const CURSOR_TIMING = {
   failureHoldMs: HOUR,
   /** How long the state is kept without any poll (rewritten by every poll). */
   stateTtlSeconds: 30 * 24 * 3600,
-  /** The most records one scheduled poll returns (Zapier runs 100 new items per poll and holds the rest). */
-  maxItems: 1000,
+  /** The most records after the cursor one poll returns (Zapier runs 100 new items a poll, holds the rest). */
+  maxNewItems: 1000,
+  /** The most records one answer carries, overlap included (keeps it well under Zapier's payload limits). */
+  maxAnswerItems: 5000,
   /** Zapier stops a poll at 30 s: the request gives up before, so that the failure is remembered. */
   requestBudgetMs: 25_000,
   minRequestTimeoutMs: 5_000,
@@ -113,22 +115,35 @@ export interface Entry<R> {
 
 /**
  * The records a poll returns, from the fetched ones sorted oldest first. A dedupe poll takes everything (the
- * newest `MAX_DEDUPE_ITEMS`). A scheduled poll takes everything when it fits in `maxItems`; otherwise the
- * oldest `maxItems`, shifted forward when needed so that at least half of them are newer than the cursor
- * (a window crowded with already-returned records must still move on).
+ * newest `MAX_DEDUPE_ITEMS`). A scheduled poll returns one contiguous run:
+ *
+ * - every record at or before the cursor: the overlap, sent again so that rows that became visible late,
+ *   rows another Zap of the stream returned, and an answer Zapier lost all reach the Zap (its dedupe drops
+ *   the repeats);
+ * - then at most `maxNewItems` records after the cursor, oldest first; the rest wait for the next polls, and
+ *   the cursor ends at the run's newest record, so a burst is caught up without a gap. Without a cursor every
+ *   record counts as after it.
+ *
+ * Only when the run would exceed `maxAnswerItems` (thousands of rows in the overlap) are its oldest records
+ * left out, and never those of the last minutes before the cursor, which may be new to the Zap.
  */
 export const selectEntries = <R>(
   sorted: Entry<R>[],
   kind: SinceKind,
   cursor: CursorPosition | null,
-  maxItems: number = CURSOR_TIMING.maxItems,
+  limits: { maxNewItems: number; maxAnswerItems: number } = CURSOR_TIMING,
 ): Entry<R>[] => {
   if (kind === 'dedupe') return sorted.slice(-MAX_DEDUPE_ITEMS);
-  if (sorted.length <= maxItems) return sorted;
-  const firstNew = cursor ? sorted.findIndex((entry) => comparePositions(entry, cursor) > 0) : 0;
-  const returned = firstNew < 0 ? sorted.length : firstNew;
-  const end = Math.max(maxItems, Math.min(sorted.length, returned + Math.floor(maxItems / 2)));
-  return sorted.slice(end - maxItems, end);
+  const firstWhere = (test: (entry: Entry<R>) => boolean) => {
+    const index = sorted.findIndex(test);
+    return index < 0 ? sorted.length : index;
+  };
+  const firstNew = cursor ? firstWhere((entry) => comparePositions(entry, cursor) > 0) : 0;
+  const end = Math.min(sorted.length, firstNew + limits.maxNewItems);
+  const lateFrom = cursor
+    ? firstWhere((entry) => entry.ms >= cursor.ms - CURSOR_TIMING.visibilityDelayMs - CURSOR_TIMING.marginMs)
+    : 0;
+  return sorted.slice(Math.min(lateFrom, Math.max(0, end - limits.maxAnswerItems)), end);
 };
 
 /** The cursor after returning `selected`: its newest record, unless dated in the future beyond the skew. */

@@ -5,6 +5,7 @@ import { SAMPLE_EVENT } from '../../src/mappers/event';
 import { submissionSample } from '../../src/mappers/submission';
 import newSubmission, { submissionStreamKey } from '../../src/triggers/newSubmission';
 import { BASE_URL, appTester, authData, caught, errorMessage, meta } from '../support/app';
+import { testerCache } from '../support/hookRequest';
 import { EVENT_ID, HOUR, MINUTE, T0, controlClock, iso, submissionAt } from './fixtures';
 
 type Item = Record<string, unknown> & { id: string };
@@ -42,7 +43,7 @@ const serveEvents = () =>
 let clock: ReturnType<typeof controlClock>;
 beforeEach(() => {
   clock = controlClock();
-  appTester.zcacheTestObj = {};
+  testerCache(appTester).zcacheTestObj = {};
 });
 afterEach(() => {
   clock.restore();

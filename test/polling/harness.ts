@@ -1,0 +1,218 @@
+/**
+ * A scripted Connect server and a Zapier stand-in for whole days of polling, fast enough to play thousands of
+ * polls: the trigger's real `perform` runs with a `z` whose `request` is answered in memory (through the real
+ * client, error mapping and schemas), whose `cache` is a JSON store that can be evicted or broken, and with
+ * `Date.now` (the client clock) set apart from the server clock when the scenario skews it.
+ */
+import { type Bundle, type ZObject, errors } from 'zapier-platform-core';
+import type { Submission } from '../../src/connect';
+import { SAMPLE_EVENT } from '../../src/mappers/event';
+import { SAMPLE_SUBMISSION } from '../../src/mappers/submission';
+import newSubmission from '../../src/triggers/newSubmission';
+
+export const MINUTE = 60_000;
+export const HOUR = 60 * MINUTE;
+export const EVENT_ID = SAMPLE_EVENT.id;
+export const BASE_URL = 'https://api.connect.test';
+export const START = Date.parse('2026-11-22T00:00:00.000Z');
+
+/** A small deterministic generator, so a failing scenario replays exactly. */
+export class Rng {
+  constructor(private seed: number) {}
+  next(): number {
+    this.seed = (this.seed * 1664525 + 1013904223) >>> 0;
+    return this.seed / 2 ** 32;
+  }
+  int(below: number): number {
+    return Math.floor(this.next() * below);
+  }
+}
+
+export type Failure = '429' | '500' | 'timeout' | 'html';
+
+interface Stored {
+  submission: Submission;
+  createdMs: number;
+  visibleMs: number;
+}
+
+/** The service as the contract allows it to behave: order not guaranteed, boundary either way, late rows. */
+export class ScriptedServer {
+  now = START;
+  boundary: 'inclusive' | 'exclusive' = 'exclusive';
+  shuffle = true;
+  requests = 0;
+  eventRequests = 0;
+  /** Every submissions request answered: when (server clock), its `since`, what it carried. */
+  readonly log: Array<{ at: number; sinceMs: number; items: number; bytes: number }> = [];
+  private readonly rows: Stored[] = [];
+  private readonly rng = new Rng(7);
+  private failNext: Failure | null = null;
+
+  add(id: string, createdMs: number, lagMs = 0, status = 'approved'): void {
+    this.rows.push({
+      submission: {
+        ...SAMPLE_SUBMISSION,
+        submissionId: id,
+        eventId: EVENT_ID,
+        status,
+        createdAt: new Date(createdMs).toISOString(),
+      },
+      createdMs,
+      visibleMs: createdMs + lagMs,
+    });
+  }
+
+  /** Ids of every registration created at or after `ms`. */
+  createdSince(ms: number): Set<string> {
+    return new Set(this.rows.filter((row) => row.createdMs >= ms).map((row) => row.submission.submissionId));
+  }
+
+  createdMsOf(id: string): number {
+    return this.rows.find((row) => row.submission.submissionId === id)?.createdMs ?? NaN;
+  }
+
+  /** Ids of the registrations that were visible at `ms`. */
+  visibleAt(ms: number): Set<string> {
+    return new Set(this.rows.filter((row) => row.visibleMs <= ms).map((row) => row.submission.submissionId));
+  }
+
+  failNextRequest(kind: Failure | null): void {
+    this.failNext = kind;
+  }
+
+  private reply(status: number, body: string, headers: Record<string, string> = {}) {
+    const all: Record<string, string> = { 'content-type': 'application/json', ...headers };
+    return { status, content: body, headers: { get: (name: string) => all[name.toLowerCase()] ?? null } };
+  }
+
+  handle(url: string) {
+    this.requests += 1;
+    const parsed = new URL(url);
+    const failure = this.failNext;
+    this.failNext = null;
+    if (failure === 'timeout') throw new Error(`network timeout at: ${parsed.origin}${parsed.pathname}`);
+    if (failure === '429')
+      return this.reply(429, '{"error":{"code":"RATE_LIMITED","message":"slow"}}', { 'retry-after': '60' });
+    if (failure === '500') return this.reply(500, '{"error":{"code":"INTERNAL","message":"db down"}}');
+    if (failure === 'html')
+      return this.reply(502, '<html>Bad Gateway</html>', { 'content-type': 'text/html' });
+
+    if (parsed.pathname.endsWith('/events')) {
+      this.eventRequests += 1;
+      return this.reply(200, JSON.stringify({ data: [SAMPLE_EVENT] }));
+    }
+    const sinceMs = Date.parse(parsed.searchParams.get('since') ?? '');
+    const rows = this.rows.filter(
+      (row) =>
+        row.visibleMs <= this.now &&
+        (this.boundary === 'inclusive' ? row.createdMs >= sinceMs : row.createdMs > sinceMs),
+    );
+    if (this.shuffle) {
+      for (let i = rows.length - 1; i > 0; i--) {
+        const j = this.rng.int(i + 1);
+        [rows[i], rows[j]] = [rows[j] as Stored, rows[i] as Stored];
+      }
+    }
+    const body = JSON.stringify({ data: rows.map((row) => row.submission) });
+    this.log.push({ at: this.now, sinceMs, items: rows.length, bytes: Buffer.byteLength(body) });
+    return this.reply(200, body);
+  }
+}
+
+/** `z.cache` as a JSON store that a scenario can evict or break. */
+export class FakeCache {
+  broken = false;
+  private readonly store = new Map<string, string>();
+  evict(): void {
+    this.store.clear();
+  }
+  readonly api = {
+    get: async (key: string) => {
+      if (this.broken) throw new Error('cache unavailable');
+      const value = this.store.get(key);
+      return value === undefined ? null : (JSON.parse(value) as unknown);
+    },
+    set: async (key: string, value: unknown) => {
+      if (this.broken) throw new Error('cache unavailable');
+      this.store.set(key, JSON.stringify(value));
+      return true;
+    },
+    delete: async (key: string) => this.store.delete(key),
+  };
+}
+
+export const fakeZ = (server: ScriptedServer, cache: FakeCache): ZObject =>
+  ({
+    request: async (options: { url: string }) => server.handle(options.url),
+    cache: cache.api,
+    errors,
+    console: { log: () => undefined, error: () => undefined },
+  }) as unknown as ZObject;
+
+/** One Zap using the trigger: Zapier's dedupe table and what reached the Zap. */
+export class Zap {
+  readonly seen = new Set<string>();
+  readonly triggered: string[] = [];
+  /** The ids each delivered poll ran the Zap for, in the order of the answer. */
+  readonly answers: string[][] = [];
+  seeded = 0;
+  polls = 0;
+  failures = 0;
+  lost = 0;
+  maxReturned = 0;
+  constructor(
+    readonly name: string,
+    private readonly z: ZObject,
+    private readonly inputData: Record<string, unknown> = { eventId: EVENT_ID },
+    private readonly zapId?: number,
+  ) {}
+
+  private bundle(meta: Record<string, unknown>): Bundle {
+    return {
+      authData: { apiKey: 'sk_test_cursor', baseUrl: BASE_URL },
+      inputData: this.inputData,
+      meta: { ...meta, ...(this.zapId ? { zap: { id: this.zapId } } : {}) },
+    } as unknown as Bundle;
+  }
+
+  private async run(meta: Record<string, unknown>): Promise<Array<{ id: string }>> {
+    return (await newSubmission.operation.perform(this.z, this.bundle(meta))) as Array<{ id: string }>;
+  }
+
+  /** Turning the Zap on: every id returned goes into the dedupe table without running the Zap. */
+  async turnOn(): Promise<void> {
+    const items = await this.run({ isPopulatingDedupe: true });
+    for (const item of items) this.seen.add(item.id);
+    this.seeded = items.length;
+  }
+
+  /**
+   * A scheduled poll. New ids run the Zap (Zapier runs 100 per poll and holds the rest for the user: held
+   * items are not lost, so all count as delivered). `lose` drops the answer as if Zapier never got it.
+   */
+  async poll(options: { lose?: boolean } = {}): Promise<'ok' | 'failed'> {
+    this.polls += 1;
+    let items: Array<{ id: string }>;
+    try {
+      items = await this.run({ isPopulatingDedupe: false, isLoadingSample: false });
+    } catch {
+      this.failures += 1;
+      return 'failed';
+    }
+    this.maxReturned = Math.max(this.maxReturned, items.length);
+    if (options.lose) {
+      this.lost += 1;
+      return 'ok';
+    }
+    const ids = items.map((item) => item.id);
+    if (new Set(ids).size !== ids.length) throw new Error(`${this.name}: duplicate ids in one answer`);
+    const fresh = ids.filter((id) => !this.seen.has(id));
+    for (const id of fresh) {
+      this.seen.add(id);
+      this.triggered.push(id);
+    }
+    this.answers.push(fresh);
+    return 'ok';
+  }
+}
