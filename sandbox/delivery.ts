@@ -106,12 +106,15 @@ export class DeliveryQueue {
     if (this.closed || tenant.hooks.size === 0) return;
     let dataJson: string | undefined;
     const queuedHr = nowHr();
-    const createdAt = new Date(this.state ? this.state.now() : Date.now()).toISOString();
+    const nowMs = this.state ? this.state.now() : Date.now();
+    const createdAt = new Date(nowMs).toISOString();
+    const idPrefix = `dlv_${timePrefix(nowMs)}`;
     for (const hook of tenant.hooks.values()) {
       if (!matches(hook, type, eventId)) continue;
       dataJson ??= JSON.stringify(data);
-      const id = this.newDeliveryId();
-      const body = `{"id":${JSON.stringify(id)},"type":"${type}","createdAt":"${createdAt}","data":${dataJson}}`;
+      // Unique within this sandbox without any lookup: a time prefix and a sequence number.
+      const id = `${idPrefix}${(++this.sequence).toString(32).toUpperCase().padStart(6, '0')}`;
+      const body = `{"id":"${id}","type":"${type}","createdAt":"${createdAt}","data":${dataJson}}`;
       const secrets = this.state ? this.state.signingSecrets(tenant, hook) : [hook.secret ?? ''];
       const d: Delivery = {
         id,
@@ -137,13 +140,6 @@ export class DeliveryQueue {
         for (const d of batch) this.attempt(d);
       });
     }
-  }
-
-  /** Unique within this sandbox without any lookup: a time prefix and a sequence number. */
-  private newDeliveryId(): string {
-    this.sequence++;
-    const ms = this.state ? this.state.now() : Date.now();
-    return `dlv_${timePrefix(ms)}${this.sequence.toString(32).toUpperCase().padStart(6, '0')}`;
   }
 
   log(tenantId: string): DeliveryLogEntry[] {
