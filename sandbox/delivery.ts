@@ -47,8 +47,11 @@ interface Delivery {
   tenant: Tenant;
   hook: HookRecord;
   type: WebhookKind;
-  body: string;
-  signature: string;
+  /** The event data as serialised at the state change (shared by every delivery of that change). */
+  dataJson: string;
+  /** Body and signature: made right before the first attempt, then identical on every retry. */
+  body: string | null;
+  signature: string | null;
   attempt: number;
   queuedAt: string;
   queuedHr: number;
@@ -101,7 +104,11 @@ export class DeliveryQueue {
     this.logLimit = options.logLimit ?? 10_000;
   }
 
-  /** Queue one delivery per matching subscription of the tenant; sending starts on the next tick. */
+  /**
+   * Queue one delivery per matching subscription of the tenant; sending starts on the next event-loop turn.
+   * The data is serialised here, once; each body is built and signed just before its first attempt, so the
+   * first receivers are not kept waiting while the rest of a large fan-out is prepared.
+   */
   emit(tenant: Tenant, type: WebhookKind, eventId: string, data: unknown): void {
     if (this.closed || tenant.hooks.size === 0) return;
     let dataJson: string | undefined;
@@ -114,15 +121,14 @@ export class DeliveryQueue {
       dataJson ??= JSON.stringify(data);
       // Unique within this sandbox without any lookup: a time prefix and a sequence number.
       const id = `${idPrefix}${(++this.sequence).toString(32).toUpperCase().padStart(6, '0')}`;
-      const body = `{"id":"${id}","type":"${type}","createdAt":"${createdAt}","data":${dataJson}}`;
-      const secrets = this.state ? this.state.signingSecrets(tenant, hook) : [hook.secret ?? ''];
       const d: Delivery = {
         id,
         tenant,
         hook,
         type,
-        body,
-        signature: sign(body, secrets),
+        dataJson,
+        body: null,
+        signature: null,
         attempt: 0,
         queuedAt: createdAt,
         queuedHr,
@@ -230,6 +236,14 @@ export class DeliveryQueue {
       this.onAttemptDone?.(entry);
     };
 
+    if (d.body === null || d.signature === null) {
+      d.body = `{"id":"${d.id}","type":"${d.type}","createdAt":"${d.queuedAt}","data":${d.dataJson}}`;
+      d.signature = sign(
+        d.body,
+        this.state ? this.state.signingSecrets(d.tenant, d.hook) : [d.hook.secret ?? ''],
+      );
+    }
+    const body = d.body;
     const target = this.target(d.hook);
     if (!target) {
       finish(null, 'invalid target URL');
@@ -244,7 +258,7 @@ export class DeliveryQueue {
       agent: target.https ? this.httpsAgent : this.httpAgent,
       headers: {
         'Content-Type': 'application/json',
-        'Content-Length': Buffer.byteLength(d.body),
+        'Content-Length': Buffer.byteLength(body),
         'X-Connect-Signature': d.signature,
         'User-Agent': 'connect-sandbox-webhooks/1',
       },
@@ -259,7 +273,7 @@ export class DeliveryQueue {
       res.resume();
     });
     req.on('error', (err) => finish(null, err.message));
-    req.end(d.body);
+    req.end(body);
   }
 
   /** The parsed target URL of a subscription (parsed once). */
