@@ -256,6 +256,7 @@ async function benchCheckins(): Promise<Record<string, string>> {
       'check-ins per second': `${fmt(rps, 0)} (target ≥ 5,000) ${rps >= 5000 ? 'MET' : 'MISSED'}`,
       'latency p50 / p99 / max': `${fmt(percentile(latencies, 50), 2)} / ${fmt(percentile(latencies, 99), 2)} / ${fmt(latencies[latencies.length - 1] ?? NaN, 2)} ms`,
       'server CPU during the run': `${fmt(serverCpu * 100, 0)} % of one core`,
+      'check-ins per server CPU-second': `${fmt(rps / Math.max(serverCpu, 0.01), 0)} (what one saturated core would serve)`,
       'server RSS before / after the run': `${fmt(memBefore.rssMb, 0)} / ${fmt(mem.rssMb, 0)} MB (scale 60,000 and one 50 MB list response before; ${fmt((latencies.length + WARMUP) / 1000, 0)}k idempotency keys after)`,
       'response mix': mix,
     };
