@@ -169,7 +169,7 @@ export const runJourney = async ({ out }: JourneyOptions): Promise<JourneyResult
     });
 
     run.heading('4. Instant triggers subscribe', 'one REST hook per Zap, secret kept in subscribeData');
-    const subscriptions = new Map<HookKey, Item>();
+    const subscriptions = new Map<HookKey, { id: string } & Item>();
     const subscribe = async (key: HookKey, eventId: string | null) =>
       run.step(`Subscribe ${key}`, async () => {
         const inputData: Item = eventId ? { eventId } : {};
@@ -178,7 +178,7 @@ export const runJourney = async ({ out }: JourneyOptions): Promise<JourneyResult
           inputData,
           targetUrl: hooks.targetUrl(key),
         })) as Item;
-        subscriptions.set(key, data);
+        subscriptions.set(key, { ...data, id: String(data.id) });
         return {
           detail: `${String(data.id)} · ${String(data.kind)}${eventId ? ' · this event only' : ' · every event'}`,
         };
@@ -318,7 +318,10 @@ export const runJourney = async ({ out }: JourneyOptions): Promise<JourneyResult
         const deliveries = hooks.received.filter((d) => d.path === `/hooks/${key}`);
         const items: Item[] = [];
         for (const delivery of deliveries) {
-          const bundle = hookBundle(delivery, { authData, subscribeData: subscriptions.get(key) ?? {} });
+          const bundle = hookBundle(delivery, {
+            authData,
+            subscribeData: subscriptions.get(key) ?? { id: '' },
+          });
           items.push(...asItems(await call(operation('triggers', key).perform, bundle)));
           sampleDelivery ??= key === 'new_registration' ? { key, delivery } : undefined;
         }
@@ -332,7 +335,7 @@ export const runJourney = async ({ out }: JourneyOptions): Promise<JourneyResult
     await run.step('The same delivery retried by the service', async () => {
       check(sampleDelivery, 'no delivery to replay');
       const { key, delivery } = sampleDelivery;
-      const bundle = hookBundle(delivery, { authData, subscribeData: subscriptions.get(key) ?? {} });
+      const bundle = hookBundle(delivery, { authData, subscribeData: subscriptions.get(key) ?? { id: '' } });
       const items = asItems(await call(operation('triggers', key).perform, bundle));
       check(items.length === 0, 'a retried delivery ran the Zap again');
       return { detail: 'dropped: already processed (Zap ran once)' };
@@ -344,7 +347,7 @@ export const runJourney = async ({ out }: JourneyOptions): Promise<JourneyResult
       check(body !== delivery.body, 'nothing to tamper with');
       const bundle = hookBundle(
         { ...delivery, body },
-        { authData, subscribeData: subscriptions.get(key) ?? {} },
+        { authData, subscribeData: subscriptions.get(key) ?? { id: '' } },
       );
       const logged = appLogs.length;
       const items = asItems(await call(operation('triggers', key).perform, bundle));
@@ -449,7 +452,7 @@ export const runJourney = async ({ out }: JourneyOptions): Promise<JourneyResult
     run.heading('11. Zaps turned off', 'unsubscribe every hook; a hook already gone is fine');
     for (const key of HOOK_TRIGGERS) {
       await run.step(`Unsubscribe ${key}`, async () => {
-        const subscribeData = subscriptions.get(key) ?? {};
+        const subscribeData = subscriptions.get(key) ?? { id: '' };
         await call(operation('triggers', key).performUnsubscribe, { authData, subscribeData });
         return { detail: `${String(subscribeData.id)} removed` };
       });
