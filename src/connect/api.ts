@@ -3,6 +3,7 @@
  * Lists come back sorted newest first (the contract guarantees no order).
  */
 import type { Bundle, ZObject } from 'zapier-platform-core';
+import type { ZodType } from 'zod';
 import { connectRequest, connectRequestFull, connectRequestOrNull } from './client';
 import { paths } from './paths';
 import {
@@ -15,6 +16,8 @@ import {
   LIST_LIMIT_MAX,
   Order,
   Submission,
+  type SubmissionKey,
+  SubmissionKeyList,
   listOf,
   pageOf,
 } from './schemas';
@@ -31,15 +34,15 @@ const Catalog = pageOf(Event);
 const clampLimit = (limit: number | undefined): number =>
   Math.min(LIST_LIMIT_MAX, Math.max(1, Math.floor(limit ?? LIST_LIMIT_MAX)));
 
-/** Newest first by `createdAt`, ties broken by a stable id (descending), so order is deterministic. */
+/**
+ * Newest first by `createdAt`, ties broken by a stable id (descending), so order is deterministic. Each
+ * timestamp is parsed once (a day of registrations is tens of thousands of items).
+ */
 export const newestFirst = <T extends { createdAt: string }>(items: T[], idOf: (item: T) => string): T[] =>
-  [...items].sort((a, b) => {
-    const byTime = Date.parse(b.createdAt) - Date.parse(a.createdAt);
-    if (byTime !== 0) return byTime;
-    const idA = idOf(a);
-    const idB = idOf(b);
-    return idA < idB ? 1 : idA > idB ? -1 : 0;
-  });
+  items
+    .map((item) => ({ item, ms: Date.parse(item.createdAt), id: idOf(item) }))
+    .sort((a, b) => b.ms - a.ms || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0))
+    .map(({ item }) => item);
 
 /** 3. The organizer's events, newest first. */
 export const listEvents = async (z: ZObject, bundle: B, limit?: number): Promise<Event[]> => {
@@ -52,33 +55,48 @@ export const listEvents = async (z: ZObject, bundle: B, limit?: number): Promise
   return newestFirst(body.data, (event) => event.id);
 };
 
-export interface SubmissionPage {
-  submissions: Submission[];
+export interface SubmissionPage<S = Submission> {
+  submissions: S[];
   /** Bytes received, for transfer accounting. */
   bytes: number;
 }
 
-/**
- * 4. Submissions of one event whose `createdAt` is at or after `since`, newest first. `timeoutMs` lets a poll
- * give up inside Zapier's 30 s budget, so that the failure is seen (and remembered) by the caller.
- */
-export const listSubmissions = async (
+const submissionsSince = async <S extends { submissionId: string; createdAt: string }>(
   z: ZObject,
   bundle: B,
   params: { eventId: string; since: string; timeoutMs?: number },
-): Promise<SubmissionPage> => {
+  schema: ZodType<{ data: S[] }>,
+): Promise<SubmissionPage<S>> => {
   const result = await connectRequestFull(z, bundle, {
     path: paths.submissions(),
     query: { eventId: params.eventId, since: params.since },
-    schema: SubmissionList,
+    schema,
     what: 'the registrations of this event',
     timeoutMs: params.timeoutMs,
+    large: true,
   });
   return {
     submissions: newestFirst(result.data.data, (s) => s.submissionId),
     bytes: result.bytes,
   };
 };
+
+/**
+ * 4. Submissions of one event whose `createdAt` is at or after `since`, newest first. `timeoutMs` lets a poll
+ * give up inside Zapier's 30 s budget, so that the failure is seen (and remembered) by the caller.
+ */
+export const listSubmissions = (
+  z: ZObject,
+  bundle: B,
+  params: { eventId: string; since: string; timeoutMs?: number },
+): Promise<SubmissionPage> => submissionsSince(z, bundle, params, SubmissionList);
+
+/** 4, keys only: the same list with only `SubmissionKey`'s fields kept (for a Zap being turned on). */
+export const listSubmissionKeys = (
+  z: ZObject,
+  bundle: B,
+  params: { eventId: string; since: string; timeoutMs?: number },
+): Promise<SubmissionPage<SubmissionKey>> => submissionsSince(z, bundle, params, SubmissionKeyList);
 
 /** The company of an account's orders: the step's own value, else the connection's. */
 export const companyIdOf = (z: ZObject, bundle: Pick<Bundle, 'authData' | 'inputData'>): string => {

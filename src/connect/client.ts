@@ -25,6 +25,11 @@ export interface ConnectCall<T> {
   what: string;
   /** Milliseconds before giving up; polls have 30 s in all. */
   timeoutMs?: number;
+  /**
+   * For answers that can be many megabytes (a day of registrations): the body is read here as text only.
+   * Otherwise Zapier parses every JSON answer twice on its own before this module parses it once more.
+   */
+  large?: boolean;
 }
 
 export interface ConnectResult<T> {
@@ -88,7 +93,12 @@ export const connectRequestFull = async <T>(
       skipThrowForStatus: true,
       throwForThrottlingEarly: false,
       timeout: call.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+      ...(call.large ? { raw: true } : {}),
     } as Parameters<ZObject['request']>[0] & { url: string });
+    if (call.large) {
+      const text = await (response as unknown as { text(): Promise<string> }).text();
+      response = { status: response.status, headers: response.headers, content: text };
+    }
   } catch (error) {
     const reason = error instanceof Error ? error.message.replace(/\s+/g, ' ').slice(0, 200) : String(error);
     throw new z.errors.Error(

@@ -50,6 +50,19 @@ export const Submission = z.looseObject({
 });
 export type Submission = z.infer<typeof Submission>;
 
+/**
+ * Only what identifies a submission and places it in time: a Zap being turned on needs no more of a day of
+ * registrations, and keeping no more of them keeps that poll small. Other fields are dropped, not checked.
+ */
+export const SubmissionKey = z.object({
+  submissionId: Submission.shape.submissionId,
+  eventId: Submission.shape.eventId,
+  status: Submission.shape.status,
+  createdAt: Submission.shape.createdAt,
+});
+export type SubmissionKey = z.infer<typeof SubmissionKey>;
+export const SubmissionKeyList = z.object({ data: z.array(SubmissionKey) });
+
 export const OrderItem = z.looseObject({
   name: z.string(),
   quantity: z.number().int(),

@@ -4,7 +4,7 @@
  * exactly the fields of the instant New Registration trigger: same mapper, same event context.
  */
 import type { Bundle, ZObject } from 'zapier-platform-core';
-import { type Submission, listSubmissions } from '../connect';
+import { type Submission, type SubmissionKey, listSubmissionKeys, listSubmissions } from '../connect';
 import { pollSince } from '../cursor';
 import { eventField } from '../fields';
 import { registrationItem } from '../hooks';
@@ -45,17 +45,31 @@ const perform = async (z: ZObject, bundle: Bundle) => {
     return present(bundle, submissions, presenter(eventContextOf(event)));
   }
 
+  const key = submissionStreamKey(bundle, eventId, status);
+  const idOf = (submission: SubmissionKey) => submission.submissionId;
+
+  if (kind === 'dedupe') {
+    // Zapier only records the ids: read the keys of the widest window and answer with ids.
+    const { result } = await pollSince(z, bundle, {
+      key,
+      kind,
+      fetch: async (since, timeoutMs) =>
+        (await listSubmissionKeys(z, bundle, { eventId, since, timeoutMs })).submissions,
+      idOf,
+      finish: async (keys) => present(bundle, keys.filter(keep), { idOf, toItem: (k) => ({ id: idOf(k) }) }),
+    });
+    return result;
+  }
+
   const { result } = await pollSince(z, bundle, {
-    key: submissionStreamKey(bundle, eventId, status),
+    key,
     kind,
     fetch: async (since, timeoutMs) =>
       (await listSubmissions(z, bundle, { eventId, since, timeoutMs })).submissions,
-    idOf: (submission) => submission.submissionId,
+    idOf,
     finish: async (submissions) => {
       const matching = submissions.filter(keep);
-      // A dedupe poll answers with ids only: no context needed.
-      const context =
-        kind === 'poll' && matching.length ? await pollEventContext(z, bundle, eventId) : NO_EVENT_CONTEXT;
+      const context = matching.length ? await pollEventContext(z, bundle, eventId) : NO_EVENT_CONTEXT;
       return present(bundle, matching, presenter(context));
     },
   });

@@ -144,7 +144,19 @@ export class FakeCache {
 
 export const fakeZ = (server: ScriptedServer, cache: FakeCache): ZObject =>
   ({
-    request: async (options: { url: string }) => server.handle(options.url),
+    request: async (options: { url: string; raw?: boolean }) => {
+      const answer = server.handle(options.url);
+      if (!options.raw) return answer;
+      // Like Zapier's raw responses: the body only through text().
+      return {
+        status: answer.status,
+        headers: answer.headers,
+        text: async () => answer.content,
+        get content(): string {
+          throw new Error('raw responses have no content');
+        },
+      };
+    },
     cache: cache.api,
     errors,
     console: { log: () => undefined, error: () => undefined },

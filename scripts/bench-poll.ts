@@ -1,0 +1,371 @@
+// `npm run bench:poll`: the New Form Submission trigger against the sandbox, next to a naive stateless
+// trigger that reads a 24-hour window on every poll.
+//
+// The sandbox holds one event with 20,000 registrations over the last 24 h and keeps receiving them at the
+// same rate (about 70 every 5 minutes, each visible up to 2 minutes late). The Zap is turned on (the widest
+// poll: the whole window, `isPopulatingDedupe`), then 2 hours of polls every 5 minutes are played on a clock
+// shared by the sandbox and the app. Every request of the app goes through a counting proxy on 127.0.0.1,
+// so requests and bytes are those on the wire. Per poll it prints requests, items and bytes transferred, wall
+// time and the share of it spent mapping, for both triggers, and the ratio; then the targets.
+// The widest poll also runs alone in a child process on the compiled app, which reports its peak memory.
+//
+// Flags: --scale N (20000) --polls N (24) --every-min N (5)
+
+import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import path from 'node:path';
+import { createAppTester, type Bundle, type ZObject } from 'zapier-platform-core';
+import { SCALE_EVENT_SLUG, SEED_TENANTS, startSandbox } from '../sandbox';
+import App from '../index';
+import { Event, Submission, listOf, listSubmissions } from '../src/connect';
+import { findEvent } from '../src/events';
+import { eventContextOf, toSubmissionItem } from '../src/mappers/submission';
+import { present } from '../src/polling';
+import newSubmission from '../src/triggers/newSubmission';
+
+const ROOT = path.resolve(__dirname, '..');
+const NODE = path.join(ROOT, 'node_modules', '.bin', 'node');
+const TENANT = SEED_TENANTS[0];
+const MINUTE = 60_000;
+const DAY = 24 * 60 * MINUTE;
+
+const flag = (name: string, fallback: number): number => {
+  const i = process.argv.indexOf(`--${name}`);
+  const v = i >= 0 ? Number(process.argv[i + 1]) : NaN;
+  return Number.isFinite(v) && v > 0 ? Math.floor(v) : fallback;
+};
+
+const SCALE = flag('scale', 20_000);
+const POLLS = flag('polls', 24);
+const EVERY = flag('every-min', 5) * MINUTE;
+
+// One clock for the sandbox and the app: real time plus the minutes the play has jumped.
+const realNow = Date.now.bind(Date);
+let offset = 0;
+const now = () => realNow() + offset;
+Date.now = now;
+
+const meta = (extra: Record<string, unknown> = {}) => ({
+  isLoadingSample: false,
+  isFillingDynamicDropdown: false,
+  isPopulatingDedupe: false,
+  isTestingAuth: false,
+  isBulkRead: false,
+  limit: -1,
+  page: 0,
+  timezone: 'Europe/Paris',
+  ...extra,
+});
+
+type Perform = (z: ZObject, bundle: Bundle) => Promise<unknown>;
+const appTester = createAppTester(App);
+
+// ---- the widest poll alone, in a child process (its peak memory) --------------------------------------
+
+type Outcome = { code: number | null; stdout: string; stderr: string };
+
+/** Runs a command (at most 2 minutes) and collects its output. */
+function run(command: string, args: string[]): Promise<Outcome> {
+  return new Promise((resolve) => {
+    const child = spawn(command, args, { cwd: ROOT });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    const timer = setTimeout(() => child.kill('SIGKILL'), 120_000);
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout, stderr });
+    });
+  });
+}
+
+/** Compiles the app into .tmp/bench-poll and runs the widest poll there, in plain Node (as Zapier does). */
+async function runWidest(args: string[]): Promise<Outcome> {
+  const out = path.join(ROOT, '.tmp', 'bench-poll');
+  const tsc = path.join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc');
+  const compiled = await run(NODE, [tsc, '-p', 'tsconfig.build.json', '--outDir', out]);
+  if (!existsSync(path.join(out, 'index.js'))) return compiled;
+  return run(NODE, ['--expose-gc', path.join(ROOT, 'scripts', 'bench-poll-widest.cjs'), out, ...args]);
+}
+
+// zapier-platform-core prints a memory line on every run outside of tests; the figures here are measured.
+const print = console.log.bind(console);
+console.log = (...args: unknown[]) => {
+  if (args[0] !== 'ZID:') print(...args);
+};
+
+// ---- the counting proxy --------------------------------------------------------------------------------
+
+interface Wire {
+  path: string;
+  bytes: number;
+  ms: number;
+}
+
+function startProxy(upstream: string): Promise<{ url: string; log: Wire[]; close: () => void }> {
+  const log: Wire[] = [];
+  const target = new URL(upstream);
+  const server = http.createServer((req, res) => {
+    const started = performance.now();
+    const forward = http.request(
+      { host: target.hostname, port: target.port, path: req.url, method: req.method, headers: req.headers },
+      (answer) => {
+        res.writeHead(answer.statusCode ?? 502, answer.headers);
+        let bytes = 0;
+        answer.on('data', (chunk: Buffer) => {
+          bytes += chunk.length;
+          res.write(chunk);
+        });
+        answer.on('end', () => {
+          res.end();
+          log.push({ path: req.url ?? '', bytes, ms: performance.now() - started });
+        });
+      },
+    );
+    forward.on('error', () => res.destroy());
+    req.pipe(forward);
+  });
+  return new Promise((resolve) => {
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as AddressInfo;
+      resolve({ url: `http://127.0.0.1:${port}`, log, close: () => server.close() });
+    });
+  });
+}
+
+// ---- the play --------------------------------------------------------------------------------------------
+
+interface Row {
+  poll: number;
+  requests: number;
+  fetched: number;
+  returned: number;
+  bytes: number;
+  ms: number;
+  httpMs: number;
+  mapMs: number;
+}
+
+const kib = (bytes: number) => `${(bytes / 1024).toFixed(1)} KiB`;
+const mib = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
+const pad = (value: string | number, width: number) => String(value).padStart(width);
+
+async function main(): Promise<void> {
+  const sandbox = await startSandbox({ port: 0, now, scale: SCALE });
+  const proxy = await startProxy(sandbox.url);
+  const authData = { apiKey: TENANT.apiKey, baseUrl: proxy.url, companyId: TENANT.companyId };
+  const sim = async (method: string, urlPath: string, body?: unknown) => {
+    const response = await fetch(`${sandbox.url}${urlPath}`, {
+      method,
+      headers: { 'X-API-KEY': TENANT.apiKey, 'Content-Type': 'application/json' },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    if (!response.ok) throw new Error(`${method} ${urlPath}: ${response.status} ${await response.text()}`);
+    return response.json() as Promise<unknown>;
+  };
+  const events = listOf(Event).parse(await sim('GET', '/api/v1/integrations/zapier/events?limit=100')).data;
+  const event = events.find((e) => e.slug === SCALE_EVENT_SLUG);
+  if (!event) throw new Error('the sandbox has no load event');
+  const eventId = event.id;
+  const context = eventContextOf(event);
+
+  const traffic = async (fn: () => Promise<unknown>) => {
+    const from = proxy.log.length;
+    const started = performance.now();
+    const result = await fn();
+    const ms = performance.now() - started;
+    const wire = proxy.log.slice(from);
+    return {
+      result,
+      ms,
+      wire,
+      requests: wire.length,
+      bytes: wire.reduce((sum, w) => sum + w.bytes, 0),
+      httpMs: wire.reduce((sum, w) => sum + w.ms, 0),
+    };
+  };
+
+  /**
+   * What a poll read (its submissions answer, fetched again apart from the poll) and how long mapping it takes:
+   * the same registrations through the same mapper and ordering as the poll's.
+   */
+  const mapping = async (wire: Wire[]) => {
+    const url = wire.find((w) => w.path.includes('/submissions'))?.path;
+    if (!url) return { fetched: 0, mapMs: 0 };
+    const answer = await fetch(`${sandbox.url}${url}`, { headers: { 'X-API-KEY': TENANT.apiKey } });
+    const submissions = listOf(Submission).parse(await answer.json()).data;
+    const presenter = {
+      idOf: (s: Submission) => s.submissionId,
+      toItem: (s: Submission) => toSubmissionItem(s, context),
+    };
+    // The median of 5 runs: a single sub-millisecond timing is mostly noise.
+    const runs = Array.from({ length: 5 }, () => {
+      const started = performance.now();
+      present({ meta: meta() } as unknown as Bundle, submissions, presenter);
+      return performance.now() - started;
+    }).sort((a, b) => a - b);
+    return { fetched: submissions.length, mapMs: runs[2] ?? 0 };
+  };
+
+  // Turning the Zap on: the widest poll.
+  const turnOn = await traffic(() =>
+    appTester(newSubmission.operation.perform as Perform, {
+      authData,
+      inputData: { eventId },
+      meta: meta({ isPopulatingDedupe: true }),
+    }),
+  );
+  const seeded = (turnOn.result as unknown[]).length;
+
+  // The naive trigger: every poll reads the last 24 hours and maps all of it.
+  const naive: Perform = async (z, bundle) => {
+    const { submissions } = await listSubmissions(z, bundle, {
+      eventId,
+      since: new Date(Date.now() - DAY).toISOString(),
+    });
+    const context = eventContextOf(await findEvent(z, bundle, eventId));
+    return submissions.map((s) => toSubmissionItem(s, context));
+  };
+
+  // New registrations answer the form like the seeded ones (the same answers, so the same sizes).
+  const recent = listOf(Submission).parse(
+    await sim(
+      'GET',
+      `/api/v1/integrations/zapier/submissions?eventId=${eventId}&since=${new Date(now() - 3_600_000).toISOString()}`,
+    ),
+  ).data;
+  const answersPool = recent.map((s) => s.answers ?? []);
+
+  const ours: Row[] = [];
+  const theirs: Row[] = [];
+  let made = 0;
+  for (let poll = 1; poll <= POLLS; poll++) {
+    // The event keeps receiving registrations at the same rate, each visible up to 2 minutes late.
+    const due = Math.round((SCALE * (poll * EVERY)) / DAY) - made;
+    const t = now();
+    for (let i = 0; i < due; i++) {
+      const created = t - EVERY + Math.floor(((i + 0.5) * EVERY) / due);
+      await sim('POST', '/_sandbox/submissions', {
+        eventId,
+        email: `bench${made + i}@loadtest.example`,
+        firstName: 'Bench',
+        lastName: `Guest ${made + i}`,
+        status: i % 7 ? 'approved' : 'pending',
+        answers: answersPool[(made + i) % Math.max(answersPool.length, 1)] ?? [],
+        createdAt: new Date(created).toISOString(),
+        visibleAt: new Date(created + ((i * 7919) % 120_000)).toISOString(),
+      });
+    }
+    made += due;
+    offset += EVERY;
+
+    const run = await traffic(() =>
+      appTester(newSubmission.operation.perform as Perform, {
+        authData,
+        inputData: { eventId },
+        meta: meta(),
+      }),
+    );
+    ours.push({
+      poll,
+      requests: run.requests,
+      returned: (run.result as unknown[]).length,
+      bytes: run.bytes,
+      ms: run.ms,
+      httpMs: run.httpMs,
+      ...(await mapping(run.wire)),
+    });
+
+    const base = await traffic(() => appTester(naive, { authData, inputData: { eventId }, meta: meta() }));
+    theirs.push({
+      poll,
+      requests: base.requests,
+      returned: (base.result as unknown[]).length,
+      bytes: base.bytes,
+      ms: base.ms,
+      httpMs: base.httpMs,
+      ...(await mapping(base.wire)),
+    });
+  }
+
+  // The widest poll again, alone in a fresh process, for its peak memory.
+  const child = await runWidest([proxy.url, eventId, TENANT.apiKey, String(now())]);
+  const widest = JSON.parse(/^RESULT (.*)$/m.exec(child.stdout)?.[1] ?? '{}') as {
+    items?: number;
+    ms?: number;
+    rssBefore?: number;
+    peakRss?: number;
+    heapBefore?: number;
+    peakHeap?: number;
+  };
+
+  proxy.close();
+  await sandbox.close();
+
+  // ---- report -----------------------------------------------------------------------------------------
+  const out: string[] = [];
+  out.push(
+    `bench:poll: one event with ${SCALE.toLocaleString('en')} registrations over 24 h and ${made} more during the play; ${POLLS} polls every ${EVERY / MINUTE} min`,
+  );
+  out.push(
+    `Turning the Zap on (isPopulatingDedupe, the widest window): ${turnOn.requests} request, ${seeded} ids, ${mib(turnOn.bytes)} read, ${turnOn.ms.toFixed(0)} ms`,
+  );
+  out.push('');
+  out.push(
+    `${'poll'.padStart(4)} | ${'New Form Submission (cursor)'.padEnd(58)} | ${'naive 24 h window'.padEnd(50)} | bytes`,
+  );
+  out.push(
+    `${''.padStart(4)} | ${'req'.padStart(3)} ${'read'.padStart(6)} ${'sent'.padStart(5)} ${'bytes'.padStart(11)} ${'wall'.padStart(8)} ${'mapping'.padStart(16)} | ${'req'.padStart(3)} ${'read'.padStart(6)} ${'bytes'.padStart(11)} ${'wall'.padStart(8)} ${'mapping'.padStart(14)} | ratio`,
+  );
+  for (let i = 0; i < ours.length; i++) {
+    const a = ours[i] as Row;
+    const b = theirs[i] as Row;
+    out.push(
+      `${pad(a.poll, 4)} | ${pad(a.requests, 3)} ${pad(a.fetched, 6)} ${pad(a.returned, 5)} ${pad(kib(a.bytes), 11)} ${pad(`${a.ms.toFixed(1)} ms`, 8)} ${pad(`${a.mapMs.toFixed(2)} ms (${((100 * a.mapMs) / a.ms).toFixed(1)}%)`, 16)} | ${pad(b.requests, 3)} ${pad(b.fetched, 6)} ${pad(kib(b.bytes), 11)} ${pad(`${b.ms.toFixed(0)} ms`, 8)} ${pad(`${b.mapMs.toFixed(0)} ms (${((100 * b.mapMs) / b.ms).toFixed(0)}%)`, 14)} | ${pad(`${(b.bytes / a.bytes).toFixed(1)}x`, 6)}`,
+    );
+  }
+  const steady = ours.slice(1);
+  const steadyNaive = theirs.slice(1);
+  const sum = (rows: Row[], key: keyof Row) => rows.reduce((total, row) => total + row[key], 0);
+  const ratio = sum(steadyNaive, 'bytes') / sum(steady, 'bytes');
+  const worstRatio = Math.min(...steady.map((row, i) => (steadyNaive[i] as Row).bytes / row.bytes));
+  const oneRequest = steady.every((row) => row.requests === 1);
+  const worstMapping = Math.max(...steady.map((row) => row.mapMs / row.ms));
+  const peak = widest.peakRss ?? NaN;
+  out.push('');
+  out.push(
+    `Steady state (polls 2-${POLLS}): ${(sum(steady, 'bytes') / steady.length / 1024).toFixed(1)} KiB and ${(sum(steady, 'ms') / steady.length).toFixed(1)} ms a poll, against ${(sum(steadyNaive, 'bytes') / steadyNaive.length / 1024 / 1024).toFixed(2)} MB and ${(sum(steadyNaive, 'ms') / steadyNaive.length).toFixed(0)} ms for the naive window`,
+  );
+  out.push(
+    `Widest poll alone (child process): ${widest.items} ids in ${widest.ms?.toFixed(0)} ms; RSS ${mib(widest.rssBefore ?? NaN)} before, peak ${mib(peak)}; heap ${mib(widest.heapBefore ?? NaN)} before, peak ${mib(widest.peakHeap ?? NaN)}`,
+  );
+  out.push('');
+  out.push('Targets:');
+  const target = (ok: boolean, text: string) => out.push(`  ${ok ? 'met ' : 'MISS'}  ${text}`);
+  target(
+    ratio >= 20,
+    `at least 20x fewer bytes than the naive window at steady state: ${ratio.toFixed(1)}x (worst poll ${worstRatio.toFixed(1)}x)`,
+  );
+  target(
+    oneRequest,
+    `exactly 1 request per poll at steady state: ${steady.map((row) => row.requests).join(',')}`,
+  );
+  target(
+    worstMapping < 0.1,
+    `mapping under 10% of a poll's time: ${((100 * sum(steady, 'mapMs')) / sum(steady, 'ms')).toFixed(1)}% overall, at most ${(100 * worstMapping).toFixed(1)}% (on loopback, where a request takes a few ms)`,
+  );
+  target(
+    peak < 256 * 1024 * 1024,
+    `peak memory of the widest poll under 256 MB: ${mib(peak)} (whole process)`,
+  );
+  if (child.code !== 0) out.push(`(the child process failed: ${child.stderr.slice(0, 500)})`);
+  console.log(out.join('\n'));
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});
