@@ -15,8 +15,8 @@
  * - A failed poll leaves a floor: for an hour after the last failure, every poll of the stream asks from at
  *   least where the failed one asked. A stream shared by two Zaps therefore cannot move past what a failing
  *   Zap has not seen while the other keeps succeeding.
- * - A poll returns its whole window, but at most 1,000 records after the cursor: the oldest first, so a burst
- *   is caught up over the next polls without a gap; the cursor never moves past a record not returned.
+ * - A poll returns its whole window up to 4,000 records; beyond that it catches up oldest first over the next
+ *   polls, and the cursor never moves past a record that was not returned.
  */
 import type { Bundle, ZObject } from 'zapier-platform-core';
 import { type AccountCache, accountCache } from './cache';
@@ -44,10 +44,10 @@ export const CURSOR_TIMING = {
   failureHoldMs: HOUR,
   /** How long the state is kept without any poll (rewritten by every poll). */
   stateTtlSeconds: 30 * 24 * 3600,
-  /** The most records after the cursor one poll returns (Zapier runs 100 new items a poll, holds the rest). */
-  maxNewItems: 1000,
-  /** The most records one answer carries, overlap included (keeps it well under Zapier's payload limits). */
-  maxAnswerItems: 5000,
+  /** The most records one answer carries (about 5 MB, under Zapier's 6 MB), unless late rows need more. */
+  maxItems: 4000,
+  /** A crowded window still moves on: at least this many records after the cursor per poll. */
+  minNewItems: 1000,
   /** Zapier stops a poll at 30 s: the request gives up before, so that the failure is remembered. */
   requestBudgetMs: 25_000,
   minRequestTimeoutMs: 5_000,
@@ -63,6 +63,12 @@ export interface CursorPosition {
 export interface CursorState {
   v: 1;
   cursor: CursorPosition | null;
+  /**
+   * When the last successful poll read its window, on the service's clock (its `Date` header; else the
+   * newest `createdAt` it read, which is never later). A row behind the cursor that was not visible then
+   * was made less than the visibility delay before it.
+   */
+  seenAt: number | null;
   /** The oldest `since` of recently failed polls, kept until `until` (epoch ms, client clock). */
   floor: { ms: number; until: number } | null;
 }
@@ -81,8 +87,11 @@ export const parseState = (value: unknown): CursorState | null => {
       ? { at: c.at, ms: c.ms, id: c.id }
       : null;
   const f = state.floor;
-  const floor = f && typeof f === 'object' && isFiniteNumber(f.ms) && isFiniteNumber(f.until) ? f : null;
-  return { v: 1, cursor, floor };
+  const floor =
+    f && typeof f === 'object' && isFiniteNumber(f.ms) && isFiniteNumber(f.until)
+      ? { ms: f.ms, until: f.until }
+      : null;
+  return { v: 1, cursor, seenAt: isFiniteNumber(state.seenAt) ? state.seenAt : null, floor };
 };
 
 const activeFloor = (state: CursorState | null, now: number) =>
@@ -94,6 +103,9 @@ export const comparePositions = (a: { ms: number; id: string }, b: { ms: number;
 
 const later = (a: CursorPosition | null, b: CursorPosition | null): CursorPosition | null =>
   !a ? b : !b ? a : comparePositions(a, b) >= 0 ? a : b;
+
+const maxOf = (a: number | null, b: number | null): number | null =>
+  a === null ? b : b === null ? a : Math.max(a, b);
 
 export type SinceKind = 'dedupe' | 'poll';
 
@@ -115,35 +127,43 @@ export interface Entry<R> {
 
 /**
  * The records a poll returns, from the fetched ones sorted oldest first. A dedupe poll takes everything (the
- * newest `MAX_DEDUPE_ITEMS`). A scheduled poll returns one contiguous run:
+ * newest `MAX_DEDUPE_ITEMS`). A scheduled poll returns one contiguous run of at most `maxItems`:
  *
- * - every record at or before the cursor: the overlap, sent again so that rows that became visible late,
- *   rows another Zap of the stream returned, and an answer Zapier lost all reach the Zap (its dedupe drops
- *   the repeats);
- * - then at most `maxNewItems` records after the cursor, oldest first; the rest wait for the next polls, and
- *   the cursor ends at the run's newest record, so a burst is caught up without a gap. Without a cursor every
- *   record counts as after it.
+ * - every record at or before the cursor made less than the visibility delay (plus the margin) before the
+ *   last poll read its window: it may have become visible only since, so it may never have been returned;
+ * - then the records after the cursor, oldest first, as many as fit (at least `minNewItems`, so that a
+ *   crowded window still moves on); the rest wait for the next polls, and the cursor ends at the run's
+ *   newest record, so a burst or a backlog is caught up without a gap;
+ * - then, room permitting, the older records before the cursor: the rest of the overlap, sent again so
+ *   that rows another Zap of the stream returned and an answer Zapier lost still reach the Zap (its dedupe
+ *   drops the repeats). At steady state the whole window fits and all of it is returned.
  *
- * Only when the run would exceed `maxAnswerItems` (thousands of rows in the overlap) are its oldest records
- * left out, and never those of the last minutes before the cursor, which may be new to the Zap.
+ * Without a cursor (its entry was evicted) nothing is known: the window is walked oldest first.
+ * The run is longer than `maxItems` only when more rows than that were made in the minutes before the last
+ * poll.
  */
 export const selectEntries = <R>(
   sorted: Entry<R>[],
   kind: SinceKind,
-  cursor: CursorPosition | null,
-  limits: { maxNewItems: number; maxAnswerItems: number } = CURSOR_TIMING,
+  state: Pick<CursorState, 'cursor' | 'seenAt'> | null,
+  limits: { maxItems: number; minNewItems: number } = CURSOR_TIMING,
 ): Entry<R>[] => {
   if (kind === 'dedupe') return sorted.slice(-MAX_DEDUPE_ITEMS);
+  if (sorted.length <= limits.maxItems) return sorted;
+  const cursor = state?.cursor ?? null;
   const firstWhere = (test: (entry: Entry<R>) => boolean) => {
     const index = sorted.findIndex(test);
     return index < 0 ? sorted.length : index;
   };
   const firstNew = cursor ? firstWhere((entry) => comparePositions(entry, cursor) > 0) : 0;
-  const end = Math.min(sorted.length, firstNew + limits.maxNewItems);
-  const lateFrom = cursor
-    ? firstWhere((entry) => entry.ms >= cursor.ms - CURSOR_TIMING.visibilityDelayMs - CURSOR_TIMING.marginMs)
-    : 0;
-  return sorted.slice(Math.min(lateFrom, Math.max(0, end - limits.maxAnswerItems)), end);
+  const lateSince = (state?.seenAt ?? -Infinity) - CURSOR_TIMING.visibilityDelayMs - CURSOR_TIMING.marginMs;
+  const mustFrom = Math.min(
+    firstNew,
+    firstWhere((entry) => entry.ms >= lateSince),
+  );
+  const newCount = Math.max(limits.minNewItems, limits.maxItems - (firstNew - mustFrom));
+  const end = Math.min(sorted.length, firstNew + newCount);
+  return sorted.slice(Math.max(0, Math.min(mustFrom, end - limits.maxItems)), end);
 };
 
 /** The cursor after returning `selected`: its newest record, unless dated in the future beyond the skew. */
@@ -165,8 +185,11 @@ export interface SincePollSpec<R extends { createdAt: string }, T> {
   /** The stream: what is polled and for whom (the account is added by the cache). */
   key: string;
   kind: SinceKind;
-  /** One request for the records created at or after `since` (ISO 8601 with milliseconds). */
-  fetch: (since: string, timeoutMs: number) => Promise<R[]>;
+  /**
+   * One request for the records created at or after `since` (ISO 8601 with milliseconds), with the
+   * service's clock when it answered, if known.
+   */
+  fetch: (since: string, timeoutMs: number) => Promise<{ records: R[]; serverTime: number | null }>;
   idOf: (record: R) => string;
   /** Builds the poll's answer from the returned records (oldest first); the cursor moves only after it. */
   finish: (records: R[]) => Promise<T>;
@@ -213,8 +236,9 @@ export const pollSince = async <R extends { createdAt: string }, T>(
   );
 
   let records: R[];
+  let serverTime: number | null;
   try {
-    records = await spec.fetch(since, timeoutMs);
+    ({ records, serverTime } = await spec.fetch(since, timeoutMs));
   } catch (error) {
     if (spec.kind === 'poll') {
       const failedAt = now();
@@ -223,6 +247,7 @@ export const pollSince = async <R extends { createdAt: string }, T>(
         return {
           v: 1,
           cursor: fresh?.cursor ?? null,
+          seenAt: fresh?.seenAt ?? null,
           floor: {
             ms: Math.min(floor?.ms ?? sinceMs, sinceMs),
             until: Math.max(floor?.until ?? 0, failedAt + CURSOR_TIMING.failureHoldMs),
@@ -234,17 +259,23 @@ export const pollSince = async <R extends { createdAt: string }, T>(
   }
 
   const horizon = spec.kind === 'poll' ? started - CURSOR_TIMING.lookbackMs : -Infinity;
+  const future = started + CURSOR_TIMING.clockSkewMs;
   const seen = new Set<string>();
   const sorted: Entry<R>[] = [];
+  let head: number | null = null;
   for (const record of records) {
     const id = spec.idOf(record);
     const ms = Date.parse(record.createdAt);
     if (seen.has(id) || !(ms >= horizon)) continue;
     seen.add(id);
     sorted.push({ record, ms, id });
+    if (ms <= future) head = maxOf(head, ms);
   }
+  // A Date header far from the client's clock is not trusted; the newest row read is a safe lower bound.
+  const seenAt =
+    serverTime !== null && Math.abs(serverTime - started) <= CURSOR_TIMING.clockSkewMs ? serverTime : head;
   sorted.sort(comparePositions);
-  const selected = selectEntries(sorted, spec.kind, state?.cursor ?? null);
+  const selected = selectEntries(sorted, spec.kind, state);
 
   const result = await spec.finish(selected.map((entry) => entry.record));
 
@@ -252,6 +283,7 @@ export const pollSince = async <R extends { createdAt: string }, T>(
   await writeState(cache, spec.key, (fresh) => ({
     v: 1,
     cursor: later(fresh?.cursor ?? null, next),
+    seenAt: maxOf(fresh?.seenAt ?? null, seenAt),
     floor: activeFloor(fresh, now()),
   }));
   return {

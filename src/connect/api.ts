@@ -59,7 +59,14 @@ export interface SubmissionPage<S = Submission> {
   submissions: S[];
   /** Bytes received, for transfer accounting. */
   bytes: number;
+  /** The service's clock when it answered (its `Date` header, to the second), when it sent one. */
+  serverTime: number | null;
 }
+
+const serverTimeOf = (headers: { get(name: string): string | null }): number | null => {
+  const ms = Date.parse(headers.get('date') ?? '');
+  return Number.isFinite(ms) ? ms : null;
+};
 
 const submissionsSince = async <S extends { submissionId: string; createdAt: string }>(
   z: ZObject,
@@ -78,6 +85,7 @@ const submissionsSince = async <S extends { submissionId: string; createdAt: str
   return {
     submissions: newestFirst(result.data.data, (s) => s.submissionId),
     bytes: result.bytes,
+    serverTime: serverTimeOf(result.headers),
   };
 };
 

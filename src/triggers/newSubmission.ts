@@ -53,8 +53,10 @@ const perform = async (z: ZObject, bundle: Bundle) => {
     const { result } = await pollSince(z, bundle, {
       key,
       kind,
-      fetch: async (since, timeoutMs) =>
-        (await listSubmissionKeys(z, bundle, { eventId, since, timeoutMs })).submissions,
+      fetch: async (since, timeoutMs) => {
+        const page = await listSubmissionKeys(z, bundle, { eventId, since, timeoutMs });
+        return { records: page.submissions, serverTime: page.serverTime };
+      },
       idOf,
       finish: async (keys) => present(bundle, keys.filter(keep), { idOf, toItem: (k) => ({ id: idOf(k) }) }),
     });
@@ -64,8 +66,10 @@ const perform = async (z: ZObject, bundle: Bundle) => {
   const { result } = await pollSince(z, bundle, {
     key,
     kind,
-    fetch: async (since, timeoutMs) =>
-      (await listSubmissions(z, bundle, { eventId, since, timeoutMs })).submissions,
+    fetch: async (since, timeoutMs) => {
+      const page = await listSubmissions(z, bundle, { eventId, since, timeoutMs });
+      return { records: page.submissions, serverTime: page.serverTime };
+    },
     idOf,
     finish: async (submissions) => {
       const matching = submissions.filter(keep);

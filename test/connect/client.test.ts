@@ -111,7 +111,7 @@ describe('parsing and validation', () => {
     const page = await run((z, b) =>
       listSubmissions(z, b, { eventId: 'e', since: '2026-01-01T00:00:00.000Z' }),
     );
-    expect(page).toEqual({ submissions: [], bytes: body.length });
+    expect(page).toEqual({ submissions: [], bytes: body.length, serverTime: null });
   });
 
   it('a 200 whose body fails the schema is a clear error naming what was wrong', async () => {

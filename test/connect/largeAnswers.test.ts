@@ -33,7 +33,11 @@ it('asks Zapier for the raw answer and parses it once', async () => {
     ...params,
     timeoutMs: 7000,
   });
-  expect(page).toEqual({ submissions: [SAMPLE_SUBMISSION], bytes: Buffer.byteLength(body) });
+  expect(page).toEqual({
+    submissions: [SAMPLE_SUBMISSION],
+    bytes: Buffer.byteLength(body),
+    serverTime: null,
+  });
   expect(calls[0]).toMatchObject({ raw: true, timeout: 7000, skipThrowForStatus: true });
 });
 
@@ -107,6 +111,7 @@ it('reads only the keys of the registrations when asked to (a Zap being turned o
       },
     ],
     bytes: Buffer.byteLength(body),
+    serverTime: null,
   });
 
   nock(BASE_URL)

@@ -16,6 +16,7 @@ const NOW = Date.parse('2026-11-22T10:00:00.000Z');
 const state = (cursorMs: number | null, floor: CursorState['floor'] = null): CursorState => ({
   v: 1,
   cursor: cursorMs === null ? null : { at: new Date(cursorMs).toISOString(), ms: cursorMs, id: 'sub_c' },
+  seenAt: cursorMs,
   floor,
 });
 
@@ -53,42 +54,61 @@ describe('planSince', () => {
 });
 
 describe('selectEntries', () => {
-  const limits = { maxNewItems: 4, maxAnswerItems: 7 };
+  const limits = { maxItems: 6, minNewItems: 2 };
+  const at = (ms: number, id = 'sub_zzzzz') => ({ cursor: { at: 'x', ms, id }, seenAt: ms });
 
-  it('returns the whole window when it is small', () => {
-    const all = entries([1, 2, 3]);
-    expect(selectEntries(all, 'poll', null, limits)).toEqual(all);
+  it('returns the whole window when it fits', () => {
+    const all = entries([1, 2, 3, 4, 5, 6]);
+    expect(selectEntries(all, 'poll', at(3, 'sub_00002'), limits)).toEqual(all);
   });
 
-  it('returns the overlap again, then at most maxNewItems after the cursor, oldest first', () => {
-    const all = entries([10, 20, 30, 40, 50, 60, 70, 80, 90]);
-    const cursor = { at: 'x', ms: 30, id: 'sub_00002' };
-    const picked = selectEntries(all, 'poll', cursor, limits).map((e) => e.ms);
-    expect(picked).toEqual([10, 20, 30, 40, 50, 60, 70]);
+  it('catches up oldest first: the rows after the cursor first, then older rows as room allows', () => {
+    const minutes = (list: number[]) => entries(list.map((m) => NOW + m * MINUTE));
+    const asMinutes = (picked: Entry<string>[]) => picked.map((e) => (e.ms - NOW) / MINUTE);
+    const cursorAt = (m: number, index: number) => ({
+      at: 'x',
+      ms: NOW + m * MINUTE,
+      id: `sub_${String(index).padStart(5, '0')}`,
+    });
+    // A backlog: the last poll (at minute 90) could return only up to minute 30.
+    const backlog = minutes([10, 20, 30, 40, 50, 60, 70, 80, 90]);
+    const behind = { cursor: cursorAt(30, 2), seenAt: NOW + 90 * MINUTE };
+    const small = { maxItems: 4, minNewItems: 2 };
+    expect(asMinutes(selectEntries(backlog, 'poll', behind, small))).toEqual([40, 50, 60, 70]);
+    // Nearly caught up: the 3 new rows, then the newest older rows fill the run.
+    const crowded = minutes([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12]);
+    const near = { cursor: cursorAt(9, 8), seenAt: NOW + 30 * MINUTE };
+    expect(asMinutes(selectEntries(crowded, 'poll', near, limits))).toEqual([7, 8, 9, 10, 11, 12]);
+    // Crowded with rows made just before the last poll (they could have been late): all of them, then at
+    // least minNewItems new ones, even past maxItems.
+    const justBefore = { cursor: cursorAt(9, 8), seenAt: NOW + 10 * MINUTE };
+    expect(asMinutes(selectEntries(crowded, 'poll', justBefore, limits))).toEqual([5, 6, 7, 8, 9, 10, 11]);
   });
 
   it('orders ties by id: rows of the cursor’s millisecond with a larger id are new', () => {
-    const all = entries([5, 5, 5, 5, 5, 5]);
-    const cursor = { at: 'x', ms: 5, id: 'sub_00001' };
-    expect(
-      selectEntries(all, 'poll', cursor, { maxNewItems: 2, maxAnswerItems: 10 }).map((e) => e.id),
-    ).toEqual(['sub_00000', 'sub_00001', 'sub_00002', 'sub_00003']);
+    const all = entries([5, 5, 5, 5, 5, 5, 5, 5]);
+    const state = { cursor: { at: 'x', ms: 5, id: 'sub_00001' }, seenAt: -1e9 };
+    expect(selectEntries(all, 'poll', state, { maxItems: 4, minNewItems: 2 }).map((e) => e.id)).toEqual([
+      'sub_00000',
+      'sub_00001',
+      'sub_00002',
+      'sub_00003',
+    ]);
   });
 
-  it('without a cursor, every row counts as new: the oldest come first', () => {
-    const all = entries([1, 2, 3, 4, 5, 6]);
-    expect(selectEntries(all, 'poll', null, limits).map((e) => e.ms)).toEqual([1, 2, 3, 4]);
+  it('without a cursor, walks the window oldest first', () => {
+    const all = entries([1, 2, 3, 4, 5, 6, 7, 8, 9]);
+    expect(selectEntries(all, 'poll', null, limits).map((e) => e.ms)).toEqual([1, 2, 3, 4, 5, 6]);
   });
 
-  it('leaves out the oldest rows of a crowded overlap, never those of the last minutes before the cursor', () => {
-    const cursorMs = NOW;
+  it('always returns the rows behind the cursor made just before the last poll: they may be late, never sent', () => {
     const old = [NOW - 19 * MINUTE, NOW - 18 * MINUTE, NOW - 17 * MINUTE];
-    const late = [NOW - 4 * MINUTE, NOW - 3 * MINUTE, NOW - 2 * MINUTE, NOW - MINUTE, NOW];
+    const nearHead = [NOW - 4 * MINUTE, NOW - 3 * MINUTE, NOW - 2 * MINUTE, NOW - MINUTE, NOW];
     const fresh = [NOW + 1, NOW + 2, NOW + 3];
-    const all = entries([...old, ...late, ...fresh]);
-    const cursor = { at: 'x', ms: cursorMs, id: 'sub_00007' };
-    const picked = selectEntries(all, 'poll', cursor, { maxNewItems: 2, maxAnswerItems: 5 }).map((e) => e.ms);
-    expect(picked).toEqual([...late, NOW + 1, NOW + 2]);
+    const all = entries([...old, ...nearHead, ...fresh]);
+    const state = { cursor: { at: 'x', ms: NOW, id: 'sub_00007' }, seenAt: NOW };
+    const picked = selectEntries(all, 'poll', state, { maxItems: 5, minNewItems: 2 }).map((e) => e.ms);
+    expect(picked).toEqual([...nearHead, NOW + 1, NOW + 2]);
   });
 
   it('a dedupe poll takes every row, up to the newest MAX_DEDUPE_ITEMS', () => {
@@ -122,9 +142,10 @@ describe('parseState', () => {
     expect(parseState(null)).toBeNull();
     expect(parseState('cursor')).toBeNull();
     expect(parseState({ v: 2, cursor: null })).toBeNull();
-    expect(parseState({ v: 1, cursor: { at: 1 }, floor: { ms: 'x' } })).toEqual({
+    expect(parseState({ v: 1, cursor: { at: 1 }, seenAt: 'x', floor: { ms: 'x' } })).toEqual({
       v: 1,
       cursor: null,
+      seenAt: null,
       floor: null,
     });
   });

@@ -82,7 +82,11 @@ export class ScriptedServer {
   }
 
   private reply(status: number, body: string, headers: Record<string, string> = {}) {
-    const all: Record<string, string> = { 'content-type': 'application/json', ...headers };
+    const all: Record<string, string> = {
+      'content-type': 'application/json',
+      date: new Date(this.now).toUTCString(),
+      ...headers,
+    };
     return { status, content: body, headers: { get: (name: string) => all[name.toLowerCase()] ?? null } };
   }
 
