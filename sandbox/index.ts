@@ -12,6 +12,7 @@ export { sign, type DeliveryLogEntry, type DeliveryOptions } from './delivery';
 export { FAULT_KINDS, type FaultKind } from './faults';
 export { WEBHOOK_KINDS, type WebhookKind, type HookEvent } from './types';
 export { MAX_VISIBILITY_LAG_MS } from './routes-sandbox';
+export { sandboxCall } from './client';
 
 export interface StartOptions extends SandboxOptions {
   /** 0 (default) picks any free port. The sandbox binds 127.0.0.1 only. */

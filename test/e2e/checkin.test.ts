@@ -3,40 +3,22 @@
  * registration dropdown), twice, concurrently, with a registration approved between two runs of the same
  * step, on a tenant whose plan lacks QR check-in, and with a code that matches no ticket.
  */
-import { SEED_TENANTS, startSandbox, type RunningSandbox } from '../../sandbox';
+import { startSandbox, type RunningSandbox } from '../../sandbox';
 import checkInAttendee from '../../src/creates/checkIn';
 import registrationList from '../../src/triggers/registrationList';
 import { appTester, caught, errorMessage, meta } from '../support/app';
+import { LUMEN, NORTHWIND, type Tenant, authOf as sandboxAuth, simulate } from '../support/sandbox';
 
-type Tenant = (typeof SEED_TENANTS)[number];
 type Item = Record<string, unknown>;
-
-const NORTHWIND = SEED_TENANTS[0];
-const LUMEN = SEED_TENANTS[1];
 
 let sandbox: RunningSandbox;
 let eventId: string;
 
-const authOf = (tenant: Tenant) => ({
-  apiKey: tenant.apiKey,
-  baseUrl: sandbox.url,
-  companyId: tenant.companyId,
-});
+const authOf = (tenant: Tenant) => sandboxAuth(sandbox, tenant);
 
 /** A change made in the service's dashboard (simulation API of the sandbox). */
-const sim = async <T = Item>(tenant: Tenant, method: string, path: string, body?: unknown): Promise<T> => {
-  const response = await fetch(`${sandbox.url}${path}`, {
-    method,
-    headers: {
-      'X-API-KEY': tenant.apiKey,
-      ...(body === undefined ? {} : { 'Content-Type': 'application/json' }),
-    },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await response.text();
-  if (!response.ok) throw new Error(`${method} ${path}: ${response.status} ${text}`);
-  return (text ? JSON.parse(text) : {}) as T;
-};
+const sim = <T = Item>(tenant: Tenant, method: string, path: string, body?: unknown): Promise<T> =>
+  simulate<T>(sandbox, tenant, method, path, body);
 
 let people = 0;
 /** A new registration of the test event (approved unless told otherwise). */

@@ -5,18 +5,16 @@
  * deduplicated and mapped. Then performList reads the same records back in exactly the live shape.
  */
 import type { Bundle, ZObject } from 'zapier-platform-core';
-import { SEED_TENANTS, deliveriesIdle, startSandbox, type RunningSandbox } from '../../sandbox';
+import { deliveriesIdle, startSandbox, type RunningSandbox } from '../../sandbox';
 import { App, appTester, caught, errorMessage } from '../support/app';
 import { type HookReceiver, hookBundle, startHookReceiver, testerCache } from '../support/hookRequest';
+import { HARBOR, NORTHWIND, type Tenant, authOf as sandboxAuth, simulate } from '../support/sandbox';
 
 type Fn = (z: ZObject, bundle: Bundle) => Promise<unknown>;
 type Item = Record<string, unknown>;
 type HookOperation = Record<'perform' | 'performList' | 'performSubscribe' | 'performUnsubscribe', Fn>;
 const op = (key: string) =>
   (App.triggers as unknown as Record<string, { operation: HookOperation }>)[key]!.operation;
-
-const NORTHWIND = SEED_TENANTS[0];
-const HARBOR = SEED_TENANTS[2];
 
 let sandbox: RunningSandbox;
 let receiver: HookReceiver;
@@ -42,32 +40,11 @@ afterAll(async () => {
   await Promise.all([sandbox?.close(), receiver?.close()]);
 });
 
-const authOf = (tenant: (typeof SEED_TENANTS)[number], extra: Record<string, string> = {}) => ({
-  apiKey: tenant.apiKey,
-  baseUrl: sandbox.url,
-  companyId: tenant.companyId,
-  ...extra,
-});
+const authOf = (tenant: Tenant, extra: Record<string, string> = {}) => sandboxAuth(sandbox, tenant, extra);
 
 /** A simulation call on the sandbox (a state change made in the service's dashboard or apps). */
-const sim = async <T = Item>(
-  tenant: (typeof SEED_TENANTS)[number],
-  method: string,
-  path: string,
-  body?: unknown,
-): Promise<T> => {
-  const response = await fetch(`${sandbox.url}${path}`, {
-    method,
-    headers: {
-      'X-API-KEY': tenant.apiKey,
-      ...(body === undefined ? {} : { 'Content-Type': 'application/json' }),
-    },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await response.text();
-  if (!response.ok) throw new Error(`${method} ${path}: ${response.status} ${text}`);
-  return (text ? JSON.parse(text) : {}) as T;
-};
+const sim = <T = Item>(tenant: Tenant, method: string, path: string, body?: unknown): Promise<T> =>
+  simulate<T>(sandbox, tenant, method, path, body);
 
 /** Feeds every delivery received at the trigger's target URL, from `from` on, to its perform. */
 const performAll = async (

@@ -4,7 +4,7 @@
  * the embed code carries the event's real slug.
  */
 import type { Bundle, ZObject } from 'zapier-platform-core';
-import { SEED_TENANTS, startSandbox, type RunningSandbox } from '../../sandbox';
+import { startSandbox, type RunningSandbox } from '../../sandbox';
 import generateEmbedCode from '../../src/creates/embedCode';
 import findAgenda from '../../src/searches/findAgenda';
 import findEvent from '../../src/searches/findEvent';
@@ -13,37 +13,18 @@ import findOrder from '../../src/searches/findOrder';
 import findRegistration from '../../src/searches/findRegistration';
 import floorPlanList from '../../src/triggers/floorPlanList';
 import { appTester, caught, errorMessage, meta } from '../support/app';
+import { HARBOR, NORTHWIND, type Tenant, authOf as sandboxAuth, simulate } from '../support/sandbox';
 
-type Tenant = (typeof SEED_TENANTS)[number];
 type Item = Record<string, unknown>;
 type Perform = (z: ZObject, bundle: Bundle) => Promise<unknown>;
-
-const NORTHWIND = SEED_TENANTS[0];
-const HARBOR = SEED_TENANTS[2];
 
 let sandbox: RunningSandbox;
 let techweek: { id: string; slug: string; title: string };
 
-const authOf = (tenant: Tenant, extra: Record<string, string> = {}) => ({
-  apiKey: tenant.apiKey,
-  baseUrl: sandbox.url,
-  companyId: tenant.companyId,
-  ...extra,
-});
+const authOf = (tenant: Tenant, extra: Record<string, string> = {}) => sandboxAuth(sandbox, tenant, extra);
 
-const sim = async <T = Item>(tenant: Tenant, method: string, path: string, body?: unknown): Promise<T> => {
-  const response = await fetch(`${sandbox.url}${path}`, {
-    method,
-    headers: {
-      'X-API-KEY': tenant.apiKey,
-      ...(body === undefined ? {} : { 'Content-Type': 'application/json' }),
-    },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await response.text();
-  if (!response.ok) throw new Error(`${method} ${path}: ${response.status} ${text}`);
-  return (text ? JSON.parse(text) : {}) as T;
-};
+const sim = <T = Item>(tenant: Tenant, method: string, path: string, body?: unknown): Promise<T> =>
+  simulate<T>(sandbox, tenant, method, path, body);
 
 const search = (perform: Perform, inputData: Item, tenant: Tenant = NORTHWIND) =>
   appTester(perform, { authData: authOf(tenant), inputData, meta: meta() }) as Promise<Item[]>;
