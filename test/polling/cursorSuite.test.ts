@@ -235,7 +235,7 @@ describe('the contract at its worst', () => {
     record('3-hour outage', server, 1);
   });
 
-  it('a burst of 10,000 in two minutes is caught up over the next polls, oldest first, within the cap', async () => {
+  it('a burst of 6,000 in two minutes is caught up over the next polls, oldest first, within the cap', async () => {
     const { server, zaps } = setup();
     const [zap] = zaps as [Zap];
     await zap.turnOn();
@@ -249,11 +249,11 @@ describe('the contract at its worst', () => {
       arrive: (t) => {
         base(t);
         if (t !== START + 2 * HOUR && t !== START + 2 * HOUR + MINUTE) return;
-        for (let i = 0; i < 5000; i++) server.add(`burst_${String(n++).padStart(5, '0')}`, t - 1 - (i % 50));
+        for (let i = 0; i < 3000; i++) server.add(`burst_${String(n++).padStart(5, '0')}`, t - 1 - (i % 50));
       },
     });
     expectComplete(server, zap);
-    expect(zap.triggered.filter((id) => id.startsWith('burst_'))).toHaveLength(10_000);
+    expect(zap.triggered.filter((id) => id.startsWith('burst_'))).toHaveLength(6000);
     // Rows made in the minutes before a poll are sent again once (they could have been late): one answer
     // carries them on top of the usual share of new ones.
     expect(zap.maxReturned).toBeLessThanOrEqual(CURSOR_TIMING.maxItems + CURSOR_TIMING.minNewItems);
@@ -262,16 +262,16 @@ describe('the contract at its worst', () => {
     const burstPolls = zap.answers
       .map((ids) => ids.filter((id) => id.startsWith('burst_')).map((id) => server.createdMsOf(id)))
       .filter((times) => times.length > 0);
-    expect(burstPolls.length).toBeGreaterThanOrEqual(4);
+    expect(burstPolls.length).toBeGreaterThanOrEqual(3);
     for (let i = 1; i < burstPolls.length; i++) {
       expect(Math.min(...(burstPolls[i] ?? []))).toBeGreaterThanOrEqual(
         Math.max(...(burstPolls[i - 1] ?? [])),
       );
     }
-    record('burst of 10,000 (answers of 4,000 at most)', server, 0.5);
+    record('burst of 6,000 (answers of 4,000 at most)', server, 0.5);
   });
 
-  it('a burst of 10,000 whose rows show up over 2 minutes, while a poll runs, loses none', async () => {
+  it('a burst of 6,000 whose rows show up over 2 minutes, while a poll runs, loses none', async () => {
     const { server, zaps } = setup();
     const [zap] = zaps as [Zap];
     await zap.turnOn();
@@ -286,13 +286,13 @@ describe('the contract at its worst', () => {
         base(t);
         if (t !== START + 2 * HOUR && t !== START + 2 * HOUR + MINUTE) return;
         // Created in the last minute, each visible up to 2 minutes later: the 2 h poll sees a part only.
-        for (let i = 0; i < 5000; i++) {
+        for (let i = 0; i < 3000; i++) {
           server.add(`burst_${String(n++).padStart(5, '0')}`, t - 1 - (i % 59) * 1000, (i % 121) * 1000);
         }
       },
     });
     expectComplete(server, zap);
-    expect(zap.triggered.filter((id) => id.startsWith('burst_'))).toHaveLength(10_000);
+    expect(zap.triggered.filter((id) => id.startsWith('burst_'))).toHaveLength(6000);
   });
 
   it("a lost answer (Zapier never got a poll's result) is repaired by the overlap", async () => {
