@@ -17,7 +17,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { createAppTester, type Bundle, type ZObject } from 'zapier-platform-core';
-import { SCALE_EVENT_SLUG, SEED_TENANTS, startSandbox } from '../sandbox';
+import { SCALE_EVENT_SLUG, SEED_TENANTS, sandboxCall, startSandbox } from '../sandbox';
 import App from '../index';
 import { Event, Submission, listOf, listSubmissions } from '../src/connect';
 import { findEvent } from '../src/events';
@@ -157,15 +157,8 @@ async function main(): Promise<void> {
   const sandbox = await startSandbox({ port: 0, now, scale: SCALE });
   const proxy = await startProxy(sandbox.url);
   const authData = { apiKey: TENANT.apiKey, baseUrl: proxy.url, companyId: TENANT.companyId };
-  const sim = async (method: string, urlPath: string, body?: unknown) => {
-    const response = await fetch(`${sandbox.url}${urlPath}`, {
-      method,
-      headers: { 'X-API-KEY': TENANT.apiKey, 'Content-Type': 'application/json' },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    if (!response.ok) throw new Error(`${method} ${urlPath}: ${response.status} ${await response.text()}`);
-    return response.json() as Promise<unknown>;
-  };
+  const sim = (method: string, urlPath: string, body?: unknown) =>
+    sandboxCall<unknown>(sandbox.url, TENANT.apiKey, method, urlPath, body);
   const events = listOf(Event).parse(await sim('GET', '/api/v1/integrations/zapier/events?limit=100')).data;
   const event = events.find((e) => e.slug === SCALE_EVENT_SLUG);
   if (!event) throw new Error('the sandbox has no load event');

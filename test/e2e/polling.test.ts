@@ -5,17 +5,17 @@
  * between them and fails on demand. Each Zap is played as Zapier would: turned on (dedupe), then polled.
  */
 import type { Bundle, ZObject } from 'zapier-platform-core';
-import { SEED_TENANTS, startSandbox, type RunningSandbox } from '../../sandbox';
+import { startSandbox, type RunningSandbox } from '../../sandbox';
 import newEvent from '../../src/triggers/newEvent';
 import newOrder from '../../src/triggers/newOrder';
 import newSubmission from '../../src/triggers/newSubmission';
 import { appTester, caught, errorMessage, meta } from '../support/app';
 import { testerCache } from '../support/hookRequest';
+import { NORTHWIND, authOf, simulate } from '../support/sandbox';
 
 type Item = Record<string, unknown> & { id: string };
 type Perform = (z: ZObject, bundle: Bundle) => Promise<unknown>;
 
-const NORTHWIND = SEED_TENANTS[0];
 const MINUTE = 60_000;
 
 const realNow = Date.now.bind(Date);
@@ -35,27 +35,11 @@ afterAll(async () => {
   await sandbox?.close();
 });
 
-const auth = (extra: Record<string, string> = {}) => ({
-  apiKey: NORTHWIND.apiKey,
-  baseUrl: sandbox.url,
-  companyId: NORTHWIND.companyId,
-  ...extra,
-});
+const auth = (extra: Record<string, string> = {}) => authOf(sandbox, NORTHWIND, extra);
 
 /** A change made in the service (dashboard, registration form, payment page). */
-const sim = async <T = Item>(method: string, path: string, body?: unknown): Promise<T> => {
-  const response = await fetch(`${sandbox.url}${path}`, {
-    method,
-    headers: {
-      'X-API-KEY': NORTHWIND.apiKey,
-      ...(body === undefined ? {} : { 'Content-Type': 'application/json' }),
-    },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await response.text();
-  if (!response.ok) throw new Error(`${method} ${path}: ${response.status} ${text}`);
-  return (text ? JSON.parse(text) : {}) as T;
-};
+const sim = <T = Item>(method: string, path: string, body?: unknown): Promise<T> =>
+  simulate<T>(sandbox, NORTHWIND, method, path, body);
 
 const run = (perform: Perform, inputData: Record<string, unknown>, metaOverrides = {}, authData = auth()) =>
   appTester(perform, { authData, inputData, meta: meta(metaOverrides) }) as Promise<Item[]>;
