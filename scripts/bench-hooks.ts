@@ -13,7 +13,7 @@ import { errors } from 'zapier-platform-core';
 import { sign, verifySignature } from '../src/connect';
 import { SAMPLE_EVENT } from '../src/mappers/event';
 import { SAMPLE_SUBMISSION, eventContextOf, toSubmissionItem } from '../src/mappers/submission';
-import newRegistration from '../src/triggers/new_registration';
+import newRegistration from '../src/triggers/newRegistration';
 
 const SECRET = 'whsec_bench_3c4d5e6f';
 const TARGET_MS = 1;
