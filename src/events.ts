@@ -4,8 +4,9 @@
  * once more before it is called unknown. Registrations are enriched from it without a request per item.
  */
 import type { Bundle, ZObject } from 'zapier-platform-core';
-import { type Event, LIST_LIMIT_MAX, listEvents } from './connect';
+import { type Event, LIST_LIMIT_MAX, errorText, listEvents } from './connect';
 import { accountCache } from './cache';
+import { type EventContext, NO_EVENT_CONTEXT, eventContextOf } from './mappers/submission';
 
 const EVENTS_TTL_SECONDS = 600;
 const EVENTS_KEY = 'events:list';
@@ -40,4 +41,34 @@ export const findEvent = async (
 export const latestEvent = async (z: ZObject, bundle: Pick<Bundle, 'authData'>): Promise<Event | null> => {
   const events = await accountEvents(z, bundle);
   return events.find((event) => event.status === 'published') ?? events[0] ?? null;
+};
+
+/**
+ * How long the title and dates added to registrations are reused. Long on purpose: a poll that needed the
+ * events list every 10 minutes would double its requests; a renamed event shows its new title within 6 hours.
+ */
+export const EVENT_CONTEXT_TTL_SECONDS = 6 * 3600;
+
+/**
+ * The title and dates added to every registration (polled, delivered or found): one cached lookup per
+ * account and event. An event the service does not list gets empty context (remembered too); a failed lookup
+ * adds no context this time, is not remembered, and never fails the operation.
+ */
+export const eventContext = async (
+  z: ZObject,
+  bundle: Pick<Bundle, 'authData'>,
+  eventId: string,
+): Promise<EventContext> => {
+  const cache = accountCache(z, bundle);
+  const key = `event-context:${eventId}`;
+  const cached = await cache.get<EventContext>(key);
+  if (cached) return cached;
+  try {
+    const context = eventContextOf(await findEvent(z, bundle, eventId));
+    await cache.set(key, context, EVENT_CONTEXT_TTL_SECONDS);
+    return context;
+  } catch (error) {
+    z.console.log(`The title and dates of event ${eventId} could not be added: ${errorText(error)}`);
+    return NO_EVENT_CONTEXT;
+  }
 };

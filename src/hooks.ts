@@ -22,13 +22,15 @@ import {
   type Submission,
   Submission as SubmissionSchema,
   WebhookDelivery,
+  errorText,
   findSignatureHeader,
   subscribeHook,
   unsubscribeHook,
   verifySignature,
 } from './connect';
 import { accountCache } from './cache';
-import { accountEvents, findEvent } from './events';
+import { accountEvents, eventContext } from './events';
+import { optionalEventId } from './inputs';
 import { eventField, isEventUuid } from './fields';
 import {
   type EventChangeItem,
@@ -47,7 +49,6 @@ import {
   SAMPLE_SUBMISSION_EVENT,
   type SubmissionItem,
   answerOutputFields,
-  eventContextOf,
   submissionOutputFields,
   submissionSample,
   toSubmissionItem,
@@ -108,39 +109,12 @@ const subscribeDataOf = (bundle: Bundle): Partial<HookSubscribeData> => {
   return data && typeof data === 'object' ? (data as Partial<HookSubscribeData>) : {};
 };
 
-/** The event chosen in the dropdown; a typed value that is not an event ID is refused with a clear message. */
-const chosenEventId = (z: ZObject, bundle: Bundle): string | null => {
-  const eventId = text(bundle.inputData?.eventId);
-  if (eventId && !isEventUuid(eventId)) {
-    throw new z.errors.Error(
-      `"${eventId}" is not one of your events. Choose an event in the Event field's dropdown, or leave it empty for all of your events.`,
-      'INVALID_EVENT',
-      400,
-    );
-  }
-  return eventId || null;
-};
-
-/** The message of an error, without the JSON wrapping of Zapier errors. */
-const reasonOf = (error: unknown): string => {
-  const message = error instanceof Error ? error.message : String(error);
-  try {
-    const parsed = JSON.parse(message) as { message?: unknown };
-    return typeof parsed.message === 'string' ? parsed.message : message;
-  } catch {
-    return message;
-  }
-};
-
 const uniqueById = <I extends { id: string }>(items: I[]): I[] => {
   const seen = new Set<string>();
   return items.filter((item) => !seen.has(item.id) && Boolean(seen.add(item.id)));
 };
 
-/**
- * The event context of each event id, from the cached events list (one lookup, not a request per
- * delivery). A failed lookup adds no context and loses nothing.
- */
+/** The event context of each event id (one cached lookup each); a failed lookup adds no context. */
 const eventContexts = async (
   z: ZObject,
   bundle: Bundle,
@@ -148,13 +122,7 @@ const eventContexts = async (
 ): Promise<Map<string, EventContext>> => {
   const contexts = new Map<string, EventContext>();
   for (const eventId of new Set(eventIds)) {
-    if (!eventId) continue;
-    try {
-      contexts.set(eventId, eventContextOf(await findEvent(z, bundle, eventId)));
-    } catch (error) {
-      z.console.log(`The title and dates of event ${eventId} could not be added: ${reasonOf(error)}`);
-      contexts.set(eventId, NO_EVENT_CONTEXT);
-    }
+    if (eventId) contexts.set(eventId, await eventContext(z, bundle, eventId));
   }
   return contexts;
 };
@@ -280,7 +248,7 @@ export const instantTrigger = <D, I extends { id: string }>(spec: InstantTrigger
   };
 
   const performSubscribe = async (z: ZObject, bundle: Bundle): Promise<HookSubscribeData> => {
-    const eventId = chosenEventId(z, bundle);
+    const eventId = optionalEventId(z, bundle);
     const targetUrl = text(bundle.targetUrl);
     if (!targetUrl) {
       throw new z.errors.Error(
@@ -293,7 +261,7 @@ export const instantTrigger = <D, I extends { id: string }>(spec: InstantTrigger
     const secret = hook.secret || null;
     if (!secret && !text(bundle.authData.webhookSecret)) {
       await unsubscribeHook(z, bundle, hook.id).catch((error: unknown) =>
-        z.console.log(`Subscription ${hook.id} could not be removed again: ${reasonOf(error)}`),
+        z.console.log(`Subscription ${hook.id} could not be removed again: ${errorText(error)}`),
       );
       throw new z.errors.Error(
         'The service gave this subscription no signing secret of its own, and your connection has no Webhook Signing Secret, so deliveries could not be verified. Reconnect your account and fill in "Webhook Signing Secret" (dashboard: Settings → Integrations → Webhooks), then turn the Zap on again.',
@@ -375,7 +343,7 @@ export const instantTrigger = <D, I extends { id: string }>(spec: InstantTrigger
   };
 
   const performList = async (z: ZObject, bundle: Bundle): Promise<I[]> => {
-    const records = await spec.list(z, bundle, chosenEventId(z, bundle));
+    const records = await spec.list(z, bundle, optionalEventId(z, bundle));
     return uniqueById(await item.toItems(z, bundle, records, null));
   };
 

@@ -44,6 +44,14 @@ export const eventIdInput = (z: ZObject, bundle: Input, options: { required: boo
   return eventId;
 };
 
+/** The required Event input as an event ID. */
+export const requiredEventId = (z: ZObject, bundle: Input): string =>
+  eventIdInput(z, bundle, { required: true }) as string;
+
+/** The optional Event input as an event ID, or `null` for every event. */
+export const optionalEventId = (z: ZObject, bundle: Input): string | null =>
+  eventIdInput(z, bundle, { required: false });
+
 /** A date-time input as ISO 8601 UTC with milliseconds, or `null` when empty. */
 export const dateTimeInput = (z: ZObject, bundle: Input, key: string, label: string): string | null => {
   const raw = textInput(bundle, key);

@@ -1,13 +1,9 @@
 /**
  * The one helper of polling triggers: what kind of poll Zapier is making, how records become its answer
  * (newest first, 3 for the editor's samples, only ids when a Zap is being turned on, every item through the
- * noun's mapper), the status filter input, the required event input and the event context of a poll.
+ * noun's mapper), and the status filter input.
  */
-import type { Bundle, ZObject } from 'zapier-platform-core';
-import { accountCache } from './cache';
-import { isEventUuid } from './fields';
-import { findEvent } from './events';
-import { type EventContext, NO_EVENT_CONTEXT, eventContextOf } from './mappers/submission';
+import type { Bundle } from 'zapier-platform-core';
 
 /** The editor shows 3 samples; a sample poll never needs more. */
 export const SAMPLE_SIZE = 3;
@@ -92,67 +88,3 @@ export const hasStatus =
   (status: string | null) =>
   (record: { status: string }): boolean =>
     status === null || record.status.toLowerCase() === status;
-
-/** The event chosen in the required Event dropdown; anything that is not an event ID gets a clear message. */
-export const requiredEventId = (z: ZObject, bundle: Pick<Bundle, 'inputData'>): string => {
-  const value = bundle.inputData?.eventId;
-  const eventId = typeof value === 'string' ? value.trim() : '';
-  if (!eventId) {
-    throw new z.errors.Error(
-      'Choose the event to watch in the "Event" field of this trigger.',
-      'INVALID_EVENT',
-      400,
-    );
-  }
-  if (!isEventUuid(eventId)) {
-    throw new z.errors.Error(
-      `"${eventId}" is not one of your events. Choose an event in the "Event" field's dropdown.`,
-      'INVALID_EVENT',
-      400,
-    );
-  }
-  return eventId;
-};
-
-/** The message of an error, without the JSON wrapping of Zapier errors (never contains the key). */
-const reasonOf = (error: unknown): string => {
-  const message = error instanceof Error ? error.message : String(error);
-  try {
-    const parsed = JSON.parse(message) as { message?: unknown };
-    return typeof parsed.message === 'string' ? parsed.message : message;
-  } catch {
-    return message;
-  }
-};
-
-// ---- event context -----------------------------------------------------------------------------------
-
-/**
- * How long a poll reuses the title and dates of its event. Long on purpose: a poll that needed the events
- * list every 10 minutes would double its requests; a renamed event shows its new title within 6 hours.
- */
-export const EVENT_CONTEXT_TTL_SECONDS = 6 * 3600;
-
-/**
- * The title and dates added to every registration of a poll: one cached lookup for the account and event.
- * An event the service does not list gets empty context (remembered too); a failed lookup adds no context
- * for this poll, is not remembered, and never fails the poll.
- */
-export const pollEventContext = async (
-  z: ZObject,
-  bundle: Pick<Bundle, 'authData'>,
-  eventId: string,
-): Promise<EventContext> => {
-  const cache = accountCache(z, bundle);
-  const key = `poll:event-context:${eventId}`;
-  const cached = await cache.get<EventContext>(key);
-  if (cached) return cached;
-  try {
-    const context = eventContextOf(await findEvent(z, bundle, eventId));
-    await cache.set(key, context, EVENT_CONTEXT_TTL_SECONDS);
-    return context;
-  } catch (error) {
-    z.console.log(`The title and dates of event ${eventId} could not be added: ${reasonOf(error)}`);
-    return NO_EVENT_CONTEXT;
-  }
-};

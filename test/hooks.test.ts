@@ -549,7 +549,9 @@ describe('errors a user can act on', () => {
         targetUrl: TARGET_URL,
       }),
     );
-    expect(errorMessage(error)).toContain('"TechWeek" is not one of your events');
+    expect(errorMessage(error)).toContain(
+      '"TechWeek" is not an event ID. Choose the event in the Event field',
+    );
   });
 
   it('refuses to subscribe when no secret could verify deliveries, and removes the hook again', async () => {

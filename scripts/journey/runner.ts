@@ -2,6 +2,8 @@
  * A small step runner for the journey: each step runs, is timed and printed as one row as soon as it ends;
  * a failing step is recorded with its error and the journey goes on where it can.
  */
+import { errorText } from '../../src/connect';
+
 export interface Row {
   section: string;
   step: string;
@@ -67,16 +69,8 @@ export class Runner {
 }
 
 /** The readable message of an error, including Zapier's JSON-wrapped messages. */
-export const describeError = (error: unknown): string => {
-  const message = error instanceof Error ? error.message : String(error);
-  try {
-    const parsed = JSON.parse(message) as { message?: string };
-    if (parsed.message) return `${error instanceof Error ? error.name : 'Error'}: ${parsed.message}`;
-  } catch {
-    // plain message
-  }
-  return `${error instanceof Error ? error.name : 'Error'}: ${message}`;
-};
+export const describeError = (error: unknown): string =>
+  `${error instanceof Error ? error.name : 'Error'}: ${errorText(error)}`;
 
 /** Throws with `message` unless `condition` holds. */
 export function check(condition: unknown, message: string): asserts condition {

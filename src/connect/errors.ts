@@ -169,6 +169,20 @@ export const throwBadShape = (z: ZObject, status: number, error: ZodError, what:
   );
 };
 
+/** The message of an error in words, without the JSON wrapping of Zapier's errors (never contains the key). */
+export const errorText = (error: unknown): string => {
+  const message = error instanceof Error ? error.message : String(error);
+  try {
+    const parsed: unknown = JSON.parse(message);
+    if (parsed && typeof parsed === 'object' && 'message' in parsed && typeof parsed.message === 'string') {
+      return parsed.message;
+    }
+  } catch {
+    // a plain message
+  }
+  return message;
+};
+
 /** The code of an error thrown by this module (`NOT_FOUND`, `TICKET_NOT_FOUND`, …), if it is one. */
 export const connectErrorCode = (error: unknown): string | undefined => {
   if (!(error instanceof Error)) return undefined;

@@ -7,7 +7,7 @@ import type { Bundle, ZObject } from 'zapier-platform-core';
 import { type CheckInBody, checkIn, connectErrorCode, isReplayedAnswer } from '../connect';
 import { findEvent } from '../events';
 import { eventField } from '../fields';
-import { dateTimeInput, eventIdInput, textInput } from '../inputs';
+import { dateTimeInput, requiredEventId, textInput } from '../inputs';
 import { checkInOutputFields, checkInSample, toCheckInItem } from '../mappers/checkIn';
 import { chosenScanKey, cleanCode, derivedScanKey, followUpScanKey, keyHeaderValue } from '../scan';
 import { REGISTRATION_LIST_TRIGGER_KEY } from '../triggers/registrationList';
@@ -57,7 +57,7 @@ export const checkInBodyOf = (z: ZObject, bundle: Pick<Bundle, 'inputData'>): Ch
         'No registration was given. Choose the event and then the registration, or map a registration ID.',
       );
     }
-    const eventId = eventIdInput(z, bundle, { required: true }) as string;
+    const eventId = requiredEventId(z, bundle);
     return { eventId, submissionId, ...time };
   }
   if (!code) {

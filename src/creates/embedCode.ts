@@ -7,7 +7,7 @@ import type { Bundle, ZObject } from 'zapier-platform-core';
 import { resolveEmbedUrl, resolveFrontUrl } from '../connect';
 import { findEvent } from '../events';
 import { eventField } from '../fields';
-import { eventIdInput, textInput } from '../inputs';
+import { requiredEventId, textInput } from '../inputs';
 import { embedOutputFields, embedSample, toEmbedItem } from '../mappers/embed';
 import { FLOOR_PLAN_LIST_TRIGGER_KEY } from '../triggers/floorPlanList';
 
@@ -20,7 +20,7 @@ const perform = async (z: ZObject, bundle: Bundle) => {
   if (kind !== 'map' && kind !== 'agenda') {
     invalid(z, `"Embed" must be Floor Plan Map or Agenda, not "${kind.slice(0, 40)}".`);
   }
-  const eventId = eventIdInput(z, bundle, { required: true }) as string;
+  const eventId = requiredEventId(z, bundle);
 
   if (kind === 'map') {
     const planId = textInput(bundle, 'planId');

@@ -7,7 +7,7 @@ import type { Bundle, ZObject } from 'zapier-platform-core';
 import { cachedAgenda } from '../cached';
 import { findEvent } from '../events';
 import { eventField } from '../fields';
-import { eventIdInput, textInput } from '../inputs';
+import { requiredEventId, textInput } from '../inputs';
 import { agendaOutputFields, agendaSample, agendaTimeZone, localDay, toAgendaItem } from '../mappers/agenda';
 
 /** The Day input as `YYYY-MM-DD` in the agenda's time zone (a mapped date-time is read in that zone). */
@@ -26,7 +26,7 @@ const dayFilter = (z: ZObject, raw: string, timeZone: string): string | null => 
 };
 
 const perform = async (z: ZObject, bundle: Bundle) => {
-  const eventId = eventIdInput(z, bundle, { required: true }) as string;
+  const eventId = requiredEventId(z, bundle);
   const event = await findEvent(z, bundle, eventId);
   if (!event) return [];
   const { value: agenda, fetchedAt } = await cachedAgenda(z, bundle, event.slug);

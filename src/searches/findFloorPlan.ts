@@ -8,12 +8,12 @@ import { isNotFound } from '../connect';
 import { cachedFloorPlan, cachedFloorPlans } from '../cached';
 import { findEvent } from '../events';
 import { eventField } from '../fields';
-import { booleanInput, eventIdInput, textInput } from '../inputs';
+import { booleanInput, requiredEventId, textInput } from '../inputs';
 import { floorPlanOutputFields, floorPlanSample, toFloorPlanItem } from '../mappers/floorPlan';
 import { FLOOR_PLAN_LIST_TRIGGER_KEY } from '../triggers/floorPlanList';
 
 const perform = async (z: ZObject, bundle: Bundle) => {
-  const eventId = eventIdInput(z, bundle, { required: true }) as string;
+  const eventId = requiredEventId(z, bundle);
   const planId = textInput(bundle, 'planId');
   const fresh = booleanInput(bundle, 'bypassCache');
   let found;

@@ -6,7 +6,7 @@ import type { Bundle, ZObject } from 'zapier-platform-core';
 import { isNotFound } from '../connect';
 import { findEvent } from '../events';
 import { eventField } from '../fields';
-import { eventIdInput, textInput } from '../inputs';
+import { requiredEventId, textInput } from '../inputs';
 import {
   answerOutputFields,
   eventContextOf,
@@ -20,7 +20,7 @@ import { eventRegistrations, sameEmail } from '../registrations';
 export const FIND_REGISTRATION_KEY = 'find_registration';
 
 const perform = async (z: ZObject, bundle: Bundle) => {
-  const eventId = eventIdInput(z, bundle, { required: true }) as string;
+  const eventId = requiredEventId(z, bundle);
   const email = textInput(bundle, 'email');
   const submissionId = textInput(bundle, 'submissionIdText');
   if (!email && !submissionId) {

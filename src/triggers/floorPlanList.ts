@@ -5,7 +5,7 @@
  */
 import type { Bundle, ZObject } from 'zapier-platform-core';
 import { cachedFloorPlans } from '../cached';
-import { eventIdInput } from '../inputs';
+import { requiredEventId } from '../inputs';
 import {
   floorPlanLabel,
   floorPlanOutputFields,
@@ -16,7 +16,7 @@ import {
 export const FLOOR_PLAN_LIST_TRIGGER_KEY = 'floor_plan_list';
 
 const perform = async (z: ZObject, bundle: Bundle) => {
-  const eventId = eventIdInput(z, bundle, { required: true }) as string;
+  const eventId = requiredEventId(z, bundle);
   const { value: plans, fetchedAt } = await cachedFloorPlans(z, bundle, eventId, true);
   return plans
     .map((plan) => toFloorPlanItem(plan, null, fetchedAt))

@@ -7,17 +7,11 @@ import type { Bundle, ZObject } from 'zapier-platform-core';
 import { type Submission, type SubmissionKey, listSubmissionKeys, listSubmissions } from '../connect';
 import { pollSince } from '../cursor';
 import { eventField } from '../fields';
+import { eventContext } from '../events';
 import { registrationItem } from '../hooks';
+import { requiredEventId } from '../inputs';
 import { type EventContext, NO_EVENT_CONTEXT, eventContextOf, toSubmissionItem } from '../mappers/submission';
-import {
-  chosenStatus,
-  hasStatus,
-  pollEventContext,
-  pollKind,
-  present,
-  requiredEventId,
-  statusField,
-} from '../polling';
+import { chosenStatus, hasStatus, pollKind, present, statusField } from '../polling';
 import { recentSubmissions } from '../recent';
 
 export const NEW_SUBMISSION_KEY = 'new_submission';
@@ -73,7 +67,7 @@ const perform = async (z: ZObject, bundle: Bundle) => {
     idOf,
     finish: async (submissions) => {
       const matching = submissions.filter(keep);
-      const context = matching.length ? await pollEventContext(z, bundle, eventId) : NO_EVENT_CONTEXT;
+      const context = matching.length ? await eventContext(z, bundle, eventId) : NO_EVENT_CONTEXT;
       return present(bundle, matching, presenter(context));
     },
   });

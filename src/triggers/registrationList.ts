@@ -6,7 +6,7 @@
 import type { Bundle, ZObject } from 'zapier-platform-core';
 import type { Submission } from '../connect';
 import { accountCache } from '../cache';
-import { eventIdInput } from '../inputs';
+import { requiredEventId } from '../inputs';
 import { submissionOutputFields, submissionSample, toSubmissionItem } from '../mappers/submission';
 import { byPerson, eventRegistrations } from '../registrations';
 
@@ -38,7 +38,7 @@ const slim = (s: Submission): Submission => ({
 });
 
 const perform = async (z: ZObject, bundle: Bundle) => {
-  const eventId = eventIdInput(z, bundle, { required: true }) as string;
+  const eventId = requiredEventId(z, bundle);
   const page = Math.max(0, Math.floor(Number(bundle.meta?.page) || 0));
   const approved = await accountCache(z, bundle).remember(
     `registration-choices:${eventId}`,

@@ -8,11 +8,11 @@ import {
   SAMPLE_SIZE,
   chosenStatus,
   hasStatus,
-  pollEventContext,
   pollKind,
   present,
   statusField,
 } from '../../src/polling';
+import { eventContext } from '../../src/events';
 import { BASE_URL, appTester, authData, meta } from '../support/app';
 import { testerCache } from '../support/hookRequest';
 
@@ -79,9 +79,9 @@ describe('the status filter', () => {
   });
 });
 
-describe('pollEventContext', () => {
+describe('eventContext', () => {
   const run = (eventId: string) =>
-    appTester((z: Parameters<typeof pollEventContext>[0], b: Bundle) => pollEventContext(z, b, eventId), {
+    appTester((z: Parameters<typeof eventContext>[0], b: Bundle) => eventContext(z, b, eventId), {
       authData: authData(),
     });
 

@@ -1,6 +1,7 @@
 /** Shared test helpers: the app under test, a fake account and a recording of what Zapier would print. */
 import { createAppTester } from 'zapier-platform-core';
 import App from '../../index';
+import { errorText } from '../../src/connect';
 
 export const BASE_URL = 'https://api.connect.test';
 /** A unique key that must never show up anywhere but in the X-API-KEY header. */
@@ -30,15 +31,7 @@ export const meta = (overrides: Record<string, unknown> = {}) => ({
 });
 
 /** The message of a Zapier error (AppError and ThrottledError carry JSON in `message`). */
-export const errorMessage = (error: unknown): string => {
-  const message = error instanceof Error ? error.message : String(error);
-  try {
-    const parsed = JSON.parse(message) as { message?: string };
-    return parsed.message ?? message;
-  } catch {
-    return message;
-  }
-};
+export const errorMessage = errorText;
 
 /** Runs `fn` and returns what it threw (fails the test when it does not throw). */
 export const caught = async (fn: () => Promise<unknown>): Promise<Error> => {

@@ -240,10 +240,10 @@ describe('failures lose nothing', () => {
 describe('the Event input', () => {
   it('is required and must be one of the events of the dropdown', async () => {
     expect(errorMessage(await caught(() => poll({ inputData: { eventId: '' }, fresh: true })))).toBe(
-      'Choose the event to watch in the "Event" field of this trigger.',
+      'No event was given. Choose an event in the Event field, or map an event ID from an earlier step.',
     );
     expect(errorMessage(await caught(() => poll({ inputData: { eventId: 'TechWeek' } })))).toMatch(
-      /"TechWeek" is not one of your events/,
+      /"TechWeek" is not an event ID\. Choose the event in the Event field's dropdown/,
     );
     const field = newSubmission.operation.inputFields[0];
     expect(field).toMatchObject({ key: 'eventId', required: true, dynamic: 'event_list.id.label' });
