@@ -142,7 +142,7 @@ export const runJourney = async ({ out }: JourneyOptions): Promise<JourneyResult
       throw new Error('a revoked key was accepted');
     });
 
-    run.heading('3. Dropdowns and polling triggers', 'what the Zap editor and a polling Zap read');
+    run.heading('3. Zaps are turned on', 'polling Zaps record what exists; instant Zaps subscribe');
     const dropdown = await run.step('Event dropdown (event_list)', async () => {
       const items = asItems(await call(operation('triggers', 'event_list').perform, { authData }));
       check(items.length > 0, 'no events listed');
@@ -155,23 +155,53 @@ export const runJourney = async ({ out }: JourneyOptions): Promise<JourneyResult
       dropdown?.find((event) => event.slug === 'techweek-paris-2026') ??
       dropdown?.find((event) => event.status === 'published');
     const seededEventId = String(seeded?.id ?? '');
-    await run.step('New Event (new_event)', async () => {
-      const items = asItems(await call(operation('triggers', 'new_event').perform, { authData, meta: {} }));
-      return { detail: `${plural(items.length, 'event')} · newest ${summary(items[0])}` };
-    });
-    await run.step('New Form Submission: Zap turned on', async () => {
-      const bundle = { authData, inputData: { eventId: seededEventId }, meta: { isPopulatingDedupe: true } };
-      const items = asItems(await call(operation('triggers', 'new_submission').perform, bundle));
+
+    /** A polling Zap as Zapier runs it: turned on once (dedupe seeding), then polled; only new ids run it. */
+    let zapIds = 100;
+    const pollingZap = (key: string, inputData: Item) => {
+      const seen = new Set<string>();
+      const meta = { zap: { id: (zapIds += 1) } };
+      const perform = operation('triggers', key).perform;
       return {
-        detail: `${plural(items.length, 'registration')} of "${String(seeded?.title)}" seed Zapier's seen list (the widest window)`,
+        turnOn: async () => {
+          const items = asItems(
+            await call(perform, { authData, inputData, meta: { ...meta, isPopulatingDedupe: true } }),
+          );
+          for (const item of items) seen.add(String(item.id));
+          return items.length;
+        },
+        poll: async () => {
+          const items = asItems(await call(perform, { authData, inputData, meta }));
+          const fresh = items.filter((item) => !seen.has(String(item.id)));
+          for (const item of fresh) seen.add(String(item.id));
+          return fresh;
+        },
+      };
+    };
+    const newEventZap = pollingZap('new_event', {});
+    const paidOrderZap = pollingZap('new_order', { status: 'paid' });
+    await run.step('New Event Zap turned on', async () => {
+      const count = await newEventZap.turnOn();
+      return { detail: `${plural(count, 'existing event')} recorded as seen` };
+    });
+    await run.step('New Order (paid) Zap turned on', async () => {
+      const count = await paidOrderZap.turnOn();
+      return { detail: `${plural(count, 'existing order')} recorded as seen` };
+    });
+    await run.step('New Form Submission: editor test', async () => {
+      const items = asItems(
+        await call(operation('triggers', 'new_submission').perform, {
+          authData,
+          inputData: { eventId: seededEventId },
+          meta: { isLoadingSample: true },
+        }),
+      );
+      check(items.length > 0, 'no sample registrations');
+      return {
+        detail: `${plural(items.length, 'sample')} of "${String(seeded?.title)}" · ${summary(items[0])}`,
       };
     });
-    await run.step('New Order (new_order)', async () => {
-      const items = asItems(await call(operation('triggers', 'new_order').perform, { authData, meta: {} }));
-      return { detail: `${plural(items.length, 'order')} · newest ${summary(items[0])}` };
-    });
 
-    run.heading('4. Instant triggers subscribe', 'one REST hook per Zap, secret kept in subscribeData');
     const subscriptions = new Map<HookKey, { id: string } & Item>();
     const subscribe = async (key: HookKey, eventId: string | null) =>
       run.step(`Subscribe ${key}`, async () => {
@@ -188,7 +218,7 @@ export const runJourney = async ({ out }: JourneyOptions): Promise<JourneyResult
       });
     for (const key of HOOK_TRIGGERS) if (ACCOUNT_WIDE.has(key)) await subscribe(key, null);
 
-    run.heading('5. The attendee journey happens in the service', 'organizer, attendees and the door app');
+    run.heading('4. The organizer publishes an event', 'and builds Zaps for it');
     const journeyEvent = await run.step('Organizer creates and publishes an event', async () => {
       const created = await service.call<Item>('POST', '/_sandbox/events', {
         title: 'Journey Demo Summit',
@@ -199,6 +229,11 @@ export const runJourney = async ({ out }: JourneyOptions): Promise<JourneyResult
       return { detail: `"${String(published.title)}" (${String(published.status)})`, value: published };
     });
     const eventId = String(journeyEvent?.id ?? '');
+    const submissionZap = pollingZap('new_submission', { eventId });
+    await run.step('New Form Submission Zap turned on', async () => {
+      const count = await submissionZap.turnOn();
+      return { detail: `${plural(count, 'existing registration')} recorded as seen` };
+    });
     for (const key of HOOK_TRIGGERS) if (!ACCOUNT_WIDE.has(key)) await subscribe(key, eventId);
     await run.step('Editor test of New Registration (performList)', async () => {
       await service.call('POST', '/_sandbox/submissions', {
@@ -216,6 +251,7 @@ export const runJourney = async ({ out }: JourneyOptions): Promise<JourneyResult
       return { detail: `${plural(items.length, 'recent registration')}, live shape · ${summary(items[0])}` };
     });
 
+    run.heading('5. Attendees register and pay', 'in the service’s own forms and payment pages');
     const ada = await run.step('Ada registers', async () => {
       const value = await service.call<Item>('POST', '/_sandbox/submissions', {
         eventId,
@@ -243,26 +279,26 @@ export const runJourney = async ({ out }: JourneyOptions): Promise<JourneyResult
       });
       return { detail: `${String(order.id)} · ${String(order.status)}` };
     });
-    await run.step('Grace registers, is approved, a payment fails', async () => {
-      const grace = await service.call<Item>('POST', '/_sandbox/submissions', {
+    const grace = await run.step('Grace registers, is approved, a payment fails', async () => {
+      const value = await service.call<Item>('POST', '/_sandbox/submissions', {
         eventId,
         email: 'grace@example.com',
         firstName: 'Grace',
         lastName: 'Hopper',
       });
-      await service.call('POST', `/_sandbox/submissions/${String(grace.submissionId)}/approve`);
-      await service.call('POST', '/_sandbox/orders', { submissionId: grace.submissionId, outcome: 'failed' });
+      await service.call('POST', `/_sandbox/submissions/${String(value.submissionId)}/approve`);
+      await service.call('POST', '/_sandbox/orders', { submissionId: value.submissionId, outcome: 'failed' });
       const paid = await service.call<Item>('POST', '/_sandbox/orders', {
-        submissionId: grace.submissionId,
+        submissionId: value.submissionId,
         outcome: 'paid',
       });
       const refunded = await service.call<Item>('POST', `/_sandbox/orders/${String(paid.id)}/refund`);
-      return { detail: `then pays and cancels: ${String(refunded.id)} ${String(refunded.status)}` };
+      return { detail: `then pays and cancels: ${String(refunded.id)} ${String(refunded.status)}`, value };
     });
 
     run.heading(
       '6. Door check-in with the Check In Attendee action',
-      'the QR string exactly as a scanner sends it',
+      'a scanner’s raw string, or a pick from a list',
     );
     const checkIn = operation('creates', 'check_in_attendee').perform;
     const scanned = `  ${String(approved?.qrCode ?? '')}\r\n`;
@@ -273,7 +309,7 @@ export const runJourney = async ({ out }: JourneyOptions): Promise<JourneyResult
       })) as Item;
       check(item.result === 'checked_in', `unexpected result ${String(item.result)}`);
       return {
-        detail: `${String(item.result)} at ${shortTime(item.checkInTime)} · ${String(item.attendeeName ?? item.fullName ?? '')}`,
+        detail: `${String(item.result)} at ${shortTime(item.checkInTime)} · ${String(item.fullName ?? '')} · ${String(item.eventTitle ?? '')}`,
         value: item,
       };
     });
@@ -295,11 +331,25 @@ export const runJourney = async ({ out }: JourneyOptions): Promise<JourneyResult
       check(item.alreadyCheckedIn === true, 'a second scan was not reported as already checked in');
       return { detail: `alreadyCheckedIn: true · first check-in ${shortTime(item.checkInTime)}` };
     });
+    await run.step('Grace is picked from the registration list', async () => {
+      const options = asItems(
+        await call(operation('triggers', 'registration_list').perform, {
+          authData,
+          inputData: { eventId },
+          meta: { isFillingDynamicDropdown: true },
+        }),
+      );
+      const pick = options.find((option) => option.submissionId === grace?.submissionId);
+      check(pick, 'Grace is not in the dropdown of approved registrations');
+      const item = (await call(checkIn, {
+        authData,
+        inputData: { checkInBy: 'registration', eventId, submissionId: pick.submissionId },
+      })) as Item;
+      check(item.result === 'checked_in', `unexpected result ${String(item.result)}`);
+      return { detail: `dropdown "${String(pick.label)}" → ${String(item.result)}` };
+    });
 
-    run.heading(
-      '7. Deliveries reach the Zaps',
-      'each signed delivery → the trigger’s perform, in rawRequest form',
-    );
+    run.heading('7. Instant Zaps run', 'each signed delivery → the trigger’s perform, in rawRequest form');
     await run.step('Wait for the service’s deliveries', async () => {
       const idle = await deliveriesIdle(sb.app, 10_000);
       check(idle, 'deliveries still pending after 10 s');
@@ -313,7 +363,7 @@ export const runJourney = async ({ out }: JourneyOptions): Promise<JourneyResult
       payment_succeeded: 2,
       payment_failed: 1,
       payment_refunded: 1,
-      attendee_checked_in: 1,
+      attendee_checked_in: 2,
     };
     let sampleDelivery: { key: HookKey; delivery: HookReceiver['received'][number] } | undefined;
     for (const key of HOOK_TRIGGERS) {
@@ -359,31 +409,71 @@ export const runJourney = async ({ out }: JourneyOptions): Promise<JourneyResult
       check(why, 'the drop was not logged');
       return { detail: `dropped and logged: "${why.replace(/^.*dropped because /, '').slice(0, 80)}"` };
     });
-    await run.step('Polling New Form Submission, same fields', async () => {
-      const items = asItems(
-        await call(operation('triggers', 'new_submission').perform, {
-          authData,
-          inputData: { eventId },
-          meta: {},
-        }),
+
+    run.heading('8. Polling Zaps poll', 'only what is new runs them; a failed poll loses nothing');
+    await run.step('New Event polls', async () => {
+      const fresh = await newEventZap.poll();
+      check(
+        fresh.length === 1 && fresh[0]?.id === eventId,
+        `expected the journey's event alone, got ${fresh.length}`,
       );
-      const instant = hooks.received.find((d) => d.path === '/hooks/new_registration');
-      check(instant, 'no instant registration to compare with');
+      return { detail: `1 new: ${summary(fresh[0])}` };
+    });
+    await run.step('New Form Submission polls', async () => {
+      const fresh = await submissionZap.poll();
+      check(fresh.length === 3, `expected 3 new registrations, got ${fresh.length}`);
       const [hookItem] = asItems(
         await call(operation('triggers', 'new_registration').performList, {
           authData,
           inputData: { eventId },
         }),
       );
-      const polled = items.find((item) => item.id === hookItem?.id);
+      const polled = fresh.find((item) => item.id === hookItem?.id);
       check(polled && hookItem, 'the polled registrations miss the instant one');
       const same =
         JSON.stringify(Object.keys(polled).sort()) === JSON.stringify(Object.keys(hookItem).sort());
       check(same, 'polled and instant items have different fields');
-      return { detail: `${plural(items.length, 'registration')}, identical fields to the instant trigger` };
+      return { detail: `3 new (Charles, Ada, Grace), the same fields as the instant trigger` };
+    });
+    await run.step('New Order (paid) polls', async () => {
+      const fresh = await paidOrderZap.poll();
+      check(
+        fresh.length === 1,
+        `expected Ada's paid order alone (Grace's was refunded), got ${fresh.length}`,
+      );
+      const item = fresh[0] as Item;
+      const lines = Array.isArray(item.items) ? (item.items as Item[]) : [];
+      return { detail: `1 new: ${summary(item)} · ${lines.map((line) => String(line.name)).join(', ')}` };
+    });
+    await run.step('Alan registers while the service fails', async () => {
+      await service.call('POST', '/_sandbox/faults', {
+        route: 'GET /api/v1/integrations/zapier/submissions',
+        kind: '500',
+        count: 1,
+      });
+      await service.call('POST', '/_sandbox/submissions', {
+        eventId,
+        email: 'alan@example.com',
+        firstName: 'Alan',
+        lastName: 'Turing',
+      });
+      try {
+        await submissionZap.poll();
+      } catch (error) {
+        return { detail: `poll failed: ${firstSentence(describeError(error))}` };
+      }
+      throw new Error('the poll did not fail');
+    });
+    await run.step('The next poll catches up', async () => {
+      const fresh = await submissionZap.poll();
+      check(
+        fresh.length === 1 && fresh[0]?.email === 'alan@example.com',
+        `expected Alan alone, got ${fresh.length}`,
+      );
+      return { detail: `1 new: ${summary(fresh[0])}` };
     });
 
-    run.heading('8. Searches', 'the Find steps of a Zap');
+    run.heading('9. Searches', 'the Find steps of a Zap');
     const search = async (key: string, label: string, inputData: Item) =>
       run.step(label, async () => {
         const items = asItems(await call(operation('searches', key).perform, { authData, inputData }));
@@ -406,33 +496,61 @@ export const runJourney = async ({ out }: JourneyOptions): Promise<JourneyResult
         detail: `${String(agenda.sessionCount ?? '?')} sessions · first "${String(agenda.firstSessionTitle ?? '—')}"`,
       };
     });
-    await run.step('Find Floor Plan', async () => {
-      const items = asItems(
-        await call(operation('searches', 'find_floor_plan').perform, {
-          authData,
-          inputData: { eventId: seededEventId },
-        }),
-      );
-      const plan = items[0];
-      check(plan, 'no published floor plan found');
+    const floorPlan = (inputData: Item) =>
+      call(operation('searches', 'find_floor_plan').perform, { authData, inputData }).then(asItems);
+    const counts = (plan: Item) =>
+      `${String(plan.availableCount)} available, ${String(plan.heldCount)} held, ${String(plan.bookedCount)} booked`;
+    const plan = await run.step('Find Floor Plan', async () => {
+      const [found] = await floorPlan({ eventId: seededEventId });
+      check(found, 'no published floor plan found');
+      return { detail: `"${String(found.name)}" v${String(found.version)} · ${counts(found)}`, value: found };
+    });
+    await run.step('A booth is booked: cached, then Bypass Cache', async () => {
+      check(plan, 'no plan to book a booth on');
+      const planId = String(plan.id);
+      const booths = Array.isArray(plan.booths) ? (plan.booths as Item[]) : [];
+      const booth = booths.find((b) => b.status === 'available');
+      check(booth, 'no available booth');
+      const [before] = await floorPlan({ eventId: seededEventId, planId });
+      const base = `/_sandbox/events/${seededEventId}/floor-plans/${planId}`;
+      await service.call('POST', `${base}/booths/${String(booth.id)}`, { status: 'booked' });
+      await service.call('POST', `${base}/publish`);
+      const [cached] = await floorPlan({ eventId: seededEventId, planId });
+      const [fresh] = await floorPlan({ eventId: seededEventId, planId, bypassCache: true });
+      check(before && cached && fresh, 'the plan disappeared');
+      const statusIn = (item: Item) =>
+        (Array.isArray(item.booths) ? (item.booths as Item[]) : []).find((b) => b.id === booth.id)?.status;
+      check(statusIn(cached) === 'available', 'the cached answer was not used');
+      check(statusIn(fresh) === 'booked', 'Bypass Cache did not show the booking');
       return {
-        detail: `"${String(plan.name ?? '?')}" v${String(plan.version ?? '?')} · ${String(plan.availableCount ?? '?')} available, ${String(plan.heldCount ?? '?')} held, ${String(plan.bookedCount ?? '?')} booked`,
+        detail: `booth ${String(booth.label ?? booth.id)}: cached v${String(cached.version)} "available" → bypassed v${String(fresh.version)} "booked"`,
       };
     });
 
-    run.heading('9. Embed code for the organizer’s own site', 'no API call, every value escaped');
-    await run.step('Generate the agenda embed', async () => {
-      const item = (await call(operation('creates', 'generate_embed_code').perform, {
-        authData,
-        inputData: { eventId: seededEventId, embedType: 'agenda', theme: 'light', language: 'en' },
-      })) as Item;
-      const html = String(item.html ?? item.embedCode ?? '');
-      check(html.includes('data-service="agenda"'), 'no agenda embed in the output');
-      check(!html.includes(NORTHWIND.apiKey), 'the API key leaked into the embed code');
-      return { detail: html.replace(/\s+/g, ' ').slice(0, 100) };
-    });
+    run.heading('10. Embed code for the organizer’s own site', 'no API call, every value escaped');
+    const embed = (label: string, inputData: Item, marker: string) =>
+      run.step(label, async () => {
+        const item = (await call(operation('creates', 'generate_embed_code').perform, {
+          authData,
+          inputData,
+        })) as Item;
+        const html = String(item.html ?? '');
+        check(html.includes(marker), `no ${marker} in the embed code`);
+        check(!html.includes(NORTHWIND.apiKey), 'the API key leaked into the embed code');
+        return { detail: html.replace(/\s+/g, ' ').slice(0, 110) };
+      });
+    await embed(
+      'Agenda embed',
+      { eventId: seededEventId, embedType: 'agenda', theme: 'light', language: 'en' },
+      'data-service="agenda"',
+    );
+    await embed(
+      'Floor plan map iframe',
+      { eventId: seededEventId, embedType: 'map', planId: String(plan?.id) },
+      '<iframe',
+    );
 
-    run.heading('10. Bad input gets a clear message', 'and changes nothing');
+    run.heading('11. Bad input gets a clear message', 'and changes nothing');
     const refused = async (label: string, fn: () => Promise<unknown>) =>
       run.step(label, async () => {
         try {
@@ -452,7 +570,7 @@ export const runJourney = async ({ out }: JourneyOptions): Promise<JourneyResult
       }),
     );
 
-    run.heading('11. Zaps turned off', 'unsubscribe every hook; a hook already gone is fine');
+    run.heading('12. Zaps turned off', 'unsubscribe every hook; a hook already gone is fine');
     for (const key of HOOK_TRIGGERS) {
       await run.step(`Unsubscribe ${key}`, async () => {
         const subscribeData = subscriptions.get(key) ?? { id: '' };

@@ -20,6 +20,10 @@ it('runs the whole journey, every step passing', async () => {
   expect(detail('A volunteer scans her badge again')).toMatch(/alreadyCheckedIn: true/);
   expect(detail('Check-in on a plan without QR check-in')).toMatch(/Your plan does not include QR check-in/);
   expect(detail('No subscription is left')).toBe('0 subscriptions');
+  expect(detail('New Form Submission polls')).toMatch(/^3 new .*same fields as the instant trigger/);
+  expect(detail('Alan registers while the service fails')).toMatch(/poll failed: .*HTTP 500/);
+  expect(detail('The next poll catches up')).toMatch(/Alan Turing/);
+  expect(detail('A booth is booked')).toMatch(/cached v\d+ "available" → bypassed v\d+ "booked"/);
   expect(result.rows.filter((row) => / runs its Zap$/.test(row.step))).toHaveLength(8);
   expect(lines.at(-1)).toMatch(/^✔ Journey complete: \d+ steps passed, 0 failed/);
   expect(lines.join('\n')).not.toContain('sk_sandbox_');
