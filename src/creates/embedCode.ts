@@ -6,10 +6,9 @@
 import type { Bundle, ZObject } from 'zapier-platform-core';
 import { resolveEmbedUrl, resolveFrontUrl } from '../connect';
 import { findEvent } from '../events';
-import { eventField } from '../fields';
+import { eventField, floorPlanField } from '../fields';
 import { requiredEventId, textInput } from '../inputs';
 import { embedOutputFields, embedSample, toEmbedItem } from '../mappers/embed';
-import { FLOOR_PLAN_LIST_TRIGGER_KEY } from '../triggers/floorPlanList';
 
 const invalid = (z: ZObject, message: string): never => {
   throw new z.errors.Error(message, 'INVALID_INPUT', 400);
@@ -88,15 +87,7 @@ export default {
         required: true,
         helpText: 'The event to publish. Visitors see it only once it is published.',
       }),
-      {
-        key: 'planId',
-        label: 'Floor Plan',
-        type: 'string' as const,
-        required: false,
-        dynamic: `${FLOOR_PLAN_LIST_TRIGGER_KEY}.id.label`,
-        dependsOn: ['eventId'],
-        helpText: "Needed for **Floor Plan Map**: one of the event's published floor plans.",
-      },
+      floorPlanField("Needed for **Floor Plan Map**: one of the event's published floor plans."),
       {
         key: 'frameTitle',
         label: 'Frame Title',

@@ -7,10 +7,9 @@ import type { Bundle, ZObject } from 'zapier-platform-core';
 import { isNotFound } from '../connect';
 import { cachedFloorPlan, cachedFloorPlans } from '../cached';
 import { findEvent } from '../events';
-import { eventField } from '../fields';
+import { eventField, floorPlanField } from '../fields';
 import { booleanInput, requiredEventId, textInput } from '../inputs';
 import { floorPlanOutputFields, floorPlanSample, toFloorPlanItem } from '../mappers/floorPlan';
-import { FLOOR_PLAN_LIST_TRIGGER_KEY } from '../triggers/floorPlanList';
 
 const perform = async (z: ZObject, bundle: Bundle) => {
   const eventId = requiredEventId(z, bundle);
@@ -48,16 +47,9 @@ export default {
     perform,
     inputFields: [
       eventField({ required: true, helpText: 'The event whose published floor plans to read.' }),
-      {
-        key: 'planId',
-        label: 'Floor Plan',
-        type: 'string' as const,
-        required: false,
-        dynamic: `${FLOOR_PLAN_LIST_TRIGGER_KEY}.id.label`,
-        dependsOn: ['eventId'],
-        helpText:
-          "One of the event's published plans; empty for all of them (the first one, by name, is used by later steps). Plans drawn but never published are not served.",
-      },
+      floorPlanField(
+        "One of the event's published plans; empty for all of them (the first one, by name, is used by later steps). Plans drawn but never published are not served.",
+      ),
       {
         key: 'bypassCache',
         label: 'Bypass Cache',

@@ -5,6 +5,7 @@
  */
 import type { Bundle, ZObject } from 'zapier-platform-core';
 import { cachedFloorPlans } from '../cached';
+import { FLOOR_PLAN_LIST_TRIGGER_KEY } from '../fields';
 import { requiredEventId } from '../inputs';
 import {
   floorPlanLabel,
@@ -12,8 +13,6 @@ import {
   floorPlanSample,
   toFloorPlanItem,
 } from '../mappers/floorPlan';
-
-export const FLOOR_PLAN_LIST_TRIGGER_KEY = 'floor_plan_list';
 
 const perform = async (z: ZObject, bundle: Bundle) => {
   const eventId = requiredEventId(z, bundle);
