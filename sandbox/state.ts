@@ -42,20 +42,8 @@ export interface EventJson {
   updatedAt: string;
 }
 
-export interface SubmissionJson {
-  submissionId: string;
-  eventId: string;
-  status: SubmissionStatus;
-  email: string;
-  firstName: string;
-  lastName: string;
-  answers: Answer[];
-  ticketType: string;
-  qrCode: string | null;
-  createdAt: string;
-  approvedAt: string | null;
-  checkedInAt: string | null;
-}
+/** A submission as the Connect API shows it: the record without the sandbox's own bookkeeping. */
+export type SubmissionJson = Omit<SubmissionRecord, 'tenantId' | 'createdMs' | 'visibleMs'>;
 
 export type OrderJson = Omit<OrderRecord, 'createdMs'>;
 
