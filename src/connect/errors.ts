@@ -120,7 +120,11 @@ const throwAnswerError = (z: ZObject, answer: RawAnswer, what: string): never =>
   if (status === 400 || status === 422 || status === 409) {
     const field = body?.field ? ` (field "${body.field}")` : '';
     const detail = apiMessage ?? `the service rejected the request with HTTP ${status}`;
-    throw new z.errors.Error(`Could not complete ${what}: ${detail}${field}.`, code, status);
+    throw new z.errors.Error(
+      `The service rejected the request for ${what}: ${detail}${field}.`,
+      code,
+      status,
+    );
   }
   if (status === 403) {
     throw new z.errors.Error(

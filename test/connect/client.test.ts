@@ -167,7 +167,7 @@ describe('error rows of the contract', () => {
       error: { code: 'VALIDATION_ERROR', message: 'since must be an ISO 8601 timestamp', field: 'since' },
     });
     expect(errorMessage(error)).toBe(
-      'Could not complete the list of your events: since must be an ISO 8601 timestamp (field "since").',
+      'The service rejected the request for the list of your events: since must be an ISO 8601 timestamp (field "since").',
     );
   });
 
