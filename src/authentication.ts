@@ -4,7 +4,7 @@
  */
 import type { Bundle, ZObject } from 'zapier-platform-core';
 import { connectErrorCode, listEvents, resolveBaseUrl } from './connect';
-import { HELP_API_KEYS_URL } from './links';
+import { HELP_API_KEYS_URL, HELP_WEBHOOKS_URL } from './links';
 
 export interface AuthTestResult {
   host: string;
@@ -64,8 +64,7 @@ export default {
       label: 'Webhook Signing Secret',
       type: 'password' as const,
       required: false,
-      helpText:
-        'Optional. The account-level signing secret from **Settings → Integrations → Webhooks**. Instant triggers use it only when the service gives a subscription no secret of its own; deliveries that fail the signature check are dropped.',
+      helpText: `Optional. The account-level signing secret from **Settings → Integrations → Webhooks** ([about webhook signatures](${HELP_WEBHOOKS_URL})). Instant triggers use it only when the service gives a subscription no secret of its own; deliveries that fail the signature check are dropped.`,
     },
     {
       key: 'baseUrl',

@@ -4,4 +4,3 @@
  */
 export const HELP_API_KEYS_URL = 'https://help.eventplatform.example.com/connect/api-keys';
 export const HELP_WEBHOOKS_URL = 'https://help.eventplatform.example.com/connect/webhooks';
-export const HELP_CONNECT_URL = 'https://help.eventplatform.example.com/connect';
