@@ -24,6 +24,7 @@ import { findEvent } from '../src/events';
 import { eventContextOf, toSubmissionItem } from '../src/mappers/submission';
 import { present } from '../src/polling';
 import newSubmission from '../src/triggers/newSubmission';
+import { meta } from '../test/support/app';
 
 const ROOT = path.resolve(__dirname, '..');
 const NODE = path.join(ROOT, 'node_modules', '.bin', 'node');
@@ -46,18 +47,6 @@ const realNow = Date.now.bind(Date);
 let offset = 0;
 const now = () => realNow() + offset;
 Date.now = now;
-
-const meta = (extra: Record<string, unknown> = {}) => ({
-  isLoadingSample: false,
-  isFillingDynamicDropdown: false,
-  isPopulatingDedupe: false,
-  isTestingAuth: false,
-  isBulkRead: false,
-  limit: -1,
-  page: 0,
-  timezone: 'Europe/Paris',
-  ...extra,
-});
 
 type Perform = (z: ZObject, bundle: Bundle) => Promise<unknown>;
 const appTester = createAppTester(App);
