@@ -20,9 +20,9 @@ import { createAppTester, type Bundle, type ZObject } from 'zapier-platform-core
 import { SCALE_EVENT_SLUG, SEED_TENANTS, sandboxCall, startSandbox } from '../sandbox';
 import App from '../index';
 import { Event, Submission, listOf, listSubmissions } from '../src/connect';
-import { findEvent } from '../src/events';
+import { findEvent } from '../src/account/events';
 import { eventContextOf, toSubmissionItem } from '../src/mappers/submission';
-import { present } from '../src/polling';
+import { present } from '../src/triggers/common/polling';
 import newSubmission from '../src/triggers/newSubmission';
 import { meta } from '../test/support/app';
 

@@ -3,7 +3,8 @@
  * entitlement each end in their own message, and the connection label names the account without a secret.
  */
 import type { Bundle, ZObject } from 'zapier-platform-core';
-import { connectErrorCode, listEvents, resolveBaseUrl } from './connect';
+import { listEvents, notConnectApiReason, resolveBaseUrl } from './connect';
+import { companyField } from './fields/company';
 import { HELP_API_KEYS_URL, HELP_WEBHOOKS_URL } from './links';
 
 export interface AuthTestResult {
@@ -23,10 +24,10 @@ const test = async (z: ZObject, bundle: Bundle): Promise<AuthTestResult> => {
       latestEventTitle: events[0]?.title ?? null,
     };
   } catch (error) {
-    const code = connectErrorCode(error);
-    if (code === 'NOT_FOUND' || code === 'HTTP_404' || code === 'HTTP_405' || code === 'INVALID_RESPONSE') {
+    const reason = notConnectApiReason(error);
+    if (reason) {
       throw new z.errors.Error(
-        `${host} does not answer like a Connect API (${code === 'INVALID_RESPONSE' ? 'its answer was not what the Connect API sends' : 'the events endpoint was not found'}). Check the Connect API URL of your connection: it is the address of the API host, without any path after it.`,
+        `${host} does not answer like a Connect API (${reason === 'bad-answer' ? 'its answer was not what the Connect API sends' : 'the events endpoint was not found'}). Check the Connect API URL of your connection: it is the address of the API host, without any path after it.`,
         'WRONG_BASE_URL',
         400,
       );
@@ -51,14 +52,9 @@ export default {
       required: true,
       helpText: `The organizer API key, created by an account owner in the dashboard under **Settings → Integrations → API keys**. [How to create a key](${HELP_API_KEYS_URL}). It stays on Zapier's servers and is never shown in Zap data.`,
     },
-    {
-      key: 'companyId',
-      label: 'Company ID',
-      type: 'string' as const,
-      required: false,
-      helpText:
-        'Needed for order and payment steps: the company identifier shown in the dashboard under **Settings → Company** (for example `cmp_42`). Steps can override it.',
-    },
+    companyField(
+      'Needed for order and payment steps: the company identifier shown in the dashboard under **Settings → Company** (for example `cmp_42`). Steps can override it.',
+    ),
     {
       key: 'webhookSecret',
       label: 'Webhook Signing Secret',

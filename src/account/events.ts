@@ -4,9 +4,9 @@
  * once more before it is called unknown. Registrations are enriched from it without a request per item.
  */
 import type { Bundle, ZObject } from 'zapier-platform-core';
-import { type Event, LIST_LIMIT_MAX, errorText, listEvents } from './connect';
-import { accountCache } from './cache';
-import { type EventContext, NO_EVENT_CONTEXT, eventContextOf } from './mappers/submission';
+import { type Event, LIST_LIMIT_MAX, errorText, listEvents } from '../connect';
+import { accountCache } from './store';
+import { type EventContext, NO_EVENT_CONTEXT, eventContextOf } from '../mappers/submission';
 
 const EVENTS_TTL_SECONDS = 600;
 const EVENTS_KEY = 'events:list';

@@ -5,8 +5,8 @@
  * minute later shows up at once).
  */
 import type { Bundle, ZObject } from 'zapier-platform-core';
-import { type Agenda, type FloorPlan, getAgenda, getFloorPlan, listFloorPlans } from './connect';
-import { accountCache } from './cache';
+import { type Agenda, type FloorPlan, getAgenda, getFloorPlan, listFloorPlans } from '../connect';
+import { accountCache } from './store';
 
 /** Agenda lines change rarely: the upper bound of the interface document. */
 export const AGENDA_TTL_SECONDS = 600;

@@ -3,9 +3,8 @@
  * triggers): small, bounded reads of the polling endpoints, mapped by the same mappers as live items.
  */
 import type { Bundle, ZObject } from 'zapier-platform-core';
-import { type Order, type Submission, companyIdOf, listOrders, listSubmissions } from './connect';
+import { type Event, type Order, type Submission, listOrders, listSubmissions } from '../connect';
 import { findEvent, latestEvent } from './events';
-import type { Event } from './connect';
 
 /** Widening look-back windows: a busy event answers from the first, a quiet one from a later one. */
 const LOOKBACK_HOURS = [1, 24, 24 * 30, 24 * 365];
@@ -44,12 +43,12 @@ export const recentSubmissions = async (
   return { event, submissions: found.slice(0, limit) };
 };
 
-/** Up to `limit` recent orders of the account's company that pass `keep`, newest first. */
+/** Up to `limit` recent orders of `companyId` that pass `keep`, newest first. */
 export const recentOrders = async (
   z: ZObject,
-  bundle: Pick<Bundle, 'authData' | 'inputData'>,
-  options: { keep?: (order: Order) => boolean; limit?: number },
+  bundle: Pick<Bundle, 'authData'>,
+  options: { companyId: string; keep?: (order: Order) => boolean; limit?: number },
 ): Promise<Order[]> => {
-  const orders = await listOrders(z, bundle, { companyId: companyIdOf(z, bundle), limit: 100 });
+  const orders = await listOrders(z, bundle, { companyId: options.companyId, limit: 100 });
   return orders.filter(options.keep ?? (() => true)).slice(0, options.limit ?? 3);
 };

@@ -4,8 +4,8 @@
  * before any event could have been created, and filters them here.
  */
 import type { Bundle, ZObject } from 'zapier-platform-core';
-import { type Submission, listSubmissions } from './connect';
-import { folded } from './text';
+import { type Submission, listSubmissions } from '../connect';
+import { folded } from '../text';
 
 /** Earlier than any registration of the service: a lookup reads the whole event. */
 export const ALL_TIME = '2000-01-01T00:00:00.000Z';

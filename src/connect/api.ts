@@ -12,6 +12,7 @@ import {
   Event,
   EventWidget,
   FloorPlan,
+  type HookKind,
   HookSubscription,
   LIST_LIMIT_MAX,
   Order,
@@ -106,20 +107,6 @@ export const listSubmissionKeys = (
   params: { eventId: string; since: string; timeoutMs?: number },
 ): Promise<SubmissionPage<SubmissionKey>> => submissionsSince(z, bundle, params, SubmissionKeyList);
 
-/** The company of an account's orders: the step's own value, else the connection's. */
-export const companyIdOf = (z: ZObject, bundle: Pick<Bundle, 'authData' | 'inputData'>): string => {
-  const fromInput = bundle.inputData?.companyId;
-  const companyId = (typeof fromInput === 'string' && fromInput.trim()) || bundle.authData.companyId?.trim();
-  if (!companyId) {
-    throw new z.errors.Error(
-      'No company ID is set. Fill in "Company ID" in this step, or reconnect your account and fill it in there (it is shown in your dashboard under Settings → Company).',
-      'CONFIGURATION',
-      400,
-    );
-  }
-  return companyId;
-};
-
 /** 5. Orders of a company, newest first. */
 export const listOrders = async (
   z: ZObject,
@@ -202,7 +189,7 @@ export const checkIn = async (z: ZObject, bundle: B, body: CheckInBody, idempote
 export const subscribeHook = (
   z: ZObject,
   bundle: B,
-  params: { targetUrl: string; event: string; eventId: string | null },
+  params: { targetUrl: string; event: HookKind; eventId: string | null },
 ): Promise<HookSubscription> =>
   connectRequest(z, bundle, {
     method: 'POST',

@@ -103,7 +103,7 @@ const throwAnswerError = (z: ZObject, answer: RawAnswer, what: string): never =>
     throw new z.errors.Error(message, code, status);
   }
   if (status === 422 && code === 'SUBMISSION_NOT_APPROVED') {
-    const state = typeof body?.status === 'string' && body.status ? ` (its status is "${body.status}")` : '';
+    const state = body?.status ? ` (its status is "${body.status}")` : '';
     throw new z.errors.Error(
       `This registration exists but is not approved yet${state}, so it has no valid ticket to check in. Approve it in the dashboard, then check the person in again.${apiMessage ? ` The service said: ${apiMessage}.` : ''}`,
       code,
@@ -202,3 +202,23 @@ export const connectErrorCode = (error: unknown): string | undefined => {
 };
 
 export const isNotFound = (error: unknown): boolean => connectErrorCode(error) === 'NOT_FOUND';
+
+/**
+ * Why an error shows that a host does not answer like a Connect API: `'no-endpoint'` when the events
+ * endpoint is missing there (404 or 405 without the API's error body, or the API's NOT_FOUND), `'bad-answer'`
+ * when its answer was not what the API sends; `null` for any other error.
+ */
+export const notConnectApiReason = (error: unknown): 'no-endpoint' | 'bad-answer' | null => {
+  const code = connectErrorCode(error);
+  if (code === 'INVALID_RESPONSE') return 'bad-answer';
+  return code === 'NOT_FOUND' || code === 'HTTP_404' || code === 'HTTP_405' ? 'no-endpoint' : null;
+};
+
+const OUTDATED_WHEN_REPLAYED = new Set(['SUBMISSION_NOT_APPROVED', 'TICKET_NOT_FOUND']);
+
+/**
+ * Whether an error is a stored check-in answer the service replayed that changed nothing ("not approved",
+ * "no ticket"): the registration may have been approved since, so asking again is worthwhile.
+ */
+export const isOutdatedReplay = (error: unknown): boolean =>
+  isReplayedAnswer(error) && OUTDATED_WHEN_REPLAYED.has(connectErrorCode(error) ?? '');

@@ -170,6 +170,8 @@ export const ErrorBody = z.looseObject({
     message: z.string().optional(),
     field: z.string().optional(),
     entitlement: z.string().optional(),
+    /** SUBMISSION_NOT_APPROVED: the registration's status; anything but text is ignored. */
+    status: z.string().optional().catch(undefined),
   }),
 });
 export type ErrorBody = z.infer<typeof ErrorBody>;

@@ -4,13 +4,13 @@
  * same answer back. "Already checked in" is a success carrying the first check-in time.
  */
 import type { Bundle, ZObject } from 'zapier-platform-core';
-import { type CheckInBody, checkIn, connectErrorCode, isReplayedAnswer } from '../connect';
-import { findEvent } from '../events';
-import { eventField } from '../fields';
-import { dateTimeInput, requiredEventId, textInput } from '../inputs';
+import { type CheckInBody, checkIn, isOutdatedReplay } from '../connect';
+import { findEvent } from '../account/events';
+import { eventField, requiredEventId } from '../fields/event';
+import { FIND_REGISTRATION_KEY, REGISTRATION_LIST_TRIGGER_KEY } from '../fields/keys';
+import { dateTimeInput, textInput } from '../fields/read';
 import { checkInOutputFields, checkInSample, toCheckInItem } from '../mappers/checkIn';
 import { chosenScanKey, cleanCode, derivedScanKey, followUpScanKey, keyHeaderValue } from '../scan';
-import { REGISTRATION_LIST_TRIGGER_KEY } from '../triggers/registrationList';
 
 type Mode = 'code' | 'registration';
 
@@ -71,9 +71,6 @@ export const checkInBodyOf = (z: ZObject, bundle: Pick<Bundle, 'inputData'>): Ch
   return { code, ...time };
 };
 
-/** Answers that changed nothing and may be outdated when replayed (the registration may be approved since). */
-const OUTDATED_WHEN_REPLAYED = new Set(['SUBMISSION_NOT_APPROVED', 'TICKET_NOT_FOUND']);
-
 const perform = async (z: ZObject, bundle: Bundle) => {
   const body = checkInBodyOf(z, bundle);
   const scanId = textInput(bundle, 'scanId');
@@ -82,7 +79,7 @@ const perform = async (z: ZObject, bundle: Bundle) => {
   try {
     answer = await checkIn(z, bundle, body, keyHeaderValue(key));
   } catch (error) {
-    if (!(isReplayedAnswer(error) && OUTDATED_WHEN_REPLAYED.has(connectErrorCode(error) ?? ''))) throw error;
+    if (!isOutdatedReplay(error)) throw error;
     key = followUpScanKey(key, Date.now());
     answer = await checkIn(z, bundle, body, keyHeaderValue(key));
   }
@@ -133,7 +130,7 @@ export default {
         type: 'string' as const,
         required: false,
         dynamic: `${REGISTRATION_LIST_TRIGGER_KEY}.id.label`,
-        search: 'find_registration.id',
+        search: `${FIND_REGISTRATION_KEY}.id`,
         dependsOn: ['eventId'],
         helpText:
           "With **Check In By: Registration**: the person, among the event's approved registrations (sorted by last name). Map a registration ID from a trigger or from Find Registration.",

@@ -5,9 +5,10 @@
  */
 import type { Bundle, ZObject } from 'zapier-platform-core';
 import { resolveEmbedUrl, resolveFrontUrl } from '../connect';
-import { findEvent } from '../events';
-import { eventField, floorPlanField } from '../fields';
-import { requiredEventId, textInput } from '../inputs';
+import { findEvent } from '../account/events';
+import { eventField, requiredEventId } from '../fields/event';
+import { floorPlanField } from '../fields/floorPlan';
+import { textInput } from '../fields/read';
 import { embedOutputFields, embedSample, toEmbedItem } from '../mappers/embed';
 
 const invalid = (z: ZObject, message: string): never => {

@@ -1,9 +1,10 @@
 /**
- * Input fields shared by operations. Every operation that takes an event uses `eventField`: a dynamic
- * dropdown fed by the hidden `event_list` trigger, so nobody pastes an event UUID; floor plans likewise come
- * from `floorPlanField`, fed by `floor_plan_list`.
+ * The Event field of every operation that takes an event: a dynamic dropdown fed by the hidden `event_list`
+ * trigger, so nobody pastes an event UUID; and its value, checked to be an event ID before any request.
  */
-export const EVENT_LIST_TRIGGER_KEY = 'event_list';
+import type { Bundle, ZObject } from 'zapier-platform-core';
+import { EVENT_LIST_TRIGGER_KEY } from './keys';
+import { textInput } from './read';
 
 export const eventField = (options: {
   required: boolean;
@@ -23,19 +24,37 @@ export const eventField = (options: {
       : 'Leave empty for all of your events, or choose one to limit this step to it.'),
 });
 
-export const FLOOR_PLAN_LIST_TRIGGER_KEY = 'floor_plan_list';
-
-/** The Floor Plan dropdown: the published plans of the event chosen in the Event field. */
-export const floorPlanField = (helpText: string) => ({
-  key: 'planId',
-  label: 'Floor Plan',
-  type: 'string' as const,
-  required: false,
-  dynamic: `${FLOOR_PLAN_LIST_TRIGGER_KEY}.id.label`,
-  dependsOn: ['eventId'],
-  helpText,
-});
-
 /** Whether a text looks like an event UUID (custom values typed into the dropdown are checked with it). */
 export const isEventUuid = (value: string): boolean =>
   /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(value.trim());
+
+type Input = Pick<Bundle, 'inputData'>;
+
+/** The Event input, checked to be an event ID (a custom value typed or mapped into the dropdown may not be). */
+export const eventIdInput = (z: ZObject, bundle: Input, options: { required: boolean }): string | null => {
+  const eventId = textInput(bundle, 'eventId');
+  if (!eventId) {
+    if (!options.required) return null;
+    throw new z.errors.Error(
+      'No event was given. Choose an event in the Event field, or map an event ID from an earlier step.',
+      'INVALID_EVENT',
+      400,
+    );
+  }
+  if (!isEventUuid(eventId)) {
+    throw new z.errors.Error(
+      `"${eventId.slice(0, 80)}" is not an event ID. Choose the event in the Event field's dropdown, or map the Event ID field of an earlier step (it looks like 7d0c6f1e-2f6a-4a7e-9a51-3f0e1b2c4d5e), not its title or slug.`,
+      'INVALID_EVENT',
+      400,
+    );
+  }
+  return eventId;
+};
+
+/** The required Event input as an event ID. */
+export const requiredEventId = (z: ZObject, bundle: Input): string =>
+  eventIdInput(z, bundle, { required: true }) as string;
+
+/** The optional Event input as an event ID, or `null` for every event. */
+export const optionalEventId = (z: ZObject, bundle: Input): string | null =>
+  eventIdInput(z, bundle, { required: false });

@@ -1,8 +1,9 @@
 /**
  * The one mapper of the Embed code noun: the HTML of the interface document's two browser surfaces, for
- * Generate Embed Code and its sample. Every value placed into HTML is escaped (text and attribute contexts)
- * and path segments are percent-encoded; no key or token is ever part of it (these surfaces need none).
+ * Generate Embed Code and its sample. Every value placed into HTML is escaped (text and attribute contexts;
+ * the URLs come from src/connect/surfaces.ts); no key or token is ever part of it (these surfaces need none).
  */
+import { embedScriptUrl, mapUrl } from '../connect';
 import { escapeHtml } from '../text';
 
 export const MAP_MIN_HEIGHT_PX = 720;
@@ -31,16 +32,6 @@ export interface EmbedItem {
   language: string | null;
   warning: string;
 }
-
-const seg = encodeURIComponent;
-
-/** `{front_url}/embed/:eventUuid/map/:planId?list=1` */
-export const mapUrl = (frontUrl: string, eventId: string, planId: string): string =>
-  `${frontUrl.replace(/\/+$/, '')}/embed/${seg(eventId)}/map/${seg(planId)}?list=1`;
-
-/** `{embed_url}/embed/v1/service-embed.js` */
-export const embedScriptUrl = (embedUrl: string): string =>
-  `${embedUrl.replace(/\/+$/, '')}/embed/v1/service-embed.js`;
 
 const draftWarning = (spec: EmbedSpec): string =>
   spec.eventIsPublished === false

@@ -1,13 +1,13 @@
 /**
  * Find Event Agenda: the sessions of a published event as line items plus flat fields, optionally only one
- * day or one track. Answers are cached for 10 minutes for the account (src/cached.ts). An event that is not
+ * day or one track. Answers are cached for 10 minutes for the account (src/account/plansAndAgendas.ts). An event that is not
  * published, or an agenda without matching sessions, is `[]`.
  */
 import type { Bundle, ZObject } from 'zapier-platform-core';
-import { cachedAgenda } from '../cached';
-import { findEvent } from '../events';
-import { eventField } from '../fields';
-import { requiredEventId, textInput } from '../inputs';
+import { findEvent } from '../account/events';
+import { cachedAgenda } from '../account/plansAndAgendas';
+import { eventField, requiredEventId } from '../fields/event';
+import { textInput } from '../fields/read';
 import { agendaOutputFields, agendaSample, agendaTimeZone, localDay, toAgendaItem } from '../mappers/agenda';
 
 /** The Day input as `YYYY-MM-DD` in the agenda's time zone (a mapped date-time is read in that zone). */

@@ -6,8 +6,8 @@
  */
 import type { Bundle, ZObject } from 'zapier-platform-core';
 import { type Event, type EventWidget, getEventWidget, listPublicEvents, LIST_LIMIT_MAX } from '../connect';
-import { accountEvents } from '../events';
-import { booleanInput, textInput } from '../inputs';
+import { accountEvents } from '../account/events';
+import { booleanInput, textInput } from '../fields/read';
 import { eventOutputFields, eventSample, toEventItem } from '../mappers/event';
 import { slugText } from '../text';
 

@@ -5,10 +5,11 @@
  */
 import type { Bundle, ZObject } from 'zapier-platform-core';
 import { isNotFound } from '../connect';
-import { cachedFloorPlan, cachedFloorPlans } from '../cached';
-import { findEvent } from '../events';
-import { eventField, floorPlanField } from '../fields';
-import { booleanInput, requiredEventId, textInput } from '../inputs';
+import { findEvent } from '../account/events';
+import { cachedFloorPlan, cachedFloorPlans } from '../account/plansAndAgendas';
+import { eventField, requiredEventId } from '../fields/event';
+import { floorPlanField } from '../fields/floorPlan';
+import { booleanInput, textInput } from '../fields/read';
 import { floorPlanOutputFields, floorPlanSample, toFloorPlanItem } from '../mappers/floorPlan';
 
 const perform = async (z: ZObject, bundle: Bundle) => {

@@ -4,10 +4,11 @@
  * those orders belong to. Nothing found is `[]`, never an error.
  */
 import type { Bundle, ZObject } from 'zapier-platform-core';
-import { LIST_LIMIT_MAX, type Order, companyIdOf, isNotFound, listOrders } from '../connect';
-import { textInput } from '../inputs';
+import { LIST_LIMIT_MAX, type Order, isNotFound, listOrders } from '../connect';
+import { eventRegistrations, sameEmail } from '../account/registrations';
+import { companyField, companyIdOf } from '../fields/company';
+import { textInput } from '../fields/read';
 import { orderOutputFields, orderSample, toOrderItem } from '../mappers/order';
-import { eventRegistrations, sameEmail } from '../registrations';
 
 /** At most this many events' registrations are read to match an email (the newest orders' events). */
 export const MAX_EMAIL_EVENTS = 10;
@@ -92,14 +93,9 @@ export default {
         required: false,
         helpText: `The email of the person who registered; case does not matter. Matched through the registrations of the events of your newest orders (up to ${MAX_EMAIL_EVENTS} events).`,
       },
-      {
-        key: 'companyId',
-        label: 'Company ID',
-        type: 'string' as const,
-        required: false,
-        helpText:
-          "Leave empty to use the connection's Company ID; fill in to search another company's orders.",
-      },
+      companyField(
+        "Leave empty to use the connection's Company ID; fill in to search another company's orders.",
+      ),
     ],
     sample: orderSample,
     outputFields: orderOutputFields,

@@ -4,9 +4,12 @@
  */
 import type { Bundle, ZObject } from 'zapier-platform-core';
 import { isNotFound } from '../connect';
-import { findEvent } from '../events';
-import { eventField } from '../fields';
-import { requiredEventId, textInput } from '../inputs';
+import { findEvent } from '../account/events';
+import { recentSubmissions } from '../account/recent';
+import { eventRegistrations, sameEmail } from '../account/registrations';
+import { eventField, requiredEventId } from '../fields/event';
+import { FIND_REGISTRATION_KEY } from '../fields/keys';
+import { textInput } from '../fields/read';
 import {
   answerOutputFields,
   eventContextOf,
@@ -14,10 +17,6 @@ import {
   submissionSample,
   toSubmissionItem,
 } from '../mappers/submission';
-import { recentSubmissions } from '../recent';
-import { eventRegistrations, sameEmail } from '../registrations';
-
-export const FIND_REGISTRATION_KEY = 'find_registration';
 
 const perform = async (z: ZObject, bundle: Bundle) => {
   const eventId = requiredEventId(z, bundle);

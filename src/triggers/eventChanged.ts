@@ -1,4 +1,5 @@
-import { eventChangeItem, instantTrigger, recentEvents } from '../hooks';
+import { instantTrigger, recentEvents } from './common/instant';
+import { eventChangeItem } from './common/items';
 import { eventChangeOf } from '../mappers/event';
 
 /** The changes a user can pick; "any" also passes EVENT_* kinds the service adds later. */

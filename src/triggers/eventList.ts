@@ -4,7 +4,7 @@
  */
 import type { Bundle, ZObject } from 'zapier-platform-core';
 import { LIST_LIMIT_MAX, listEvents } from '../connect';
-import { EVENT_LIST_TRIGGER_KEY } from '../fields';
+import { EVENT_LIST_TRIGGER_KEY } from '../fields/keys';
 import { eventLabel, eventOutputFields, eventSample, toEventItem } from '../mappers/event';
 
 const toDropdownItem = (event: Parameters<typeof toEventItem>[0]) => ({

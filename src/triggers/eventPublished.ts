@@ -1,4 +1,5 @@
-import { eventItem, instantTrigger, recentEvents } from '../hooks';
+import { instantTrigger, recentEvents } from './common/instant';
+import { eventItem } from './common/items';
 
 export default instantTrigger({
   key: 'event_published',

@@ -4,9 +4,9 @@
  * always asks the service, so a plan published a minute ago is listed.
  */
 import type { Bundle, ZObject } from 'zapier-platform-core';
-import { cachedFloorPlans } from '../cached';
-import { FLOOR_PLAN_LIST_TRIGGER_KEY } from '../fields';
-import { requiredEventId } from '../inputs';
+import { cachedFloorPlans } from '../account/plansAndAgendas';
+import { requiredEventId } from '../fields/event';
+import { FLOOR_PLAN_LIST_TRIGGER_KEY } from '../fields/keys';
 import {
   floorPlanLabel,
   floorPlanOutputFields,

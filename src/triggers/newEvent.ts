@@ -2,7 +2,7 @@
 import type { Bundle, ZObject } from 'zapier-platform-core';
 import { type Event, LIST_LIMIT_MAX, listEvents } from '../connect';
 import { eventOutputFields, eventSample, toEventItem } from '../mappers/event';
-import { SAMPLE_SIZE, pollKind, present } from '../polling';
+import { SAMPLE_SIZE, pollKind, present } from './common/polling';
 
 const presenter = {
   idOf: (event: Event) => event.id,

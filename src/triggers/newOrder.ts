@@ -3,9 +3,11 @@
  * id = order id, with line items and amounts both in minor units and as "129.00 EUR".
  */
 import type { Bundle, ZObject } from 'zapier-platform-core';
-import { LIST_LIMIT_MAX, type Order, companyIdOf, listOrders } from '../connect';
+import { LIST_LIMIT_MAX, type Order, listOrders } from '../connect';
+import { companyField, companyIdOf } from '../fields/company';
+import { chosenStatus, hasStatus, statusField } from '../fields/status';
 import { orderOutputFields, orderSample, toOrderItem } from '../mappers/order';
-import { SAMPLE_SIZE, chosenStatus, hasStatus, pollKind, present, statusField } from '../polling';
+import { SAMPLE_SIZE, pollKind, present } from './common/polling';
 
 const presenter = {
   idOf: (order: Order) => order.id,
@@ -29,14 +31,9 @@ export default {
   },
   operation: {
     inputFields: [
-      {
-        key: 'companyId',
-        label: 'Company ID',
-        type: 'string' as const,
-        required: false,
-        helpText:
-          'Leave empty to use the Company ID of your connection. Agencies watching another company of theirs enter its ID here (dashboard: **Settings → Company**, for example `cmp_42`).',
-      },
+      companyField(
+        'Leave empty to use the Company ID of your connection. Agencies watching another company of theirs enter its ID here (dashboard: **Settings → Company**, for example `cmp_42`).',
+      ),
       statusField({
         label: 'Order Status',
         choices: [

@@ -1,4 +1,5 @@
-import { instantTrigger, recentRegistrations, registrationItem } from '../hooks';
+import { instantTrigger, recentRegistrations } from './common/instant';
+import { registrationItem } from './common/items';
 
 export default instantTrigger({
   key: 'new_registration',

@@ -1,18 +1,18 @@
 /**
  * New Form Submission (polling): registrations of one event, newest first, id = submissionId, read with a
- * since-cursor that never misses one (see src/cursor.ts and the README's "Reliability" section). Items have
+ * since-cursor that never misses one (see src/triggers/common/cursor.ts and the README's "Reliability" section). Items have
  * exactly the fields of the instant New Registration trigger: same mapper, same event context.
  */
 import type { Bundle, ZObject } from 'zapier-platform-core';
 import { type Submission, type SubmissionKey, listSubmissionKeys, listSubmissions } from '../connect';
-import { pollSince } from '../cursor';
-import { eventField } from '../fields';
-import { eventContext } from '../events';
-import { registrationItem } from '../hooks';
-import { requiredEventId } from '../inputs';
+import { eventContext } from '../account/events';
+import { recentSubmissions } from '../account/recent';
+import { eventField, requiredEventId } from '../fields/event';
+import { chosenStatus, hasStatus, statusField } from '../fields/status';
 import { type EventContext, NO_EVENT_CONTEXT, eventContextOf, toSubmissionItem } from '../mappers/submission';
-import { chosenStatus, hasStatus, pollKind, present, statusField } from '../polling';
-import { recentSubmissions } from '../recent';
+import { pollSince } from './common/cursor';
+import { registrationItem } from './common/items';
+import { pollKind, present } from './common/polling';
 
 export const NEW_SUBMISSION_KEY = 'new_submission';
 

@@ -1,4 +1,5 @@
-import { instantTrigger, paymentItem, recentPayments } from '../hooks';
+import { instantTrigger, recentPayments } from './common/instant';
+import { paymentItem } from './common/items';
 
 export default instantTrigger({
   key: 'payment_succeeded',

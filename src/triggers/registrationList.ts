@@ -5,12 +5,12 @@
  */
 import type { Bundle, ZObject } from 'zapier-platform-core';
 import type { Submission } from '../connect';
-import { accountCache } from '../cache';
-import { requiredEventId } from '../inputs';
+import { byPerson, eventRegistrations } from '../account/registrations';
+import { accountCache } from '../account/store';
+import { requiredEventId } from '../fields/event';
+import { REGISTRATION_LIST_TRIGGER_KEY } from '../fields/keys';
 import { submissionOutputFields, submissionSample, toSubmissionItem } from '../mappers/submission';
-import { byPerson, eventRegistrations } from '../registrations';
 
-export const REGISTRATION_LIST_TRIGGER_KEY = 'registration_list';
 export const PAGE_SIZE = 100;
 const SNAPSHOT_TTL_SECONDS = 300;
 

@@ -1,6 +1,7 @@
 import type { ZObject } from 'zapier-platform-core';
-import { booleanInput, dateTimeInput, eventIdInput, textInput } from '../src/inputs';
-import { appTester, caught, errorMessage } from './support/app';
+import { eventIdInput } from '../../src/fields/event';
+import { booleanInput, dateTimeInput, textInput } from '../../src/fields/read';
+import { appTester, caught, errorMessage } from '../support/app';
 
 const withZ = <T>(fn: (z: ZObject) => T) => appTester((z: ZObject) => fn(z));
 

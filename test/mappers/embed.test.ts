@@ -1,4 +1,5 @@
-import { embedSample, mapUrl, toEmbedItem } from '../../src/mappers/embed';
+import { mapUrl } from '../../src/connect';
+import { embedSample, toEmbedItem } from '../../src/mappers/embed';
 import { escapeHtml } from '../../src/text';
 
 const HOSTILE = `"><script>alert('x')</script>&`;

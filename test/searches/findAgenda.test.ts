@@ -2,7 +2,7 @@ import nock from 'nock';
 import findAgenda from '../../src/searches/findAgenda';
 import type { Bundle, ZObject } from 'zapier-platform-core';
 import { paths } from '../../src/connect';
-import { AGENDA_TTL_SECONDS } from '../../src/cached';
+import { AGENDA_TTL_SECONDS } from '../../src/account/plansAndAgendas';
 import { SAMPLE_EVENT } from '../../src/mappers/event';
 import { SAMPLE_AGENDA } from '../../src/mappers/agenda';
 import { BASE_URL, appTester, authData, caught, errorMessage, meta } from '../support/app';

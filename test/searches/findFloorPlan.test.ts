@@ -2,7 +2,7 @@ import nock from 'nock';
 import findFloorPlan from '../../src/searches/findFloorPlan';
 import type { Bundle, ZObject } from 'zapier-platform-core';
 import { type FloorPlan, paths } from '../../src/connect';
-import { FLOOR_PLAN_TTL_SECONDS } from '../../src/cached';
+import { FLOOR_PLAN_TTL_SECONDS } from '../../src/account/plansAndAgendas';
 import { SAMPLE_EVENT } from '../../src/mappers/event';
 import { SAMPLE_FLOOR_PLAN } from '../../src/mappers/floorPlan';
 import { BASE_URL, appTester, authData, caught, errorMessage, meta } from '../support/app';

@@ -8,7 +8,7 @@ import {
   toSubmissionItem,
   eventContextOf,
 } from '../../src/mappers/submission';
-import { ALL_TIME } from '../../src/registrations';
+import { ALL_TIME } from '../../src/account/registrations';
 import { BASE_URL, appTester, authData, caught, errorMessage, meta } from '../support/app';
 
 const operation = findRegistration.operation;

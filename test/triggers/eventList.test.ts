@@ -1,7 +1,8 @@
 import nock from 'nock';
 import { paths } from '../../src/connect';
 import { SAMPLE_EVENT } from '../../src/mappers/event';
-import { EVENT_LIST_TRIGGER_KEY, eventField } from '../../src/fields';
+import { eventField } from '../../src/fields/event';
+import { EVENT_LIST_TRIGGER_KEY } from '../../src/fields/keys';
 import eventList from '../../src/triggers/eventList';
 import { App, BASE_URL, appTester, authData, meta } from '../support/app';
 import { T0, iso } from './fixtures';

@@ -3,7 +3,7 @@ import registrationList from '../../src/triggers/registrationList';
 import { type Submission, paths } from '../../src/connect';
 import { SAMPLE_EVENT } from '../../src/mappers/event';
 import { SAMPLE_SUBMISSION } from '../../src/mappers/submission';
-import { ALL_TIME } from '../../src/registrations';
+import { ALL_TIME } from '../../src/account/registrations';
 import { PAGE_SIZE } from '../../src/triggers/registrationList';
 import { BASE_URL, appTester, authData, caught, errorMessage, meta } from '../support/app';
 

@@ -19,7 +19,7 @@
  *   polls, and the cursor never moves past a record that was not returned.
  */
 import type { Bundle, ZObject } from 'zapier-platform-core';
-import { type AccountCache, accountCache } from './cache';
+import { type AccountCache, accountCache } from '../../account/store';
 import { MAX_DEDUPE_ITEMS } from './polling';
 
 const MINUTE = 60_000;

@@ -4,7 +4,7 @@
  *
  * - subscribe with the optional event as `eventId`, keeping the hook id, its secret, the kind and the event;
  *   unsubscribe (a hook that is already gone counts as unsubscribed);
- * - `perform`: verify the HMAC of the raw body before anything is trusted, then parse it, drop deliveries of
+ * - `perform`: verify and parse the delivery (src/connect/delivery.ts), drop deliveries of
  *   another kind or event, map with the noun's mapper, enrich with the event's title and dates (one cached
  *   lookup) and drop repeats of a delivery id already processed (the service retries for up to 72 h);
  * - `performList`: recent real records of exactly the live shape, from the polling endpoints;
@@ -13,68 +13,28 @@
  * A dropped delivery returns `[]` with a log line that says why (never a secret or the key).
  */
 import type { Bundle, ZObject } from 'zapier-platform-core';
-import type { ZodType } from 'zod';
 import {
   type Event,
-  Event as EventSchema,
+  type HookKind,
   type Order,
-  Order as OrderSchema,
   type Submission,
-  Submission as SubmissionSchema,
-  WebhookDelivery,
+  deliveryRecord,
   errorText,
-  findSignatureHeader,
+  readDelivery,
   subscribeHook,
   unsubscribeHook,
-  verifySignature,
-} from './connect';
-import { accountCache } from './cache';
-import { accountEvents, eventContext } from './events';
-import { optionalEventId } from './inputs';
-import { eventField, isEventUuid } from './fields';
-import {
-  type EventChangeItem,
-  type EventItem,
-  eventChangeOutputFields,
-  eventChangeSample,
-  eventOutputFields,
-  eventSample,
-  toEventChangeItem,
-  toEventItem,
-} from './mappers/event';
-import { type OrderItem, SAMPLE_ORDER, orderOutputFields, toOrderItem } from './mappers/order';
-import {
-  type EventContext,
-  NO_EVENT_CONTEXT,
-  SAMPLE_SUBMISSION_EVENT,
-  type SubmissionItem,
-  answerOutputFields,
-  submissionOutputFields,
-  submissionSample,
-  toSubmissionItem,
-} from './mappers/submission';
-import { recentOrders, recentSubmissions } from './recent';
+} from '../../connect';
+import { accountEvents } from '../../account/events';
+import { recentOrders, recentSubmissions } from '../../account/recent';
+import { accountCache } from '../../account/store';
+import { companyIdOf } from '../../fields/company';
+import { eventField, optionalEventId } from '../../fields/event';
+import type { ItemRule } from './items';
 
 /** Delivery ids are remembered longer than the service's 72 h retry window. */
 export const DELIVERY_MEMORY_SECONDS = 96 * 3600;
 
-type OutputField = { key: string; label: string; type?: string; primary?: boolean };
-type DynamicOutputFields = (z: ZObject, bundle: Bundle) => Promise<OutputField[]>;
 type InputField = Record<string, unknown> & { key: string; label: string };
-
-/** How the records of one noun become Zap items; shared by every trigger of that noun. */
-export interface ItemRule<D, I extends { id: string }> {
-  /** The record in a user's words, for log lines and messages: "registration". */
-  what: string;
-  /** The contract schema of a delivery's `data`. */
-  schema: ZodType<D>;
-  /** The event a record belongs to, for the chosen-event check. */
-  eventIdOf: (record: D) => string | null | undefined;
-  /** Records as items (enrichment included); `kind` is the delivery's kind, `null` for recent test data. */
-  toItems: (z: ZObject, bundle: Bundle, records: D[], kind: string | null) => Promise<I[]>;
-  sample: I;
-  outputFields: Array<OutputField | DynamicOutputFields>;
-}
 
 /** Recent records for the editor's test, given the chosen event (or `null` for all). */
 export type ListSource<D> = (z: ZObject, bundle: Bundle, eventId: string | null) => Promise<D[]>;
@@ -82,7 +42,7 @@ export type ListSource<D> = (z: ZObject, bundle: Bundle, eventId: string | null)
 export interface InstantTriggerSpec<D, I extends { id: string }> {
   key: string;
   /** The kind subscribed to: one webhook kind, or `EVENT_*` for the event-lifecycle family. */
-  kind: string;
+  kind: HookKind;
   noun: string;
   label: string;
   description: string;
@@ -98,7 +58,7 @@ export interface InstantTriggerSpec<D, I extends { id: string }> {
 export interface HookSubscribeData {
   id: string;
   secret: string | null;
-  kind: string;
+  kind: HookKind;
   eventId: string | null;
 }
 
@@ -112,100 +72,6 @@ const subscribeDataOf = (bundle: Bundle): Partial<HookSubscribeData> => {
 const uniqueById = <I extends { id: string }>(items: I[]): I[] => {
   const seen = new Set<string>();
   return items.filter((item) => !seen.has(item.id) && Boolean(seen.add(item.id)));
-};
-
-/** The event context of each event id (one cached lookup each); a failed lookup adds no context. */
-const eventContexts = async (
-  z: ZObject,
-  bundle: Bundle,
-  eventIds: Array<string | null | undefined>,
-): Promise<Map<string, EventContext>> => {
-  const contexts = new Map<string, EventContext>();
-  for (const eventId of new Set(eventIds)) {
-    if (eventId) contexts.set(eventId, await eventContext(z, bundle, eventId));
-  }
-  return contexts;
-};
-
-const contextOf = (contexts: Map<string, EventContext>, eventId: string | null | undefined) =>
-  (eventId && contexts.get(eventId)) || NO_EVENT_CONTEXT;
-
-/** Output fields of the event context added to registration and payment items. */
-const EVENT_CONTEXT_KEYS: ReadonlyArray<string> = Object.keys(NO_EVENT_CONTEXT);
-const eventContextOutputFields = submissionOutputFields.filter((f) => EVENT_CONTEXT_KEYS.includes(f.key));
-
-/** Labelled output fields for the custom answers of recent registrations (best effort). */
-const recentAnswerFields: DynamicOutputFields = async (z, bundle) => {
-  try {
-    const eventId = text(bundle.inputData?.eventId);
-    const { submissions } = await recentSubmissions(z, bundle, {
-      eventId: isEventUuid(eventId) ? eventId : null,
-      limit: 20,
-    });
-    return answerOutputFields(submissions.flatMap((s) => s.answers ?? []));
-  } catch {
-    return [];
-  }
-};
-
-/** Registrations (FORM_SUBMISSION*, ATTENDANT_CHECKED_IN): the polling triggers' mapper, id = submissionId. */
-export const registrationItem: ItemRule<Submission, SubmissionItem> = {
-  what: 'registration',
-  schema: SubmissionSchema,
-  eventIdOf: (submission) => submission.eventId,
-  toItems: async (z, bundle, records) => {
-    const contexts = await eventContexts(
-      z,
-      bundle,
-      records.map((s) => s.eventId),
-    );
-    return records.map((s) => toSubmissionItem(s, contextOf(contexts, s.eventId)));
-  },
-  sample: submissionSample,
-  outputFields: [...submissionOutputFields, recentAnswerFields],
-};
-
-/** A payment's item id: its registration plus the payment (or order), so two payments stay distinct. */
-export const paymentItemId = (order: Order): string =>
-  [order.submissionId, order.paymentId || order.id].filter(Boolean).join(':');
-
-export type PaymentItem = OrderItem & EventContext;
-
-/** Payments (PAYMENT_*): the order mapper, enriched with the event's title and dates like registrations. */
-export const paymentItem: ItemRule<Order, PaymentItem> = {
-  what: 'payment',
-  schema: OrderSchema,
-  eventIdOf: (order) => order.eventId,
-  toItems: async (z, bundle, records) => {
-    const contexts = await eventContexts(
-      z,
-      bundle,
-      records.map((o) => o.eventId),
-    );
-    return records.map((o) => ({ ...toOrderItem(o, paymentItemId(o)), ...contextOf(contexts, o.eventId) }));
-  },
-  sample: { ...toOrderItem(SAMPLE_ORDER, paymentItemId(SAMPLE_ORDER)), ...SAMPLE_SUBMISSION_EVENT },
-  outputFields: [...orderOutputFields, ...eventContextOutputFields],
-};
-
-/** Events (EVENT_PUBLISHED): the event mapper, id = event id. */
-export const eventItem: ItemRule<Event, EventItem> = {
-  what: 'event',
-  schema: EventSchema,
-  eventIdOf: (event) => event.id,
-  toItems: async (_z, _bundle, records) => records.map((event) => toEventItem(event)),
-  sample: eventSample,
-  outputFields: eventOutputFields,
-};
-
-/** Events with the change a delivery reports (the EVENT_* family). */
-export const eventChangeItem: ItemRule<Event, EventChangeItem> = {
-  what: 'event',
-  schema: EventSchema,
-  eventIdOf: (event) => event.id,
-  toItems: async (_z, _bundle, records, kind) => records.map((event) => toEventChangeItem(event, kind)),
-  sample: eventChangeSample,
-  outputFields: eventChangeOutputFields,
 };
 
 /** Recent registrations of the chosen (or latest) event that pass `keep`. */
@@ -226,6 +92,7 @@ export const recentPayments =
       );
     }
     return recentOrders(z, bundle, {
+      companyId: companyIdOf(z, bundle),
       keep: (order) => order.status === status && (!eventId || order.eventId === eventId),
     });
   };
@@ -287,53 +154,23 @@ export const instantTrigger = <D, I extends { id: string }>(spec: InstantTrigger
         'no signing secret is available: the subscription has none and the connection has no Webhook Signing Secret (reconnect the account with it)',
       );
     }
-    const raw = bundle.rawRequest;
-    const verification = verifySignature(raw?.content, findSignatureHeader(raw?.headers), [secret]);
-    if (!verification.ok) return drop(z, verification.reason);
-
-    // Verified: only now is the body trusted and parsed.
-    let json: unknown;
-    try {
-      json = JSON.parse(raw?.content ?? '');
-    } catch {
-      throw new z.errors.Error(
-        "A correctly signed delivery from the service was not JSON, so it could not be read. Nothing was triggered; contact the service's support with the time of this run.",
-        'INVALID_DELIVERY',
-        400,
-      );
-    }
-    const envelope = WebhookDelivery.safeParse(json);
-    if (!envelope.success) {
-      throw new z.errors.Error(
-        "A correctly signed delivery from the service had no delivery id, kind or data, so it could not be read. Nothing was triggered; contact the service's support with the time of this run.",
-        'INVALID_DELIVERY',
-        400,
-      );
-    }
-    const delivery = envelope.data;
+    const reading = readDelivery(z, bundle.rawRequest, [secret]);
+    if (!reading.ok) return drop(z, reading.reason);
+    const { delivery } = reading;
     if (!accepts(delivery.type, bundle.inputData ?? {})) {
       return drop(
         z,
         `delivery ${delivery.id} is of kind ${delivery.type}, which this Zap does not listen to`,
       );
     }
-    const record = item.schema.safeParse(delivery.data);
-    if (!record.success) {
-      const issue = record.error.issues[0];
-      const where = issue?.path.length ? issue.path.map(String).join('.') : 'data';
-      throw new z.errors.Error(
-        `Delivery ${delivery.id} (${delivery.type}) did not carry a valid ${item.what} (${where}: ${issue?.message ?? 'invalid'}), so it could not be turned into Zap data. Contact the service's support with this delivery id.`,
-        'INVALID_DELIVERY',
-        400,
-      );
-    }
+    const record = deliveryRecord(z, delivery, item.schema, item.what);
     const wanted = text(bundle.inputData?.eventId) || subscription.eventId || null;
-    const recordEventId = item.eventIdOf(record.data);
+    const recordEventId = item.eventIdOf(record);
     if (wanted && recordEventId && recordEventId !== wanted) {
       return drop(z, `delivery ${delivery.id} is for event ${recordEventId}, not the chosen event ${wanted}`);
     }
 
-    const items = uniqueById(await item.toItems(z, bundle, [record.data], delivery.type));
+    const items = uniqueById(await item.toItems(z, bundle, [record], delivery.type));
     const first = await accountCache(z, bundle).claim(
       `hook-delivery:${subscription.id ?? 'none'}:${delivery.id}`,
       DELIVERY_MEMORY_SECONDS,

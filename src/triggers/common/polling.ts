@@ -1,7 +1,7 @@
 /**
  * The one helper of polling triggers: what kind of poll Zapier is making, how records become its answer
  * (newest first, 3 for the editor's samples, only ids when a Zap is being turned on, every item through the
- * noun's mapper), and the status filter input.
+ * noun's mapper). The status filter input is in src/fields/status.ts.
  */
 import type { Bundle } from 'zapier-platform-core';
 
@@ -53,38 +53,3 @@ export const present = <R extends { createdAt: string }, I extends { id: string 
       return sorted.map(({ record }) => presenter.toItem(record));
   }
 };
-
-// ---- inputs ------------------------------------------------------------------------------------------
-
-export const ANY_STATUS = 'any';
-
-/** The status filter of a polling trigger: a dropdown whose first choice is "any status". */
-export const statusField = (options: {
-  label: string;
-  choices: Array<{ value: string; label: string }>;
-  helpText: string;
-}) => ({
-  key: 'status',
-  label: options.label,
-  type: 'string' as const,
-  required: false,
-  default: ANY_STATUS,
-  choices: [{ value: ANY_STATUS, label: 'Any status' }, ...options.choices].map((choice) => ({
-    ...choice,
-    sample: choice.value,
-  })),
-  helpText: options.helpText,
-});
-
-/** The chosen status (lower case), or `null` for any status. */
-export const chosenStatus = (bundle: Pick<Bundle, 'inputData'>): string | null => {
-  const value = bundle.inputData?.status;
-  const status = typeof value === 'string' ? value.trim().toLowerCase() : '';
-  return status && status !== ANY_STATUS ? status : null;
-};
-
-/** Whether a record has the chosen status (always, for any status). */
-export const hasStatus =
-  (status: string | null) =>
-  (record: { status: string }): boolean =>
-    status === null || record.status.toLowerCase() === status;

@@ -6,8 +6,8 @@ import {
   parseState,
   planSince,
   selectEntries,
-} from '../../src/cursor';
-import { MAX_DEDUPE_ITEMS } from '../../src/polling';
+} from '../../../src/triggers/common/cursor';
+import { MAX_DEDUPE_ITEMS } from '../../../src/triggers/common/polling';
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;

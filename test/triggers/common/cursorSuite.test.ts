@@ -4,7 +4,7 @@
  * (the ids ever returned to it, whether into its dedupe table or as runs, equal the set created), that
  * nothing which existed when the Zap was turned on ran it, and counts what was transferred.
  */
-import { CURSOR_TIMING } from '../../src/cursor';
+import { CURSOR_TIMING } from '../../../src/triggers/common/cursor';
 import { FakeCache, type Failure, HOUR, MINUTE, Rng, START, ScriptedServer, Zap, fakeZ } from './harness';
 
 const DAY = 24 * HOUR;

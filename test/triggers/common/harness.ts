@@ -5,10 +5,10 @@
  * `Date.now` (the client clock) set apart from the server clock when the scenario skews it.
  */
 import { type Bundle, type ZObject, errors } from 'zapier-platform-core';
-import type { Submission } from '../../src/connect';
-import { SAMPLE_EVENT } from '../../src/mappers/event';
-import { SAMPLE_SUBMISSION } from '../../src/mappers/submission';
-import newSubmission from '../../src/triggers/newSubmission';
+import type { Submission } from '../../../src/connect';
+import { SAMPLE_EVENT } from '../../../src/mappers/event';
+import { SAMPLE_SUBMISSION } from '../../../src/mappers/submission';
+import newSubmission from '../../../src/triggers/newSubmission';
 
 export const MINUTE = 60_000;
 export const HOUR = 60 * MINUTE;

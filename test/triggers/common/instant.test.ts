@@ -5,18 +5,19 @@
  */
 import nock from 'nock';
 import type { Bundle, ZObject } from 'zapier-platform-core';
-import { type Event, type Order, type Submission, paths } from '../src/connect';
-import { DELIVERY_MEMORY_SECONDS, paymentItemId } from '../src/hooks';
-import { SAMPLE_EVENT, toEventChangeItem, toEventItem } from '../src/mappers/event';
-import { SAMPLE_ORDER, toOrderItem } from '../src/mappers/order';
+import { type Event, type Order, type Submission, paths } from '../../../src/connect';
+import { DELIVERY_MEMORY_SECONDS } from '../../../src/triggers/common/instant';
+import { paymentItemId } from '../../../src/triggers/common/items';
+import { SAMPLE_EVENT, toEventChangeItem, toEventItem } from '../../../src/mappers/event';
+import { SAMPLE_ORDER, toOrderItem } from '../../../src/mappers/order';
 import {
   NO_EVENT_CONTEXT,
   SAMPLE_SUBMISSION,
   eventContextOf,
   toSubmissionItem,
-} from '../src/mappers/submission';
-import { App, BASE_URL, SENTINEL_KEY, appTester, authData, caught, errorMessage } from './support/app';
-import { deliveryBody, hookBundle, signedDelivery, testerCache } from './support/hookRequest';
+} from '../../../src/mappers/submission';
+import { App, BASE_URL, SENTINEL_KEY, appTester, authData, caught, errorMessage } from '../../support/app';
+import { deliveryBody, hookBundle, signedDelivery, testerCache } from '../../support/hookRequest';
 
 type Fn = (z: ZObject, bundle: Bundle) => Promise<unknown>;
 type HookOperation = {

@@ -1,0 +1,14 @@
+/**
+ * The interface document's two browser surfaces, which visitors' browsers load (no key, no request from the
+ * app): the floor-plan map page of the front application and the embed script. Path segments are
+ * percent-encoded here.
+ */
+const seg = encodeURIComponent;
+
+/** `{front_url}/embed/:eventUuid/map/:planId?list=1` */
+export const mapUrl = (frontUrl: string, eventId: string, planId: string): string =>
+  `${frontUrl.replace(/\/+$/, '')}/embed/${seg(eventId)}/map/${seg(planId)}?list=1`;
+
+/** `{embed_url}/embed/v1/service-embed.js` */
+export const embedScriptUrl = (embedUrl: string): string =>
+  `${embedUrl.replace(/\/+$/, '')}/embed/v1/service-embed.js`;

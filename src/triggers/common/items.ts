@@ -1,0 +1,152 @@
+/**
+ * The item rules: how the records of one noun become Zap items, shared by every trigger of that noun, instant
+ * or polling (the noun's mapper, the event context added to registrations and payments, the id Zapier
+ * dedupes on, the sample and the output fields). A delivery's `data` is checked against `schema` first.
+ */
+import type { Bundle, ZObject } from 'zapier-platform-core';
+import type { ZodType } from 'zod';
+import {
+  type Event,
+  Event as EventSchema,
+  type Order,
+  Order as OrderSchema,
+  type Submission,
+  Submission as SubmissionSchema,
+} from '../../connect';
+import { eventContext } from '../../account/events';
+import { recentSubmissions } from '../../account/recent';
+import { isEventUuid } from '../../fields/event';
+import {
+  type EventChangeItem,
+  type EventItem,
+  eventChangeOutputFields,
+  eventChangeSample,
+  eventOutputFields,
+  eventSample,
+  toEventChangeItem,
+  toEventItem,
+} from '../../mappers/event';
+import { type OrderItem, SAMPLE_ORDER, orderOutputFields, toOrderItem } from '../../mappers/order';
+import {
+  type EventContext,
+  NO_EVENT_CONTEXT,
+  SAMPLE_SUBMISSION_EVENT,
+  type SubmissionItem,
+  answerOutputFields,
+  submissionOutputFields,
+  submissionSample,
+  toSubmissionItem,
+} from '../../mappers/submission';
+
+type OutputField = { key: string; label: string; type?: string; primary?: boolean };
+type DynamicOutputFields = (z: ZObject, bundle: Bundle) => Promise<OutputField[]>;
+
+/** How the records of one noun become Zap items; shared by every trigger of that noun. */
+export interface ItemRule<D, I extends { id: string }> {
+  /** The record in a user's words, for log lines and messages: "registration". */
+  what: string;
+  /** The contract schema of a delivery's `data`. */
+  schema: ZodType<D>;
+  /** The event a record belongs to, for the chosen-event check. */
+  eventIdOf: (record: D) => string | null | undefined;
+  /** Records as items (enrichment included); `kind` is the delivery's kind, `null` for recent test data. */
+  toItems: (z: ZObject, bundle: Bundle, records: D[], kind: string | null) => Promise<I[]>;
+  sample: I;
+  outputFields: Array<OutputField | DynamicOutputFields>;
+}
+
+const text = (value: unknown): string => (typeof value === 'string' ? value.trim() : '');
+
+/** The event context of each event id (one cached lookup each); a failed lookup adds no context. */
+const eventContexts = async (
+  z: ZObject,
+  bundle: Bundle,
+  eventIds: Array<string | null | undefined>,
+): Promise<Map<string, EventContext>> => {
+  const contexts = new Map<string, EventContext>();
+  for (const eventId of new Set(eventIds)) {
+    if (eventId) contexts.set(eventId, await eventContext(z, bundle, eventId));
+  }
+  return contexts;
+};
+
+const contextOf = (contexts: Map<string, EventContext>, eventId: string | null | undefined) =>
+  (eventId && contexts.get(eventId)) || NO_EVENT_CONTEXT;
+
+/** Output fields of the event context added to registration and payment items. */
+const EVENT_CONTEXT_KEYS: ReadonlyArray<string> = Object.keys(NO_EVENT_CONTEXT);
+const eventContextOutputFields = submissionOutputFields.filter((f) => EVENT_CONTEXT_KEYS.includes(f.key));
+
+/** Labelled output fields for the custom answers of recent registrations (best effort). */
+const recentAnswerFields: DynamicOutputFields = async (z, bundle) => {
+  try {
+    const eventId = text(bundle.inputData?.eventId);
+    const { submissions } = await recentSubmissions(z, bundle, {
+      eventId: isEventUuid(eventId) ? eventId : null,
+      limit: 20,
+    });
+    return answerOutputFields(submissions.flatMap((s) => s.answers ?? []));
+  } catch {
+    return [];
+  }
+};
+
+/** Registrations (FORM_SUBMISSION*, ATTENDANT_CHECKED_IN): the polling triggers' mapper, id = submissionId. */
+export const registrationItem: ItemRule<Submission, SubmissionItem> = {
+  what: 'registration',
+  schema: SubmissionSchema,
+  eventIdOf: (submission) => submission.eventId,
+  toItems: async (z, bundle, records) => {
+    const contexts = await eventContexts(
+      z,
+      bundle,
+      records.map((s) => s.eventId),
+    );
+    return records.map((s) => toSubmissionItem(s, contextOf(contexts, s.eventId)));
+  },
+  sample: submissionSample,
+  outputFields: [...submissionOutputFields, recentAnswerFields],
+};
+
+/** A payment's item id: its registration plus the payment (or order), so two payments stay distinct. */
+export const paymentItemId = (order: Order): string =>
+  [order.submissionId, order.paymentId || order.id].filter(Boolean).join(':');
+
+export type PaymentItem = OrderItem & EventContext;
+
+/** Payments (PAYMENT_*): the order mapper, enriched with the event's title and dates like registrations. */
+export const paymentItem: ItemRule<Order, PaymentItem> = {
+  what: 'payment',
+  schema: OrderSchema,
+  eventIdOf: (order) => order.eventId,
+  toItems: async (z, bundle, records) => {
+    const contexts = await eventContexts(
+      z,
+      bundle,
+      records.map((o) => o.eventId),
+    );
+    return records.map((o) => ({ ...toOrderItem(o, paymentItemId(o)), ...contextOf(contexts, o.eventId) }));
+  },
+  sample: { ...toOrderItem(SAMPLE_ORDER, paymentItemId(SAMPLE_ORDER)), ...SAMPLE_SUBMISSION_EVENT },
+  outputFields: [...orderOutputFields, ...eventContextOutputFields],
+};
+
+/** Events (EVENT_PUBLISHED): the event mapper, id = event id. */
+export const eventItem: ItemRule<Event, EventItem> = {
+  what: 'event',
+  schema: EventSchema,
+  eventIdOf: (event) => event.id,
+  toItems: async (_z, _bundle, records) => records.map((event) => toEventItem(event)),
+  sample: eventSample,
+  outputFields: eventOutputFields,
+};
+
+/** Events with the change a delivery reports (the EVENT_* family). */
+export const eventChangeItem: ItemRule<Event, EventChangeItem> = {
+  what: 'event',
+  schema: EventSchema,
+  eventIdOf: (event) => event.id,
+  toItems: async (_z, _bundle, records, kind) => records.map((event) => toEventChangeItem(event, kind)),
+  sample: eventChangeSample,
+  outputFields: eventChangeOutputFields,
+};
