@@ -2,7 +2,7 @@
  * The app definition: wiring only. Operations live in src/triggers, src/creates and src/searches; everything
  * about the Connect API lives in src/connect.
  */
-import { version as platformVersion } from 'zapier-platform-core';
+import { defineApp, version as platformVersion } from 'zapier-platform-core';
 import authentication from './src/authentication';
 import { creates } from './src/creates';
 import { searches } from './src/searches';
@@ -12,7 +12,7 @@ import { version } from './package.json';
 const byKey = <T extends { key: string }>(operations: T[]): Record<string, T> =>
   Object.fromEntries(operations.map((operation) => [operation.key, operation]));
 
-const App = {
+const App = defineApp({
   version,
   platformVersion,
   authentication,
@@ -22,6 +22,6 @@ const App = {
   triggers: byKey(triggers),
   searches: byKey(searches),
   creates: byKey(creates),
-};
+});
 
 export default App;

@@ -14,6 +14,7 @@ import { sign, verifySignature } from '../src/connect';
 import { SAMPLE_EVENT } from '../src/mappers/event';
 import { SAMPLE_SUBMISSION, eventContextOf, toSubmissionItem } from '../src/mappers/submission';
 import newRegistration from '../src/triggers/newRegistration';
+import { functionOf } from './lib/app';
 
 const SECRET = 'whsec_bench_3c4d5e6f';
 const TARGET_MS = 1;
@@ -94,7 +95,7 @@ const time = (fn: () => void): number => {
 };
 
 const main = async () => {
-  const perform = newRegistration.operation.perform;
+  const perform = functionOf('triggers', newRegistration.key);
   const sizes: Array<[string, number, number]> = [
     ['1 KB', 1024, 2000],
     ['10 KB', 10 * 1024, 1000],

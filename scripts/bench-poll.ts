@@ -23,8 +23,9 @@ import { Event, Submission, listOf, listSubmissions } from '../src/connect';
 import { findEvent } from '../src/account/events';
 import { eventContextOf, toSubmissionItem } from '../src/mappers/submission';
 import { present } from '../src/triggers/common/polling';
-import newSubmission from '../src/triggers/newSubmission';
+import { NEW_SUBMISSION_KEY } from '../src/triggers/newSubmission';
 import { meta } from '../test/support/app';
+import { functionOf } from './lib/app';
 
 const ROOT = path.resolve(__dirname, '..');
 const NODE = path.join(ROOT, 'node_modules', '.bin', 'node');
@@ -194,7 +195,7 @@ async function main(): Promise<void> {
 
   // Turning the Zap on: the widest poll.
   const turnOn = await traffic(() =>
-    appTester(newSubmission.operation.perform as Perform, {
+    appTester(functionOf('triggers', NEW_SUBMISSION_KEY), {
       authData,
       inputData: { eventId },
       meta: meta({ isPopulatingDedupe: true }),
@@ -245,7 +246,7 @@ async function main(): Promise<void> {
     offset += EVERY;
 
     const run = await traffic(() =>
-      appTester(newSubmission.operation.perform as Perform, {
+      appTester(functionOf('triggers', NEW_SUBMISSION_KEY), {
         authData,
         inputData: { eventId },
         meta: meta(),

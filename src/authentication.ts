@@ -36,7 +36,7 @@ const test = async (z: ZObject, bundle: Bundle): Promise<AuthTestResult> => {
   }
 };
 
-const connectionLabel = (_z: ZObject, bundle: Bundle<Partial<AuthTestResult>>): string => {
+const connectionLabel = async (_z: ZObject, bundle: Bundle<Partial<AuthTestResult>>): Promise<string> => {
   const { host, companyId } = bundle.inputData;
   const who = companyId ? `Company ${companyId}` : 'Organizer account';
   return host ? `${who} on ${host}` : who;

@@ -1,9 +1,10 @@
 import nock from 'nock';
+import authentication from '../src/authentication';
 import { paths } from '../src/connect';
 import { SAMPLE_EVENT } from '../src/mappers/event';
-import { App, BASE_URL, SENTINEL_KEY, appTester, authData, caught, errorMessage } from './support/app';
+import { BASE_URL, SENTINEL_KEY, appTester, authData, caught, errorMessage } from './support/app';
 
-const testAuth = (auth = authData()) => appTester(App.authentication.test, { authData: auth });
+const testAuth = (auth = authData()) => appTester(authentication.test, { authData: auth });
 
 afterEach(() => {
   nock.cleanAll();
@@ -23,7 +24,7 @@ describe('authentication test', () => {
       companyId: 'cmp_42',
       latestEventTitle: 'TechWeek 2026',
     });
-    const label = await appTester(App.authentication.connectionLabel, {
+    const label = await appTester(authentication.connectionLabel, {
       authData: authData(),
       inputData: result,
     });

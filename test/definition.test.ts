@@ -2,40 +2,15 @@
  * Publishing rules of Zapier's integration checks, enforced on every operation of the app definition, so
  * each new operation is held to them automatically (ids from Zapier's integration-checks reference).
  */
+import type { Create, Search, Trigger } from 'zapier-platform-core';
 import { App } from './support/app';
 
-type Field = {
-  key: string;
-  label?: string;
-  helpText?: string;
-  dynamic?: string;
-  choices?: unknown;
-  computed?: boolean;
-  type?: string;
-  list?: boolean;
-  children?: Field[];
-};
-type Operation = {
-  type?: string;
-  perform?: unknown;
-  performList?: unknown;
-  performSubscribe?: unknown;
-  performUnsubscribe?: unknown;
-  inputFields?: Array<Field | ((...args: unknown[]) => unknown)>;
-  outputFields?: Array<Field | ((...args: unknown[]) => unknown)>;
-  sample?: Record<string, unknown>;
-};
-type Definition = {
-  key: string;
-  noun: string;
-  display: { label: string; description: string; hidden?: boolean };
-  operation: Operation;
-};
+type Definition = Trigger | Search | Create;
 
 const groups: Record<string, Record<string, Definition>> = {
-  trigger: App.triggers as unknown as Record<string, Definition>,
-  search: App.searches as unknown as Record<string, Definition>,
-  create: App.creates as unknown as Record<string, Definition>,
+  trigger: App.triggers,
+  search: App.searches,
+  create: App.creates,
 };
 const all = Object.entries(groups).flatMap(([kind, defs]) =>
   Object.values(defs).map((definition) => ({ kind, definition })),
@@ -71,8 +46,11 @@ const isTitleCase = (label: string): boolean =>
     .split(/\s+/)
     .every((word, index) => (index > 0 && SMALL_WORDS.has(word) ? true : !/^[a-z]/.test(word)));
 
-const staticFields = (fields: Operation['inputFields']): Field[] =>
-  (fields ?? []).filter((f): f is Field => typeof f === 'object' && f !== null);
+/** The fields given as objects (dynamic fields are functions). */
+const staticFields = <F>(fields: ReadonlyArray<F> | undefined) =>
+  (fields ?? []).filter(
+    (f): f is Exclude<F, (...args: never[]) => unknown> => typeof f === 'object' && f !== null,
+  );
 
 const hasPath = (sample: unknown, key: string): boolean => {
   const [head, ...rest] = key.split('[]');
@@ -96,14 +74,14 @@ it('has operations to check', () => {
 });
 
 describe('authentication', () => {
-  const fields = App.authentication.fields as Field[];
+  const fields = App.authentication?.fields ?? [];
   it('D002: the API key help text links (in Markdown) to where the key is found', () => {
     const apiKey = fields.find((f) => f.key === 'apiKey');
     expect(apiKey?.type).toBe('password');
     expect(apiKey?.helpText).toMatch(/\[[^\]]+\]\(https:\/\/[^)]+\)/);
   });
   it('D003: a connection label identifies the account', () => {
-    expect(typeof App.authentication.connectionLabel).toBe('function');
+    expect(typeof App.authentication?.connectionLabel).toBe('function');
   });
   it('D018/D011: auth fields have Title Case labels and help that adds information', () => {
     for (const field of fields) {
@@ -117,7 +95,7 @@ describe.each(cases(all))('%s', (_name, { kind, definition }) => {
   const { display, operation } = definition;
 
   it('D018: labels are in Title Case', () => {
-    expect(isTitleCase(display.label)).toBe(true);
+    expect(isTitleCase(display.label ?? '')).toBe(true);
     for (const field of staticFields(operation.inputFields))
       expect([field.key, isTitleCase(field.label ?? '')]).toEqual([field.key, true]);
   });
@@ -158,7 +136,7 @@ describe.each(cases(all))('%s', (_name, { kind, definition }) => {
     }
   });
 
-  if (kind === 'trigger' && operation.type === 'hook') {
+  if (kind === 'trigger' && 'type' in operation && operation.type === 'hook') {
     it('D006: hook triggers have performList, subscribe and unsubscribe', () => {
       expect(typeof operation.performList).toBe('function');
       expect(typeof operation.performSubscribe).toBe('function');
@@ -176,7 +154,7 @@ describe.each(cases(all))('%s', (_name, { kind, definition }) => {
     it('D012/D010: has a static sample that contains the primary key', () => {
       expect(operation.sample).toBeDefined();
       const outputs = staticFields(operation.outputFields);
-      const primary = outputs.filter((f) => (f as { primary?: boolean }).primary).map((f) => f.key);
+      const primary = outputs.filter((f) => f.primary).map((f) => f.key);
       for (const key of primary.length ? primary : ['id']) expect(operation.sample).toHaveProperty(key);
     });
 

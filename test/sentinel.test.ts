@@ -3,9 +3,10 @@
  * whatever happens (success, failure, throttling), with Zapier's own request logging switched on.
  */
 import nock from 'nock';
+import authentication from '../src/authentication';
 import { paths } from '../src/connect';
 import { SAMPLE_EVENT } from '../src/mappers/event';
-import { App, BASE_URL, SENTINEL_KEY, appTester, authData } from './support/app';
+import { BASE_URL, SENTINEL_KEY, appTester, authData } from './support/app';
 
 const captured: string[] = [];
 const originalStdout = process.stdout.write.bind(process.stdout);
@@ -49,7 +50,7 @@ const outcome = async (fn: () => Promise<unknown>): Promise<string> => {
 
 it('the key appears in no output, error or result', async () => {
   const texts: string[] = [];
-  const testAuth = () => appTester(App.authentication.test, { authData: authData() });
+  const testAuth = () => appTester(authentication.test, { authData: authData() });
 
   nock(BASE_URL)
     .get(paths.events())

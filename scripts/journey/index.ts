@@ -7,17 +7,15 @@
  * `rawRequest` form → a replayed and a tampered delivery are dropped → check-in twice → searches → embed
  * code → bad input → unsubscribe.
  */
-import type { Bundle, ZObject } from 'zapier-platform-core';
-import { createAppTester } from 'zapier-platform-core';
+import { type PerformFunction, createAppTester } from 'zapier-platform-core';
 import App from '../../index';
+import authentication from '../../src/authentication';
 import { SEED_TENANTS, type RunningSandbox, deliveriesIdle, sandboxCall, startSandbox } from '../../sandbox';
 import { type HookReceiver, hookBundle, startHookReceiver } from '../../test/support/hookRequest';
+import { functionOf } from '../lib/app';
 import { type Printer, Runner, check, describeError } from './runner';
 
 type Item = Record<string, unknown>;
-type Fn = (z: ZObject, bundle: Bundle) => unknown;
-type Operation = Record<string, Fn>;
-type Definition = { key: string; operation: Operation };
 
 const NORTHWIND = SEED_TENANTS[0];
 const LUMEN = SEED_TENANTS[1];
@@ -35,15 +33,6 @@ const HOOK_TRIGGERS = [
 type HookKey = (typeof HOOK_TRIGGERS)[number];
 /** Triggers subscribed to every event of the account; the others follow the journey's event only. */
 const ACCOUNT_WIDE: ReadonlySet<HookKey> = new Set(['event_changed', 'event_published']);
-
-const definitions = (group: 'triggers' | 'searches' | 'creates'): Record<string, Definition> =>
-  (App as unknown as Record<string, Record<string, Definition>>)[group] ?? {};
-
-const operation = (group: 'triggers' | 'searches' | 'creates', key: string): Operation => {
-  const found = definitions(group)[key];
-  if (!found) throw new Error(`the app has no ${group.slice(0, -1)} "${key}"`);
-  return found.operation;
-};
 
 const asItems = (value: unknown): Item[] => (Array.isArray(value) ? (value as Item[]) : [value as Item]);
 
@@ -84,10 +73,8 @@ export const runJourney = async ({ out }: JourneyOptions): Promise<JourneyResult
   const started = performance.now();
   const run = new Runner(out);
   const appTester = createAppTester(App);
-  const call = async (fn: Fn | undefined, bundle: Record<string, unknown>): Promise<unknown> => {
-    if (!fn) throw new Error('operation function missing');
-    return appTester(fn as (z: ZObject, bundle: Bundle) => Promise<unknown>, bundle);
-  };
+  const call = (fn: PerformFunction, bundle: Record<string, unknown>): Promise<unknown> =>
+    appTester(fn, bundle);
 
   // The app's own log lines (why a delivery was dropped, …) are collected, not printed over the table.
   const appLogs: string[] = [];
@@ -129,13 +116,13 @@ export const runJourney = async ({ out }: JourneyOptions): Promise<JourneyResult
 
     run.heading('2. Connect the account', 'authentication test and connection label');
     await run.step('Test the connection', async () => {
-      const result = (await call(App.authentication.test as Fn, { authData })) as Item;
-      const label = await call(App.authentication.connectionLabel as Fn, { authData, inputData: result });
+      const result = (await call(authentication.test, { authData })) as Item;
+      const label = await call(authentication.connectionLabel, { authData, inputData: result });
       return { detail: `label "${String(label)}"` };
     });
     await run.step('Test it with a revoked key', async () => {
       try {
-        await call(App.authentication.test as Fn, { authData: { ...authData, apiKey: 'sk_revoked_key' } });
+        await call(authentication.test, { authData: { ...authData, apiKey: 'sk_revoked_key' } });
       } catch (error) {
         return { detail: firstSentence(describeError(error)) };
       }
@@ -144,7 +131,7 @@ export const runJourney = async ({ out }: JourneyOptions): Promise<JourneyResult
 
     run.heading('3. Zaps are turned on', 'polling Zaps record what exists; instant Zaps subscribe');
     const dropdown = await run.step('Event dropdown (event_list)', async () => {
-      const items = asItems(await call(operation('triggers', 'event_list').perform, { authData }));
+      const items = asItems(await call(functionOf('triggers', 'event_list'), { authData }));
       check(items.length > 0, 'no events listed');
       return {
         detail: `${plural(items.length, 'event')}, newest first: ${String(items[0]?.label)}`,
@@ -161,7 +148,7 @@ export const runJourney = async ({ out }: JourneyOptions): Promise<JourneyResult
     const pollingZap = (key: string, inputData: Item) => {
       const seen = new Set<string>();
       const meta = { zap: { id: (zapIds += 1) } };
-      const perform = operation('triggers', key).perform;
+      const perform = functionOf('triggers', key);
       return {
         turnOn: async () => {
           const items = asItems(
@@ -190,7 +177,7 @@ export const runJourney = async ({ out }: JourneyOptions): Promise<JourneyResult
     });
     await run.step('New Form Submission: editor test', async () => {
       const items = asItems(
-        await call(operation('triggers', 'new_submission').perform, {
+        await call(functionOf('triggers', 'new_submission'), {
           authData,
           inputData: { eventId: seededEventId },
           meta: { isLoadingSample: true },
@@ -206,7 +193,7 @@ export const runJourney = async ({ out }: JourneyOptions): Promise<JourneyResult
     const subscribe = async (key: HookKey, eventId: string | null) =>
       run.step(`Subscribe ${key}`, async () => {
         const inputData: Item = eventId ? { eventId } : {};
-        const data = (await call(operation('triggers', key).performSubscribe, {
+        const data = (await call(functionOf('triggers', key, 'performSubscribe'), {
           authData,
           inputData,
           targetUrl: hooks.targetUrl(key),
@@ -243,7 +230,7 @@ export const runJourney = async ({ out }: JourneyOptions): Promise<JourneyResult
         lastName: 'Babbage',
       });
       const items = asItems(
-        await call(operation('triggers', 'new_registration').performList, {
+        await call(functionOf('triggers', 'new_registration', 'performList'), {
           authData,
           inputData: { eventId },
         }),
@@ -300,7 +287,7 @@ export const runJourney = async ({ out }: JourneyOptions): Promise<JourneyResult
       '6. Door check-in with the Check In Attendee action',
       'a scanner’s raw string, or a pick from a list',
     );
-    const checkIn = operation('creates', 'check_in_attendee').perform;
+    const checkIn = functionOf('creates', 'check_in_attendee');
     const scanned = `  ${String(approved?.qrCode ?? '')}\r\n`;
     const firstScan = await run.step('Scan Ada’s QR code', async () => {
       const item = (await call(checkIn, {
@@ -333,7 +320,7 @@ export const runJourney = async ({ out }: JourneyOptions): Promise<JourneyResult
     });
     await run.step('Grace is picked from the registration list', async () => {
       const options = asItems(
-        await call(operation('triggers', 'registration_list').perform, {
+        await call(functionOf('triggers', 'registration_list'), {
           authData,
           inputData: { eventId },
           meta: { isFillingDynamicDropdown: true },
@@ -375,7 +362,7 @@ export const runJourney = async ({ out }: JourneyOptions): Promise<JourneyResult
             authData,
             subscribeData: subscriptions.get(key) ?? { id: '' },
           });
-          items.push(...asItems(await call(operation('triggers', key).perform, bundle)));
+          items.push(...asItems(await call(functionOf('triggers', key), bundle)));
           sampleDelivery ??= key === 'new_registration' ? { key, delivery } : undefined;
         }
         check(items.length === expected[key], `expected ${expected[key]} Zap runs, got ${items.length}`);
@@ -389,7 +376,7 @@ export const runJourney = async ({ out }: JourneyOptions): Promise<JourneyResult
       check(sampleDelivery, 'no delivery to replay');
       const { key, delivery } = sampleDelivery;
       const bundle = hookBundle(delivery, { authData, subscribeData: subscriptions.get(key) ?? { id: '' } });
-      const items = asItems(await call(operation('triggers', key).perform, bundle));
+      const items = asItems(await call(functionOf('triggers', key), bundle));
       check(items.length === 0, 'a retried delivery ran the Zap again');
       return { detail: 'dropped: already processed (Zap ran once)' };
     });
@@ -403,7 +390,7 @@ export const runJourney = async ({ out }: JourneyOptions): Promise<JourneyResult
         { authData, subscribeData: subscriptions.get(key) ?? { id: '' } },
       );
       const logged = appLogs.length;
-      const items = asItems(await call(operation('triggers', key).perform, bundle));
+      const items = asItems(await call(functionOf('triggers', key), bundle));
       check(items.length === 0, 'a tampered delivery was accepted');
       const why = appLogs.slice(logged).find((line) => /dropped because/i.test(line));
       check(why, 'the drop was not logged');
@@ -423,7 +410,7 @@ export const runJourney = async ({ out }: JourneyOptions): Promise<JourneyResult
       const fresh = await submissionZap.poll();
       check(fresh.length === 3, `expected 3 new registrations, got ${fresh.length}`);
       const [hookItem] = asItems(
-        await call(operation('triggers', 'new_registration').performList, {
+        await call(functionOf('triggers', 'new_registration', 'performList'), {
           authData,
           inputData: { eventId },
         }),
@@ -476,7 +463,7 @@ export const runJourney = async ({ out }: JourneyOptions): Promise<JourneyResult
     run.heading('9. Searches', 'the Find steps of a Zap');
     const search = async (key: string, label: string, inputData: Item) =>
       run.step(label, async () => {
-        const items = asItems(await call(operation('searches', key).perform, { authData, inputData }));
+        const items = asItems(await call(functionOf('searches', key), { authData, inputData }));
         check(items.length > 0, 'nothing found');
         return { detail: `${plural(items.length, 'result')} · ${summary(items[0])}` };
       });
@@ -485,7 +472,7 @@ export const runJourney = async ({ out }: JourneyOptions): Promise<JourneyResult
     await search('find_order', 'Find Order by registration', { submissionIdText: adaId });
     await run.step('Find Event Agenda', async () => {
       const items = asItems(
-        await call(operation('searches', 'find_agenda').perform, {
+        await call(functionOf('searches', 'find_agenda'), {
           authData,
           inputData: { eventId: seededEventId },
         }),
@@ -497,7 +484,7 @@ export const runJourney = async ({ out }: JourneyOptions): Promise<JourneyResult
       };
     });
     const floorPlan = (inputData: Item) =>
-      call(operation('searches', 'find_floor_plan').perform, { authData, inputData }).then(asItems);
+      call(functionOf('searches', 'find_floor_plan'), { authData, inputData }).then(asItems);
     const counts = (plan: Item) =>
       `${String(plan.availableCount)} available, ${String(plan.heldCount)} held, ${String(plan.bookedCount)} booked`;
     const plan = await run.step('Find Floor Plan', async () => {
@@ -530,7 +517,7 @@ export const runJourney = async ({ out }: JourneyOptions): Promise<JourneyResult
     run.heading('10. Embed code for the organizer’s own site', 'no API call, every value escaped');
     const embed = (label: string, inputData: Item, marker: string) =>
       run.step(label, async () => {
-        const item = (await call(operation('creates', 'generate_embed_code').perform, {
+        const item = (await call(functionOf('creates', 'generate_embed_code'), {
           authData,
           inputData,
         })) as Item;
@@ -574,7 +561,7 @@ export const runJourney = async ({ out }: JourneyOptions): Promise<JourneyResult
     for (const key of HOOK_TRIGGERS) {
       await run.step(`Unsubscribe ${key}`, async () => {
         const subscribeData = subscriptions.get(key) ?? { id: '' };
-        await call(operation('triggers', key).performUnsubscribe, { authData, subscribeData });
+        await call(functionOf('triggers', key, 'performUnsubscribe'), { authData, subscribeData });
         return { detail: `${String(subscribeData.id)} removed` };
       });
     }

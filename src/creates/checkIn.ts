@@ -3,7 +3,7 @@
  * checked in (see src/scan.ts), so a retried or replayed step never checks a person in twice and gets the
  * same answer back. "Already checked in" is a success carrying the first check-in time.
  */
-import type { Bundle, ZObject } from 'zapier-platform-core';
+import { type Bundle, type ZObject, defineCreate } from 'zapier-platform-core';
 import { type CheckInBody, checkIn, isOutdatedReplay } from '../connect';
 import { findEvent } from '../account/events';
 import { eventField, requiredEventId } from '../fields/event';
@@ -88,7 +88,7 @@ const perform = async (z: ZObject, bundle: Bundle) => {
   return toCheckInItem(answer, event, { replayed: answer.replayed, scanId: key });
 };
 
-export default {
+export default defineCreate({
   key: 'check_in_attendee',
   noun: 'Check-in',
   display: {
@@ -157,4 +157,4 @@ export default {
     sample: checkInSample,
     outputFields: checkInOutputFields,
   },
-};
+});

@@ -3,7 +3,7 @@
  * iframe or the agenda embed. Nothing is sent to the service; the event's title and slug come from the
  * cached events list. Hosts come from the environment or the connection's overrides (src/connect/config.ts).
  */
-import type { Bundle, ZObject } from 'zapier-platform-core';
+import { type Bundle, type ZObject, defineCreate } from 'zapier-platform-core';
 import { resolveEmbedUrl, resolveFrontUrl } from '../connect';
 import { findEvent } from '../account/events';
 import { eventField, requiredEventId } from '../fields/event';
@@ -60,7 +60,7 @@ const perform = async (z: ZObject, bundle: Bundle) => {
   });
 };
 
-export default {
+export default defineCreate({
   key: 'generate_embed_code',
   noun: 'Embed Code',
   display: {
@@ -118,4 +118,4 @@ export default {
     sample: embedSample,
     outputFields: embedOutputFields,
   },
-};
+});

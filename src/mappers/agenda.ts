@@ -2,10 +2,11 @@
  * The one mapper of the Agenda noun: an event's sessions as line items plus flat fields (count, first and
  * last session), for the Find Event Agenda search and its sample.
  */
+import type { PlainOutputField } from 'zapier-platform-core';
 import type { Agenda, AgendaSession, Event } from '../connect';
 import { folded } from '../text';
 
-export interface SessionLine {
+export type SessionLine = {
   [extra: string]: unknown;
   id: string;
   title: string;
@@ -17,9 +18,9 @@ export interface SessionLine {
   room: string | null;
   track: string | null;
   speakers: string;
-}
+};
 
-export interface AgendaItem {
+export type AgendaItem = {
   id: string;
   eventId: string;
   eventSlug: string | null;
@@ -36,14 +37,14 @@ export interface AgendaItem {
   lastSessionEndsAt: string | null;
   sessions: SessionLine[];
   dataAsOf: string;
-}
+};
 
-export interface AgendaFilters {
+export type AgendaFilters = {
   /** `YYYY-MM-DD`, a day in the agenda's time zone. */
   day?: string | null;
   /** A track name, compared without case and accents. */
   track?: string | null;
-}
+};
 
 const validZone = (zone: string | null | undefined): string => {
   if (!zone) return 'UTC';
@@ -167,7 +168,7 @@ export const agendaSample: AgendaItem = toAgendaItem(
   '2026-11-30T10:00:00.000Z',
 );
 
-export const agendaOutputFields = [
+export const agendaOutputFields: PlainOutputField[] = [
   { key: 'id', label: 'ID', type: 'string', primary: true },
   { key: 'eventId', label: 'Event ID', type: 'string' },
   { key: 'eventSlug', label: 'Event Slug', type: 'string' },

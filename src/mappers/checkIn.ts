@@ -1,9 +1,10 @@
 /**
  * The one mapper of the Check-in result noun: the Check In Attendee action's live answer and its sample.
  */
+import type { PlainOutputField } from 'zapier-platform-core';
 import type { CheckInResult, Event } from '../connect';
 
-export interface CheckInItem {
+export type CheckInItem = {
   [extra: string]: unknown;
   id: string;
   result: string;
@@ -19,7 +20,7 @@ export interface CheckInItem {
   email: string | null;
   isRepeatedScan: boolean;
   scanId: string;
-}
+};
 
 /**
  * A check-in answer as a flat Zapier item. `replayed` says the service answered from its idempotency store
@@ -68,7 +69,7 @@ export const checkInSample: CheckInItem = toCheckInItem(
   },
 );
 
-export const checkInOutputFields = [
+export const checkInOutputFields: PlainOutputField[] = [
   { key: 'id', label: 'ID', type: 'string', primary: true },
   { key: 'result', label: 'Result (checked_in or already_checked_in)', type: 'string' },
   { key: 'alreadyCheckedIn', label: 'Was Already Checked In', type: 'boolean' },

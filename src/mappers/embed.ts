@@ -3,6 +3,7 @@
  * Generate Embed Code and its sample. Every value placed into HTML is escaped (text and attribute contexts;
  * the URLs come from src/connect/surfaces.ts); no key or token is ever part of it (these surfaces need none).
  */
+import type { PlainOutputField } from 'zapier-platform-core';
 import { embedScriptUrl, mapUrl } from '../connect';
 import { escapeHtml } from '../text';
 
@@ -19,7 +20,7 @@ export type EmbedSpec =
   | (Common & { kind: 'map'; frontUrl: string; planId: string; frameTitle: string })
   | (Common & { kind: 'agenda'; embedUrl: string; eventSlug: string; theme: string; language: string });
 
-export interface EmbedItem {
+export type EmbedItem = {
   id: string;
   embedType: 'map' | 'agenda';
   html: string;
@@ -31,7 +32,7 @@ export interface EmbedItem {
   theme: string | null;
   language: string | null;
   warning: string;
-}
+};
 
 const draftWarning = (spec: EmbedSpec): string =>
   spec.eventIsPublished === false
@@ -89,7 +90,7 @@ export const embedSample: EmbedItem = toEmbedItem({
   language: 'en',
 });
 
-export const embedOutputFields = [
+export const embedOutputFields: PlainOutputField[] = [
   { key: 'id', label: 'ID', type: 'string', primary: true },
   { key: 'embedType', label: 'Embed Type (map or agenda)', type: 'string' },
   { key: 'html', label: 'HTML Embed Code', type: 'string' },

@@ -1,9 +1,10 @@
 /**
  * The one mapper of the Event noun: triggers, searches, dropdowns and samples all produce events through it.
  */
+import type { PlainOutputField } from 'zapier-platform-core';
 import type { Event, EventWidget } from '../connect';
 
-export interface EventItem {
+export type EventItem = {
   [extra: string]: unknown;
   id: string;
   eventId: string;
@@ -20,7 +21,7 @@ export interface EventItem {
   coverImageUrl: string | null;
   createdAt: string;
   updatedAt: string | null;
-}
+};
 
 /** A contract Event (or event widget) as a flat Zapier item. Unknown fields of the service are kept. */
 export const toEventItem = (event: Event | EventWidget, widget?: EventWidget | null): EventItem => ({
@@ -85,7 +86,7 @@ export const SAMPLE_EVENT: EventWidget = {
 
 export const eventSample: EventItem = toEventItem(SAMPLE_EVENT);
 
-export const eventOutputFields = [
+export const eventOutputFields: PlainOutputField[] = [
   { key: 'id', label: 'Event ID', type: 'string', primary: true },
   { key: 'eventId', label: 'Event ID (Copy)', type: 'string' },
   { key: 'slug', label: 'Event Slug', type: 'string' },
@@ -106,10 +107,10 @@ export const eventOutputFields = [
 /** The lifecycle change of an `EVENT_*` kind, as a word: `EVENT_PUBLISHED` → `published`. */
 export const eventChangeOf = (kind: string): string => kind.replace(/^EVENT_/i, '').toLowerCase();
 
-export interface EventChangeItem extends EventItem {
+export type EventChangeItem = EventItem & {
   change: string;
   changeKind: string;
-}
+};
 
 /**
  * An event with the change a delivery reports (`EVENT_UPDATED` …; kinds added later keep their own word).
@@ -123,7 +124,7 @@ export const toEventChangeItem = (event: Event | EventWidget, kind?: string | nu
 
 export const eventChangeSample: EventChangeItem = toEventChangeItem(SAMPLE_EVENT, 'EVENT_PUBLISHED');
 
-export const eventChangeOutputFields = [
+export const eventChangeOutputFields: PlainOutputField[] = [
   ...eventOutputFields,
   { key: 'change', label: 'Change (created, updated, published, unpublished or deleted)', type: 'string' },
   { key: 'changeKind', label: 'Change Kind as Sent by the Service', type: 'string' },

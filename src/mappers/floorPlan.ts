@@ -2,9 +2,10 @@
  * The one mapper of the Floor plan noun: a published plan with its booths as line items and the counts of
  * available, held and booked booths, for the Find Floor Plan search, the plan dropdown and samples.
  */
+import type { PlainOutputField } from 'zapier-platform-core';
 import type { Booth, Event, FloorPlan } from '../connect';
 
-export interface BoothLine {
+export type BoothLine = {
   [extra: string]: unknown;
   id: string;
   label: string;
@@ -13,9 +14,9 @@ export interface BoothLine {
   y: number | null;
   w: number | null;
   h: number | null;
-}
+};
 
-export interface FloorPlanItem {
+export type FloorPlanItem = {
   [extra: string]: unknown;
   id: string;
   planId: string;
@@ -33,7 +34,7 @@ export interface FloorPlanItem {
   availableBooths: string;
   booths: BoothLine[];
   dataAsOf: string;
-}
+};
 
 const toBoothLine = (booth: Booth): BoothLine => ({
   ...booth,
@@ -113,7 +114,7 @@ export const floorPlanSample: FloorPlanItem = toFloorPlanItem(
   '2026-11-30T10:00:00.000Z',
 );
 
-export const floorPlanOutputFields = [
+export const floorPlanOutputFields: PlainOutputField[] = [
   { key: 'id', label: 'Plan ID', type: 'string', primary: true },
   { key: 'planId', label: 'Plan ID (Copy)', type: 'string' },
   { key: 'eventId', label: 'Event ID', type: 'string' },

@@ -2,9 +2,10 @@
  * The one mapper of the Order (payment) noun. Amounts are kept in minor units and also given as a decimal
  * string with the currency, using the currency's own number of decimals (EUR 2, JPY 0, KWD 3).
  */
+import type { PlainOutputField } from 'zapier-platform-core';
 import type { Order } from '../connect';
 
-export interface LineItem {
+export type LineItem = {
   [extra: string]: unknown;
   name: string;
   quantity: number;
@@ -12,9 +13,9 @@ export interface LineItem {
   unitFormatted: string;
   lineAmount: number;
   lineFormatted: string;
-}
+};
 
-export interface OrderItem {
+export type OrderItem = {
   [extra: string]: unknown;
   id: string;
   orderId: string;
@@ -31,7 +32,7 @@ export interface OrderItem {
   itemCount: number;
   createdAt: string;
   updatedAt: string | null;
-}
+};
 
 /** Decimal places of an ISO 4217 currency (2 when the runtime does not know it). */
 export const currencyDigits = (currency: string): number => {
@@ -111,7 +112,7 @@ export const SAMPLE_ORDER: Order = {
 
 export const orderSample: OrderItem = toOrderItem(SAMPLE_ORDER);
 
-export const orderOutputFields = [
+export const orderOutputFields: PlainOutputField[] = [
   { key: 'id', label: 'ID', type: 'string', primary: true },
   { key: 'orderId', label: 'Order ID', type: 'string' },
   { key: 'paymentId', label: 'Payment ID', type: 'string' },

@@ -2,15 +2,16 @@
  * The one mapper of the Submission (registration) noun: polling and instant triggers, searches and samples
  * all produce registrations through it, so test data and live data have the same fields.
  */
+import type { PlainOutputField } from 'zapier-platform-core';
 import type { Answer, Event, Submission } from '../connect';
 
 /** Event context added to every registration so a Zap needs no extra Find step. */
-export interface EventContext {
+export type EventContext = {
   eventTitle: string | null;
   eventSlug: string | null;
   eventStartsAt: string | null;
   eventEndsAt: string | null;
-}
+};
 
 export const NO_EVENT_CONTEXT: EventContext = {
   eventTitle: null,
@@ -29,7 +30,7 @@ export const eventContextOf = (event: Event | null | undefined): EventContext =>
       }
     : NO_EVENT_CONTEXT;
 
-export interface SubmissionItem extends EventContext {
+export type SubmissionItem = EventContext & {
   [extra: string]: unknown;
   id: string;
   submissionId: string;
@@ -47,7 +48,7 @@ export interface SubmissionItem extends EventContext {
   approvedAt: string | null;
   checkedInAt: string | null;
   answers: Answer[];
-}
+};
 
 /** A custom answer as text: lists joined with ", ", empty values as "". */
 export const answerText = (value: Answer['value']): string => {
@@ -131,7 +132,7 @@ export const SAMPLE_SUBMISSION_EVENT: EventContext = {
 
 export const submissionSample: SubmissionItem = toSubmissionItem(SAMPLE_SUBMISSION, SAMPLE_SUBMISSION_EVENT);
 
-export const submissionOutputFields = [
+export const submissionOutputFields: PlainOutputField[] = [
   { key: 'id', label: 'ID', type: 'string', primary: true },
   { key: 'submissionId', label: 'Registration ID', type: 'string' },
   { key: 'eventId', label: 'Event ID', type: 'string' },
@@ -157,7 +158,7 @@ export const submissionOutputFields = [
 ];
 
 /** Output fields for the custom answers seen in `items`, labelled with the form's own question. */
-export const answerOutputFields = (answers: Answer[]) => {
+export const answerOutputFields = (answers: Answer[]): PlainOutputField[] => {
   const seen = new Map<string, string>();
   for (const answer of answers) {
     const key = answerKey(answer.key);
@@ -165,9 +166,3 @@ export const answerOutputFields = (answers: Answer[]) => {
   }
   return [...seen].map(([key, label]) => ({ key, label, type: 'string' }));
 };
-
-/** Static output fields plus the sample's custom answers, labelled. */
-export const submissionOutputFieldsWithSampleAnswers = [
-  ...submissionOutputFields,
-  ...answerOutputFields(SAMPLE_SUBMISSION.answers ?? []),
-];

@@ -3,7 +3,7 @@
  * day or one track. Answers are cached for 10 minutes for the account (src/account/plansAndAgendas.ts). An event that is not
  * published, or an agenda without matching sessions, is `[]`.
  */
-import type { Bundle, ZObject } from 'zapier-platform-core';
+import { type Bundle, type ZObject, defineSearch } from 'zapier-platform-core';
 import { findEvent } from '../account/events';
 import { cachedAgenda } from '../account/plansAndAgendas';
 import { eventField, requiredEventId } from '../fields/event';
@@ -36,7 +36,7 @@ const perform = async (z: ZObject, bundle: Bundle) => {
   return item.sessionCount > 0 ? [item] : [];
 };
 
-export default {
+export default defineSearch({
   key: 'find_agenda',
   noun: 'Agenda',
   display: {
@@ -70,4 +70,4 @@ export default {
     sample: agendaSample,
     outputFields: agendaOutputFields,
   },
-};
+});

@@ -4,7 +4,7 @@
  * events are enriched with their public page's description and cover image. Best match first; nothing found
  * is `[]`.
  */
-import type { Bundle, ZObject } from 'zapier-platform-core';
+import { type Bundle, type ZObject, defineSearch } from 'zapier-platform-core';
 import { type Event, type EventWidget, getEventWidget, listPublicEvents, LIST_LIMIT_MAX } from '../connect';
 import { accountEvents } from '../account/events';
 import { booleanInput, textInput } from '../fields/read';
@@ -78,7 +78,7 @@ const perform = async (z: ZObject, bundle: Bundle) => {
   return results.map((event, i) => ({ ...toEventItem(event, widgets[i]), isOwnEvent: ownIds.has(event.id) }));
 };
 
-export default {
+export default defineSearch({
   key: 'find_event',
   noun: 'Event',
   display: {
@@ -112,4 +112,4 @@ export default {
       { key: 'isOwnEvent', label: 'Is One of Your Events', type: 'boolean' },
     ],
   },
-};
+});

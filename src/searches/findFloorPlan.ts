@@ -3,7 +3,7 @@
  * of available, held and booked booths. Answers are cached for 5 minutes for the account; "Bypass Cache"
  * reads the service again (after holds or bookings). An unknown event or plan is `[]`.
  */
-import type { Bundle, ZObject } from 'zapier-platform-core';
+import { type Bundle, type ZObject, defineSearch } from 'zapier-platform-core';
 import { isNotFound } from '../connect';
 import { findEvent } from '../account/events';
 import { cachedFloorPlan, cachedFloorPlans } from '../account/plansAndAgendas';
@@ -36,7 +36,7 @@ const perform = async (z: ZObject, bundle: Bundle) => {
     .sort((a, b) => a.name.localeCompare(b.name, 'en', { numeric: true }));
 };
 
-export default {
+export default defineSearch({
   key: 'find_floor_plan',
   noun: 'Floor Plan',
   display: {
@@ -64,4 +64,4 @@ export default {
     sample: floorPlanSample,
     outputFields: floorPlanOutputFields,
   },
-};
+});

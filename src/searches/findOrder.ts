@@ -3,7 +3,7 @@
  * attendee's email. Orders carry no email, so an email is matched through the registrations of the events
  * those orders belong to. Nothing found is `[]`, never an error.
  */
-import type { Bundle, ZObject } from 'zapier-platform-core';
+import { type Bundle, type ZObject, defineSearch } from 'zapier-platform-core';
 import { LIST_LIMIT_MAX, type Order, isNotFound, listOrders } from '../connect';
 import { eventRegistrations, sameEmail } from '../account/registrations';
 import { companyField, companyIdOf } from '../fields/company';
@@ -61,7 +61,7 @@ const perform = async (z: ZObject, bundle: Bundle) => {
   return matches.map((order) => toOrderItem(order));
 };
 
-export default {
+export default defineSearch({
   key: 'find_order',
   noun: 'Order',
   display: {
@@ -100,4 +100,4 @@ export default {
     sample: orderSample,
     outputFields: orderOutputFields,
   },
-};
+});

@@ -2,7 +2,7 @@
  * Find Registration: one event's registration by email or by registration ID, with the same fields as the
  * registration triggers (event title and dates, custom answers). Nothing found is `[]`, never an error.
  */
-import type { Bundle, ZObject } from 'zapier-platform-core';
+import { type Bundle, type ZObject, defineSearch } from 'zapier-platform-core';
 import { isNotFound } from '../connect';
 import { findEvent } from '../account/events';
 import { recentSubmissions } from '../account/recent';
@@ -56,7 +56,7 @@ const eventAnswerFields = async (z: ZObject, bundle: Bundle) => {
   }
 };
 
-export default {
+export default defineSearch({
   key: FIND_REGISTRATION_KEY,
   noun: 'Registration',
   display: {
@@ -90,4 +90,4 @@ export default {
     sample: submissionSample,
     outputFields: [...submissionOutputFields, eventAnswerFields],
   },
-};
+});

@@ -1,3 +1,4 @@
+import type { Search } from 'zapier-platform-core';
 import findAgenda from './findAgenda';
 import findEvent from './findEvent';
 import findFloorPlan from './findFloorPlan';
@@ -5,10 +6,4 @@ import findOrder from './findOrder';
 import findRegistration from './findRegistration';
 
 /** Every search of the app; `index.ts` keys them. */
-export const searches: Array<{ key: string }> = [
-  findEvent,
-  findRegistration,
-  findOrder,
-  findAgenda,
-  findFloorPlan,
-];
+export const searches: Search[] = [findEvent, findRegistration, findOrder, findAgenda, findFloorPlan];

@@ -2,7 +2,7 @@
  * Hidden trigger that feeds the event dropdown of every operation: newest events first, labelled
  * `TechWeek 2026 — 1 Dec 2026 (published)`.
  */
-import type { Bundle, ZObject } from 'zapier-platform-core';
+import { type Bundle, type ZObject, defineTrigger } from 'zapier-platform-core';
 import { LIST_LIMIT_MAX, listEvents } from '../connect';
 import { EVENT_LIST_TRIGGER_KEY } from '../fields/keys';
 import { eventLabel, eventOutputFields, eventSample, toEventItem } from '../mappers/event';
@@ -12,7 +12,7 @@ const toDropdownItem = (event: Parameters<typeof toEventItem>[0]) => ({
   label: eventLabel(event),
 });
 
-export default {
+export default defineTrigger({
   key: EVENT_LIST_TRIGGER_KEY,
   noun: 'Event',
   display: {
@@ -26,4 +26,4 @@ export default {
     sample: { ...eventSample, label: eventLabel(eventSample) },
     outputFields: [...eventOutputFields, { key: 'label', label: 'Dropdown Label', type: 'string' }],
   },
-};
+});

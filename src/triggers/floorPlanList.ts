@@ -3,7 +3,7 @@
  * event's published plans, labelled `Main hall — v3, 12 of 40 booths available`. Loading the dropdown
  * always asks the service, so a plan published a minute ago is listed.
  */
-import type { Bundle, ZObject } from 'zapier-platform-core';
+import { type Bundle, type ZObject, defineTrigger } from 'zapier-platform-core';
 import { cachedFloorPlans } from '../account/plansAndAgendas';
 import { requiredEventId } from '../fields/event';
 import { FLOOR_PLAN_LIST_TRIGGER_KEY } from '../fields/keys';
@@ -23,7 +23,7 @@ const perform = async (z: ZObject, bundle: Bundle) => {
     .map((item) => ({ ...item, label: floorPlanLabel(item) }));
 };
 
-export default {
+export default defineTrigger({
   key: FLOOR_PLAN_LIST_TRIGGER_KEY,
   noun: 'Floor Plan',
   display: {
@@ -36,4 +36,4 @@ export default {
     sample: { ...floorPlanSample, label: floorPlanLabel(floorPlanSample) },
     outputFields: [...floorPlanOutputFields, { key: 'label', label: 'Dropdown Label', type: 'string' }],
   },
-};
+});

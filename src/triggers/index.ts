@@ -1,3 +1,4 @@
+import type { Trigger } from 'zapier-platform-core';
 import eventList from './eventList';
 import floorPlanList from './floorPlanList';
 import registrationList from './registrationList';
@@ -14,7 +15,7 @@ import newOrder from './newOrder';
 import newSubmission from './newSubmission';
 
 /** Every trigger of the app; `index.ts` keys them. */
-export const triggers = [
+export const triggers: Trigger[] = [
   eventList,
   registrationList,
   floorPlanList,

@@ -1,5 +1,5 @@
 /** New Event (polling): the organizer's events, newest first, id = event id. */
-import type { Bundle, ZObject } from 'zapier-platform-core';
+import { type Bundle, type ZObject, defineTrigger } from 'zapier-platform-core';
 import { type Event, LIST_LIMIT_MAX, listEvents } from '../connect';
 import { eventOutputFields, eventSample, toEventItem } from '../mappers/event';
 import { SAMPLE_SIZE, pollKind, present } from './common/polling';
@@ -14,7 +14,7 @@ const perform = async (z: ZObject, bundle: Bundle) => {
   return present(bundle, await listEvents(z, bundle, limit), presenter);
 };
 
-export default {
+export default defineTrigger({
   key: 'new_event',
   noun: 'Event',
   display: {
@@ -26,4 +26,4 @@ export default {
     sample: eventSample,
     outputFields: eventOutputFields,
   },
-};
+});

@@ -2,7 +2,7 @@
  * New Order (polling): orders of the connected company (or of the step's Company ID), newest first,
  * id = order id, with line items and amounts both in minor units and as "129.00 EUR".
  */
-import type { Bundle, ZObject } from 'zapier-platform-core';
+import { type Bundle, type ZObject, defineTrigger } from 'zapier-platform-core';
 import { LIST_LIMIT_MAX, type Order, listOrders } from '../connect';
 import { companyField, companyIdOf } from '../fields/company';
 import { chosenStatus, hasStatus, statusField } from '../fields/status';
@@ -22,7 +22,7 @@ const perform = async (z: ZObject, bundle: Bundle) => {
   return present(bundle, orders.filter(hasStatus(status)), presenter);
 };
 
-export default {
+export default defineTrigger({
   key: 'new_order',
   noun: 'Order',
   display: {
@@ -56,4 +56,4 @@ export default {
     sample: orderSample,
     outputFields: orderOutputFields,
   },
-};
+});

@@ -3,7 +3,7 @@
  * since-cursor that never misses one (see src/triggers/common/cursor.ts and the README's "Reliability" section). Items have
  * exactly the fields of the instant New Registration trigger: same mapper, same event context.
  */
-import type { Bundle, ZObject } from 'zapier-platform-core';
+import { type Bundle, type ZObject, defineTrigger } from 'zapier-platform-core';
 import { type Submission, type SubmissionKey, listSubmissionKeys, listSubmissions } from '../connect';
 import { eventContext } from '../account/events';
 import { recentSubmissions } from '../account/recent';
@@ -74,7 +74,7 @@ const perform = async (z: ZObject, bundle: Bundle) => {
   return result;
 };
 
-export default {
+export default defineTrigger({
   key: NEW_SUBMISSION_KEY,
   noun: 'Form Submission',
   display: {
@@ -103,4 +103,4 @@ export default {
     sample: registrationItem.sample,
     outputFields: registrationItem.outputFields,
   },
-};
+});

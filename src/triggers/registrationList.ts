@@ -3,7 +3,7 @@
  * the chosen event, sorted by last name, 100 per page ("Load more" asks for the next page, served from the
  * snapshot the first page was cut from, so pages never overlap or skip).
  */
-import type { Bundle, ZObject } from 'zapier-platform-core';
+import { type Bundle, type ZObject, defineTrigger } from 'zapier-platform-core';
 import type { Submission } from '../connect';
 import { byPerson, eventRegistrations } from '../account/registrations';
 import { accountCache } from '../account/store';
@@ -55,7 +55,7 @@ const perform = async (z: ZObject, bundle: Bundle) => {
     .map((s) => ({ ...toSubmissionItem(s), label: registrationLabel(s) }));
 };
 
-export default {
+export default defineTrigger({
   key: REGISTRATION_LIST_TRIGGER_KEY,
   noun: 'Registration',
   display: {
@@ -69,4 +69,4 @@ export default {
     sample: { ...submissionSample, label: registrationLabel(submissionSample) },
     outputFields: [...submissionOutputFields, { key: 'label', label: 'Dropdown Label', type: 'string' }],
   },
-};
+});

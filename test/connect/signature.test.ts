@@ -6,12 +6,11 @@
 import { createHmac } from 'node:crypto';
 import fc from 'fast-check';
 import nock from 'nock';
-import type { Bundle, ZObject } from 'zapier-platform-core';
 import { findSignatureHeader, paths, sign, verifySignature } from '../../src/connect';
 import { SAMPLE_EVENT } from '../../src/mappers/event';
 import { SAMPLE_ORDER } from '../../src/mappers/order';
 import { SAMPLE_SUBMISSION } from '../../src/mappers/submission';
-import { App, BASE_URL, SENTINEL_KEY, appTester, authData } from '../support/app';
+import { BASE_URL, SENTINEL_KEY, appTester, authData, hookOperation, hookTriggerKeys } from '../support/app';
 import { deliveryBody, hookBundle, signedDelivery, testerCache } from '../support/hookRequest';
 
 const hexOf = (secret: string, body: string | Buffer) =>
@@ -266,10 +265,7 @@ describe('findSignatureHeader', () => {
 // ---------------------------------------------------------------------------------------------------------
 // The same checks through every instant trigger's perform.
 
-type Operation = { type?: string; perform: (z: ZObject, bundle: Bundle) => Promise<unknown[]> };
-const hookTriggers = Object.values(
-  App.triggers as unknown as Record<string, { key: string; operation: Operation }>,
-).filter((trigger) => trigger.operation.type === 'hook');
+const hookTriggers = hookTriggerKeys().map((key) => ({ key, operation: hookOperation(key) }));
 
 const SUB_SECRET = 'whsec_subscription_5c1d';
 const ACCOUNT_SECRET = 'whsec_account_8e2f';

@@ -5,8 +5,9 @@ import { SAMPLE_EVENT } from '../../src/mappers/event';
 import { SAMPLE_CHECK_IN } from '../../src/mappers/checkIn';
 import { derivedScanKey } from '../../src/scan';
 import { BASE_URL, SENTINEL_KEY, appTester, authData, caught, errorMessage, meta } from '../support/app';
+import { functionOf } from '../../scripts/lib/app';
 
-const perform = checkInAttendee.operation.perform;
+const perform = functionOf('creates', checkInAttendee.key);
 const EVENT_ID = SAMPLE_EVENT.id;
 const CODE = 'EVT1:7d0c6f1e:sub_01JD3K9V8Q2W:9f2c';
 

@@ -3,8 +3,9 @@ import generateEmbedCode from '../../src/creates/embedCode';
 import { ENV_EMBED_URL, ENV_FRONT_URL, paths } from '../../src/connect';
 import { SAMPLE_EVENT } from '../../src/mappers/event';
 import { BASE_URL, SENTINEL_KEY, appTester, authData, caught, errorMessage, meta } from '../support/app';
+import { functionOf } from '../../scripts/lib/app';
 
-const perform = generateEmbedCode.operation.perform;
+const perform = functionOf('creates', generateEmbedCode.key);
 const EVENT_ID = SAMPLE_EVENT.id;
 const HOSTILE = `"><script>alert(1)</script>`;
 

@@ -8,6 +8,7 @@ import checkInAttendee from '../../src/creates/checkIn';
 import registrationList from '../../src/triggers/registrationList';
 import { appTester, caught, errorMessage, meta } from '../support/app';
 import { LUMEN, NORTHWIND, type Tenant, authOf as sandboxAuth, simulate } from '../support/sandbox';
+import { functionOf } from '../../scripts/lib/app';
 
 type Item = Record<string, unknown>;
 
@@ -38,7 +39,11 @@ const register = (
 };
 
 const checkIn = (inputData: Item, tenant: Tenant = NORTHWIND) =>
-  appTester(checkInAttendee.operation.perform, { authData: authOf(tenant), inputData, meta: meta() });
+  appTester(functionOf('creates', checkInAttendee.key), {
+    authData: authOf(tenant),
+    inputData,
+    meta: meta(),
+  });
 
 beforeAll(async () => {
   sandbox = await startSandbox({ port: 0 });
@@ -84,7 +89,7 @@ it('checks in by registration picked from the dropdown of approved registrations
   const bob = await register();
   const pending = await register('pending');
   const choices = (await appTester(
-    registrationList.operation.perform,
+    functionOf('triggers', registrationList.key),
     { authData: authOf(NORTHWIND), inputData: { eventId }, meta: meta({ isFillingDynamicDropdown: true }) },
     true,
   )) as Array<{ id: string; label: string }>;

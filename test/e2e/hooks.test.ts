@@ -4,17 +4,13 @@
  * Zapier, and the delivery, in Zapier's `rawRequest` form, goes through the trigger's `perform`: verified,
  * deduplicated and mapped. Then performList reads the same records back in exactly the live shape.
  */
-import type { Bundle, ZObject } from 'zapier-platform-core';
 import { deliveriesIdle, startSandbox, type RunningSandbox } from '../../sandbox';
-import { App, appTester, caught, errorMessage } from '../support/app';
+import { appTester, caught, errorMessage, hookOperation } from '../support/app';
 import { type HookReceiver, hookBundle, startHookReceiver, testerCache } from '../support/hookRequest';
 import { HARBOR, NORTHWIND, type Tenant, authOf as sandboxAuth, simulate } from '../support/sandbox';
 
-type Fn = (z: ZObject, bundle: Bundle) => Promise<unknown>;
 type Item = Record<string, unknown>;
-type HookOperation = Record<'perform' | 'performList' | 'performSubscribe' | 'performUnsubscribe', Fn>;
-const op = (key: string) =>
-  (App.triggers as unknown as Record<string, { operation: HookOperation }>)[key]!.operation;
+const op = hookOperation;
 
 let sandbox: RunningSandbox;
 let receiver: HookReceiver;

@@ -12,6 +12,7 @@ import newSubmission from '../../src/triggers/newSubmission';
 import { appTester, caught, errorMessage, meta } from '../support/app';
 import { testerCache } from '../support/hookRequest';
 import { NORTHWIND, authOf, simulate } from '../support/sandbox';
+import { functionOf } from '../../scripts/lib/app';
 
 type Item = Record<string, unknown> & { id: string };
 type Perform = (z: ZObject, bundle: Bundle) => Promise<unknown>;
@@ -94,7 +95,7 @@ describe('New Form Submission', () => {
       before.push(await register(event.id, { createdAt: new Date(now() - (i + 1) * MINUTE).toISOString() }));
     await sim('POST', '/_sandbox/config', { shuffle: true });
 
-    const zap = zapOf(newSubmission.operation.perform, { eventId: event.id });
+    const zap = zapOf(functionOf('triggers', newSubmission.key), { eventId: event.id });
     await zap.turnOn();
     expect([...zap.seen].sort()).toEqual(before.map((s) => s.submissionId).sort());
 
@@ -129,13 +130,17 @@ describe('New Form Submission', () => {
       answers__topics: 'cloud, data',
     });
     const fixed = (keys: string[]) => keys.filter((key) => !key.startsWith('answers__')).sort();
-    expect(fixed(Object.keys(item ?? {}))).toEqual(fixed(Object.keys(newSubmission.operation.sample)));
+    expect(fixed(Object.keys(item ?? {}))).toEqual(fixed(Object.keys(newSubmission.operation.sample ?? {})));
     await sim('POST', '/_sandbox/config', { shuffle: false });
   });
 
   it('filters by status, and gives the editor 3 recent registrations', async () => {
     const event = await sim<{ id: string }>('POST', '/_sandbox/events', { title: 'Filter Day' });
-    const zap = zapOf(newSubmission.operation.perform, { eventId: event.id, status: 'approved' }, 4242);
+    const zap = zapOf(
+      functionOf('triggers', newSubmission.key),
+      { eventId: event.id, status: 'approved' },
+      4242,
+    );
     await zap.turnOn();
     const approved = await register(event.id, { status: 'approved' });
     await register(event.id, { status: 'pending' });
@@ -147,7 +152,7 @@ describe('New Form Submission', () => {
 
     for (let i = 0; i < 4; i++) await register(event.id, { status: 'approved' });
     const samples = await run(
-      newSubmission.operation.perform,
+      functionOf('triggers', newSubmission.key),
       { eventId: event.id, status: 'approved' },
       { isLoadingSample: true },
     );
@@ -158,7 +163,7 @@ describe('New Form Submission', () => {
   it('says clearly when the chosen event is gone', async () => {
     const event = await sim<{ id: string }>('POST', '/_sandbox/events', { title: 'Cancelled Fair' });
     await sim('DELETE', `/_sandbox/events/${event.id}`);
-    const error = await caught(() => run(newSubmission.operation.perform, { eventId: event.id }));
+    const error = await caught(() => run(functionOf('triggers', newSubmission.key), { eventId: event.id }));
     expect(errorMessage(error)).toMatch(/could not find the registrations of this event/);
   });
 });
@@ -169,7 +174,7 @@ describe('New Order', () => {
       title: 'Order Expo',
       status: 'published',
     });
-    const zap = zapOf(newOrder.operation.perform, {});
+    const zap = zapOf(functionOf('triggers', newOrder.key), {});
     await zap.turnOn();
     const buyer = await register(event.id, { status: 'approved' });
     offset += MINUTE;
@@ -202,20 +207,22 @@ describe('New Order', () => {
     });
     expect(await zap.poll()).toEqual([]);
 
-    const paidOnly = await run(newOrder.operation.perform, { status: 'paid' });
+    const paidOnly = await run(functionOf('triggers', newOrder.key), { status: 'paid' });
     expect(paidOnly.every((order) => order.status === 'paid')).toBe(true);
     expect(paidOnly.map((order) => order.id)).toContain(first.id);
   });
 
   it('a company that is not the account’s is a clear error', async () => {
-    const error = await caught(() => run(newOrder.operation.perform, { companyId: 'cmp_someone_else' }));
+    const error = await caught(() =>
+      run(functionOf('triggers', newOrder.key), { companyId: 'cmp_someone_else' }),
+    );
     expect(errorMessage(error)).toMatch(/could not find the orders of your company/);
   });
 });
 
 describe('New Event', () => {
   it('runs for an event created after the Zap was turned on, drafts included', async () => {
-    const zap = zapOf(newEvent.operation.perform, {});
+    const zap = zapOf(functionOf('triggers', newEvent.key), {});
     await zap.turnOn();
     expect(zap.seen.size).toBeGreaterThan(3);
     offset += MINUTE;

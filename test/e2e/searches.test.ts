@@ -14,6 +14,7 @@ import findRegistration from '../../src/searches/findRegistration';
 import floorPlanList from '../../src/triggers/floorPlanList';
 import { appTester, caught, errorMessage, meta } from '../support/app';
 import { HARBOR, NORTHWIND, type Tenant, authOf as sandboxAuth, simulate } from '../support/sandbox';
+import { functionOf } from '../../scripts/lib/app';
 
 type Item = Record<string, unknown>;
 type Perform = (z: ZObject, bundle: Bundle) => Promise<unknown>;
@@ -43,7 +44,7 @@ afterAll(() => sandbox?.close());
 
 describe('Find Event', () => {
   it('finds your event by title words, enriched from its public page', async () => {
-    const [first] = await search(findEvent.operation.perform, { query: 'TechWeek Paris' });
+    const [first] = await search(functionOf('searches', findEvent.key), { query: 'TechWeek Paris' });
     expect(first).toMatchObject({
       id: techweek.id,
       slug: 'techweek-paris-2026',
@@ -54,13 +55,15 @@ describe('Find Event', () => {
   });
 
   it('finds drafts of your own, without a public description', async () => {
-    const [draft] = await search(findEvent.operation.perform, { query: 'northwind-partner-day' });
+    const [draft] = await search(functionOf('searches', findEvent.key), { query: 'northwind-partner-day' });
     expect(draft).toMatchObject({ status: 'draft', isPublished: false, description: null });
   });
 
   it("finds another organizer's event only in the public catalog", async () => {
-    await expect(search(findEvent.operation.perform, { query: 'lumen design' })).resolves.toEqual([]);
-    const [found] = await search(findEvent.operation.perform, {
+    await expect(search(functionOf('searches', findEvent.key), { query: 'lumen design' })).resolves.toEqual(
+      [],
+    );
+    const [found] = await search(functionOf('searches', findEvent.key), {
       query: 'lumen design',
       includeCatalog: true,
     });
@@ -93,7 +96,7 @@ describe('Find Registration and Find Order', () => {
   });
 
   it('finds the registration by email and by ID, with the event and answers', async () => {
-    const [byEmail] = await search(findRegistration.operation.perform, {
+    const [byEmail] = await search(functionOf('searches', findRegistration.key), {
       eventId: techweek.id,
       email: ' find.me@example.com ',
     });
@@ -104,18 +107,21 @@ describe('Find Registration and Find Order', () => {
       isApproved: true,
       answers__company: 'Acme',
     });
-    const byId = await search(findRegistration.operation.perform, {
+    const byId = await search(functionOf('searches', findRegistration.key), {
       eventId: techweek.id,
       submissionIdText: registration.submissionId,
     });
     expect(byId.map((r) => r.email)).toEqual(['Find.Me@Example.com']);
     await expect(
-      search(findRegistration.operation.perform, { eventId: techweek.id, email: 'nobody@nowhere.example' }),
+      search(functionOf('searches', findRegistration.key), {
+        eventId: techweek.id,
+        email: 'nobody@nowhere.example',
+      }),
     ).resolves.toEqual([]);
   });
 
   it('finds the order by order ID, payment ID, registration ID and email', async () => {
-    const find = (inputData: Item) => search(findOrder.operation.perform, inputData);
+    const find = (inputData: Item) => search(functionOf('searches', findOrder.key), inputData);
     for (const input of [
       { orderIdText: order.id },
       { orderIdText: order.paymentId },
@@ -131,16 +137,22 @@ describe('Find Registration and Find Order', () => {
 
 describe('Find Event Agenda', () => {
   it("returns the event's sessions in order, filtered by track or day", async () => {
-    const [agenda] = await search(findAgenda.operation.perform, { eventId: techweek.id });
+    const [agenda] = await search(functionOf('searches', findAgenda.key), { eventId: techweek.id });
     const sessions = agenda?.sessions as Array<{ startsAt: string; track: string; day: string }>;
     expect(agenda).toMatchObject({ eventSlug: 'techweek-paris-2026', firstSessionTitle: 'Opening keynote' });
     expect(agenda?.sessionCount).toBe(sessions.length);
     expect(sessions.map((s) => s.startsAt)).toEqual([...sessions.map((s) => s.startsAt)].sort());
 
-    const [main] = await search(findAgenda.operation.perform, { eventId: techweek.id, track: 'main' });
+    const [main] = await search(functionOf('searches', findAgenda.key), {
+      eventId: techweek.id,
+      track: 'main',
+    });
     expect((main?.sessions as Array<{ track: string }>).every((s) => s.track === 'Main')).toBe(true);
     const firstDay = sessions[0]?.day;
-    const [day] = await search(findAgenda.operation.perform, { eventId: techweek.id, day: firstDay });
+    const [day] = await search(functionOf('searches', findAgenda.key), {
+      eventId: techweek.id,
+      day: firstDay,
+    });
     expect(day?.sessionCount).toBe(sessions.filter((s) => s.day === firstDay).length);
     expect(day?.sessionCount).toBeLessThan(sessions.length);
   });
@@ -148,14 +160,14 @@ describe('Find Event Agenda', () => {
 
 describe('Find Floor Plan', () => {
   it('lists only published plans, with booth counts that add up', async () => {
-    const plans = await search(findFloorPlan.operation.perform, { eventId: techweek.id });
+    const plans = await search(functionOf('searches', findFloorPlan.key), { eventId: techweek.id });
     expect(plans.map((p) => p.id)).toEqual(['plan_expo', 'plan_main']);
     for (const plan of plans) {
       expect(plan.boothCount).toBe(
         (plan.availableCount as number) + (plan.heldCount as number) + (plan.bookedCount as number),
       );
     }
-    const choices = (await appTester(floorPlanList.operation.perform, {
+    const choices = (await appTester(functionOf('triggers', floorPlanList.key), {
       authData: authOf(NORTHWIND),
       inputData: { eventId: techweek.id },
       meta: meta({ isFillingDynamicDropdown: true }),
@@ -168,7 +180,7 @@ describe('Find Floor Plan', () => {
 
   it('answers from the cache after a booking until "Bypass Cache" is chosen', async () => {
     const input = { eventId: techweek.id, planId: 'plan_main' };
-    const [before] = await search(findFloorPlan.operation.perform, input);
+    const [before] = await search(functionOf('searches', findFloorPlan.key), input);
     const booths = before?.booths as Array<{ id: string; status: string }>;
     const free = booths.find((b) => b.status === 'available')!;
     await sim(NORTHWIND, 'POST', `/_sandbox/events/${techweek.id}/floor-plans/plan_main/booths/${free.id}`, {
@@ -176,9 +188,9 @@ describe('Find Floor Plan', () => {
     });
     await sim(NORTHWIND, 'POST', `/_sandbox/events/${techweek.id}/floor-plans/plan_main/publish`);
 
-    const [cached] = await search(findFloorPlan.operation.perform, input);
+    const [cached] = await search(functionOf('searches', findFloorPlan.key), input);
     expect(cached).toMatchObject({ version: before?.version, dataAsOf: before?.dataAsOf });
-    const [fresh] = await search(findFloorPlan.operation.perform, { ...input, bypassCache: true });
+    const [fresh] = await search(functionOf('searches', findFloorPlan.key), { ...input, bypassCache: true });
     expect(fresh?.version).toBe((before?.version as number) + 1);
     expect(
       (fresh?.booths as Array<{ id: string; status: string }>).find((b) => b.id === free.id)?.status,
@@ -188,7 +200,7 @@ describe('Find Floor Plan', () => {
 
   it('an unknown plan is no result, and a plan without venue floor plans says so', async () => {
     await expect(
-      search(findFloorPlan.operation.perform, { eventId: techweek.id, planId: 'plan_annex' }),
+      search(functionOf('searches', findFloorPlan.key), { eventId: techweek.id, planId: 'plan_annex' }),
     ).resolves.toEqual([]);
     const harborEvents = await sim<{ data: Array<{ id: string }> }>(
       HARBOR,
@@ -196,7 +208,7 @@ describe('Find Floor Plan', () => {
       '/api/v1/integrations/zapier/events',
     );
     const error = await caught(() =>
-      search(findFloorPlan.operation.perform, { eventId: harborEvents.data[0]?.id }, HARBOR),
+      search(functionOf('searches', findFloorPlan.key), { eventId: harborEvents.data[0]?.id }, HARBOR),
     );
     expect(errorMessage(error)).toMatch(/^Your plan does not include venue floor plans/);
   });
@@ -209,7 +221,7 @@ describe('Generate Embed Code', () => {
       embedUrl: 'https://embed.sandbox.example',
     });
     const run = (inputData: Item) =>
-      appTester(generateEmbedCode.operation.perform, { authData: auth, inputData, meta: meta() });
+      appTester(functionOf('creates', generateEmbedCode.key), { authData: auth, inputData, meta: meta() });
     const agenda = await run({ embedType: 'agenda', eventId: techweek.id });
     expect(agenda.html).toContain('data-event-slug="techweek-paris-2026"');
     expect(agenda.html).toContain(

@@ -4,10 +4,11 @@ import type { Bundle, ZObject } from 'zapier-platform-core';
 import { paths } from '../../src/connect';
 import { AGENDA_TTL_SECONDS } from '../../src/account/plansAndAgendas';
 import { SAMPLE_EVENT } from '../../src/mappers/event';
-import { SAMPLE_AGENDA } from '../../src/mappers/agenda';
+import { type AgendaItem, SAMPLE_AGENDA } from '../../src/mappers/agenda';
 import { BASE_URL, appTester, authData, caught, errorMessage, meta } from '../support/app';
+import { functionOf } from '../../scripts/lib/app';
 
-const perform = findAgenda.operation.perform;
+const perform = functionOf('searches', findAgenda.key);
 const EVENT_ID = SAMPLE_EVENT.id;
 const SLUG = SAMPLE_EVENT.slug;
 const T0 = Date.parse('2026-11-30T10:00:00.000Z');
@@ -18,7 +19,7 @@ const run = (inputData: Record<string, unknown> = {}, clear = false) =>
     perform,
     { authData: authData(), inputData: { eventId: EVENT_ID, ...inputData }, meta: meta() },
     clear,
-  );
+  ) as Promise<AgendaItem[]>;
 
 const events = (data = [SAMPLE_EVENT]) =>
   nock(BASE_URL).get(paths.events()).query(true).reply(200, { data }).persist();

@@ -4,8 +4,9 @@ import { type Event, paths } from '../../src/connect';
 import { SAMPLE_EVENT } from '../../src/mappers/event';
 import { MAX_CATALOG_PAGES } from '../../src/searches/findEvent';
 import { BASE_URL, appTester, authData, caught, errorMessage, meta } from '../support/app';
+import { functionOf } from '../../scripts/lib/app';
 
-const perform = findEvent.operation.perform;
+const perform = functionOf('searches', findEvent.key);
 const run = (inputData: Record<string, unknown>) =>
   appTester(perform, { authData: authData(), inputData, meta: meta() }, true) as Promise<
     Array<Record<string, unknown>>

@@ -6,8 +6,9 @@ import { FLOOR_PLAN_TTL_SECONDS } from '../../src/account/plansAndAgendas';
 import { SAMPLE_EVENT } from '../../src/mappers/event';
 import { SAMPLE_FLOOR_PLAN } from '../../src/mappers/floorPlan';
 import { BASE_URL, appTester, authData, caught, errorMessage, meta } from '../support/app';
+import { functionOf } from '../../scripts/lib/app';
 
-const perform = findFloorPlan.operation.perform;
+const perform = functionOf('searches', findFloorPlan.key);
 const EVENT_ID = SAMPLE_EVENT.id;
 const T0 = Date.parse('2026-11-30T10:00:00.000Z');
 

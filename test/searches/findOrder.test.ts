@@ -4,8 +4,9 @@ import { type Order, type Submission, paths } from '../../src/connect';
 import { SAMPLE_ORDER, toOrderItem } from '../../src/mappers/order';
 import { SAMPLE_SUBMISSION } from '../../src/mappers/submission';
 import { BASE_URL, appTester, authData, caught, errorMessage, meta } from '../support/app';
+import { functionOf } from '../../scripts/lib/app';
 
-const perform = findOrder.operation.perform;
+const perform = functionOf('searches', findOrder.key);
 const run = (inputData: Record<string, unknown>, auth: Record<string, string> = authData()) =>
   appTester(perform, { authData: auth, inputData, meta: meta() }, true) as Promise<
     Array<Record<string, unknown>>

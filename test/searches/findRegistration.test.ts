@@ -9,14 +9,17 @@ import {
   eventContextOf,
 } from '../../src/mappers/submission';
 import { ALL_TIME } from '../../src/account/registrations';
+import { functionOf } from '../../scripts/lib/app';
 import { BASE_URL, appTester, authData, caught, errorMessage, meta } from '../support/app';
 
 const operation = findRegistration.operation;
 const EVENT_ID = SAMPLE_EVENT.id;
 const run = (inputData: Record<string, unknown>) =>
-  appTester(operation.perform, { authData: authData(), inputData, meta: meta() }, true) as Promise<
-    Array<Record<string, unknown>>
-  >;
+  appTester(
+    functionOf('searches', findRegistration.key),
+    { authData: authData(), inputData, meta: meta() },
+    true,
+  ) as Promise<Array<Record<string, unknown>>>;
 
 const sub = (
   id: string,
@@ -91,7 +94,7 @@ it('labels the custom answers of the chosen event as output fields', async () =>
     .reply(200, { data: [ADA_OLD] })
     .persist();
   events();
-  const dynamic = operation.outputFields.find(
+  const dynamic = (operation.outputFields ?? []).find(
     (f): f is Exclude<typeof f, { key: string }> => typeof f === 'function',
   );
   const fields = await appTester(dynamic!, { authData: authData(), inputData: { eventId: EVENT_ID } }, true);

@@ -1,6 +1,7 @@
 /** Shared test helpers: the app under test, a fake account and a recording of what Zapier would print. */
 import { createAppTester } from 'zapier-platform-core';
 import App from '../../index';
+import { callable, operationOf } from '../../scripts/lib/app';
 import { errorText } from '../../src/connect';
 
 export const BASE_URL = 'https://api.connect.test';
@@ -42,3 +43,23 @@ export const caught = async (fn: () => Promise<unknown>): Promise<Error> => {
   }
   throw new Error('expected the call to throw');
 };
+
+/** The instant trigger `key` as tests drive it: its four functions, its sample and its output fields. */
+export const hookOperation = (key: string) => {
+  const operation = operationOf('triggers', key);
+  if (operation.type !== 'hook') throw new Error(`trigger ${key} is not an instant trigger`);
+  return {
+    perform: callable(operation.perform, `${key}: perform`),
+    performList: callable(operation.performList, `${key}: performList`),
+    performSubscribe: callable(operation.performSubscribe, `${key}: performSubscribe`),
+    performUnsubscribe: callable(operation.performUnsubscribe, `${key}: performUnsubscribe`),
+    sample: operation.sample ?? {},
+    outputFields: operation.outputFields ?? [],
+  };
+};
+
+/** Keys of the app's instant triggers. */
+export const hookTriggerKeys = (): string[] =>
+  Object.values(App.triggers)
+    .filter((trigger) => trigger.operation.type === 'hook')
+    .map((trigger) => trigger.key);

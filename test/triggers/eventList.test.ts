@@ -6,6 +6,7 @@ import { EVENT_LIST_TRIGGER_KEY } from '../../src/fields/keys';
 import eventList from '../../src/triggers/eventList';
 import { App, BASE_URL, appTester, authData, meta } from '../support/app';
 import { T0, iso } from './fixtures';
+import { functionOf } from '../../scripts/lib/app';
 
 afterEach(() => nock.cleanAll());
 
@@ -26,7 +27,7 @@ it('feeds the Event dropdown: newest first, labelled with title, day and status'
         },
       ],
     });
-  const items = (await appTester(eventList.operation.perform, {
+  const items = (await appTester(functionOf('triggers', eventList.key), {
     authData: authData(),
     meta: meta({ isFillingDynamicDropdown: true }),
   })) as Array<{ id: string; label: string }>;
@@ -37,13 +38,14 @@ it('feeds the Event dropdown: newest first, labelled with title, day and status'
 });
 
 it('every operation that takes an event uses the one shared dropdown field', () => {
-  const operations = Object.values({ ...App.triggers, ...App.searches, ...App.creates }) as Array<{
-    key: string;
-    operation: { inputFields?: unknown[] };
-  }>;
+  const operations = [
+    ...Object.values(App.triggers),
+    ...Object.values(App.searches),
+    ...Object.values(App.creates),
+  ];
   const eventInputs = operations.flatMap((op) =>
     (op.operation.inputFields ?? [])
-      .filter((f): f is { key: string; dynamic?: string } => typeof f === 'object' && f !== null)
+      .filter((f) => typeof f === 'object' && f !== null)
       .filter((f) => f.key === 'eventId')
       .map((f) => [op.key, f.dynamic]),
   );

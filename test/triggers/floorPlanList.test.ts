@@ -4,8 +4,9 @@ import { paths } from '../../src/connect';
 import { SAMPLE_EVENT } from '../../src/mappers/event';
 import { SAMPLE_FLOOR_PLAN } from '../../src/mappers/floorPlan';
 import { BASE_URL, appTester, authData, meta } from '../support/app';
+import { functionOf } from '../../scripts/lib/app';
 
-const perform = floorPlanList.operation.perform;
+const perform = functionOf('triggers', floorPlanList.key);
 
 afterEach(() => nock.cleanAll());
 

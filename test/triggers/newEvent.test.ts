@@ -4,13 +4,15 @@ import { SAMPLE_EVENT, eventSample } from '../../src/mappers/event';
 import newEvent from '../../src/triggers/newEvent';
 import { BASE_URL, appTester, authData, meta } from '../support/app';
 import { MINUTE, T0, iso } from './fixtures';
+import { functionOf } from '../../scripts/lib/app';
 
 type Item = Record<string, unknown> & { id: string };
 
 const poll = (metaOverrides: Record<string, unknown> = {}) =>
-  appTester(newEvent.operation.perform, { authData: authData(), meta: meta(metaOverrides) }) as Promise<
-    Item[]
-  >;
+  appTester(functionOf('triggers', newEvent.key), {
+    authData: authData(),
+    meta: meta(metaOverrides),
+  }) as Promise<Item[]>;
 
 const event = (id: string, createdMs: number, status = 'published') => ({
   ...SAMPLE_EVENT,

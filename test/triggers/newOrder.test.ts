@@ -4,13 +4,14 @@ import { SAMPLE_ORDER, orderSample } from '../../src/mappers/order';
 import newOrder from '../../src/triggers/newOrder';
 import { BASE_URL, appTester, authData, caught, errorMessage, meta } from '../support/app';
 import { MINUTE, T0, iso } from './fixtures';
+import { functionOf } from '../../scripts/lib/app';
 
 type Item = Record<string, unknown> & { id: string };
 
 const poll = (
   options: { inputData?: Record<string, unknown>; meta?: Record<string, unknown>; auth?: object } = {},
 ) =>
-  appTester(newOrder.operation.perform, {
+  appTester(functionOf('triggers', newOrder.key), {
     authData: options.auth ?? authData(),
     inputData: options.inputData ?? {},
     meta: meta(options.meta),
@@ -54,7 +55,7 @@ it('exposes line items and amounts in minor units and with currency, in the samp
       { name: 'Workshop add-on', quantity: 1, unitAmount: 2500, lineFormatted: '25.00 EUR' },
     ],
   });
-  const help = newOrder.operation.inputFields.find((field) => field.key === 'amountsHelp');
+  const help = (newOrder.operation.inputFields ?? []).find((field) => field.key === 'amountsHelp');
   expect(help?.helpText).toMatch(/Total in Minor Units.*`12900` is 129\.00 EUR.*Total with Currency/);
 });
 

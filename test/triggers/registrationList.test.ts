@@ -6,8 +6,9 @@ import { SAMPLE_SUBMISSION } from '../../src/mappers/submission';
 import { ALL_TIME } from '../../src/account/registrations';
 import { PAGE_SIZE } from '../../src/triggers/registrationList';
 import { BASE_URL, appTester, authData, caught, errorMessage, meta } from '../support/app';
+import { functionOf } from '../../scripts/lib/app';
 
-const perform = registrationList.operation.perform;
+const perform = functionOf('triggers', registrationList.key);
 const EVENT_ID = SAMPLE_EVENT.id;
 const run = (page: number, inputData: Record<string, unknown> = { eventId: EVENT_ID }, clear = false) =>
   appTester(

@@ -12,7 +12,13 @@
  *
  * A dropped delivery returns `[]` with a log line that says why (never a secret or the key).
  */
-import type { Bundle, ZObject } from 'zapier-platform-core';
+import {
+  type Bundle,
+  type PlainInputField,
+  type ZObject,
+  defineInputFields,
+  defineTrigger,
+} from 'zapier-platform-core';
 import {
   type Event,
   type HookKind,
@@ -34,8 +40,6 @@ import type { ItemRule } from './items';
 /** Delivery ids are remembered longer than the service's 72 h retry window. */
 export const DELIVERY_MEMORY_SECONDS = 96 * 3600;
 
-type InputField = Record<string, unknown> & { key: string; label: string };
-
 /** Recent records for the editor's test, given the chosen event (or `null` for all). */
 export type ListSource<D> = (z: ZObject, bundle: Bundle, eventId: string | null) => Promise<D[]>;
 
@@ -51,7 +55,7 @@ export interface InstantTriggerSpec<D, I extends { id: string }> {
   /** Whether a delivery of `type` runs the Zap; by default only `kind` itself does. */
   accepts?: (type: string, inputData: Record<string, unknown>) => boolean;
   /** Input fields after the event dropdown. */
-  inputFields?: InputField[];
+  inputFields?: PlainInputField[];
 }
 
 /** What `performSubscribe` returns; Zapier hands it to `perform` and `performUnsubscribe`. */
@@ -184,7 +188,7 @@ export const instantTrigger = <D, I extends { id: string }>(spec: InstantTrigger
     return uniqueById(await item.toItems(z, bundle, records, null));
   };
 
-  return {
+  return defineTrigger({
     key: spec.key,
     noun: spec.noun,
     display: {
@@ -193,7 +197,7 @@ export const instantTrigger = <D, I extends { id: string }>(spec: InstantTrigger
     },
     operation: {
       type: 'hook' as const,
-      inputFields: [eventField({ required: false }), ...(spec.inputFields ?? [])],
+      inputFields: defineInputFields([eventField({ required: false }), ...(spec.inputFields ?? [])]),
       performSubscribe,
       performUnsubscribe,
       perform,
@@ -201,5 +205,5 @@ export const instantTrigger = <D, I extends { id: string }>(spec: InstantTrigger
       sample: item.sample,
       outputFields: item.outputFields,
     },
-  };
+  });
 };

@@ -3,7 +3,7 @@
  * or polling (the noun's mapper, the event context added to registrations and payments, the id Zapier
  * dedupes on, the sample and the output fields). A delivery's `data` is checked against `schema` first.
  */
-import type { Bundle, ZObject } from 'zapier-platform-core';
+import type { Bundle, PlainOutputField, ZObject } from 'zapier-platform-core';
 import type { ZodType } from 'zod';
 import {
   type Event,
@@ -38,8 +38,7 @@ import {
   toSubmissionItem,
 } from '../../mappers/submission';
 
-type OutputField = { key: string; label: string; type?: string; primary?: boolean };
-type DynamicOutputFields = (z: ZObject, bundle: Bundle) => Promise<OutputField[]>;
+type DynamicOutputFields = (z: ZObject, bundle: Bundle) => Promise<PlainOutputField[]>;
 
 /** How the records of one noun become Zap items; shared by every trigger of that noun. */
 export interface ItemRule<D, I extends { id: string }> {
@@ -52,7 +51,7 @@ export interface ItemRule<D, I extends { id: string }> {
   /** Records as items (enrichment included); `kind` is the delivery's kind, `null` for recent test data. */
   toItems: (z: ZObject, bundle: Bundle, records: D[], kind: string | null) => Promise<I[]>;
   sample: I;
-  outputFields: Array<OutputField | DynamicOutputFields>;
+  outputFields: Array<PlainOutputField | DynamicOutputFields>;
 }
 
 const text = (value: unknown): string => (typeof value === 'string' ? value.trim() : '');

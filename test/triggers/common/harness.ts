@@ -9,6 +9,7 @@ import type { Submission } from '../../../src/connect';
 import { SAMPLE_EVENT } from '../../../src/mappers/event';
 import { SAMPLE_SUBMISSION } from '../../../src/mappers/submission';
 import newSubmission from '../../../src/triggers/newSubmission';
+import { functionOf } from '../../../scripts/lib/app';
 
 export const MINUTE = 60_000;
 export const HOUR = 60 * MINUTE;
@@ -193,7 +194,9 @@ export class Zap {
   }
 
   private async run(meta: Record<string, unknown>): Promise<Array<{ id: string }>> {
-    return (await newSubmission.operation.perform(this.z, this.bundle(meta))) as Array<{ id: string }>;
+    return (await functionOf('triggers', newSubmission.key)(this.z, this.bundle(meta))) as Array<{
+      id: string;
+    }>;
   }
 
   /** Turning the Zap on: every id returned goes into the dedupe table without running the Zap. */

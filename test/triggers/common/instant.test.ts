@@ -16,21 +16,20 @@ import {
   eventContextOf,
   toSubmissionItem,
 } from '../../../src/mappers/submission';
-import { App, BASE_URL, SENTINEL_KEY, appTester, authData, caught, errorMessage } from '../../support/app';
+import { functionOf } from '../../../scripts/lib/app';
+import {
+  BASE_URL,
+  SENTINEL_KEY,
+  appTester,
+  authData,
+  caught,
+  errorMessage,
+  hookOperation,
+} from '../../support/app';
 import { deliveryBody, hookBundle, signedDelivery, testerCache } from '../../support/hookRequest';
 
 type Fn = (z: ZObject, bundle: Bundle) => Promise<unknown>;
-type HookOperation = {
-  type: string;
-  perform: Fn;
-  performList: Fn;
-  performSubscribe: Fn;
-  performUnsubscribe: Fn;
-  sample: Record<string, unknown>;
-  outputFields: Array<Record<string, unknown> | Fn>;
-};
-const op = (key: string) =>
-  (App.triggers as unknown as Record<string, { operation: HookOperation }>)[key]!.operation;
+const op = hookOperation;
 
 const SECRET = 'whsec_sub_91b2';
 const TARGET_URL = 'https://hooks.zapier.com/hooks/standard/1/abc/';
@@ -471,11 +470,11 @@ describe('items', () => {
 
   it('an instant New Registration gives the same item as the polled New Form Submission', async () => {
     mockRegistrations();
-    const polled = (await appTester(
-      (App.triggers as unknown as Record<string, { operation: { perform: Fn } }>).new_submission!.operation
-        .perform,
-      { authData: authData(), inputData: { eventId: EVENT.id }, meta: { isLoadingSample: true } },
-    )) as Array<Record<string, unknown>>;
+    const polled = (await appTester(functionOf('triggers', 'new_submission'), {
+      authData: authData(),
+      inputData: { eventId: EVENT.id },
+      meta: { isLoadingSample: true },
+    })) as Array<Record<string, unknown>>;
     const [instant] = await deliver(
       'new_registration',
       signedDelivery(deliveryBody('FORM_SUBMISSION', PENDING), SECRET),
