@@ -1,16 +1,18 @@
 /**
- * The built-artifact test: builds the zip Zapier would run, unzips it into a temporary folder and calls the
+ * The built-artifact test: builds the zip Zapier would run (scripts/zip.ts), unzips it into a temporary folder and calls the
  * authentication test and the event dropdown through the unzipped `zapierwrapper.js` handler, in a fresh
  * Node process, against a local HTTP server. It proves that what Zapier loads (index.js with no `.default`
  * unwrap, every traced file present) works.
  */
 import AdmZip from 'adm-zip';
-import { execFileSync, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { bundleApp } from './build';
+import { ROOT, appZipSource, buildZip, productionPackages } from './zip';
 
 const KEY = 'sk_build_check_key_7e1d';
 const EVENT = {
@@ -28,17 +30,9 @@ const fail = (message: string): never => {
 };
 
 const main = async () => {
-  const root = join(__dirname, '..');
-  console.log('build check: zapier-platform build --skip-validation --skip-dep-install');
-  execFileSync(
-    join(root, 'node_modules', '.bin', 'zapier-platform'),
-    ['build', '--skip-validation', '--skip-dep-install'],
-    {
-      cwd: root,
-      stdio: ['ignore', 'ignore', 'inherit'],
-    },
-  );
-  const zipPath = join(root, 'build', 'build.zip');
+  console.log('build check: the bundle, then zapier-platform build on production dependencies only');
+  await bundleApp();
+  const { zipPath } = buildZip(appZipSource(), join(ROOT, 'build', 'build.zip'));
   if (!existsSync(zipPath)) fail('build/build.zip was not written');
 
   const dir = mkdtempSync(join(tmpdir(), 'connect-zip-'));
@@ -52,6 +46,15 @@ const main = async () => {
     zip.extractAllTo(dir, true);
     const files = zip.getEntries().length;
     if (!existsSync(join(dir, 'zapierwrapper.js'))) fail('zapierwrapper.js is missing from the zip');
+    const production = new Set(productionPackages(appZipSource().packageJson.dependencies ?? {}, ROOT));
+    const stray = new Set(
+      zip
+        .getEntries()
+        .map((entry) => /^(.*node_modules\/(?:@[^/]+\/)?[^/]+)\//.exec(entry.entryName)?.[1])
+        .filter((pkg): pkg is string => pkg !== undefined && !production.has(pkg)),
+    );
+    if (stray.size)
+      fail(`the zip holds packages that are not production dependencies: ${[...stray].join(', ')}`);
 
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;

@@ -4,7 +4,7 @@
  * Every object schema is loose: fields the service adds later are kept and passed through, never rejected.
  * Enumerations the service may extend (statuses, kinds) are plain strings, so a new value never breaks a Zap.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 
 /** ISO 8601 timestamp with a zone, as the contract sends it (`2026-11-22T10:00:00.000Z`). */
 export const Timestamp = z.iso.datetime({ offset: true });

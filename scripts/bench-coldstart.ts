@@ -1,0 +1,188 @@
+/**
+ * `npm run bench:coldstart`: what a cold Zapier invocation costs before the app does any work. The app's
+ * zip and the zip of Zapier's minimal template (`zapier init -t minimal`: an `index.js` exporting `version`
+ * and `platformVersion`, no operations, on zapier-platform-core) are built the same way (scripts/zip.ts,
+ * production dependencies from this project's `node_modules`, nothing downloaded), unzipped, and each is
+ * loaded in a fresh Node process that requires `zapierwrapper.js` and asks its handler for the definition,
+ * as Zapier's backend does. Runs alternate between the two, after one unmeasured run of each.
+ *
+ * Per run: the wrapper's load (zapier-platform-core), the first `definition` call (the app's own load, then
+ * core compiling and serializing the definition), their sum (the cold start), and the process CPU time of
+ * that sum (steadier than wall time on a busy machine).
+ *
+ * Targets: cold-start median at most 1.15× the template's; zip under 1.1 MB.
+ */
+import AdmZip from 'adm-zip';
+import { spawnSync } from 'node:child_process';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { bundleApp } from './build';
+import { ROOT, appZipSource, buildZip } from './zip';
+
+const RUNS = Number(process.env.RUNS ?? 10);
+const TARGET_RATIO = 1.15;
+const TARGET_ZIP_BYTES = 1.1e6;
+
+interface Sample {
+  load: number;
+  definition: number;
+  coldStart: number;
+  cpu: number;
+}
+
+interface Subject {
+  name: string;
+  dir: string;
+  zipBytes: number;
+  files: number;
+  samples: Sample[];
+  operations: number;
+}
+
+// Runs inside the unzipped folder. zapier-platform-core prints a memory line to stdout on every call.
+const PROBE = `
+const cpu0 = process.cpuUsage();
+const t0 = performance.now();
+const { handler } = require('./zapierwrapper.js');
+const t1 = performance.now();
+handler({ command: 'definition', bundle: {} }).then((output) => {
+  const t2 = performance.now();
+  const cpu = process.cpuUsage(cpu0);
+  const app = output.results;
+  const operations = ['triggers', 'searches', 'creates'].reduce((n, kind) => n + Object.keys(app[kind] || {}).length, 0);
+  if (!app.version || !app.platformVersion) throw new Error('the definition has no version');
+  process.stdout.write('\\nRESULT ' + JSON.stringify({
+    load: t1 - t0, definition: t2 - t1, coldStart: t2 - t0, cpu: (cpu.user + cpu.system) / 1000, operations,
+  }) + '\\n');
+}).catch((error) => { console.error(error && error.message); process.exit(1); });
+`;
+
+// Zapier's minimal template, as `zapier init -t minimal` writes it (CommonJS).
+const TEMPLATE_INDEX = `module.exports = {
+  version: require('./package.json').version,
+  platformVersion: require('zapier-platform-core').version,
+  triggers: {},
+  searches: {},
+  creates: {},
+  resources: {},
+};
+`;
+
+const coreVersion = (): string =>
+  (
+    JSON.parse(readFileSync(join(ROOT, 'node_modules', 'zapier-platform-core', 'package.json'), 'utf8')) as {
+      version: string;
+    }
+  ).version;
+
+const unzip = (name: string, zipPath: string, work: string): Subject => {
+  const dir = join(work, name);
+  const zip = new AdmZip(zipPath);
+  zip.extractAllTo(dir, true);
+  writeFileSync(join(dir, 'probe.js'), PROBE);
+  return {
+    name,
+    dir,
+    zipBytes: statSync(zipPath).size,
+    files: zip.getEntries().length,
+    samples: [],
+    operations: 0,
+  };
+};
+
+const runOnce = (subject: Subject): Sample & { operations: number } => {
+  const child = spawnSync(process.execPath, ['probe.js'], { cwd: subject.dir, encoding: 'utf8' });
+  const line = child.stdout.split('\n').find((l) => l.startsWith('RESULT '));
+  if (child.status !== 0 || !line) {
+    throw new Error(`${subject.name}: the probe failed (${child.status}): ${child.stderr.trim()}`);
+  }
+  return JSON.parse(line.slice('RESULT '.length)) as Sample & { operations: number };
+};
+
+const median = (values: number[]): number => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+};
+
+const ms = (value: number) => `${value.toFixed(1)} ms`.padStart(9);
+
+const main = async () => {
+  const work = mkdtempSync(join(tmpdir(), 'connect-coldstart-'));
+  try {
+    console.log(
+      'bench:coldstart: building the app zip and the minimal template zip (production dependencies only)',
+    );
+    await bundleApp();
+    const appZip = buildZip(appZipSource(), join(work, 'app.zip')).zipPath;
+
+    const templateDir = join(work, 'template-src');
+    const templatePackage = {
+      name: 'minimal-template',
+      version: '1.0.0',
+      description: '',
+      main: 'index.js',
+      private: true,
+      dependencies: { 'zapier-platform-core': coreVersion() },
+    };
+    mkdirSync(templateDir);
+    writeFileSync(join(templateDir, 'index.js'), TEMPLATE_INDEX);
+    // The template needs the same includeInBuild fix as the app on Node 22.12 and later.
+    cpSync(join(ROOT, '.zapierapprc'), join(templateDir, '.zapierapprc'));
+    const templateSource = {
+      dir: templateDir,
+      modulesDir: ROOT,
+      files: ['index.js', '.zapierapprc'],
+      packageJson: templatePackage,
+    };
+    const templateZip = buildZip(templateSource, join(work, 'template.zip')).zipPath;
+
+    const subjects = [unzip('template', templateZip, work), unzip('app', appZip, work)];
+    for (const subject of subjects) subject.operations = runOnce(subject).operations; // warm the file cache
+    for (let run = 0; run < RUNS; run++) {
+      for (const subject of run % 2 ? [...subjects].reverse() : subjects)
+        subject.samples.push(runOnce(subject));
+    }
+
+    const [template, app] = subjects as [Subject, Subject];
+    const metrics: Array<[keyof Sample, string]> = [
+      ['load', 'wrapper load (core)'],
+      ['definition', 'first definition call'],
+      ['coldStart', 'cold start (load + definition)'],
+      ['cpu', 'CPU time of the cold start'],
+    ];
+    console.log(`\n${RUNS} runs each, fresh Node ${process.version} process per run; median [min–max]\n`);
+    console.log(`${'measure'.padEnd(32)}${'template'.padEnd(36)}${'app'.padEnd(36)}ratio (medians)`);
+    for (const [key, label] of metrics) {
+      const cell = (subject: Subject) => {
+        const values = subject.samples.map((s) => s[key]);
+        return `${ms(median(values))} [${ms(Math.min(...values)).trim()}–${ms(Math.max(...values)).trim()}]`.padEnd(
+          36,
+        );
+      };
+      const ratio = median(app.samples.map((s) => s[key])) / median(template.samples.map((s) => s[key]));
+      console.log(`${label.padEnd(32)}${cell(template)}${cell(app)}${ratio.toFixed(2)}×`);
+    }
+    for (const subject of subjects) {
+      console.log(
+        `${subject.name.padEnd(9)} zip ${(subject.zipBytes / 1e6).toFixed(2)} MB (${subject.zipBytes} bytes), ${subject.files} files, ${subject.operations} operations`,
+      );
+    }
+    const ratio =
+      median(app.samples.map((s) => s.coldStart)) / median(template.samples.map((s) => s.coldStart));
+    console.log(
+      `\ntarget: cold-start median ≤ ${TARGET_RATIO}× the template's: ${ratio.toFixed(2)}× ${ratio <= TARGET_RATIO ? 'met' : 'NOT met'}`,
+    );
+    console.log(
+      `target: zip < ${TARGET_ZIP_BYTES / 1e6} MB: ${(app.zipBytes / 1e6).toFixed(2)} MB ${app.zipBytes < TARGET_ZIP_BYTES ? 'met' : 'NOT met'}`,
+    );
+  } finally {
+    rmSync(work, { recursive: true, force: true });
+  }
+};
+
+main().catch((error: unknown) => {
+  console.error(error instanceof Error ? error.message : String(error));
+  process.exit(1);
+});

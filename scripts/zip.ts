@@ -1,0 +1,149 @@
+/**
+ * Builds the zip Zapier runs, `build/build.zip`, from production dependencies only.
+ *
+ * `zapier-platform build` puts every `package.json` under the build folder into the zip, and its other mode
+ * (a temporary copy of the whole project, `node_modules` included) fails on this machine with too many
+ * open files. So the build runs in a staging folder holding only what the zip needs: the root `index.js`,
+ * the bundled `dist/index.js`, `.zapierapprc`, a `package.json` without scripts, and the production
+ * dependency tree copied from this project's `node_modules` (what `npm install --omit=dev` would give,
+ * without reaching the registry). There `zapier-platform build --skip-validation --skip-dep-install`
+ * writes `zapierwrapper.js` and `definition.json`, traces the files the wrapper loads, zips them and tests
+ * the zip by loading it.
+ *
+ * `npm run zip` builds the app first and writes `build/build.zip`; `scripts/check-build.ts` and
+ * `scripts/bench-coldstart.ts` use `buildZip` directly.
+ */
+import { execFileSync } from 'node:child_process';
+import {
+  copyFileSync,
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, relative, sep } from 'node:path';
+import { bundleApp } from './build';
+
+export const ROOT = join(__dirname, '..');
+
+interface PackageJson {
+  name: string;
+  version: string;
+  dependencies?: Record<string, string>;
+  optionalDependencies?: Record<string, string>;
+  [field: string]: unknown;
+}
+
+const readPackage = (dir: string): PackageJson =>
+  JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as PackageJson;
+
+/** Node's lookup of package `name` from `fromDir`: the nearest `node_modules/<name>` up to `rootDir`. */
+const resolvePackage = (name: string, fromDir: string, rootDir: string): string | null => {
+  for (let dir = fromDir; ; dir = dirname(dir)) {
+    const candidate = join(dir, 'node_modules', name);
+    if (existsSync(join(candidate, 'package.json'))) return candidate;
+    if (dir === rootDir || dirname(dir) === dir) return null;
+  }
+};
+
+/**
+ * The folders (relative to `rootDir`) of every package that `dependencies` need at run time, found the way
+ * Node resolves them, following each package's `dependencies` and installed `optionalDependencies`. Peer
+ * dependencies are not followed (npm does not install optional ones, such as node-fetch's `encoding`), and
+ * `@types/*` packages are declarations only.
+ */
+export const productionPackages = (dependencies: Record<string, string>, rootDir: string): string[] => {
+  const found = new Set<string>();
+  const visit = (name: string, fromDir: string, optional: boolean) => {
+    if (name.startsWith('@types/')) return;
+    const dir = resolvePackage(name, fromDir, rootDir);
+    if (!dir) {
+      if (optional) return;
+      throw new Error(`${name} (needed from ${relative(rootDir, fromDir) || 'the app'}) is not installed`);
+    }
+    if (found.has(dir)) return;
+    found.add(dir);
+    const pkg = readPackage(dir);
+    for (const dep of Object.keys(pkg.dependencies ?? {})) visit(dep, dir, false);
+    for (const dep of Object.keys(pkg.optionalDependencies ?? {})) visit(dep, dir, true);
+  };
+  for (const name of Object.keys(dependencies)) visit(name, rootDir, false);
+  return [...found].map((dir) => relative(rootDir, dir)).sort();
+};
+
+export interface ZipSource {
+  /** Where the app files are read from. */
+  dir: string;
+  /** The folder whose `node_modules` the dependencies are copied from (`dir` when not given). */
+  modulesDir?: string;
+  /** Files and folders of the app, relative to `dir` (the root `index.js` first). */
+  files: string[];
+  /** The `package.json` the zip carries; its `dependencies` decide which packages are copied. */
+  packageJson: PackageJson;
+}
+
+export interface BuiltZip {
+  zipPath: string;
+  packages: number;
+}
+
+/** Stages `source` with its production dependencies, runs Zapier's build there, copies the zip to `zipPath`. */
+export const buildZip = (source: ZipSource, zipPath: string): BuiltZip => {
+  const stage = mkdtempSync(join(tmpdir(), 'connect-stage-'));
+  try {
+    for (const file of source.files) {
+      mkdirSync(dirname(join(stage, file)), { recursive: true });
+      cpSync(join(source.dir, file), join(stage, file), { recursive: true });
+    }
+    writeFileSync(join(stage, 'package.json'), `${JSON.stringify(source.packageJson, null, 2)}\n`);
+    // The build also writes a source.zip of the folder, which needs no dependencies.
+    writeFileSync(join(stage, '.gitignore'), 'node_modules/\nbuild/\n');
+    const modulesDir = source.modulesDir ?? source.dir;
+    const packages = productionPackages(source.packageJson.dependencies ?? {}, modulesDir);
+    for (const pkg of packages) {
+      const from = join(modulesDir, pkg);
+      // A package's own node_modules holds nested packages; those needed are in the list themselves.
+      cpSync(from, join(stage, pkg), {
+        recursive: true,
+        filter: (path) => !path.slice(from.length).includes(`${sep}node_modules`),
+      });
+    }
+    execFileSync(
+      join(ROOT, 'node_modules', '.bin', 'zapier-platform'),
+      ['build', '--skip-validation', '--skip-dep-install'],
+      { cwd: stage, stdio: ['ignore', 'ignore', 'inherit'] },
+    );
+    mkdirSync(dirname(zipPath), { recursive: true });
+    copyFileSync(join(stage, 'build', 'build.zip'), zipPath);
+    return { zipPath, packages: packages.length };
+  } finally {
+    rmSync(stage, { recursive: true, force: true });
+  }
+};
+
+/** This app: the CommonJS entry, the bundle and the build settings, with the project's runtime dependencies. */
+export const appZipSource = (): ZipSource => {
+  const pkg = readPackage(ROOT);
+  const { name, version, description, private: isPrivate, main, license, engines, dependencies } = pkg;
+  return {
+    dir: ROOT,
+    files: ['index.js', 'dist/index.js', '.zapierapprc'],
+    packageJson: { name, version, description, private: isPrivate, main, license, engines, dependencies },
+  };
+};
+
+if (require.main === module) {
+  bundleApp()
+    .then(() => {
+      const { zipPath, packages } = buildZip(appZipSource(), join(ROOT, 'build', 'build.zip'));
+      console.log(`zip: ${relative(ROOT, zipPath)} with ${packages} production packages`);
+    })
+    .catch((error: unknown) => {
+      console.error(error instanceof Error ? error.message : String(error));
+      process.exit(1);
+    });
+}
