@@ -1,6 +1,7 @@
 /**
  * One typed function per Connect endpoint. Operations call these and never build URLs themselves.
- * Lists come back sorted newest first (the contract guarantees no order).
+ * Lists come back newest first with one item per id (the contract guarantees neither): `newestFirst` is the
+ * one place where records are sorted and de-duplicated, and every later step reads that order.
  */
 import type { Bundle, ZObject } from 'zapier-platform-core';
 import type { ZodType } from 'zod';
@@ -36,14 +37,18 @@ const clampLimit = (limit: number | undefined): number =>
   Math.min(LIST_LIMIT_MAX, Math.max(1, Math.floor(limit ?? LIST_LIMIT_MAX)));
 
 /**
- * Newest first by `createdAt`, ties broken by a stable id (descending), so order is deterministic. Each
- * timestamp is parsed once (a day of registrations is tens of thousands of items).
+ * Newest first by `createdAt`, ties broken by a stable id (descending), so order is deterministic; an id
+ * sent twice is kept once, at its newest. Each timestamp is parsed once (a day of registrations is tens of
+ * thousands of items).
  */
-export const newestFirst = <T extends { createdAt: string }>(items: T[], idOf: (item: T) => string): T[] =>
-  items
+export const newestFirst = <T extends { createdAt: string }>(items: T[], idOf: (item: T) => string): T[] => {
+  const seen = new Set<string>();
+  return items
     .map((item) => ({ item, ms: Date.parse(item.createdAt), id: idOf(item) }))
     .sort((a, b) => b.ms - a.ms || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0))
+    .filter(({ id }) => !seen.has(id) && Boolean(seen.add(id)))
     .map(({ item }) => item);
+};
 
 /** 3. The organizer's events, newest first. */
 export const listEvents = async (z: ZObject, bundle: B, limit?: number): Promise<Event[]> => {
@@ -91,7 +96,7 @@ const submissionsSince = async <S extends { submissionId: string; createdAt: str
 };
 
 /**
- * 4. Submissions of one event whose `createdAt` is at or after `since`, newest first. `timeoutMs` lets a poll
+ * 4. Submissions of one event whose `createdAt` is at or after `since`, newest first, one per id. `timeoutMs` lets a poll
  * give up inside Zapier's 30 s budget, so that the failure is seen (and remembered) by the caller.
  */
 export const listSubmissions = (

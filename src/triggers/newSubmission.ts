@@ -1,7 +1,9 @@
 /**
  * New Form Submission (polling): registrations of one event, newest first, id = submissionId, read with a
- * since-cursor that never misses one (see src/triggers/common/cursor.ts and the README's "Reliability" section). Items have
- * exactly the fields of the instant New Registration trigger: same mapper, same event context.
+ * since-cursor that never misses one (see src/triggers/common/cursor.ts and the README's "Reliability"
+ * section). Items have exactly the fields of the instant New Registration trigger: same mapper, same event
+ * context. One pass: the connect list is sorted and de-duplicated once, the cursor selects from it, and the
+ * answer keeps its order.
  */
 import { type Bundle, type ZObject, defineTrigger } from 'zapier-platform-core';
 import { type Submission, type SubmissionKey, listSubmissionKeys, listSubmissions } from '../connect';
@@ -10,14 +12,16 @@ import { recentSubmissions } from '../account/recent';
 import { eventField, requiredEventId } from '../fields/event';
 import { chosenStatus, hasStatus, statusField } from '../fields/status';
 import { type EventContext, NO_EVENT_CONTEXT, eventContextOf, toSubmissionItem } from '../mappers/submission';
-import { pollSince } from './common/cursor';
+import { closePoll, openPoll, pollRequest, selectRecords } from './common/cursor';
 import { registrationItem } from './common/items';
 import { pollKind, present } from './common/polling';
 
 export const NEW_SUBMISSION_KEY = 'new_submission';
 
+const idOf = (submission: SubmissionKey) => submission.submissionId;
+
 const presenter = (context: EventContext) => ({
-  idOf: (submission: Submission) => submission.submissionId,
+  idOf,
   toItem: (submission: Submission) => toSubmissionItem(submission, context),
 });
 
@@ -39,39 +43,28 @@ const perform = async (z: ZObject, bundle: Bundle) => {
     return present(bundle, submissions, presenter(eventContextOf(event)));
   }
 
-  const key = submissionStreamKey(bundle, eventId, status);
-  const idOf = (submission: SubmissionKey) => submission.submissionId;
+  const poll = await openPoll(z, bundle, { key: submissionStreamKey(bundle, eventId, status), kind });
+  const request = { eventId, since: poll.since, timeoutMs: poll.timeoutMs };
 
   if (kind === 'dedupe') {
     // Zapier only records the ids: read the keys of the widest window and answer with ids.
-    const { result } = await pollSince(z, bundle, {
-      key,
-      kind,
-      fetch: async (since, timeoutMs) => {
-        const page = await listSubmissionKeys(z, bundle, { eventId, since, timeoutMs });
-        return { records: page.submissions, serverTime: page.serverTime };
-      },
+    const page = await pollRequest(poll, listSubmissionKeys(z, bundle, request));
+    const selection = selectRecords(poll, page.submissions, page.serverTime, idOf);
+    const answer = present(bundle, selection.records.filter(keep), {
       idOf,
-      finish: async (keys) => present(bundle, keys.filter(keep), { idOf, toItem: (k) => ({ id: idOf(k) }) }),
+      toItem: (k) => ({ id: idOf(k) }),
     });
-    return result;
+    await closePoll(poll, selection);
+    return answer;
   }
 
-  const { result } = await pollSince(z, bundle, {
-    key,
-    kind,
-    fetch: async (since, timeoutMs) => {
-      const page = await listSubmissions(z, bundle, { eventId, since, timeoutMs });
-      return { records: page.submissions, serverTime: page.serverTime };
-    },
-    idOf,
-    finish: async (submissions) => {
-      const matching = submissions.filter(keep);
-      const context = matching.length ? await eventContext(z, bundle, eventId) : NO_EVENT_CONTEXT;
-      return present(bundle, matching, presenter(context));
-    },
-  });
-  return result;
+  const page = await pollRequest(poll, listSubmissions(z, bundle, request));
+  const selection = selectRecords(poll, page.submissions, page.serverTime, idOf);
+  const matching = selection.records.filter(keep);
+  const context = matching.length ? await eventContext(z, bundle, eventId) : NO_EVENT_CONTEXT;
+  const answer = present(bundle, matching, presenter(context));
+  await closePoll(poll, selection);
+  return answer;
 };
 
 export default defineTrigger({

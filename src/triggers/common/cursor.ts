@@ -181,29 +181,6 @@ export const advance = <R>(
   return cursor;
 };
 
-export interface SincePollSpec<R extends { createdAt: string }, T> {
-  /** The stream: what is polled and for whom (the account is added by the cache). */
-  key: string;
-  kind: SinceKind;
-  /**
-   * One request for the records created at or after `since` (ISO 8601 with milliseconds), with the
-   * service's clock when it answered, if known.
-   */
-  fetch: (since: string, timeoutMs: number) => Promise<{ records: R[]; serverTime: number | null }>;
-  idOf: (record: R) => string;
-  /** Builds the poll's answer from the returned records (oldest first); the cursor moves only after it. */
-  finish: (records: R[]) => Promise<T>;
-  /** The client clock (tests move it). */
-  now?: () => number;
-}
-
-export interface SincePollStats {
-  since: string;
-  fetched: number;
-  returned: number;
-  cursor: string | null;
-}
-
 const readState = async (cache: AccountCache, key: string) => parseState(await cache.get(key));
 
 /** Re-reads the state just before writing, so that concurrent polls of a stream lose as little as possible. */
@@ -215,79 +192,137 @@ const writeState = async (
   await cache.set(key, change(await readState(cache, key)), CURSOR_TIMING.stateTtlSeconds);
 };
 
+/** One poll of a since-stream, from `openPoll` to `closePoll`. */
+export interface SincePoll {
+  /** The stream: what is polled and for whom (the account is added by the cache). */
+  key: string;
+  kind: SinceKind;
+  /** Where the request starts: ISO 8601 with milliseconds. */
+  since: string;
+  /** How long the request may take, inside Zapier's 30 s. */
+  timeoutMs: number;
+  cache: AccountCache;
+  state: CursorState | null;
+  sinceMs: number;
+  started: number;
+  now: () => number;
+}
+
 /**
- * One poll of a since-stream: plan the window, fetch it with one request, choose the records, let the caller
- * build its answer, then move the cursor. A failed fetch leaves its floor and is thrown again unchanged.
+ * Opens one poll of a since-stream: reads its state and plans the window. The caller then awaits its one
+ * request for the records created at or after `since` through `pollRequest`, takes the poll's records from
+ * `selectRecords`, builds its answer, and only then moves the cursor with `closePoll`.
  */
-export const pollSince = async <R extends { createdAt: string }, T>(
+export const openPoll = async (
   z: ZObject,
   bundle: Pick<Bundle, 'authData'>,
-  spec: SincePollSpec<R, T>,
-): Promise<{ result: T; stats: SincePollStats }> => {
-  const now = spec.now ?? Date.now;
+  stream: { key: string; kind: SinceKind; now?: () => number },
+): Promise<SincePoll> => {
+  const now = stream.now ?? Date.now;
   const started = now();
   const cache = accountCache(z, bundle, now);
-  const state = await readState(cache, spec.key);
-  const sinceMs = planSince(spec.kind, state, started);
-  const since = new Date(sinceMs).toISOString();
+  const state = await readState(cache, stream.key);
+  const sinceMs = planSince(stream.kind, state, started);
   const timeoutMs = Math.max(
     CURSOR_TIMING.minRequestTimeoutMs,
     CURSOR_TIMING.requestBudgetMs - (now() - started),
   );
+  return {
+    key: stream.key,
+    kind: stream.kind,
+    since: new Date(sinceMs).toISOString(),
+    timeoutMs,
+    cache,
+    state,
+    sinceMs,
+    started,
+    now,
+  };
+};
 
-  let records: R[];
-  let serverTime: number | null;
+/**
+ * Awaits the poll's one request. When it fails, a scheduled poll leaves its floor for the stream (see the
+ * module comment), and the error is thrown again unchanged.
+ */
+export const pollRequest = async <T>(poll: SincePoll, request: Promise<T>): Promise<T> => {
   try {
-    ({ records, serverTime } = await spec.fetch(since, timeoutMs));
+    return await request;
   } catch (error) {
-    if (spec.kind === 'poll') {
-      const failedAt = now();
-      await writeState(cache, spec.key, (fresh) => {
-        const floor = activeFloor(fresh, failedAt);
-        return {
-          v: 1,
-          cursor: fresh?.cursor ?? null,
-          seenAt: fresh?.seenAt ?? null,
-          floor: {
-            ms: Math.min(floor?.ms ?? sinceMs, sinceMs),
-            until: Math.max(floor?.until ?? 0, failedAt + CURSOR_TIMING.failureHoldMs),
-          },
-        };
-      });
-    }
+    if (poll.kind === 'poll') await leaveFloor(poll);
     throw error;
   }
+};
 
-  const horizon = spec.kind === 'poll' ? started - CURSOR_TIMING.lookbackMs : -Infinity;
-  const future = started + CURSOR_TIMING.clockSkewMs;
-  const seen = new Set<string>();
-  const sorted: Entry<R>[] = [];
+const leaveFloor = async (poll: SincePoll): Promise<void> => {
+  const failedAt = poll.now();
+  await writeState(poll.cache, poll.key, (fresh) => {
+    const floor = activeFloor(fresh, failedAt);
+    return {
+      v: 1,
+      cursor: fresh?.cursor ?? null,
+      seenAt: fresh?.seenAt ?? null,
+      floor: {
+        ms: Math.min(floor?.ms ?? poll.sinceMs, poll.sinceMs),
+        until: Math.max(floor?.until ?? 0, failedAt + CURSOR_TIMING.failureHoldMs),
+      },
+    };
+  });
+};
+
+/** The records a poll returns (newest first) and what `closePoll` remembers of them. */
+export interface Selection<R> {
+  records: R[];
+  /** The same records, oldest first, with their times. */
+  entries: Entry<R>[];
+  seenAt: number | null;
+}
+
+/**
+ * The poll's records, newest first, from the fetched ones: newest first with one per id, as the connect list
+ * functions return them (this function neither sorts nor de-duplicates). `serverTime` is the service's clock
+ * when it answered, if known.
+ */
+export const selectRecords = <R extends { createdAt: string }>(
+  poll: SincePoll,
+  fetched: R[],
+  serverTime: number | null,
+  idOf: (record: R) => string,
+): Selection<R> => {
+  const horizon = poll.kind === 'poll' ? poll.started - CURSOR_TIMING.lookbackMs : -Infinity;
+  const future = poll.started + CURSOR_TIMING.clockSkewMs;
+  const oldestFirst: Entry<R>[] = [];
   let head: number | null = null;
-  for (const record of records) {
-    const id = spec.idOf(record);
+  for (let i = fetched.length - 1; i >= 0; i--) {
+    const record = fetched[i] as R;
     const ms = Date.parse(record.createdAt);
-    if (seen.has(id) || !(ms >= horizon)) continue;
-    seen.add(id);
-    sorted.push({ record, ms, id });
+    if (!(ms >= horizon)) continue;
+    oldestFirst.push({ record, ms, id: idOf(record) });
     if (ms <= future) head = maxOf(head, ms);
   }
   // A Date header far from the client's clock is not trusted; the newest row read is a safe lower bound.
   const seenAt =
-    serverTime !== null && Math.abs(serverTime - started) <= CURSOR_TIMING.clockSkewMs ? serverTime : head;
-  sorted.sort(comparePositions);
-  const selected = selectEntries(sorted, spec.kind, state);
+    serverTime !== null && Math.abs(serverTime - poll.started) <= CURSOR_TIMING.clockSkewMs
+      ? serverTime
+      : head;
+  const entries = selectEntries(oldestFirst, poll.kind, poll.state);
+  return { records: entries.map((entry) => entry.record).reverse(), entries, seenAt };
+};
 
-  const result = await spec.finish(selected.map((entry) => entry.record));
-
-  const next = advance(state?.cursor ?? null, selected, now(), (record) => record.createdAt);
-  await writeState(cache, spec.key, (fresh) => ({
+/** Moves the cursor once the poll's answer was built from `selection`. */
+export const closePoll = async <R extends { createdAt: string }>(
+  poll: SincePoll,
+  selection: Selection<R>,
+): Promise<void> => {
+  const next = advance(
+    poll.state?.cursor ?? null,
+    selection.entries,
+    poll.now(),
+    (record) => record.createdAt,
+  );
+  await writeState(poll.cache, poll.key, (fresh) => ({
     v: 1,
     cursor: later(fresh?.cursor ?? null, next),
-    seenAt: maxOf(fresh?.seenAt ?? null, seenAt),
-    floor: activeFloor(fresh, now()),
+    seenAt: maxOf(fresh?.seenAt ?? null, selection.seenAt),
+    floor: activeFloor(fresh, poll.now()),
   }));
-  return {
-    result,
-    stats: { since, fetched: records.length, returned: selected.length, cursor: next?.at ?? null },
-  };
 };

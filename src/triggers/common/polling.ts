@@ -1,7 +1,8 @@
 /**
- * The one helper of polling triggers: what kind of poll Zapier is making, how records become its answer
- * (newest first, 3 for the editor's samples, only ids when a Zap is being turned on, every item through the
- * noun's mapper). The status filter input is in src/fields/status.ts.
+ * The one helper of polling triggers: what kind of poll Zapier is making, and how records become its answer
+ * (3 for the editor's samples, only ids when a Zap is being turned on, every item through the noun's
+ * mapper). Records arrive newest first with one per id, as the connect list functions return them. The
+ * status filter input is in src/fields/status.ts.
  */
 import type { Bundle } from 'zapier-platform-core';
 
@@ -26,30 +27,23 @@ export interface Presenter<R, I extends { id: string }> {
   toItem: (record: R) => I;
 }
 
-const byNewest = <R extends { createdAt: string }>(records: R[], idOf: (record: R) => string) =>
-  records
-    .map((record) => ({ record, ms: Date.parse(record.createdAt), id: idOf(record) }))
-    .sort((a, b) => b.ms - a.ms || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0));
-
 /**
- * Zapier's answer for a poll: newest first by `createdAt`, ties broken by id (descending), one item per id.
- * A sample poll gets the 3 newest; a dedupe poll gets every id (the dedupe only reads `id`, so the items are
+ * Zapier's answer for a poll, in the order of `records` (newest first, one per id: see `newestFirst`). A
+ * sample poll gets the 3 newest; a dedupe poll gets every id (the dedupe only reads `id`, so the items are
  * `{ id }` and a whole day of registrations stays far below Zapier's 20 MB); a scheduled poll gets every
  * record it was given, mapped. Which records a poll returns (and how many) is the caller's decision.
  */
-export const present = <R extends { createdAt: string }, I extends { id: string }>(
+export const present = <R, I extends { id: string }>(
   bundle: Pick<Bundle, 'meta'>,
   records: R[],
   presenter: Presenter<R, I>,
 ): Array<I | { id: string }> => {
-  const seen = new Set<string>();
-  const sorted = byNewest(records, presenter.idOf).filter(({ id }) => !seen.has(id) && Boolean(seen.add(id)));
   switch (pollKind(bundle)) {
     case 'sample':
-      return sorted.slice(0, SAMPLE_SIZE).map(({ record }) => presenter.toItem(record));
+      return records.slice(0, SAMPLE_SIZE).map((record) => presenter.toItem(record));
     case 'dedupe':
-      return sorted.slice(0, MAX_DEDUPE_ITEMS).map(({ id }) => ({ id }));
+      return records.slice(0, MAX_DEDUPE_ITEMS).map((record) => ({ id: presenter.idOf(record) }));
     default:
-      return sorted.map(({ record }) => presenter.toItem(record));
+      return records.map((record) => presenter.toItem(record));
   }
 };

@@ -1,4 +1,5 @@
 import type { Bundle } from 'zapier-platform-core';
+import { newestFirst } from '../../../src/connect';
 import { SAMPLE_SIZE, pollKind, present } from '../../../src/triggers/common/polling';
 import { meta } from '../../support/app';
 
@@ -7,13 +8,17 @@ const rec = (id: string, createdAt: string): R => ({ id, createdAt });
 const presenter = { idOf: (r: R) => r.id, toItem: (r: R) => ({ id: r.id, mapped: true }) };
 const bundleWith = (m: Record<string, unknown>) => ({ meta: meta(m) }) as unknown as Pick<Bundle, 'meta'>;
 
-const records = [
-  rec('b', '2026-11-22T10:00:00.000Z'),
-  rec('a', '2026-11-22T09:00:00.000Z'),
-  rec('d', '2026-11-22T10:00:00.000Z'),
-  rec('c', '2026-11-22T11:00:00.000+02:00'),
-  rec('b', '2026-11-22T10:00:00.000Z'),
-];
+/** As the connect list functions return them: sorted and de-duplicated once, by `newestFirst`. */
+const records = newestFirst(
+  [
+    rec('b', '2026-11-22T10:00:00.000Z'),
+    rec('a', '2026-11-22T09:00:00.000Z'),
+    rec('d', '2026-11-22T10:00:00.000Z'),
+    rec('c', '2026-11-22T11:00:00.000+02:00'),
+    rec('b', '2026-11-22T10:00:00.000Z'),
+  ],
+  presenter.idOf,
+);
 
 describe('present', () => {
   it('answers newest first by time (zones understood), ties by id descending, each id once, mapped', () => {
