@@ -1,9 +1,12 @@
 /**
- * API-key authentication (custom). The test lists one event: a wrong key, a wrong URL and a missing
- * entitlement each end in their own message, and the connection label names the account without a secret.
+ * API-key authentication (custom). The test lists one event and, when a Company ID is given, reads one order
+ * of that company: a wrong key, a wrong URL, an unknown company and a missing entitlement each end in their
+ * own message. Nothing retries a connection test on its own, so a temporary failure asks the user to try
+ * again. The connection label tells accounts apart (company, else the newest event) without a secret.
  */
 import type { Bundle, ZObject } from 'zapier-platform-core';
-import { listEvents, notConnectApiReason, resolveBaseUrl } from './connect';
+import { listEvents, listOrders, notConnectApiReason, resolveBaseUrl } from './connect';
+import { accountFingerprint } from './account/store';
 import { companyField } from './fields/company';
 import { HELP_API_KEYS_URL, HELP_WEBHOOKS_URL } from './links';
 
@@ -11,17 +14,22 @@ export interface AuthTestResult {
   host: string;
   companyId: string | null;
   latestEventTitle: string | null;
+  /** A short one-way fingerprint of the key and host, for the label of an account with no event yet. */
+  account: string;
 }
 
 const test = async (z: ZObject, bundle: Bundle): Promise<AuthTestResult> => {
   const baseUrl = resolveBaseUrl(z, bundle.authData);
   const host = new URL(baseUrl).host;
   try {
-    const events = await listEvents(z, bundle, 1);
+    const events = await listEvents(z, bundle, 1, 'later');
+    const companyId = bundle.authData.companyId?.trim() || null;
+    if (companyId) await listOrders(z, bundle, { companyId, limit: 1, retry: 'later' });
     return {
       host,
-      companyId: bundle.authData.companyId?.trim() || null,
+      companyId,
       latestEventTitle: events[0]?.title ?? null,
+      account: accountFingerprint(bundle.authData).slice(0, 6),
     };
   } catch (error) {
     const reason = notConnectApiReason(error);
@@ -36,9 +44,21 @@ const test = async (z: ZObject, bundle: Bundle): Promise<AuthTestResult> => {
   }
 };
 
+const LABEL_TITLE_MAX = 60;
+
+/**
+ * `Company cmp_42 on api.example.com`; without a company, the organizer of the newest event
+ * (`Organizer of "TechWeek 2026" on …`), else the account fingerprint. Never a secret.
+ */
 const connectionLabel = async (_z: ZObject, bundle: Bundle<Partial<AuthTestResult>>): Promise<string> => {
-  const { host, companyId } = bundle.inputData;
-  const who = companyId ? `Company ${companyId}` : 'Organizer account';
+  const { host, companyId, latestEventTitle, account } = bundle.inputData;
+  const title = latestEventTitle?.trim();
+  const shortTitle = title && title.length > LABEL_TITLE_MAX ? `${title.slice(0, LABEL_TITLE_MAX)}…` : title;
+  const who = companyId
+    ? `Company ${companyId}`
+    : shortTitle
+      ? `Organizer of "${shortTitle}"`
+      : `Organizer account ${account ?? ''} (no events yet)`.replace('  ', ' ');
   return host ? `${who} on ${host}` : who;
 };
 
@@ -53,7 +73,7 @@ export default {
       helpText: `The organizer API key, created by an account owner in the dashboard under **Settings → Integrations → API keys**. [How to create a key](${HELP_API_KEYS_URL}). It stays on Zapier's servers and is never shown in Zap data.`,
     },
     companyField(
-      'Needed for order and payment steps: the company identifier shown in the dashboard under **Settings → Company** (for example `cmp_42`). Steps can override it.',
+      'Needed for order and payment steps: the company identifier shown in the dashboard under **Settings → Company** (for example `cmp_42`). The connection test checks it. For several companies, connect one account per company: its name tells them apart.',
     ),
     {
       key: 'webhookSecret',

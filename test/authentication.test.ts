@@ -16,13 +16,17 @@ describe('authentication test', () => {
     const scope = nock(BASE_URL, { reqheaders: { 'x-api-key': SENTINEL_KEY } })
       .get(paths.events())
       .query({ limit: '1' })
-      .reply(200, { data: [SAMPLE_EVENT] });
+      .reply(200, { data: [SAMPLE_EVENT] })
+      .get(paths.orders())
+      .query({ companyId: 'cmp_42', limit: '1' })
+      .reply(200, { data: [] });
     const result = await testAuth();
     scope.done();
     expect(result).toEqual({
       host: 'api.connect.test',
       companyId: 'cmp_42',
       latestEventTitle: 'TechWeek 2026',
+      account: expect.stringMatching(/^[0-9a-f]{6}$/),
     });
     const label = await appTester(authentication.connectionLabel, {
       authData: authData(),
@@ -38,7 +42,7 @@ describe('authentication test', () => {
       .get(paths.events())
       .query(true)
       .reply(200, { data: [] });
-    const result = await testAuth(authData({ baseUrl: '' }));
+    const result = await testAuth(authData({ baseUrl: '', companyId: '' }));
     scope.done();
     expect(result.host).toBe('env-host.connect.test');
   });
@@ -82,6 +86,8 @@ describe('authentication test', () => {
       .get(paths.events())
       .query(true)
       .reply(403, { error: { code: 'ENTITLEMENT_REQUIRED', message: 'no', entitlement: 'agenda' } });
-    expect(errorMessage(await caught(() => testAuth()))).toMatch(/Your plan does not include the agenda/);
+    expect(errorMessage(await caught(() => testAuth()))).toMatch(
+      /Your plan does not include the Agenda feature/,
+    );
   });
 });

@@ -23,7 +23,7 @@ import {
   listOf,
   pageOf,
 } from './schemas';
-import { isNotFound } from './errors';
+import { type RetryHint, isNotFound } from './errors';
 
 type B = Pick<Bundle, 'authData'>;
 
@@ -51,12 +51,18 @@ export const newestFirst = <T extends { createdAt: string }>(items: T[], idOf: (
 };
 
 /** 3. The organizer's events, newest first. */
-export const listEvents = async (z: ZObject, bundle: B, limit?: number): Promise<Event[]> => {
+export const listEvents = async (
+  z: ZObject,
+  bundle: B,
+  limit?: number,
+  retry?: RetryHint,
+): Promise<Event[]> => {
   const body = await connectRequest(z, bundle, {
     path: paths.events(),
     query: { limit: clampLimit(limit) },
     schema: EventList,
     what: 'the list of your events',
+    retry,
   });
   return newestFirst(body.data, (event) => event.id);
 };
@@ -116,14 +122,25 @@ export const listSubmissionKeys = (
 export const listOrders = async (
   z: ZObject,
   bundle: B,
-  params: { companyId: string; limit?: number },
+  params: { companyId: string; limit?: number; retry?: RetryHint },
 ): Promise<Order[]> => {
-  const body = await connectRequest(z, bundle, {
-    path: paths.orders(),
-    query: { companyId: params.companyId, limit: clampLimit(params.limit) },
-    schema: OrderList,
-    what: 'the orders of your company',
-  });
+  let body;
+  try {
+    body = await connectRequest(z, bundle, {
+      path: paths.orders(),
+      query: { companyId: params.companyId, limit: clampLimit(params.limit) },
+      schema: OrderList,
+      what: `the orders of company ${params.companyId}`,
+      retry: params.retry,
+    });
+  } catch (error) {
+    if (!isNotFound(error)) throw error;
+    throw new z.errors.Error(
+      `The service knows no company "${params.companyId.slice(0, 80)}" for this API key, so its orders could not be read. Reconnect your account with the Company ID shown in the dashboard under Settings → Company (for example cmp_42).`,
+      'UNKNOWN_COMPANY',
+      404,
+    );
+  }
   return newestFirst(body.data, (order) => order.id);
 };
 
@@ -177,7 +194,19 @@ export type CheckInBody =
   | { code: string; checkInTime?: string }
   | { eventId: string; submissionId: string; checkInTime?: string };
 
-/** 9. Check-in, with an `Idempotency-Key` identifying this one scan. */
+/** What a check-in is about, in messages: `QR code "EVT1:…"` or `registration sub_…`. */
+export const checkInSubject = (body: CheckInBody): string => {
+  if ('code' in body) {
+    const code = body.code.length > 48 ? `${body.code.slice(0, 48)}…` : body.code;
+    return `QR code "${code}"`;
+  }
+  return `registration ${body.submissionId.slice(0, 80)}`;
+};
+
+/**
+ * 9. Check-in, with an `Idempotency-Key` identifying this one scan: sending it again cannot check anyone in
+ * twice, so a temporary failure is retried by Zapier (`retry: 'safe'`).
+ */
 export const checkIn = async (z: ZObject, bundle: B, body: CheckInBody, idempotencyKey: string) => {
   const result = await connectRequestFull(z, bundle, {
     method: 'POST',
@@ -185,24 +214,38 @@ export const checkIn = async (z: ZObject, bundle: B, body: CheckInBody, idempote
     body,
     headers: { 'Idempotency-Key': idempotencyKey },
     schema: CheckInResult,
-    what: 'the check-in',
+    what: checkInSubject(body),
+    retry: 'safe',
   });
   return { ...result.data, replayed: result.headers.get('idempotent-replayed') === 'true' };
 };
 
-/** Contract §5: subscribe a REST hook. `eventId` null means every event. */
-export const subscribeHook = (
+/**
+ * Contract §5: subscribe a REST hook. `eventId` null means every event. A 404 for a chosen event means the
+ * event is gone (the service found no such event), not that a subscription is missing.
+ */
+export const subscribeHook = async (
   z: ZObject,
   bundle: B,
   params: { targetUrl: string; event: HookKind; eventId: string | null },
-): Promise<HookSubscription> =>
-  connectRequest(z, bundle, {
-    method: 'POST',
-    path: paths.hooks(),
-    body: params,
-    schema: HookSubscription,
-    what: 'the webhook subscription',
-  });
+): Promise<HookSubscription> => {
+  try {
+    return await connectRequest(z, bundle, {
+      method: 'POST',
+      path: paths.hooks(),
+      body: params,
+      schema: HookSubscription,
+      what: 'the webhook subscription',
+    });
+  } catch (error) {
+    if (!params.eventId || !isNotFound(error)) throw error;
+    throw new z.errors.Error(
+      `The event chosen in the Event field (ID ${params.eventId.slice(0, 80)}) no longer exists in the connected account: the service found no such event (it may have been deleted). Choose another event in the Event field, or leave it empty to listen to all of your events, then turn the Zap on again.`,
+      'EVENT_NOT_FOUND',
+      404,
+    );
+  }
+};
 
 /** Contract §5: unsubscribe; a hook that is already gone (404) counts as unsubscribed. */
 export const unsubscribeHook = async (z: ZObject, bundle: B, hookId: string): Promise<void> => {

@@ -6,7 +6,15 @@
 import type { Bundle, ZObject } from 'zapier-platform-core';
 import type { ZodType } from 'zod';
 import { type AuthData, isUnderBaseUrl, resolveBaseUrl } from './config';
-import { type RawAnswer, isNotFound, throwBadShape, throwForAnswer, throwNotJson } from './errors';
+import {
+  type RawAnswer,
+  type RetryHint,
+  isNotFound,
+  networkError,
+  throwBadShape,
+  throwForAnswer,
+  throwNotJson,
+} from './errors';
 
 export type Query = Record<string, string | number | boolean | null | undefined>;
 
@@ -30,6 +38,8 @@ export interface ConnectCall<T> {
    * Otherwise Zapier parses every JSON answer twice on its own before this module parses it once more.
    */
   large?: boolean;
+  /** What a temporary failure may do next (see `RetryHint`); `safe` only with an `Idempotency-Key`. */
+  retry?: RetryHint;
 }
 
 export interface ConnectResult<T> {
@@ -100,12 +110,7 @@ export const connectRequestFull = async <T>(
       response = { status: response.status, headers: response.headers, content: text };
     }
   } catch (error) {
-    const reason = error instanceof Error ? error.message.replace(/\s+/g, ' ').slice(0, 200) : String(error);
-    throw new z.errors.Error(
-      `Could not reach the service at ${new URL(baseUrl).host} while fetching ${call.what}: ${reason}. Check the Connect API URL of your connection; if it is right, the service may be down and Zapier will retry.`,
-      'NETWORK',
-      0,
-    );
+    throw networkError(z, error, { baseUrl, typedUrl: bundle.authData.baseUrl, what: call.what }, call.retry);
   }
 
   const answer: RawAnswer = {
@@ -115,7 +120,7 @@ export const connectRequestFull = async <T>(
     retryAfter: response.headers.get('retry-after'),
     replayed: response.headers.get('idempotent-replayed') === 'true',
   };
-  if (answer.status < 200 || answer.status > 299) throwForAnswer(z, answer, call.what);
+  if (answer.status < 200 || answer.status > 299) throwForAnswer(z, answer, call.what, call.retry);
 
   const bytes = Buffer.byteLength(answer.content);
   if (call.schema === null) {

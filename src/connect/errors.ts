@@ -51,10 +51,35 @@ const REPLAYED = Symbol('connect.replayedAnswer');
 export const isReplayedAnswer = (error: unknown): boolean =>
   error instanceof Error && (error as Error & { [REPLAYED]?: boolean })[REPLAYED] === true;
 
+/**
+ * What a failed call may do next, for the wording of its errors:
+ * - `safe` — the request carries an `Idempotency-Key`, so sending it again cannot act twice: a temporary
+ *   failure (5xx, no answer) becomes a `ThrottledError` and Zapier runs the step again;
+ * - `later` — nothing retries it on its own (the connection test): the user is asked to try again;
+ * - `zap` (default) — a poll checks again at its next run and misses nothing; a stopped action or search
+ *   can be replayed from the Zap history.
+ */
+export type RetryHint = 'safe' | 'later' | 'zap';
+
+/** Seconds before Zapier runs an idempotent step again after a temporary failure. */
+export const SAFE_RETRY_SECONDS = 60;
+
+const temporaryAdvice = (retry: RetryHint): string =>
+  retry === 'later'
+    ? 'This is usually temporary: try again in a few minutes.'
+    : 'This is usually temporary: a trigger checks again at its next poll and misses nothing; a stopped action or search can be replayed from the Zap history.';
+
+const safeRetryAdvice = `Zapier runs this step again in ${SAFE_RETRY_SECONDS} seconds; the request carries the same Idempotency-Key each time, so nothing is done twice.`;
+
 /** Turns a non-2xx answer about `what` ("the events list") into the matching Zapier error, and throws it. */
-export const throwForAnswer = (z: ZObject, answer: RawAnswer, what: string): never => {
+export const throwForAnswer = (
+  z: ZObject,
+  answer: RawAnswer,
+  what: string,
+  retry: RetryHint = 'zap',
+): never => {
   try {
-    return throwAnswerError(z, answer, what);
+    return throwAnswerError(z, answer, what, retry);
   } catch (error) {
     if (answer.replayed && error instanceof Error) {
       Object.defineProperty(error, REPLAYED, { value: true, enumerable: false });
@@ -63,7 +88,7 @@ export const throwForAnswer = (z: ZObject, answer: RawAnswer, what: string): nev
   }
 };
 
-const throwAnswerError = (z: ZObject, answer: RawAnswer, what: string): never => {
+const throwAnswerError = (z: ZObject, answer: RawAnswer, what: string, retry: RetryHint): never => {
   const { status } = answer;
   const body = parseErrorBody(answer.content);
   const code = body?.code ?? (status >= 500 ? 'INTERNAL' : `HTTP_${status}`);
@@ -76,6 +101,13 @@ const throwAnswerError = (z: ZObject, answer: RawAnswer, what: string): never =>
   }
   if (status === 429) {
     const delay = retryAfterSeconds(answer.retryAfter);
+    if (retry === 'later') {
+      throw new z.errors.Error(
+        `The service is receiving too many requests from your account right now (429 RATE_LIMITED) and refused ${what}. Wait ${delay} seconds, then try again.`,
+        'RATE_LIMITED',
+        429,
+      );
+    }
     throw new z.errors.ThrottledError(
       `The service is receiving too many requests from your account right now (429 RATE_LIMITED) while fetching ${what}. Zapier will try again in ${delay} seconds; nothing is lost.`,
       delay,
@@ -88,9 +120,10 @@ const throwAnswerError = (z: ZObject, answer: RawAnswer, what: string): never =>
     );
   }
   if (status === 403 && code === 'ENTITLEMENT_REQUIRED') {
-    const feature = (body?.entitlement && ENTITLEMENT_NAMES[body.entitlement]) || 'this feature';
+    const feature = body?.entitlement ? ENTITLEMENT_NAMES[body.entitlement] : undefined;
+    const named = feature ? `the ${feature} feature` : 'a feature that this step needs';
     throw new z.errors.Error(
-      `Your plan does not include ${feature}, which is needed for ${what}. Ask the organizer's account owner to add it to the subscription, then try again.`,
+      `Your plan does not include ${named}, so the service refused the request for ${what}. Ask the owner of the organizer account to add ${feature ?? 'it'} to the plan, then try again.`,
       code,
       status,
     );
@@ -98,14 +131,13 @@ const throwAnswerError = (z: ZObject, answer: RawAnswer, what: string): never =>
   if (status === 404) {
     const message =
       code === 'TICKET_NOT_FOUND'
-        ? 'No ticket matches this code or registration. Check that the QR code was scanned from this event and that the person is registered.'
+        ? `No ticket of your events matches ${what}. Check that the person is registered with this organizer account and, for a QR code, that the whole code was scanned from their ticket.`
         : `The service could not find ${what}. It may have been deleted, or it belongs to another organizer account than the one connected.`;
     throw new z.errors.Error(message, code, status);
   }
   if (status === 422 && code === 'SUBMISSION_NOT_APPROVED') {
-    const state = body?.status ? ` (its status is "${body.status}")` : '';
     throw new z.errors.Error(
-      `This registration exists but is not approved yet${state}, so it has no valid ticket to check in. Approve it in the dashboard, then check the person in again.${apiMessage ? ` The service said: ${apiMessage}.` : ''}`,
+      `${notApprovedText(what, typeof body?.status === 'string' ? body.status : null)}${apiMessage ? ` The service said: ${apiMessage}.` : ''}`,
       code,
       status,
     );
@@ -139,8 +171,14 @@ const throwAnswerError = (z: ZObject, answer: RawAnswer, what: string): never =>
       ? `it answered ${answer.contentType || 'an unknown content type'}: "${excerpt(answer.content)}"`
       : 'the answer was empty';
   if (status >= 500) {
+    if (retry === 'safe') {
+      throw new z.errors.ThrottledError(
+        `The service had a temporary problem with the request for ${what} (HTTP ${status}, ${shown}). ${safeRetryAdvice}`,
+        SAFE_RETRY_SECONDS,
+      );
+    }
     throw new z.errors.Error(
-      `The service had a problem while fetching ${what} (HTTP ${status}, ${shown}). This is usually temporary; Zapier will retry, and nothing is lost.`,
+      `The service had a problem while fetching ${what} (HTTP ${status}, ${shown}). ${temporaryAdvice(retry)}`,
       code,
       status,
     );
@@ -150,6 +188,103 @@ const throwAnswerError = (z: ZObject, answer: RawAnswer, what: string): never =>
     code,
     status,
   );
+};
+
+/**
+ * The words for a registration that is not approved, by its status: a rejected one is not "waiting", and
+ * the fix differs. `what` names what was checked in: `QR code "…"` or `registration sub_…`.
+ */
+const notApprovedText = (what: string, status: string | null): string => {
+  const subject = /^registration /i.test(what) ? `R${what.slice(1)}` : `The registration behind ${what}`;
+  const state = status?.trim().toLowerCase() ?? '';
+  if (state === 'rejected') {
+    return `${subject} was rejected, so it has no ticket to check in. If it was rejected by mistake, approve it in the dashboard, then run this step again.`;
+  }
+  if (state === 'pending') {
+    return `${subject} is still waiting for approval (status "pending"), so it has no ticket to check in yet. Approve it in the dashboard, then run this step again.`;
+  }
+  const shown = state ? ` (its status is "${status?.trim().slice(0, 40)}")` : '';
+  return `${subject} is not approved${shown}, so it has no ticket to check in. Approve it in the dashboard, then run this step again.`;
+};
+
+/** Node's network error codes in a user's words. */
+const NETWORK_CODES: Record<string, string> = {
+  ENOTFOUND: 'no server has this host name (check its spelling)',
+  EAI_AGAIN: 'its host name could not be looked up just now',
+  ECONNREFUSED: 'nothing accepts connections at this address and port',
+  ECONNRESET: 'the connection was closed before an answer came',
+  EHOSTUNREACH: 'the host cannot be reached from the internet',
+  ETIMEDOUT: 'the connection timed out',
+  ESOCKETTIMEDOUT: 'no answer came in time',
+};
+
+const TLS_PROTOCOL =
+  /wrong version number|packet length too long|unknown protocol|http request|SSL routines|EPROTO/i;
+const TLS_CERTIFICATE = /CERT|certificate|self[- ]signed|altname/i;
+
+/**
+ * A request that got no HTTP answer at all, in words: the host of the Connect API URL, what went wrong and
+ * the one fix. Raw library text (OpenSSL's, for one) is never shown: it names no action and is often cut.
+ */
+export const networkError = (
+  z: ZObject,
+  error: unknown,
+  place: { baseUrl: string; typedUrl?: string; what: string },
+  retry: RetryHint = 'zap',
+) => {
+  const host = new URL(place.baseUrl).host;
+  const e = (error ?? {}) as {
+    code?: unknown;
+    errno?: unknown;
+    type?: unknown;
+    message?: unknown;
+    cause?: unknown;
+  };
+  const cause = (e.cause ?? {}) as { code?: unknown; message?: unknown };
+  const message = [e.message, cause.message].filter((m) => typeof m === 'string').join(' ');
+  const code =
+    [e.code, e.errno, cause.code].find((c): c is string => typeof c === 'string' && c !== '') ??
+    /\b(E[A-Z]{3,}|ERR_[A-Z_]+)\b/.exec(message)?.[1] ??
+    '';
+  const typed = place.typedUrl?.trim();
+  const noScheme = Boolean(typed && !/^[a-z][a-z0-9+.-]*:\/\//i.test(typed));
+
+  if (TLS_PROTOCOL.test(code) || TLS_PROTOCOL.test(message)) {
+    const how = noScheme
+      ? `The Connect API URL "${typed}" has no https://, so https://${host} was tried`
+      : `https://${host} was tried`;
+    return new z.errors.Error(
+      `${how}, but the server there does not speak HTTPS (it answers like a plain HTTP server), so ${place.what} could not be fetched. Reconnect your account with the https:// address of your Connect API (for example https://api.example.com); plain http is not accepted.`,
+      'NETWORK',
+      0,
+    );
+  }
+  if (TLS_CERTIFICATE.test(code)) {
+    return new z.errors.Error(
+      `The HTTPS certificate of ${host} is not valid (${code}), so ${place.what} was not fetched. Check the Connect API URL of your connection: it must be the address of your Connect API, whose certificate is valid.`,
+      'NETWORK',
+      0,
+    );
+  }
+  const timedOut = e.type === 'request-timeout' || /timeout/i.test(code) || /timeout/i.test(message);
+  const known = NETWORK_CODES[code];
+  const reason = timedOut
+    ? 'no answer came in time'
+    : known
+      ? `${known} (${code})`
+      : code
+        ? `the connection failed (${code})`
+        : 'the connection failed';
+  const fix =
+    code === 'ENOTFOUND' || code === 'ECONNREFUSED' || code === 'EHOSTUNREACH'
+      ? 'Check the Connect API URL of your connection: it is the address of your Connect API, for example https://api.example.com.'
+      : retry === 'safe'
+        ? safeRetryAdvice
+        : temporaryAdvice(retry);
+  const text = `Could not reach the service at ${host} while fetching ${place.what}: ${reason}. ${fix}`;
+  if (retry === 'safe' && fix === safeRetryAdvice)
+    return new z.errors.ThrottledError(text, SAFE_RETRY_SECONDS);
+  return new z.errors.Error(text, 'NETWORK', 0);
 };
 
 export const throwNotJson = (z: ZObject, answer: RawAnswer, what: string): never => {

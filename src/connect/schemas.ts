@@ -207,9 +207,9 @@ export type HookKind = (typeof HOOK_KINDS)[number];
 
 /** Subscription entitlements of the organizer's offer, in the words a no-code user knows them by. */
 export const ENTITLEMENT_NAMES: Record<string, string> = {
-  venue: 'venue floor plans',
-  agenda: 'the agenda',
-  qrScan: 'QR check-in',
+  venue: 'Venue Floor Plans',
+  agenda: 'Agenda',
+  qrScan: 'QR Check-in',
 };
 
 /** Limits of the list endpoints (contract §1). */

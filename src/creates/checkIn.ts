@@ -6,20 +6,17 @@
 import { type Bundle, type ZObject, defineCreate } from 'zapier-platform-core';
 import { type CheckInBody, checkIn, isOutdatedReplay } from '../connect';
 import { findEvent } from '../account/events';
-import { eventField, requiredEventId } from '../fields/event';
-import { FIND_REGISTRATION_KEY, REGISTRATION_LIST_TRIGGER_KEY } from '../fields/keys';
+import {
+  type CheckInMode,
+  checkInByField,
+  checkInModeFields,
+  checkInModeOf,
+  scanIdField,
+} from '../fields/checkIn';
+import { requiredEventId } from '../fields/event';
 import { dateTimeInput, textInput } from '../fields/read';
 import { checkInOutputFields, checkInSample, toCheckInItem } from '../mappers/checkIn';
 import { chosenScanKey, cleanCode, derivedScanKey, followUpScanKey, keyHeaderValue } from '../scan';
-
-type Mode = 'code' | 'registration';
-
-const MODES: Record<string, Mode> = {
-  code: 'code',
-  qr: 'code',
-  'qr code': 'code',
-  registration: 'registration',
-};
 
 const refuse = (z: ZObject, message: string): never => {
   throw new z.errors.Error(`${message} Nobody was checked in.`, 'INVALID_INPUT', 400);
@@ -30,10 +27,8 @@ export const checkInBodyOf = (z: ZObject, bundle: Pick<Bundle, 'inputData'>): Ch
   const code = cleanCode(textInput(bundle, 'code'));
   const submissionId = textInput(bundle, 'submissionId');
   const chosen = textInput(bundle, 'checkInBy').toLowerCase();
-  const mode: Mode | undefined = chosen
-    ? Object.hasOwn(MODES, chosen)
-      ? MODES[chosen]
-      : undefined
+  const mode: CheckInMode | undefined = chosen
+    ? checkInModeOf(chosen)
     : code
       ? 'code'
       : submissionId
@@ -99,42 +94,8 @@ export default defineCreate({
   operation: {
     perform,
     inputFields: [
-      {
-        key: 'checkInBy',
-        label: 'Check In By',
-        type: 'string' as const,
-        required: true,
-        default: 'code',
-        choices: [
-          { value: 'code', label: 'QR Code (the scanned ticket)', sample: 'code' },
-          { value: 'registration', label: 'Registration (event and person)', sample: 'registration' },
-        ],
-        helpText:
-          'QR Code for door scanners: map the scanned text. Registration to pick (or map) the person in one of your events.',
-      },
-      {
-        key: 'code',
-        label: 'QR Code',
-        type: 'string' as const,
-        required: false,
-        helpText:
-          'With **Check In By: QR Code**. The raw text your scanner read from the ticket, mapped from the scanner step. Only the spaces and line breaks scanners add around it are removed.',
-      },
-      eventField({
-        required: false,
-        helpText: "With **Check In By: Registration**: the registration's event.",
-      }),
-      {
-        key: 'submissionId',
-        label: 'Registration',
-        type: 'string' as const,
-        required: false,
-        dynamic: `${REGISTRATION_LIST_TRIGGER_KEY}.id.label`,
-        search: `${FIND_REGISTRATION_KEY}.id`,
-        dependsOn: ['eventId'],
-        helpText:
-          "With **Check In By: Registration**: the person, among the event's approved registrations (sorted by last name). Map a registration ID from a trigger or from Find Registration.",
-      },
+      checkInByField,
+      (_z: ZObject, bundle: Bundle) => checkInModeFields(bundle),
       {
         key: 'checkInTime',
         label: 'Check-in Time',
@@ -143,15 +104,7 @@ export default defineCreate({
         helpText:
           'When the person arrived; empty means now. Map the scan time of your scanner app here so that a second scan of the same ticket counts as a new scan and is answered with **Was Already Checked In**.',
       },
-      {
-        key: 'scanId',
-        label: 'Scan ID',
-        type: 'string' as const,
-        required: false,
-        group: 'advanced',
-        helpText:
-          "Identifies this one scan for the service (sent as `Idempotency-Key`). Empty: derived from the code or registration and the check-in time, so Zapier's retries and replays of this step get the first answer back. Map your door app's scan ID to share it with the app.",
-      },
+      scanIdField,
     ],
     inputFieldGroups: [{ key: 'advanced', label: 'Advanced' }],
     sample: checkInSample,

@@ -1,11 +1,13 @@
 /**
  * Generate Embed Code: the HTML an agency pastes into its own CMS for an event, either the floor-plan map
- * iframe or the agenda embed. Nothing is sent to the service; the event's title and slug come from the
- * cached events list. Hosts come from the environment or the connection's overrides (src/connect/config.ts).
+ * iframe or the agenda embed. Nothing is changed in the service; the event's title and slug come from the
+ * cached events list, and a map's floor plan is checked to be published (cached 5 minutes) so that no
+ * embed points at a plan that does not exist. Hosts come from the environment or the connection's overrides (src/connect/config.ts).
  */
 import { type Bundle, type ZObject, defineCreate } from 'zapier-platform-core';
 import { resolveEmbedUrl, resolveFrontUrl } from '../connect';
 import { findEvent } from '../account/events';
+import { cachedFloorPlan } from '../account/plansAndAgendas';
 import { eventField, requiredEventId } from '../fields/event';
 import { floorPlanField } from '../fields/floorPlan';
 import { textInput } from '../fields/read';
@@ -27,6 +29,14 @@ const perform = async (z: ZObject, bundle: Bundle) => {
     if (!planId) invalid(z, 'Choose the floor plan to show in the map (Floor Plan field).');
     const frontUrl = resolveFrontUrl(z, bundle.authData);
     const event = await findEvent(z, bundle, eventId).catch(() => null);
+    const plan = await cachedFloorPlan(z, bundle, eventId, planId);
+    if (!plan.value) {
+      const where = event ? `the event "${event.title}"` : 'the chosen event';
+      invalid(
+        z,
+        `The floor plan "${planId.slice(0, 80)}" is not a published floor plan of ${where}, so its map would show nothing. Choose a plan in the Floor Plan field (it lists the published plans of the event), or publish the plan in the dashboard first.`,
+      );
+    }
     return toEmbedItem({
       kind: 'map',
       frontUrl,

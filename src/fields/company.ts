@@ -1,6 +1,7 @@
 /**
- * The Company ID field (of the connection, and of the order steps that may override it) and the company a
- * step works on.
+ * The company of the order and payment steps. It belongs to the connection (its Company ID field, checked by
+ * the connection test): steps have no Company ID of their own, so nobody pastes an ID into a step. An agency
+ * with several companies connects one account per company.
  */
 import type { Bundle, ZObject } from 'zapier-platform-core';
 
@@ -12,13 +13,16 @@ export const companyField = (helpText: string) => ({
   helpText,
 });
 
-/** The company of an account's orders: the step's own value, else the connection's. */
+/**
+ * The connection's company. Steps set up while they had a Company ID field of their own keep the value they
+ * were saved with, so existing Zaps read the same orders as before; new steps cannot set one.
+ */
 export const companyIdOf = (z: ZObject, bundle: Pick<Bundle, 'authData' | 'inputData'>): string => {
-  const fromInput = bundle.inputData?.companyId;
-  const companyId = (typeof fromInput === 'string' && fromInput.trim()) || bundle.authData.companyId?.trim();
+  const saved = bundle.inputData?.companyId;
+  const companyId = (typeof saved === 'string' && saved.trim()) || bundle.authData.companyId?.trim();
   if (!companyId) {
     throw new z.errors.Error(
-      'No company ID is set. Fill in "Company ID" in this step, or reconnect your account and fill it in there (it is shown in your dashboard under Settings → Company).',
+      'Your connection has no Company ID, which order and payment steps need. Reconnect your account and fill in "Company ID" (shown in your dashboard under Settings → Company, for example cmp_42).',
       'CONFIGURATION',
       400,
     );

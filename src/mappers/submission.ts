@@ -2,6 +2,7 @@
  * The one mapper of the Submission (registration) noun: polling and instant triggers, searches and samples
  * all produce registrations through it, so test data and live data have the same fields.
  */
+import { createHash } from 'node:crypto';
 import type { PlainOutputField } from 'zapier-platform-core';
 import type { Answer, Event, Submission } from '../connect';
 
@@ -64,8 +65,24 @@ export const answerText = (value: Answer['value']): string => {
   return String(value);
 };
 
-/** A safe output key for a custom answer: `answers__<key>` with only letters, digits and underscores. */
-export const answerKey = (key: string): string => `answers__${key.replace(/[^A-Za-z0-9_]/g, '_')}`;
+const SIMPLE_KEY = /^[A-Za-z0-9_]+$/;
+
+/**
+ * The output key of a custom answer, the same for a question in every item and every version:
+ * - a key of letters, digits and underscores only keeps its key: `company` → `answers__company`;
+ * - any other key gets its letters, digits and underscores plus a short fingerprint of the whole key, so two
+ *   questions that differ only in punctuation stay two fields: `job-title` → `answers__job_title__h5d2c0e`,
+ *   while `job_title` stays `answers__job_title`.
+ */
+export const answerKey = (key: string): string => {
+  if (SIMPLE_KEY.test(key)) return `answers__${key}`;
+  const readable = key.replace(/[^A-Za-z0-9_]+/g, '_').replace(/^_+|_+$/g, '') || 'question';
+  const fingerprint = createHash('sha256').update(key).digest('hex').slice(0, 6);
+  return `answers__${readable}__h${fingerprint}`;
+};
+
+/** Whether an answer's value is a list (several choices): its text joins them with ", ". */
+const isListValue = (value: Answer['value']): boolean => Array.isArray(value);
 
 const fullNameOf = (first?: string | null, last?: string | null): string | null =>
   [first, last].filter((part) => part?.trim()).join(' ') || null;
@@ -157,12 +174,34 @@ export const submissionOutputFields: PlainOutputField[] = [
   { key: 'answers[]value', label: 'Answers: Answer', type: 'string' },
 ];
 
-/** Output fields for the custom answers seen in `items`, labelled with the form's own question. */
+/**
+ * Output fields for the custom answers seen in `answers`, each labelled with its own question (and its key
+ * when two questions share a wording); a list answer says it is a list and how it is joined.
+ */
 export const answerOutputFields = (answers: Answer[]): PlainOutputField[] => {
-  const seen = new Map<string, string>();
+  const seen = new Map<string, { question: string; key: string; list: boolean }>();
   for (const answer of answers) {
     const key = answerKey(answer.key);
-    if (!seen.has(key)) seen.set(key, `Answer: ${answer.label || answer.key}`);
+    const entry = seen.get(key) ?? {
+      question: answer.label?.trim() || answer.key,
+      key: answer.key,
+      list: false,
+    };
+    entry.list ||= isListValue(answer.value);
+    seen.set(key, entry);
   }
-  return [...seen].map(([key, label]) => ({ key, label, type: 'string' }));
+  const wordings = new Map<string, number>();
+  for (const { question } of seen.values()) wordings.set(question, (wordings.get(question) ?? 0) + 1);
+  return [...seen].map(([key, { question, key: questionKey, list }]) => {
+    const shared = (wordings.get(question) ?? 0) > 1 && question !== questionKey;
+    const label = `Answer: ${question}${shared ? ` (${questionKey})` : ''}${list ? ' (List)' : ''}`;
+    return list
+      ? {
+          key,
+          label,
+          type: 'string' as const,
+          helpText: 'Several choices, joined with ", " (for example "vegan, no nuts").',
+        }
+      : { key, label, type: 'string' as const };
+  });
 };

@@ -6,7 +6,7 @@
 import { type Bundle, type ZObject, defineSearch } from 'zapier-platform-core';
 import { LIST_LIMIT_MAX, type Order, isNotFound, listOrders } from '../connect';
 import { eventRegistrations, sameEmail } from '../account/registrations';
-import { companyField, companyIdOf } from '../fields/company';
+import { companyIdOf } from '../fields/company';
 import { textInput } from '../fields/read';
 import { orderOutputFields, orderSample, toOrderItem } from '../mappers/order';
 
@@ -93,9 +93,6 @@ export default defineSearch({
         required: false,
         helpText: `The email of the person who registered; case does not matter. Matched through the registrations of the events of your newest orders (up to ${MAX_EMAIL_EVENTS} events).`,
       },
-      companyField(
-        "Leave empty to use the connection's Company ID; fill in to search another company's orders.",
-      ),
     ],
     sample: orderSample,
     outputFields: orderOutputFields,

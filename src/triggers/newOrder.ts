@@ -1,10 +1,10 @@
 /**
- * New Order (polling): orders of the connected company (or of the step's Company ID), newest first,
+ * New Order (polling): orders of the connected account's company, newest first,
  * id = order id, with line items and amounts both in minor units and as "129.00 EUR".
  */
 import { type Bundle, type ZObject, defineTrigger } from 'zapier-platform-core';
 import { LIST_LIMIT_MAX, type Order, listOrders } from '../connect';
-import { companyField, companyIdOf } from '../fields/company';
+import { companyIdOf } from '../fields/company';
 import { chosenStatus, hasStatus, statusField } from '../fields/status';
 import { orderOutputFields, orderSample, toOrderItem } from '../mappers/order';
 import { SAMPLE_SIZE, pollKind, present } from './common/polling';
@@ -14,9 +14,21 @@ const presenter = {
   toItem: (order: Order) => toOrderItem(order),
 };
 
+const orderStatusField = statusField({
+  label: 'Order Status',
+  choices: [
+    { value: 'paid', label: 'Paid' },
+    { value: 'pending', label: 'Pending payment' },
+    { value: 'failed', label: 'Payment failed' },
+    { value: 'refunded', label: 'Refunded' },
+  ],
+  helpText:
+    'Only orders with this status. An order that is pending at first starts a Zap filtered on **Paid** once it is paid, as long as it is among your 100 newest orders; for every payment as it happens, use the instant **Payment Succeeded** trigger.',
+});
+
 const perform = async (z: ZObject, bundle: Bundle) => {
   const companyId = companyIdOf(z, bundle);
-  const status = chosenStatus(bundle);
+  const status = chosenStatus(z, bundle, orderStatusField);
   const limit = pollKind(bundle) === 'sample' && !status ? SAMPLE_SIZE : LIST_LIMIT_MAX;
   const orders = await listOrders(z, bundle, { companyId, limit });
   return present(bundle, orders.filter(hasStatus(status)), presenter);
@@ -31,20 +43,7 @@ export default defineTrigger({
   },
   operation: {
     inputFields: [
-      companyField(
-        'Leave empty to use the Company ID of your connection. Agencies watching another company of theirs enter its ID here (dashboard: **Settings → Company**, for example `cmp_42`).',
-      ),
-      statusField({
-        label: 'Order Status',
-        choices: [
-          { value: 'paid', label: 'Paid' },
-          { value: 'pending', label: 'Pending payment' },
-          { value: 'failed', label: 'Payment failed' },
-          { value: 'refunded', label: 'Refunded' },
-        ],
-        helpText:
-          'Only orders with this status. An order that is pending at first starts a Zap filtered on **Paid** once it is paid, as long as it is among your 100 newest orders; for every payment as it happens, use the instant **Payment Succeeded** trigger.',
-      }),
+      orderStatusField,
       {
         key: 'amountsHelp',
         type: 'copy' as const,

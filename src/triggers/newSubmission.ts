@@ -32,9 +32,20 @@ export const submissionStreamKey = (bundle: Pick<Bundle, 'meta'>, eventId: strin
   return `poll:submissions:${eventId}:${status ?? 'any'}:${consumer}`;
 };
 
+const registrationStatusField = statusField({
+  label: 'Registration Status',
+  choices: [
+    { value: 'approved', label: 'Approved' },
+    { value: 'pending', label: 'Pending approval' },
+    { value: 'rejected', label: 'Rejected' },
+  ],
+  helpText:
+    'Only registrations with this status when Zapier first reads them, which is within minutes of the form being sent. A registration approved later does not start this Zap: use the instant **Registration Approved** trigger for that.',
+});
+
 const perform = async (z: ZObject, bundle: Bundle) => {
   const eventId = requiredEventId(z, bundle);
-  const status = chosenStatus(bundle);
+  const status = chosenStatus(z, bundle, registrationStatusField);
   const keep = hasStatus(status);
   const kind = pollKind(bundle);
 
@@ -81,16 +92,7 @@ export default defineTrigger({
         required: true,
         helpText: 'The event whose registrations start this Zap. The list shows your 100 newest events.',
       }),
-      statusField({
-        label: 'Registration Status',
-        choices: [
-          { value: 'approved', label: 'Approved' },
-          { value: 'pending', label: 'Pending approval' },
-          { value: 'rejected', label: 'Rejected' },
-        ],
-        helpText:
-          'Only registrations with this status when Zapier first reads them, which is within minutes of the form being sent. A registration approved later does not start this Zap: use the instant **Registration Approved** trigger for that.',
-      }),
+      registrationStatusField,
     ],
     perform,
     sample: registrationItem.sample,

@@ -29,11 +29,11 @@ it('flags an error the service replayed from its idempotency store, and only tha
 it('SUBMISSION_NOT_APPROVED says the registration exists but is not approved, with its status when given', async () => {
   reply(422, { code: 'SUBMISSION_NOT_APPROVED', message: 'not approved', status: 'rejected' });
   expect(errorMessage(await send())).toBe(
-    'This registration exists but is not approved yet (its status is "rejected"), so it has no valid ticket to check in. Approve it in the dashboard, then check the person in again. The service said: not approved.',
+    'The registration behind QR code "X" was rejected, so it has no ticket to check in. If it was rejected by mistake, approve it in the dashboard, then run this step again. The service said: not approved.',
   );
   reply(422, { code: 'SUBMISSION_NOT_APPROVED' });
   expect(errorMessage(await send())).toBe(
-    'This registration exists but is not approved yet, so it has no valid ticket to check in. Approve it in the dashboard, then check the person in again.',
+    'The registration behind QR code "X" is not approved, so it has no ticket to check in. Approve it in the dashboard, then run this step again.',
   );
 });
 

@@ -136,7 +136,9 @@ describe('parsing and validation', () => {
   it('a network failure names the host and what to check', async () => {
     nock(BASE_URL).get(paths.events()).query(true).replyWithError('connect ECONNREFUSED');
     const error = await caught(() => run((z, b) => listEvents(z, b, 1)));
-    expect(errorMessage(error)).toMatch(/Could not reach the service at api\.connect\.test .*ECONNREFUSED/);
+    expect(errorMessage(error)).toMatch(
+      /^Could not reach the service at api\.connect\.test while fetching the list of your events: nothing accepts connections at this address and port \(ECONNREFUSED\)\. Check the Connect API URL/,
+    );
   });
 
   it('a 204 without a body is fine when no body is expected', async () => {
@@ -153,12 +155,14 @@ describe('error rows of the contract', () => {
   });
 
   it.each([
-    ['qrScan', 'QR check-in'],
-    ['venue', 'venue floor plans'],
-    ['agenda', 'the agenda'],
+    ['qrScan', 'QR Check-in'],
+    ['venue', 'Venue Floor Plans'],
+    ['agenda', 'Agenda'],
   ])('403 ENTITLEMENT_REQUIRED %s names the feature in plain words', async (entitlement, words) => {
     const error = await failWith(403, { error: { code: 'ENTITLEMENT_REQUIRED', message: 'x', entitlement } });
-    expect(errorMessage(error)).toContain(`Your plan does not include ${words}`);
+    expect(errorMessage(error)).toBe(
+      `Your plan does not include the ${words} feature, so the service refused the request for the list of your events. Ask the owner of the organizer account to add ${words} to the plan, then try again.`,
+    );
     expect(connectErrorCode(error)).toBe('ENTITLEMENT_REQUIRED');
   });
 
@@ -199,7 +203,7 @@ describe('error rows of the contract', () => {
 
   it('404 TICKET_NOT_FOUND tells the door volunteer no ticket matches', async () => {
     const error = await failWith(404, { error: { code: 'TICKET_NOT_FOUND', message: 'no' } });
-    expect(errorMessage(error)).toMatch(/No ticket matches this code/);
+    expect(errorMessage(error)).toMatch(/^No ticket of your events matches the list of your events\./);
   });
 
   it('409 IDEMPOTENCY_KEY_IN_USE is retried later, not a failure', async () => {
@@ -221,7 +225,10 @@ describe('error rows of the contract', () => {
 
   it('5xx with JSON INTERNAL says it is temporary', async () => {
     const error = await failWith(503, { error: { code: 'INTERNAL', message: 'db down' } });
-    expect(errorMessage(error)).toMatch(/had a problem .*HTTP 503, INTERNAL: db down.*Zapier will retry/);
+    expect(error.name).not.toBe('ThrottledError');
+    expect(errorMessage(error)).toBe(
+      'The service had a problem while fetching the list of your events (HTTP 503, INTERNAL: db down). This is usually temporary: a trigger checks again at its next poll and misses nothing; a stopped action or search can be replayed from the Zap history.',
+    );
   });
 
   it('5xx with an HTML body shows the status and an excerpt', async () => {

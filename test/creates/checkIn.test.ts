@@ -194,21 +194,23 @@ describe('errors a door volunteer can act on', () => {
   it('no ticket matches the code', async () => {
     checkInCall(apiError(404, 'TICKET_NOT_FOUND'));
     const error = await caught(() => run({ code: 'NOT-A-TICKET' }));
-    expect(errorMessage(error)).toMatch(/^No ticket matches this code or registration/);
+    expect(errorMessage(error)).toMatch(
+      /^No ticket of your events matches QR code "NOT-A-TICKET"\. Check that the person is registered with this organizer account/,
+    );
   });
 
   it('the registration exists but is not approved, with its status', async () => {
     checkInCall(apiError(422, 'SUBMISSION_NOT_APPROVED', { submissionId: 'sub_9', status: 'pending' }));
     const error = await caught(() => run({ code: CODE }));
     expect(errorMessage(error)).toMatch(
-      /^This registration exists but is not approved yet \(its status is "pending"\), so it has no valid ticket to check in\. Approve it/,
+      /^The registration behind QR code "EVT1:7d0c6f1e:sub_01JD3K9V8Q2W:9f2c" is still waiting for approval \(status "pending"\), so it has no ticket to check in yet\. Approve it/,
     );
   });
 
   it('the plan does not include QR check-in', async () => {
     checkInCall(apiError(403, 'ENTITLEMENT_REQUIRED', { entitlement: 'qrScan' }));
     const error = await caught(() => run({ code: CODE }));
-    expect(errorMessage(error)).toMatch(/^Your plan does not include QR check-in/);
+    expect(errorMessage(error)).toMatch(/^Your plan does not include the QR Check-in feature/);
   });
 
   it('the same scan still in flight (409) is retried later by Zapier, not a failure', async () => {
@@ -281,6 +283,66 @@ describe('replayed answers that may be outdated', () => {
     checkInCall({ ...apiError(422, 'SUBMISSION_NOT_APPROVED'), headers: { 'Idempotent-Replayed': 'true' } });
     checkInCall(apiError(422, 'SUBMISSION_NOT_APPROVED', { status: 'rejected' }));
     const error = await caught(() => run({ code: CODE }));
-    expect(errorMessage(error)).toMatch(/not approved yet \(its status is "rejected"\)/);
+    expect(errorMessage(error)).toMatch(
+      /was rejected, so it has no ticket to check in\. If it was rejected by mistake, approve it/,
+    );
+  });
+});
+
+describe('the fields each mode shows', () => {
+  type Field = { key: string; label: string; required?: boolean; dynamic?: string; search?: string };
+  type FieldsFn = (z: unknown, bundle: { inputData: Record<string, unknown> }) => Field[];
+  const inputFields = checkInAttendee.operation.inputFields ?? [];
+  const modeFields = inputFields.find((field) => typeof field === 'function') as unknown as FieldsFn;
+  const shown = (checkInBy?: unknown) =>
+    appTester(modeFields as never, {
+      authData: authData(),
+      inputData: checkInBy === undefined ? {} : { checkInBy },
+    }) as Promise<Field[]>;
+  const keys = async (checkInBy?: unknown) => (await shown(checkInBy)).map((field) => field.key);
+
+  it('"Check In By" alters the fields that follow it', () => {
+    expect(inputFields[0]).toMatchObject({ key: 'checkInBy', altersDynamicFields: true, default: 'code' });
+  });
+
+  it('QR Code shows the code field only, required', async () => {
+    expect(await shown('code')).toEqual([expect.objectContaining({ key: 'code', required: true })]);
+  });
+
+  it('Registration shows the event and registration fields, the registration as a dropdown with a search', async () => {
+    const fields = await shown('registration');
+    expect(fields.map((f) => [f.key, f.required])).toEqual([
+      ['eventId', true],
+      ['submissionId', true],
+    ]);
+    expect(fields[1]).toMatchObject({
+      dynamic: 'registration_list.id.label',
+      search: 'find_registration.id',
+      dependsOn: ['eventId'],
+    });
+  });
+
+  it('before any mode is chosen, the default mode (QR Code) shows', async () => {
+    expect(await keys()).toEqual(['code']);
+    expect(await keys('')).toEqual(['code']);
+  });
+
+  it('a mode mapped from an earlier step, unknown while editing, shows every field, none required', async () => {
+    const fields = await shown('{{123__mode}}');
+    expect(fields.map((f) => [f.key, f.required])).toEqual([
+      ['code', false],
+      ['eventId', false],
+      ['submissionId', false],
+    ]);
+  });
+
+  it('the Scan ID is labelled and explained as a value mapped from the scanner step', () => {
+    const scanId = inputFields.find(
+      (field) => typeof field === 'object' && field.key === 'scanId',
+    ) as Field & {
+      helpText: string;
+    };
+    expect(scanId.label).toBe('Scan ID From Your Scanner');
+    expect(scanId.helpText).toMatch(/^Not typed by hand: map the unique ID your scanner app gives each scan/);
   });
 });

@@ -2,6 +2,7 @@ import nock from 'nock';
 import generateEmbedCode from '../../src/creates/embedCode';
 import { ENV_EMBED_URL, ENV_FRONT_URL, paths } from '../../src/connect';
 import { SAMPLE_EVENT } from '../../src/mappers/event';
+import { SAMPLE_FLOOR_PLAN } from '../../src/mappers/floorPlan';
 import { BASE_URL, SENTINEL_KEY, appTester, authData, caught, errorMessage, meta } from '../support/app';
 import { functionOf } from '../../scripts/lib/app';
 
@@ -13,6 +14,15 @@ const run = (inputData: Record<string, unknown>, auth: Record<string, string> = 
   appTester(perform, { authData: auth, inputData, meta: meta() }, true);
 const events = (data: unknown[] = [SAMPLE_EVENT]) =>
   nock(BASE_URL).get(paths.events()).query(true).reply(200, { data }).persist();
+/** The service answers every published-plan lookup with that plan. */
+const plans = () =>
+  nock(BASE_URL)
+    .get((uri) => uri.startsWith(paths.floorPlans(EVENT_ID)))
+    .reply((uri) => {
+      const planId = decodeURIComponent(uri.split('/').pop() ?? '');
+      return [200, { ...SAMPLE_FLOOR_PLAN, id: planId }];
+    })
+    .persist();
 
 beforeEach(() => {
   process.env[ENV_FRONT_URL] = 'https://front.example.com';
@@ -46,6 +56,7 @@ it('defaults to the agenda, light theme and English', async () => {
 
 it('generates the map iframe from the front application, titled after the event, with the connection override', async () => {
   events();
+  plans();
   const item = await run(
     { embedType: 'map', eventId: EVENT_ID, planId: 'plan_main' },
     authData({ frontUrl: 'maps.agency.example/' }),
@@ -57,6 +68,7 @@ it('generates the map iframe from the front application, titled after the event,
 
 it('escapes hostile titles, slugs and inputs, and never contains the key', async () => {
   events([{ ...SAMPLE_EVENT, title: HOSTILE, slug: `x${HOSTILE}`, status: 'draft' }]);
+  plans();
   const agenda = await run({ eventId: EVENT_ID, theme: HOSTILE, language: HOSTILE });
   const map = await run({ embedType: 'map', eventId: EVENT_ID, planId: HOSTILE });
   const titled = await run({ embedType: 'map', eventId: EVENT_ID, planId: 'p', frameTitle: HOSTILE });
@@ -77,6 +89,7 @@ it('escapes hostile titles, slugs and inputs, and never contains the key', async
 
 it('still builds the map when the event title cannot be read', async () => {
   nock(BASE_URL).get(paths.events()).query(true).reply(500, 'down').persist();
+  plans();
   const item = await run({ embedType: 'map', eventId: EVENT_ID, planId: 'plan_main' });
   expect(item.html).toContain('title="Event floor plan"');
 });
@@ -90,6 +103,17 @@ it.each([
   const scope = events();
   expect(errorMessage(await caught(() => run(inputData)))).toMatch(message);
   expect(scope.isDone()).toBe(false);
+});
+
+it('a map for a floor plan that does not exist says so instead of embedding a broken frame', async () => {
+  events();
+  nock(BASE_URL)
+    .get(paths.floorPlan(EVENT_ID, 'plan_gone'))
+    .reply(404, { error: { code: 'NOT_FOUND', message: 'Floor plan not found' } });
+  const error = await caught(() => run({ embedType: 'map', eventId: EVENT_ID, planId: 'plan_gone' }));
+  expect(errorMessage(error)).toBe(
+    'The floor plan "plan_gone" is not a published floor plan of the event "TechWeek 2026", so its map would show nothing. Choose a plan in the Floor Plan field (it lists the published plans of the event), or publish the plan in the dashboard first.',
+  );
 });
 
 it('an event that is not among yours any more cannot give its slug', async () => {

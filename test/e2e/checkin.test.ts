@@ -154,7 +154,7 @@ it('a registration approved after a failed scan is checked in when the same step
   const eve = await register('pending');
   const input = { checkInBy: 'registration', eventId, submissionId: eve.submissionId };
   expect(errorMessage(await caught(() => checkIn(input)))).toMatch(
-    /^This registration exists but is not approved yet \(its status is "pending"\)/,
+    / is still waiting for approval \(status "pending"\), so it has no ticket to check in yet\./,
   );
   await sim(NORTHWIND, 'POST', `/_sandbox/submissions/${eve.submissionId}/approve`);
   await expect(checkIn(input)).resolves.toMatchObject({
@@ -165,7 +165,7 @@ it('a registration approved after a failed scan is checked in when the same step
 
 it('a code that matches no ticket, and input mistakes, are clear errors', async () => {
   expect(errorMessage(await caught(() => checkIn({ code: 'EVT1:nothing:here:0000' })))).toMatch(
-    /^No ticket matches this code or registration/,
+    /^No ticket of your events matches /,
   );
   expect(
     errorMessage(
@@ -186,7 +186,7 @@ it('a tenant whose plan lacks QR check-in is told so', async () => {
   const published = events.data.find((e) => e.status === 'published');
   const guest = await register('approved', LUMEN, published?.id);
   const error = await caught(() => checkIn({ code: guest.qrCode }, LUMEN));
-  expect(errorMessage(error)).toMatch(/^Your plan does not include QR check-in/);
+  expect(errorMessage(error)).toMatch(/^Your plan does not include the QR Check-in feature/);
   const stored = await sim<{ checkedInAt: string | null }>(
     LUMEN,
     'GET',

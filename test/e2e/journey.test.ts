@@ -18,7 +18,9 @@ it('runs the whole journey, every step passing', async () => {
   expect(detail('A tampered delivery')).toMatch(/signature does not match/);
   expect(detail('Zapier replays the same step')).toMatch(/nobody checked in twice/);
   expect(detail('A volunteer scans her badge again')).toMatch(/alreadyCheckedIn: true/);
-  expect(detail('Check-in on a plan without QR check-in')).toMatch(/Your plan does not include QR check-in/);
+  expect(detail('Check-in on a plan without QR check-in')).toMatch(
+    /Your plan does not include the QR Check-in feature/,
+  );
   expect(detail('No subscription is left')).toBe('0 subscriptions');
   expect(detail('New Form Submission polls')).toMatch(/^3 new .*same fields as the instant trigger/);
   expect(detail('Alan registers while the service fails')).toMatch(/poll failed: .*HTTP 500/);

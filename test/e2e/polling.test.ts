@@ -216,7 +216,7 @@ describe('New Order', () => {
     const error = await caught(() =>
       run(functionOf('triggers', newOrder.key), { companyId: 'cmp_someone_else' }),
     );
-    expect(errorMessage(error)).toMatch(/could not find the orders of your company/);
+    expect(errorMessage(error)).toMatch(/^The service knows no company "cmp_someone_else" for this API key/);
   });
 });
 

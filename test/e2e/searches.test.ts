@@ -210,7 +210,7 @@ describe('Find Floor Plan', () => {
     const error = await caught(() =>
       search(functionOf('searches', findFloorPlan.key), { eventId: harborEvents.data[0]?.id }, HARBOR),
     );
-    expect(errorMessage(error)).toMatch(/^Your plan does not include venue floor plans/);
+    expect(errorMessage(error)).toMatch(/^Your plan does not include the Venue Floor Plans feature/);
   });
 });
 

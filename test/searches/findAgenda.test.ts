@@ -140,5 +140,7 @@ it('returns [] for an event that is not among yours', async () => {
 it("says when the organizer's plan does not include the agenda", async () => {
   events();
   agendaCall({ error: { code: 'ENTITLEMENT_REQUIRED', message: 'x', entitlement: 'agenda' } }, 403);
-  expect(errorMessage(await caught(() => run({}, true)))).toMatch(/^Your plan does not include the agenda/);
+  expect(errorMessage(await caught(() => run({}, true)))).toMatch(
+    /^Your plan does not include the Agenda feature, so the service refused the request for the agenda of "techweek-2026"\. Ask the owner of the organizer account to add Agenda to the plan/,
+  );
 });

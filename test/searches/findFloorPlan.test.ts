@@ -83,7 +83,7 @@ it('says when the plan does not include venue floor plans', async () => {
     .get(paths.floorPlans(EVENT_ID))
     .reply(403, { error: { code: 'ENTITLEMENT_REQUIRED', message: 'x', entitlement: 'venue' } });
   expect(errorMessage(await caught(() => run({}, true)))).toMatch(
-    /^Your plan does not include venue floor plans/,
+    /^Your plan does not include the Venue Floor Plans feature, so the service refused the request for the floor plans of this event\./,
   );
 });
 

@@ -75,12 +75,12 @@ it('returns [] when nothing matches, without reading registrations', async () =>
   expect(regs.isDone()).toBe(false);
 });
 
-it("uses the step's Company ID over the connection's, and says when neither is set", async () => {
+it('keeps the Company ID a step was saved with (steps have no such field any more), and says when none is set', async () => {
   orders('cmp_other');
   expect(await run({ orderIdText: 'ord_1', companyId: 'cmp_other' })).toHaveLength(1);
   const { companyId: _c, ...noCompany } = authData();
   expect(errorMessage(await caught(() => run({ orderIdText: 'ord_1' }, noCompany)))).toMatch(
-    /^No company ID is set/,
+    /^Your connection has no Company ID/,
   );
 });
 

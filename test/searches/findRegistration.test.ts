@@ -3,6 +3,7 @@ import findRegistration from '../../src/searches/findRegistration';
 import { type Submission, paths } from '../../src/connect';
 import { SAMPLE_EVENT } from '../../src/mappers/event';
 import {
+  answerKey,
   SAMPLE_SUBMISSION,
   submissionSample,
   toSubmissionItem,
@@ -100,6 +101,39 @@ it('labels the custom answers of the chosen event as output fields', async () =>
   const fields = await appTester(dynamic!, { authData: authData(), inputData: { eventId: EVENT_ID } }, true);
   expect(fields).toEqual([
     { key: 'answers__company', label: 'Answer: Company', type: 'string' },
-    { key: 'answers__diet', label: 'Answer: Dietary needs', type: 'string' },
+    {
+      key: 'answers__diet',
+      label: 'Answer: Dietary needs (List)',
+      type: 'string',
+      helpText: 'Several choices, joined with ", " (for example "vegan, no nuts").',
+    },
+  ]);
+});
+
+it('two questions whose keys differ only in punctuation give two fields, in the item and in the output fields', async () => {
+  const answers = [
+    { key: 'job-title', label: 'Job title', value: 'Engineer' },
+    { key: 'job_title', label: 'Badge title', value: 'Chief Engineer' },
+  ];
+  const both = sub('sub_9', 'grace@example.com', '2026-11-04T10:00:00.000Z', { answers });
+  registrations([both]);
+  events();
+  const [item] = await run({ eventId: EVENT_ID, email: 'grace@example.com' });
+  expect(item).toMatchObject({
+    [answerKey('job-title')]: 'Engineer',
+    answers__job_title: 'Chief Engineer',
+  });
+  nock(BASE_URL)
+    .get(paths.submissions())
+    .query(true)
+    .reply(200, { data: [both] })
+    .persist();
+  const dynamic = (operation.outputFields ?? []).find(
+    (f): f is Exclude<typeof f, { key: string }> => typeof f === 'function',
+  );
+  const fields = await appTester(dynamic!, { authData: authData(), inputData: { eventId: EVENT_ID } }, true);
+  expect(fields).toEqual([
+    { key: answerKey('job-title'), label: 'Answer: Job title', type: 'string' },
+    { key: 'answers__job_title', label: 'Answer: Badge title', type: 'string' },
   ]);
 });

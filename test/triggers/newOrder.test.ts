@@ -59,7 +59,8 @@ it('exposes line items and amounts in minor units and with currency, in the samp
   expect(help?.helpText).toMatch(/Total in Minor Units.*`12900` is 129\.00 EUR.*Total with Currency/);
 });
 
-it('uses the Company ID of the step over the connection', async () => {
+it('has no Company ID field, and keeps the Company ID an existing step was saved with', async () => {
+  expect((newOrder.operation.inputFields ?? []).map((field) => field.key)).not.toContain('companyId');
   const scope = serveOrders({ companyId: 'cmp_agency_7', limit: '100' }, []);
   await expect(poll({ inputData: { companyId: ' cmp_agency_7 ' } })).resolves.toEqual([]);
   scope.done();
@@ -96,5 +97,7 @@ it('answers a Zap being turned on with ids only', async () => {
 
 it('without any Company ID, says where to set one', async () => {
   const error = await caught(() => poll({ auth: authData({ companyId: '' }) }));
-  expect(errorMessage(error)).toMatch(/No company ID is set\. Fill in "Company ID" in this step/);
+  expect(errorMessage(error)).toMatch(
+    /^Your connection has no Company ID, which order and payment steps need\. Reconnect your account/,
+  );
 });

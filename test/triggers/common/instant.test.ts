@@ -514,7 +514,12 @@ describe('items', () => {
     const fields = await appTester(dynamic[0]!, { authData: authData(), inputData: { eventId: EVENT.id } });
     expect(fields).toEqual([
       { key: 'answers__company', label: 'Answer: Company', type: 'string' },
-      { key: 'answers__diet', label: 'Answer: Dietary needs', type: 'string' },
+      {
+        key: 'answers__diet',
+        label: 'Answer: Dietary needs (List)',
+        type: 'string',
+        helpText: 'Several choices, joined with ", " (for example "vegan, no nuts").',
+      },
     ]);
   });
 });

@@ -1,0 +1,91 @@
+/**
+ * The fields of Check In Attendee. "Check In By" alters the fields that follow it: QR Code shows the code
+ * field; Registration shows the Event and Registration fields. Before any mode is chosen the default mode's
+ * fields show; a mode mapped from an earlier step (unknown while the Zap is edited) shows both sets.
+ */
+import type { Bundle } from 'zapier-platform-core';
+import { eventField } from './event';
+import { FIND_REGISTRATION_KEY, REGISTRATION_LIST_TRIGGER_KEY } from './keys';
+import { textInput } from './read';
+
+export type CheckInMode = 'code' | 'registration';
+
+export const DEFAULT_CHECK_IN_MODE: CheckInMode = 'code';
+
+/** Every way a mode may be written, typed or mapped (the choice values and their words). */
+const MODES: Record<string, CheckInMode> = {
+  code: 'code',
+  qr: 'code',
+  'qr code': 'code',
+  registration: 'registration',
+};
+
+/** The mode a text names, `undefined` when it names none. */
+export const checkInModeOf = (text: string): CheckInMode | undefined => {
+  const key = text.trim().toLowerCase();
+  return Object.hasOwn(MODES, key) ? MODES[key] : undefined;
+};
+
+export const checkInByField = {
+  key: 'checkInBy',
+  label: 'Check In By',
+  type: 'string' as const,
+  required: true,
+  default: DEFAULT_CHECK_IN_MODE,
+  altersDynamicFields: true,
+  choices: [
+    { value: 'code', label: 'QR Code (the scanned ticket)', sample: 'code' },
+    { value: 'registration', label: 'Registration (event and person)', sample: 'registration' },
+  ],
+  helpText:
+    'QR Code for door scanners: map the scanned text. Registration to pick (or map) the person in one of your events. The fields below change with this choice.',
+};
+
+export const codeField = {
+  key: 'code',
+  label: 'QR Code',
+  type: 'string' as const,
+  required: false,
+  helpText:
+    'The raw text your scanner read from the ticket, mapped from the scanner step. Only the spaces and line breaks scanners add around it are removed.',
+};
+
+export const checkInEventField = eventField({
+  required: false,
+  helpText: "The registration's event; the Registration field below lists its approved registrations.",
+});
+
+export const registrationField = {
+  key: 'submissionId',
+  label: 'Registration',
+  type: 'string' as const,
+  required: false,
+  dynamic: `${REGISTRATION_LIST_TRIGGER_KEY}.id.label`,
+  search: `${FIND_REGISTRATION_KEY}.id`,
+  dependsOn: ['eventId'],
+  helpText:
+    "The person, among the event's approved registrations (sorted by last name). Map a registration ID from a trigger, or find it with **Find Registration**.",
+};
+
+export const scanIdField = {
+  key: 'scanId',
+  label: 'Scan ID From Your Scanner',
+  type: 'string' as const,
+  required: false,
+  group: 'advanced',
+  helpText:
+    "Not typed by hand: map the unique ID your scanner app gives each scan, from the scanner's step. It is sent as the `Idempotency-Key`, so the same scan is never checked in twice. Leave empty when the scanner has none: an ID is then derived from the code or registration and the check-in time.",
+};
+
+/** The fields the chosen mode needs (both sets for a mode mapped from an earlier step). */
+export const checkInModeFields = (bundle: Pick<Bundle, 'inputData'>) => {
+  const chosen = textInput(bundle, 'checkInBy');
+  const mode = chosen ? checkInModeOf(chosen) : DEFAULT_CHECK_IN_MODE;
+  if (mode === 'code') return [{ ...codeField, required: true }];
+  if (mode === 'registration')
+    return [
+      { ...checkInEventField, required: true },
+      { ...registrationField, required: true },
+    ];
+  return [codeField, checkInEventField, registrationField];
+};
