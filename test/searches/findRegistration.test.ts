@@ -128,6 +128,7 @@ it('two questions whose keys differ only in punctuation give two fields, in the 
     .query(true)
     .reply(200, { data: [both] })
     .persist();
+  events();
   const dynamic = (operation.outputFields ?? []).find(
     (f): f is Exclude<typeof f, { key: string }> => typeof f === 'function',
   );
