@@ -55,7 +55,10 @@ it('the key appears in no output, error or result', async () => {
   nock(BASE_URL)
     .get(paths.events())
     .query(true)
-    .reply(200, { data: [SAMPLE_EVENT] });
+    .reply(200, { data: [SAMPLE_EVENT] })
+    .get(paths.orders())
+    .query(true)
+    .reply(200, { data: [] });
   texts.push(await outcome(testAuth));
 
   nock(BASE_URL)
@@ -82,7 +85,7 @@ it('the key appears in no output, error or result', async () => {
   // The checks above really ran and produced output.
   expect(texts).toHaveLength(5);
   expect(texts[0]).toContain('api.connect.test');
-  expect(texts[2]).toContain('ThrottledError');
+  expect(texts[2]).toContain('RATE_LIMITED');
   expect(captured.join('')).toContain(paths.events());
 
   for (const text of [...texts, captured.join('')]) expect(text).not.toContain(SENTINEL_KEY);
