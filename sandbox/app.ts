@@ -11,6 +11,7 @@ import { CONNECT_ROUTES, registerConnectRoutes } from './routes-connect';
 import { registerSandboxRoutes } from './routes-sandbox';
 import { seed as seedState } from './seed';
 import { SandboxState } from './state';
+import { registerWorkbenchRoutes } from './workbench';
 
 export interface SandboxOptions {
   /** Seed data for the seed tenants (default true). With false the seed tenants exist but hold nothing. */
@@ -215,6 +216,7 @@ export function buildSandbox(options: SandboxOptions = {}): FastifyInstance {
 
   registerConnectRoutes(app, ctx);
   registerSandboxRoutes(app, ctx);
+  registerWorkbenchRoutes(app, ctx);
 
   app.addHook('preClose', async () => {
     ctx.sleeper.wakeAll();

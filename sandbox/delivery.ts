@@ -42,6 +42,15 @@ export interface DeliveryLogEntry {
   nextRetryAt: string | null;
 }
 
+export interface SentDelivery {
+  deliveryId: string;
+  tenantId: string;
+  /** The raw body, exactly as sent on every attempt. */
+  body: string;
+  /** The X-Connect-Signature header. */
+  signature: string;
+}
+
 interface Delivery {
   id: string;
   tenant: Tenant;
@@ -80,6 +89,8 @@ export class DeliveryQueue {
   private readonly logLimit: number;
   private readonly pending = new Map<string, Delivery>();
   private readonly logs = new Map<string, DeliveryLogEntry[]>();
+  /** Body and signature of the most recent deliveries (as many as one log keeps), for display on demand. */
+  private readonly sent = new Map<string, SentDelivery>();
   // Free sockets are kept as long as they may be needed again, so a fan-out to many subscriptions on one
   // origin reuses its connections instead of opening them all anew on every state change.
   private readonly httpAgent = new http.Agent({ keepAlive: true, maxSockets: 1024, maxFreeSockets: 1024 });
@@ -150,6 +161,24 @@ export class DeliveryQueue {
 
   log(tenantId: string): DeliveryLogEntry[] {
     return this.logs.get(tenantId) ?? [];
+  }
+
+  /** The body and signature header a delivery was sent with (kept for the most recent deliveries). */
+  sentBody(deliveryId: string): SentDelivery | undefined {
+    return this.sent.get(deliveryId);
+  }
+
+  private remember(d: Delivery): void {
+    this.sent.set(d.id, {
+      deliveryId: d.id,
+      tenantId: d.tenant.id,
+      body: d.body ?? '',
+      signature: d.signature ?? '',
+    });
+    if (this.sent.size > this.logLimit) {
+      const oldest = this.sent.keys().next().value;
+      if (oldest !== undefined) this.sent.delete(oldest);
+    }
   }
 
   /** Drop queued retries of a subscription that was deleted or ended by a 410. */
@@ -242,6 +271,7 @@ export class DeliveryQueue {
         d.body,
         this.state ? this.state.signingSecrets(d.tenant, d.hook) : [d.hook.secret ?? ''],
       );
+      this.remember(d);
     }
     const body = d.body;
     const target = this.target(d.hook);
