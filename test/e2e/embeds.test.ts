@@ -19,6 +19,7 @@ import {
   type OrganizerSite,
 } from '../../scripts/browser';
 import generateEmbedCode from '../../src/creates/embedCode';
+import { functionOf } from '../../scripts/lib/app';
 import { appTester } from '../support/app';
 import { NORTHWIND, simulate } from '../support/sandbox';
 
@@ -60,7 +61,7 @@ beforeAll(async () => {
     frontUrl: sandbox.url,
     embedUrl: sandbox.url,
   };
-  const perform = generateEmbedCode.operation.perform;
+  const perform = functionOf('creates', generateEmbedCode.key);
   const map = (await appTester(perform, {
     authData,
     inputData: { embedType: 'map', eventId, planId: 'plan_main' },
