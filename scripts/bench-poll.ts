@@ -24,8 +24,7 @@ import { findEvent } from '../src/account/events';
 import { eventContextOf, toSubmissionItem } from '../src/mappers/submission';
 import { present } from '../src/triggers/common/polling';
 import { NEW_SUBMISSION_KEY } from '../src/triggers/newSubmission';
-import { meta } from '../test/support/app';
-import { functionOf } from './lib/app';
+import { functionOf, meta } from './lib/app';
 
 const ROOT = path.resolve(__dirname, '..');
 const NODE = path.join(ROOT, 'node_modules', '.bin', 'node');
@@ -142,6 +141,87 @@ interface Row {
 const kib = (bytes: number) => `${(bytes / 1024).toFixed(1)} KiB`;
 const mib = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
 const pad = (value: string | number, width: number) => String(value).padStart(width);
+
+/** What the widest poll used, measured alone in a child process. */
+interface Widest {
+  items?: number;
+  ms?: number;
+  rssBefore?: number;
+  peakRss?: number;
+  heapBefore?: number;
+  peakHeap?: number;
+}
+
+interface Played {
+  made: number;
+  turnOn: { requests: number; bytes: number; ms: number };
+  seeded: number;
+  ours: Row[];
+  theirs: Row[];
+  widest: Widest;
+  child: { code: number | null; stderr: string };
+}
+
+/** The figures of the play, poll by poll, and the targets met or missed. */
+const report = ({ made, turnOn, seeded, ours, theirs, widest, child }: Played): string => {
+  const out: string[] = [];
+  out.push(
+    `bench:poll: one event with ${SCALE.toLocaleString('en')} registrations over 24 h and ${made} more during the play; ${POLLS} polls every ${EVERY / MINUTE} min`,
+  );
+  out.push(
+    `Turning the Zap on (isPopulatingDedupe, the widest window): ${turnOn.requests} request, ${seeded} ids, ${mib(turnOn.bytes)} read, ${turnOn.ms.toFixed(0)} ms`,
+  );
+  out.push('');
+  out.push(
+    `${'poll'.padStart(4)} | ${'New Form Submission (cursor)'.padEnd(58)} | ${'naive 24 h window'.padEnd(50)} | bytes`,
+  );
+  out.push(
+    `${''.padStart(4)} | ${'req'.padStart(3)} ${'read'.padStart(6)} ${'sent'.padStart(5)} ${'bytes'.padStart(11)} ${'wall'.padStart(8)} ${'mapping'.padStart(16)} | ${'req'.padStart(3)} ${'read'.padStart(6)} ${'bytes'.padStart(11)} ${'wall'.padStart(8)} ${'mapping'.padStart(14)} | ratio`,
+  );
+  for (let i = 0; i < ours.length; i++) {
+    const a = ours[i] as Row;
+    const b = theirs[i] as Row;
+    out.push(
+      `${pad(a.poll, 4)} | ${pad(a.requests, 3)} ${pad(a.fetched, 6)} ${pad(a.returned, 5)} ${pad(kib(a.bytes), 11)} ${pad(`${a.ms.toFixed(1)} ms`, 8)} ${pad(`${a.mapMs.toFixed(2)} ms (${((100 * a.mapMs) / a.ms).toFixed(1)}%)`, 16)} | ${pad(b.requests, 3)} ${pad(b.fetched, 6)} ${pad(kib(b.bytes), 11)} ${pad(`${b.ms.toFixed(0)} ms`, 8)} ${pad(`${b.mapMs.toFixed(0)} ms (${((100 * b.mapMs) / b.ms).toFixed(0)}%)`, 14)} | ${pad(`${(b.bytes / a.bytes).toFixed(1)}x`, 6)}`,
+    );
+  }
+  const steady = ours.slice(1);
+  const steadyNaive = theirs.slice(1);
+  const sum = (rows: Row[], key: keyof Row) => rows.reduce((total, row) => total + row[key], 0);
+  const ratio = sum(steadyNaive, 'bytes') / sum(steady, 'bytes');
+  const worstRatio = Math.min(...steady.map((row, i) => (steadyNaive[i] as Row).bytes / row.bytes));
+  const oneRequest = steady.every((row) => row.requests === 1);
+  const worstMapping = Math.max(...steady.map((row) => row.mapMs / row.ms));
+  const peak = widest.peakRss ?? NaN;
+  out.push('');
+  out.push(
+    `Steady state (polls 2-${POLLS}): ${(sum(steady, 'bytes') / steady.length / 1024).toFixed(1)} KiB and ${(sum(steady, 'ms') / steady.length).toFixed(1)} ms a poll, against ${(sum(steadyNaive, 'bytes') / steadyNaive.length / 1024 / 1024).toFixed(2)} MB and ${(sum(steadyNaive, 'ms') / steadyNaive.length).toFixed(0)} ms for the naive window`,
+  );
+  out.push(
+    `Widest poll alone (child process): ${widest.items} ids in ${widest.ms?.toFixed(0)} ms; RSS ${mib(widest.rssBefore ?? NaN)} before, peak ${mib(peak)}; heap ${mib(widest.heapBefore ?? NaN)} before, peak ${mib(widest.peakHeap ?? NaN)}`,
+  );
+  out.push('');
+  out.push('Targets:');
+  const target = (ok: boolean, text: string) => out.push(`  ${ok ? 'met ' : 'MISS'}  ${text}`);
+  target(
+    ratio >= 20,
+    `at least 20x fewer bytes than the naive window at steady state: ${ratio.toFixed(1)}x (worst poll ${worstRatio.toFixed(1)}x)`,
+  );
+  target(
+    oneRequest,
+    `exactly 1 request per poll at steady state: ${steady.map((row) => row.requests).join(',')}`,
+  );
+  target(
+    worstMapping < 0.1,
+    `mapping under 10% of a poll's time: ${((100 * sum(steady, 'mapMs')) / sum(steady, 'ms')).toFixed(1)}% overall, at most ${(100 * worstMapping).toFixed(1)}% (on loopback, where a request takes a few ms)`,
+  );
+  target(
+    peak < 256 * 1024 * 1024,
+    `peak memory of the widest poll under 256 MB: ${mib(peak)} (whole process)`,
+  );
+  if (child.code !== 0) out.push(`(the child process failed: ${child.stderr.slice(0, 500)})`);
+  return out.join('\n');
+};
 
 async function main(): Promise<void> {
   const sandbox = await startSandbox({ port: 0, now, scale: SCALE });
@@ -276,76 +356,12 @@ async function main(): Promise<void> {
 
   // The widest poll again, alone in a fresh process, for its peak memory.
   const child = await runWidest([proxy.url, eventId, TENANT.apiKey, String(now())]);
-  const widest = JSON.parse(/^RESULT (.*)$/m.exec(child.stdout)?.[1] ?? '{}') as {
-    items?: number;
-    ms?: number;
-    rssBefore?: number;
-    peakRss?: number;
-    heapBefore?: number;
-    peakHeap?: number;
-  };
+  const widest = JSON.parse(/^RESULT (.*)$/m.exec(child.stdout)?.[1] ?? '{}') as Widest;
 
   proxy.close();
   await sandbox.close();
 
-  // ---- report -----------------------------------------------------------------------------------------
-  const out: string[] = [];
-  out.push(
-    `bench:poll: one event with ${SCALE.toLocaleString('en')} registrations over 24 h and ${made} more during the play; ${POLLS} polls every ${EVERY / MINUTE} min`,
-  );
-  out.push(
-    `Turning the Zap on (isPopulatingDedupe, the widest window): ${turnOn.requests} request, ${seeded} ids, ${mib(turnOn.bytes)} read, ${turnOn.ms.toFixed(0)} ms`,
-  );
-  out.push('');
-  out.push(
-    `${'poll'.padStart(4)} | ${'New Form Submission (cursor)'.padEnd(58)} | ${'naive 24 h window'.padEnd(50)} | bytes`,
-  );
-  out.push(
-    `${''.padStart(4)} | ${'req'.padStart(3)} ${'read'.padStart(6)} ${'sent'.padStart(5)} ${'bytes'.padStart(11)} ${'wall'.padStart(8)} ${'mapping'.padStart(16)} | ${'req'.padStart(3)} ${'read'.padStart(6)} ${'bytes'.padStart(11)} ${'wall'.padStart(8)} ${'mapping'.padStart(14)} | ratio`,
-  );
-  for (let i = 0; i < ours.length; i++) {
-    const a = ours[i] as Row;
-    const b = theirs[i] as Row;
-    out.push(
-      `${pad(a.poll, 4)} | ${pad(a.requests, 3)} ${pad(a.fetched, 6)} ${pad(a.returned, 5)} ${pad(kib(a.bytes), 11)} ${pad(`${a.ms.toFixed(1)} ms`, 8)} ${pad(`${a.mapMs.toFixed(2)} ms (${((100 * a.mapMs) / a.ms).toFixed(1)}%)`, 16)} | ${pad(b.requests, 3)} ${pad(b.fetched, 6)} ${pad(kib(b.bytes), 11)} ${pad(`${b.ms.toFixed(0)} ms`, 8)} ${pad(`${b.mapMs.toFixed(0)} ms (${((100 * b.mapMs) / b.ms).toFixed(0)}%)`, 14)} | ${pad(`${(b.bytes / a.bytes).toFixed(1)}x`, 6)}`,
-    );
-  }
-  const steady = ours.slice(1);
-  const steadyNaive = theirs.slice(1);
-  const sum = (rows: Row[], key: keyof Row) => rows.reduce((total, row) => total + row[key], 0);
-  const ratio = sum(steadyNaive, 'bytes') / sum(steady, 'bytes');
-  const worstRatio = Math.min(...steady.map((row, i) => (steadyNaive[i] as Row).bytes / row.bytes));
-  const oneRequest = steady.every((row) => row.requests === 1);
-  const worstMapping = Math.max(...steady.map((row) => row.mapMs / row.ms));
-  const peak = widest.peakRss ?? NaN;
-  out.push('');
-  out.push(
-    `Steady state (polls 2-${POLLS}): ${(sum(steady, 'bytes') / steady.length / 1024).toFixed(1)} KiB and ${(sum(steady, 'ms') / steady.length).toFixed(1)} ms a poll, against ${(sum(steadyNaive, 'bytes') / steadyNaive.length / 1024 / 1024).toFixed(2)} MB and ${(sum(steadyNaive, 'ms') / steadyNaive.length).toFixed(0)} ms for the naive window`,
-  );
-  out.push(
-    `Widest poll alone (child process): ${widest.items} ids in ${widest.ms?.toFixed(0)} ms; RSS ${mib(widest.rssBefore ?? NaN)} before, peak ${mib(peak)}; heap ${mib(widest.heapBefore ?? NaN)} before, peak ${mib(widest.peakHeap ?? NaN)}`,
-  );
-  out.push('');
-  out.push('Targets:');
-  const target = (ok: boolean, text: string) => out.push(`  ${ok ? 'met ' : 'MISS'}  ${text}`);
-  target(
-    ratio >= 20,
-    `at least 20x fewer bytes than the naive window at steady state: ${ratio.toFixed(1)}x (worst poll ${worstRatio.toFixed(1)}x)`,
-  );
-  target(
-    oneRequest,
-    `exactly 1 request per poll at steady state: ${steady.map((row) => row.requests).join(',')}`,
-  );
-  target(
-    worstMapping < 0.1,
-    `mapping under 10% of a poll's time: ${((100 * sum(steady, 'mapMs')) / sum(steady, 'ms')).toFixed(1)}% overall, at most ${(100 * worstMapping).toFixed(1)}% (on loopback, where a request takes a few ms)`,
-  );
-  target(
-    peak < 256 * 1024 * 1024,
-    `peak memory of the widest poll under 256 MB: ${mib(peak)} (whole process)`,
-  );
-  if (child.code !== 0) out.push(`(the child process failed: ${child.stderr.slice(0, 500)})`);
-  console.log(out.join('\n'));
+  console.log(report({ made, turnOn, seeded, ours, theirs, widest, child }));
 }
 
 main().catch((error: unknown) => {

@@ -10,7 +10,7 @@ import { accountFingerprint } from './account/store';
 import { companyField } from './fields/company';
 import { HELP_API_KEYS_URL, HELP_WEBHOOKS_URL } from './links';
 
-export interface AuthTestResult {
+interface AuthTestResult {
   host: string;
   companyId: string | null;
   latestEventTitle: string | null;

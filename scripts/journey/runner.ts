@@ -20,7 +20,7 @@ export interface Printer {
 const paint = (color: boolean, code: string, text: string) =>
   color ? `\u001b[${code}m${text}\u001b[0m` : text;
 
-export const STEP_WIDTH = 44;
+const STEP_WIDTH = 44;
 
 export class Runner {
   readonly rows: Row[] = [];

@@ -1,6 +1,6 @@
 /**
  * The app definition as the journey, the benchmarks and the tests drive it: an operation by group and key,
- * and its functions ready for `createAppTester`.
+ * its functions ready for `createAppTester`, and the `meta` Zapier sends.
  */
 import type { Create, PerformFunction, Search, Trigger } from 'zapier-platform-core';
 import App from '../../index';
@@ -36,3 +36,16 @@ export const functionOf = (group: Group, key: string, member: Member = 'perform'
   const members: Partial<Record<Member, unknown>> = operationOf(group, key);
   return callable(members[member], `${group.slice(0, -1)} ${key}: ${member}`);
 };
+
+/** Meta as Zapier sends it for a normal run (`createAppTester` does not fill it). */
+export const meta = (overrides: Record<string, unknown> = {}) => ({
+  isLoadingSample: false,
+  isFillingDynamicDropdown: false,
+  isPopulatingDedupe: false,
+  isTestingAuth: false,
+  isBulkRead: false,
+  limit: -1,
+  page: 0,
+  timezone: 'Europe/Paris',
+  ...overrides,
+});

@@ -47,7 +47,7 @@ export const latestEvent = async (z: ZObject, bundle: Pick<Bundle, 'authData'>):
  * How long the title and dates added to registrations are reused. Long on purpose: a poll that needed the
  * events list every 10 minutes would double its requests; a renamed event shows its new title within 6 hours.
  */
-export const EVENT_CONTEXT_TTL_SECONDS = 6 * 3600;
+const EVENT_CONTEXT_TTL_SECONDS = 6 * 3600;
 
 /**
  * The title and dates added to every registration (polled, delivered or found): one cached lookup per

@@ -4,7 +4,7 @@
  */
 import type { ZObject } from 'zapier-platform-core';
 
-export const ENV_BASE_URL = 'CONNECT_BASE_URL';
+const ENV_BASE_URL = 'CONNECT_BASE_URL';
 export const ENV_FRONT_URL = 'CONNECT_FRONT_URL';
 export const ENV_EMBED_URL = 'CONNECT_EMBED_URL';
 
@@ -12,7 +12,7 @@ export type AuthData = Record<string, string | undefined>;
 
 const LOOPBACK = /^(localhost|127(?:\.\d{1,3}){3}|\[::1\])$/i;
 
-export const isLoopbackHost = (hostname: string): boolean => LOOPBACK.test(hostname);
+const isLoopbackHost = (hostname: string): boolean => LOOPBACK.test(hostname);
 
 /**
  * Normalises a service URL typed by a person: surrounding spaces and trailing slashes go, a missing scheme

@@ -7,7 +7,7 @@
 import * as z from 'zod';
 
 /** ISO 8601 timestamp with a zone, as the contract sends it (`2026-11-22T10:00:00.000Z`). */
-export const Timestamp = z.iso.datetime({ offset: true });
+const Timestamp = z.iso.datetime({ offset: true });
 const OptionalTimestamp = Timestamp.nullable().optional();
 const OptionalText = z.string().nullable().optional();
 

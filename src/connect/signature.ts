@@ -5,7 +5,7 @@
  */
 import { createHmac, timingSafeEqual } from 'node:crypto';
 
-export const SIGNATURE_HEADER = 'X-Connect-Signature';
+const SIGNATURE_HEADER = 'X-Connect-Signature';
 
 export type Verification = { ok: true } | { ok: false; reason: string };
 

@@ -75,7 +75,7 @@ export const localDay = (iso: string, timeZone: string): string => {
 };
 
 /** `09:30`: the wall-clock time of an instant in a time zone. */
-export const localTime = (iso: string, timeZone: string): string =>
+const localTime = (iso: string, timeZone: string): string =>
   new Intl.DateTimeFormat('en-GB', { timeZone, hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }).format(
     new Date(iso),
   );

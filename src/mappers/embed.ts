@@ -7,7 +7,7 @@ import type { PlainOutputField } from 'zapier-platform-core';
 import { embedScriptUrl, mapUrl } from '../connect';
 import { escapeHtml } from '../text';
 
-export const MAP_MIN_HEIGHT_PX = 720;
+const MAP_MIN_HEIGHT_PX = 720;
 
 interface Common {
   eventId: string;

@@ -44,7 +44,7 @@ export const toEventItem = (event: Event | EventWidget, widget?: EventWidget | n
 });
 
 /** `1 Dec 2026`: a short day in the event's own time zone (UTC when unknown). */
-export const shortDate = (iso: string | null | undefined, timeZone?: string | null): string | null => {
+const shortDate = (iso: string | null | undefined, timeZone?: string | null): string | null => {
   if (!iso) return null;
   const date = new Date(iso);
   if (Number.isNaN(date.getTime())) return null;

@@ -35,7 +35,7 @@ export type OrderItem = {
 };
 
 /** Decimal places of an ISO 4217 currency (2 when the runtime does not know it). */
-export const currencyDigits = (currency: string): number => {
+const currencyDigits = (currency: string): number => {
   try {
     return (
       new Intl.NumberFormat('en', { style: 'currency', currency }).resolvedOptions().maximumFractionDigits ??
@@ -47,7 +47,7 @@ export const currencyDigits = (currency: string): number => {
 };
 
 /** Minor units as a plain decimal string: 12900 EUR → "129.00", -500 JPY → "-500". */
-export const decimalAmount = (minor: number, currency: string): string => {
+const decimalAmount = (minor: number, currency: string): string => {
   const digits = currencyDigits(currency);
   const negative = minor < 0;
   const abs = Math.abs(Math.trunc(minor))
@@ -59,7 +59,7 @@ export const decimalAmount = (minor: number, currency: string): string => {
 };
 
 /** "129.00 EUR" */
-export const formatAmount = (minor: number, currency: string): string =>
+const formatAmount = (minor: number, currency: string): string =>
   `${decimalAmount(minor, currency)} ${currency.toUpperCase()}`;
 
 export const toOrderItem = (order: Order, id: string = order.id): OrderItem => {

@@ -52,7 +52,7 @@ export type SubmissionItem = EventContext & {
 };
 
 /** A custom answer as text: lists joined with ", ", empty values as "". */
-export const answerText = (value: Answer['value']): string => {
+const answerText = (value: Answer['value']): string => {
   if (value === null || value === undefined) return '';
   if (Array.isArray(value)) {
     return value

@@ -14,10 +14,10 @@ import { slugText } from '../text';
 /** The catalog is read 100 events a page, at most this many pages. */
 export const MAX_CATALOG_PAGES = 5;
 /** At most this many events are returned (and enriched). */
-export const MAX_RESULTS = 10;
+const MAX_RESULTS = 10;
 
 /** How well an event matches: 0 exact slug, 1 exact title, 2 starts with, 3 contains; `null` no match. */
-export const matchScore = (event: Pick<Event, 'slug' | 'title'>, needle: string): number | null => {
+const matchScore = (event: Pick<Event, 'slug' | 'title'>, needle: string): number | null => {
   const slug = event.slug.toLowerCase();
   const title = slugText(event.title);
   if (slug === needle) return 0;
@@ -35,7 +35,7 @@ const ranked = (events: Event[], needle: string): Event[] =>
     .map((m) => m.event);
 
 /** Matching events of the public catalog, reading at most `MAX_CATALOG_PAGES` pages. */
-export const searchCatalog = async (
+const searchCatalog = async (
   z: ZObject,
   bundle: Bundle,
   needle: string,

@@ -11,7 +11,7 @@ import { textInput } from '../fields/read';
 import { orderOutputFields, orderSample, toOrderItem } from '../mappers/order';
 
 /** At most this many events' registrations are read to match an email (the newest orders' events). */
-export const MAX_EMAIL_EVENTS = 10;
+const MAX_EMAIL_EVENTS = 10;
 
 /** Registration IDs with this email in the events of `orders`. */
 const registrationsWithEmail = async (

@@ -4,8 +4,7 @@ import { eventContext } from '../../src/account/events';
 import { paths } from '../../src/connect';
 import { SAMPLE_EVENT } from '../../src/mappers/event';
 import { NO_EVENT_CONTEXT } from '../../src/mappers/submission';
-import { BASE_URL, appTester, authData } from '../support/app';
-import { testerCache } from '../support/hookRequest';
+import { BASE_URL, appTester, authData, testerCache } from '../support/app';
 
 describe('eventContext', () => {
   const run = (eventId: string) =>

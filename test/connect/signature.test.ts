@@ -10,8 +10,16 @@ import { findSignatureHeader, paths, sign, verifySignature } from '../../src/con
 import { SAMPLE_EVENT } from '../../src/mappers/event';
 import { SAMPLE_ORDER } from '../../src/mappers/order';
 import { SAMPLE_SUBMISSION } from '../../src/mappers/submission';
-import { BASE_URL, SENTINEL_KEY, appTester, authData, hookOperation, hookTriggerKeys } from '../support/app';
-import { deliveryBody, hookBundle, signedDelivery, testerCache } from '../support/hookRequest';
+import {
+  BASE_URL,
+  SENTINEL_KEY,
+  appTester,
+  authData,
+  hookOperation,
+  hookTriggerKeys,
+  testerCache,
+} from '../support/app';
+import { deliveryBody, hookBundle, signedDelivery } from '../../scripts/lib/hookRequest';
 
 const hexOf = (secret: string, body: string | Buffer) =>
   createHmac('sha256', secret).update(body).digest('hex');

@@ -5,8 +5,8 @@
  * deduplicated and mapped. Then performList reads the same records back in exactly the live shape.
  */
 import { deliveriesIdle, startSandbox, type RunningSandbox } from '../../sandbox';
-import { appTester, caught, errorMessage, hookOperation } from '../support/app';
-import { type HookReceiver, hookBundle, startHookReceiver, testerCache } from '../support/hookRequest';
+import { appTester, caught, errorMessage, hookOperation, testerCache } from '../support/app';
+import { type HookReceiver, hookBundle, startHookReceiver } from '../../scripts/lib/hookRequest';
 import { HARBOR, NORTHWIND, type Tenant, authOf as sandboxAuth, simulate } from '../support/sandbox';
 
 type Item = Record<string, unknown>;

@@ -9,8 +9,7 @@ import { startSandbox, type RunningSandbox } from '../../sandbox';
 import newEvent from '../../src/triggers/newEvent';
 import newOrder from '../../src/triggers/newOrder';
 import newSubmission from '../../src/triggers/newSubmission';
-import { appTester, caught, errorMessage, meta } from '../support/app';
-import { testerCache } from '../support/hookRequest';
+import { appTester, caught, errorMessage, meta, testerCache } from '../support/app';
 import { NORTHWIND, authOf, simulate } from '../support/sandbox';
 import { functionOf } from '../../scripts/lib/app';
 

@@ -18,18 +18,7 @@ export const authData = (overrides: Record<string, string> = {}) => ({
 export const appTester = createAppTester(App);
 export { App };
 
-/** Meta as Zapier sends it for a normal run (`createAppTester` does not fill it). */
-export const meta = (overrides: Record<string, unknown> = {}) => ({
-  isLoadingSample: false,
-  isFillingDynamicDropdown: false,
-  isPopulatingDedupe: false,
-  isTestingAuth: false,
-  isBulkRead: false,
-  limit: -1,
-  page: 0,
-  timezone: 'Europe/Paris',
-  ...overrides,
-});
+export { meta } from '../../scripts/lib/app';
 
 /** The message of a Zapier error (AppError and ThrottledError carry JSON in `message`). */
 export const errorMessage = errorText;
@@ -63,3 +52,7 @@ export const hookTriggerKeys = (): string[] =>
   Object.values(App.triggers)
     .filter((trigger) => trigger.operation.type === 'hook')
     .map((trigger) => trigger.key);
+
+/** The in-memory `z.cache` of an app tester (core's tester keeps it between calls). */
+export const testerCache = (tester: unknown): { zcacheTestObj: Record<string, unknown> } =>
+  tester as { zcacheTestObj: Record<string, unknown> };

@@ -4,8 +4,7 @@ import { CURSOR_TIMING } from '../../src/triggers/common/cursor';
 import { SAMPLE_EVENT } from '../../src/mappers/event';
 import { submissionSample } from '../../src/mappers/submission';
 import newSubmission, { submissionStreamKey } from '../../src/triggers/newSubmission';
-import { BASE_URL, appTester, authData, caught, errorMessage, meta } from '../support/app';
-import { testerCache } from '../support/hookRequest';
+import { BASE_URL, appTester, authData, caught, errorMessage, meta, testerCache } from '../support/app';
 import { EVENT_ID, HOUR, MINUTE, T0, controlClock, iso, submissionAt } from './fixtures';
 import { functionOf } from '../../scripts/lib/app';
 

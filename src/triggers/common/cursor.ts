@@ -98,7 +98,7 @@ const activeFloor = (state: CursorState | null, now: number) =>
   state?.floor && state.floor.until > now ? state.floor : null;
 
 /** Orders two positions by time, then id. */
-export const comparePositions = (a: { ms: number; id: string }, b: { ms: number; id: string }): number =>
+const comparePositions = (a: { ms: number; id: string }, b: { ms: number; id: string }): number =>
   a.ms - b.ms || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
 
 const later = (a: CursorPosition | null, b: CursorPosition | null): CursorPosition | null =>

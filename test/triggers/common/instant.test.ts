@@ -25,8 +25,9 @@ import {
   caught,
   errorMessage,
   hookOperation,
+  testerCache,
 } from '../../support/app';
-import { deliveryBody, hookBundle, signedDelivery, testerCache } from '../../support/hookRequest';
+import { deliveryBody, hookBundle, signedDelivery } from '../../../scripts/lib/hookRequest';
 
 type Fn = (z: ZObject, bundle: Bundle) => Promise<unknown>;
 const op = hookOperation;

@@ -12,7 +12,7 @@
 import { randomUUID } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { sign } from '../../src/connect/signature';
+import { sign } from '../../src/connect';
 
 /** A delivery as it arrives over HTTP. */
 export interface ReceivedDelivery {
@@ -40,10 +40,10 @@ const camelCase = (name: string): string =>
     .join('-');
 
 /** `x-connect-signature` → `Http-X-Connect-Signature`; `content-type` → `Content-Type`. */
-export const zapierHeaderName = (name: string): string =>
+const zapierHeaderName = (name: string): string =>
   /^content-(type|length)$/i.test(name) ? camelCase(name) : `Http-${camelCase(name)}`;
 
-export const toRawRequest = (delivery: {
+const toRawRequest = (delivery: {
   body: string;
   headers: Record<string, string | string[] | undefined>;
   method?: string;
@@ -114,10 +114,6 @@ export interface HookReceiver {
   failNext(statuses: number[]): void;
   close(): Promise<void>;
 }
-
-/** The in-memory `z.cache` of an app tester (core's tester keeps it between calls). */
-export const testerCache = (tester: unknown): { zcacheTestObj: Record<string, unknown> } =>
-  tester as { zcacheTestObj: Record<string, unknown> };
 
 /** A local receiver on 127.0.0.1 that stands in for Zapier's target URL. */
 export const startHookReceiver = async (): Promise<HookReceiver> => {

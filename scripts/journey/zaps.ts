@@ -1,0 +1,149 @@
+/** Sections 7 and 8 of the journey: instant Zaps run from the deliveries, polling Zaps poll. */
+import { deliveriesIdle } from '../../sandbox';
+import { functionOf } from '../lib/app';
+import { type HookReceiver, hookBundle } from '../lib/hookRequest';
+import {
+  HOOK_TRIGGERS,
+  type HookKey,
+  type Item,
+  type Journey,
+  type PollingZap,
+  asItems,
+  firstSentence,
+  plural,
+  summary,
+} from './context';
+import { check, describeError } from './runner';
+
+/** 7. Each signed delivery reaches its trigger's perform in rawRequest form; a retried and a tampered one are dropped. */
+export const runInstantZaps = async (j: Journey): Promise<void> => {
+  const { run, call, authData, sandbox, hooks, subscriptions, appLogs } = j;
+  run.heading('7. Instant Zaps run', 'each signed delivery → the trigger’s perform, in rawRequest form');
+  await run.step('Wait for the service’s deliveries', async () => {
+    const idle = await deliveriesIdle(sandbox.app, 10_000);
+    check(idle, 'deliveries still pending after 10 s');
+    return { detail: `${hooks.received.length} deliveries received` };
+  });
+  const expected: Record<HookKey, number> = {
+    event_changed: 2,
+    event_published: 1,
+    new_registration: 3,
+    registration_approved: 2,
+    payment_succeeded: 2,
+    payment_failed: 1,
+    payment_refunded: 1,
+    attendee_checked_in: 2,
+  };
+  let sampleDelivery: { key: HookKey; delivery: HookReceiver['received'][number] } | undefined;
+  for (const key of HOOK_TRIGGERS) {
+    await run.step(`${key} runs its Zap`, async () => {
+      const deliveries = hooks.received.filter((d) => d.path === `/hooks/${key}`);
+      const items: Item[] = [];
+      for (const delivery of deliveries) {
+        const bundle = hookBundle(delivery, {
+          authData,
+          subscribeData: subscriptions.get(key) ?? { id: '' },
+        });
+        items.push(...asItems(await call(functionOf('triggers', key), bundle)));
+        sampleDelivery ??= key === 'new_registration' ? { key, delivery } : undefined;
+      }
+      check(items.length === expected[key], `expected ${expected[key]} Zap runs, got ${items.length}`);
+      const types = [...new Set(deliveries.map((d) => (JSON.parse(d.body) as { type: string }).type))].join(
+        ', ',
+      );
+      return { detail: `${types} → ${plural(items.length, 'run')} · ${summary(items[items.length - 1])}` };
+    });
+  }
+  await run.step('The same delivery retried by the service', async () => {
+    check(sampleDelivery, 'no delivery to replay');
+    const { key, delivery } = sampleDelivery;
+    const bundle = hookBundle(delivery, { authData, subscribeData: subscriptions.get(key) ?? { id: '' } });
+    const items = asItems(await call(functionOf('triggers', key), bundle));
+    check(items.length === 0, 'a retried delivery ran the Zap again');
+    return { detail: 'dropped: already processed (Zap ran once)' };
+  });
+  await run.step('A tampered delivery', async () => {
+    check(sampleDelivery, 'no delivery to tamper with');
+    const { key, delivery } = sampleDelivery;
+    const body = delivery.body.replace(/"email":"[^"]*"/, '"email":"attacker@example.com"');
+    check(body !== delivery.body, 'nothing to tamper with');
+    const bundle = hookBundle(
+      { ...delivery, body },
+      { authData, subscribeData: subscriptions.get(key) ?? { id: '' } },
+    );
+    const logged = appLogs.length;
+    const items = asItems(await call(functionOf('triggers', key), bundle));
+    check(items.length === 0, 'a tampered delivery was accepted');
+    const why = appLogs.slice(logged).find((line) => /dropped because/i.test(line));
+    check(why, 'the drop was not logged');
+    return { detail: `dropped and logged: "${why.replace(/^.*dropped because /, '').slice(0, 80)}"` };
+  });
+};
+
+/** 8. Polling Zaps poll: only what is new runs them, and a failed poll loses nothing. */
+export const pollZaps = async (
+  j: Journey,
+  eventId: string,
+  zaps: { newEventZap: PollingZap; submissionZap: PollingZap; paidOrderZap: PollingZap },
+): Promise<void> => {
+  const { run, call, authData, service } = j;
+  const { newEventZap, submissionZap, paidOrderZap } = zaps;
+  run.heading('8. Polling Zaps poll', 'only what is new runs them; a failed poll loses nothing');
+  await run.step('New Event polls', async () => {
+    const fresh = await newEventZap.poll();
+    check(
+      fresh.length === 1 && fresh[0]?.id === eventId,
+      `expected the journey's event alone, got ${fresh.length}`,
+    );
+    return { detail: `1 new: ${summary(fresh[0])}` };
+  });
+  await run.step('New Form Submission polls', async () => {
+    const fresh = await submissionZap.poll();
+    check(fresh.length === 3, `expected 3 new registrations, got ${fresh.length}`);
+    const [hookItem] = asItems(
+      await call(functionOf('triggers', 'new_registration', 'performList'), {
+        authData,
+        inputData: { eventId },
+      }),
+    );
+    const polled = fresh.find((item) => item.id === hookItem?.id);
+    check(polled && hookItem, 'the polled registrations miss the instant one');
+    const same = JSON.stringify(Object.keys(polled).sort()) === JSON.stringify(Object.keys(hookItem).sort());
+    check(same, 'polled and instant items have different fields');
+    return { detail: `3 new (Charles, Ada, Grace), the same fields as the instant trigger` };
+  });
+  await run.step('New Order (paid) polls', async () => {
+    const fresh = await paidOrderZap.poll();
+    check(fresh.length === 1, `expected Ada's paid order alone (Grace's was refunded), got ${fresh.length}`);
+    const item = fresh[0] as Item;
+    const lines = Array.isArray(item.items) ? (item.items as Item[]) : [];
+    return { detail: `1 new: ${summary(item)} · ${lines.map((line) => String(line.name)).join(', ')}` };
+  });
+  await run.step('Alan registers while the service fails', async () => {
+    await service.call('POST', '/_sandbox/faults', {
+      route: 'GET /api/v1/integrations/zapier/submissions',
+      kind: '500',
+      count: 1,
+    });
+    await service.call('POST', '/_sandbox/submissions', {
+      eventId,
+      email: 'alan@example.com',
+      firstName: 'Alan',
+      lastName: 'Turing',
+    });
+    try {
+      await submissionZap.poll();
+    } catch (error) {
+      return { detail: `poll failed: ${firstSentence(describeError(error))}` };
+    }
+    throw new Error('the poll did not fail');
+  });
+  await run.step('The next poll catches up', async () => {
+    const fresh = await submissionZap.poll();
+    check(
+      fresh.length === 1 && fresh[0]?.email === 'alan@example.com',
+      `expected Alan alone, got ${fresh.length}`,
+    );
+    return { detail: `1 new: ${summary(fresh[0])}` };
+  });
+};
