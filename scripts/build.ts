@@ -74,6 +74,12 @@ export const bundleApp = async (): Promise<void> => {
     .filter(([, input]) => input.bytesInOutput > 0)
     .map(([file]) => file);
   const fromZod = used.filter((file) => file.startsWith('node_modules/zod/')).length;
+  const locales = used.filter((file) => /^node_modules\/zod\/.*\/locales\/(?!en\.js$)/.test(file));
+  if (locales.length) {
+    throw new Error(
+      `The bundle holds ${locales.length} zod locales besides English: import zod as \`import * as z from 'zod'\` so unused parts drop out.`,
+    );
+  }
   console.log(
     `build: dist/index.js, ${Math.round(statSync(OUT).size / 1024)} KiB from ${used.length - fromZod} app files and ${fromZod} zod modules; ${builtSamples().size} static samples`,
   );
