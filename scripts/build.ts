@@ -5,13 +5,51 @@
  * use: its ESM build lets unused validators and the 45 other locales drop out). zapier-platform-core stays
  * external: Zapier's wrapper loads it from `node_modules` before the app. Type checking is `npm run
  * typecheck`; esbuild only strips types.
+ *
+ * Static samples are bundled as values: this script loads the app (as the tests do), so every
+ * `staticSample(key, build)` runs its mapper once here, and the bundle gets, in place of
+ * src/mappers/sample.ts, a module returning those values. Loading the bundle then runs no mapper (and no
+ * Intl formatter or collator). scripts/check-build.ts compares the zip's samples with the mappers' output.
  */
-import { build } from 'esbuild';
+import { type Plugin, build } from 'esbuild';
 import { rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import { isDeepStrictEqual } from 'node:util';
+import '../index';
+import { builtSamples } from '../src/mappers/sample';
 
 const ROOT = join(__dirname, '..');
 const OUT = join(ROOT, 'dist', 'index.js');
+
+/** The samples the mappers built while the app loaded, as JSON (each must survive the round trip intact). */
+const sampleValues = (): Record<string, unknown> => {
+  const values: Record<string, unknown> = {};
+  for (const [key, value] of builtSamples()) {
+    const copy: unknown = JSON.parse(JSON.stringify(value));
+    if (!isDeepStrictEqual(copy, value))
+      throw new Error(`The static sample "${key}" is not plain JSON data.`);
+    values[key] = copy;
+  }
+  return values;
+};
+
+/** Replaces src/mappers/sample.ts in the bundle by a module that returns the built values. */
+const staticSamples = (): Plugin => ({
+  name: 'static-samples',
+  setup(context) {
+    context.onLoad({ filter: /[\\/]src[\\/]mappers[\\/]sample\.ts$/ }, () => ({
+      loader: 'ts',
+      contents: `
+const SAMPLES: Record<string, unknown> = ${JSON.stringify(sampleValues())};
+export const staticSample = <T>(key: string, _build: () => T): T => {
+  if (!Object.hasOwn(SAMPLES, key)) throw new Error(\`The static sample "\${key}" was not built.\`);
+  return SAMPLES[key] as T;
+};
+export const builtSamples = (): ReadonlyMap<string, unknown> => new Map(Object.entries(SAMPLES));
+`,
+    }));
+  },
+});
 
 /** Writes `dist/index.js` and prints its size. */
 export const bundleApp = async (): Promise<void> => {
@@ -30,13 +68,20 @@ export const bundleApp = async (): Promise<void> => {
     legalComments: 'none',
     logLevel: 'warning',
     metafile: true,
+    plugins: [staticSamples()],
   });
   const used = Object.entries(Object.values(result.metafile.outputs)[0]?.inputs ?? {})
     .filter(([, input]) => input.bytesInOutput > 0)
     .map(([file]) => file);
   const fromZod = used.filter((file) => file.startsWith('node_modules/zod/')).length;
+  const locales = used.filter((file) => /^node_modules\/zod\/.*\/locales\/(?!en\.js$)/.test(file));
+  if (locales.length) {
+    throw new Error(
+      `The bundle holds ${locales.length} zod locales besides English: import zod as \`import * as z from 'zod'\` so unused parts drop out.`,
+    );
+  }
   console.log(
-    `build: dist/index.js, ${Math.round(statSync(OUT).size / 1024)} KiB from ${used.length - fromZod} app files and ${fromZod} zod modules`,
+    `build: dist/index.js, ${Math.round(statSync(OUT).size / 1024)} KiB from ${used.length - fromZod} app files and ${fromZod} zod modules; ${builtSamples().size} static samples`,
   );
 };
 

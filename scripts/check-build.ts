@@ -2,7 +2,9 @@
  * The built-artifact test: builds the zip Zapier would run (scripts/zip.ts), unzips it into a temporary folder and calls the
  * authentication test and the event dropdown through the unzipped `zapierwrapper.js` handler, in a fresh
  * Node process, against a local HTTP server. It proves that what Zapier loads (index.js with no `.default`
- * unwrap, every traced file present) works.
+ * unwrap, every traced file present) works, that the zip holds production dependencies only, that the cold
+ * load and `definition` call run no Intl formatter or collator, and that every operation's sample in the
+ * zip equals what the mappers build (the bundle carries samples as values: scripts/build.ts).
  */
 import AdmZip from 'adm-zip';
 import { spawn } from 'node:child_process';
@@ -11,6 +13,8 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { isDeepStrictEqual } from 'node:util';
+import App from '../index';
 import { bundleApp } from './build';
 import { ROOT, appZipSource, buildZip, productionPackages } from './zip';
 
@@ -23,6 +27,28 @@ const EVENT = {
   startsAt: '2026-12-01T08:00:00.000Z',
   createdAt: '2026-10-01T09:12:44.512Z',
 };
+
+interface AppDefinition {
+  [kind: string]: unknown;
+}
+
+/** Every operation's path (`triggers.new_event`) and static sample in a serialized definition. */
+const operations = (definition: AppDefinition): Array<[string, unknown]> =>
+  (['triggers', 'searches', 'creates'] as const).flatMap((kind) =>
+    Object.entries((definition[kind] ?? {}) as Record<string, { operation?: { sample?: unknown } }>).map(
+      ([key, operation]): [string, unknown] => [`${kind}.${key}`, operation.operation?.sample],
+    ),
+  );
+
+const get = (app: object, path: string): { operation?: { sample?: unknown } } | undefined =>
+  path
+    .split('.')
+    .reduce<unknown>((node, key) => (node as Record<string, unknown> | undefined)?.[key], app) as
+    | { operation?: { sample?: unknown } }
+    | undefined;
+
+const jsonCopy = (value: unknown): unknown =>
+  value === undefined ? undefined : JSON.parse(JSON.stringify(value));
 
 const fail = (message: string): never => {
   console.error(`build check failed: ${message}`);
@@ -58,14 +84,29 @@ const main = async () => {
 
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    // The first call loads the app and answers the definition, as on a cold start; it must run no Intl
+    // formatter or collator (samples are bundled as values). Later calls may.
     const probe = `
+      let intlCalls = [];
+      const count = (name) => (target) => new Proxy(target, {
+        construct: (t, args, n) => (intlCalls.push(name), Reflect.construct(t, args, n)),
+        apply: (t, self, args) => (intlCalls.push(name), Reflect.apply(t, self, args)),
+      });
+      for (const name of ['Collator', 'DateTimeFormat', 'DisplayNames', 'ListFormat', 'NumberFormat', 'PluralRules', 'RelativeTimeFormat', 'Segmenter']) {
+        if (Intl[name]) Intl[name] = count('Intl.' + name)(Intl[name]);
+      }
+      for (const [proto, names] of [[String.prototype, ['localeCompare', 'toLocaleLowerCase', 'toLocaleUpperCase']], [Number.prototype, ['toLocaleString']], [Date.prototype, ['toLocaleString', 'toLocaleDateString', 'toLocaleTimeString']]]) {
+        for (const name of names) proto[name] = count(name)(proto[name]);
+      }
       const { handler } = require('./zapierwrapper.js');
       const bundle = { authData: { apiKey: ${JSON.stringify(KEY)}, baseUrl: ${JSON.stringify(baseUrl)}, companyId: 'cmp_build' } };
       (async () => {
+        const definition = await handler({ command: 'definition', bundle: {} });
+        const coldIntlCalls = [...intlCalls];
         const auth = await handler({ command: 'execute', method: 'authentication.test', bundle });
         const label = await handler({ command: 'execute', method: 'authentication.connectionLabel', bundle: { ...bundle, inputData: auth.results } });
         const events = await handler({ command: 'execute', method: 'triggers.event_list.operation.perform', bundle });
-        require('fs').writeFileSync('probe-result.json', JSON.stringify({ auth: auth.results, label: label.results, events: events.results }));
+        require('fs').writeFileSync('probe-result.json', JSON.stringify({ auth: auth.results, label: label.results, events: events.results, definition: definition.results, coldIntlCalls }));
       })().catch((error) => { console.error(error && error.message); process.exit(1); });
     `;
     writeFileSync(join(dir, 'probe.js'), probe);
@@ -87,13 +128,23 @@ const main = async () => {
       auth: { host: string; latestEventTitle: string };
       label: string;
       events: Array<{ id: string; label: string }>;
+      definition: AppDefinition;
+      coldIntlCalls: string[];
     };
+    if (out.coldIntlCalls.length) {
+      fail(`loading the app and answering the definition ran ${[...new Set(out.coldIntlCalls)].join(', ')}`);
+    }
+    const wrong = operations(out.definition).filter(
+      ([path, sample]) => !isDeepStrictEqual(sample, jsonCopy(get(App, path)?.operation?.sample)),
+    );
+    if (wrong.length)
+      fail(`samples differ from the mappers' output: ${wrong.map(([path]) => path).join(', ')}`);
     if (out.auth.latestEventTitle !== EVENT.title) fail(`unexpected auth test result ${result}`);
     if (!out.label.startsWith('Company cmp_build on 127.0.0.1')) fail(`unexpected label ${out.label}`);
     if (out.events[0]?.id !== EVENT.id) fail(`unexpected dropdown ${result}`);
     if (`${result}${child.stdout}${child.stderr}`.includes(KEY)) fail('the API key appears in the output');
     console.log(
-      `build check: ${files} files in build.zip; the unzipped handler ran the authentication test ("${out.label}") and the event dropdown ("${out.events[0]?.label}")`,
+      `build check: ${files} files in build.zip; ${operations(out.definition).length} operations' samples as the mappers build them, no Intl call on load; the unzipped handler ran the authentication test ("${out.label}") and the event dropdown ("${out.events[0]?.label}")`,
     );
   } finally {
     server.close();

@@ -10,7 +10,8 @@
  * writes `zapierwrapper.js` and `definition.json`, traces the files the wrapper loads, zips them and tests
  * the zip by loading it.
  *
- * `npm run zip` builds the app first and writes `build/build.zip`; `scripts/check-build.ts` and
+ * `npm run zip` builds the app first and writes `build/build.zip` and the `build/source.zip` that
+ * `zapier-platform upload` sends with it; `scripts/check-build.ts` and
  * `scripts/bench-coldstart.ts` use `buildZip` directly.
  */
 import { execFileSync } from 'node:child_process';
@@ -141,6 +142,16 @@ if (require.main === module) {
     .then(() => {
       const { zipPath, packages } = buildZip(appZipSource(), join(ROOT, 'build', 'build.zip'));
       console.log(`zip: ${relative(ROOT, zipPath)} with ${packages} production packages`);
+      // `zapier-platform upload` sends the project's source with the build, zipped by the CLI's own
+      // function (it has no type declarations, hence require).
+      // eslint-disable-next-line @typescript-eslint/no-require-imports
+      const { makeSourceZip } = require('zapier-platform-cli/src/utils/build') as {
+        makeSourceZip: (dir: string, zipPath: string) => Promise<void>;
+      };
+      return makeSourceZip(ROOT, join(ROOT, 'build', 'source.zip'));
+    })
+    .then(() => {
+      console.log('zip: build/source.zip');
     })
     .catch((error: unknown) => {
       console.error(error instanceof Error ? error.message : String(error));

@@ -5,6 +5,7 @@
 import type { PlainOutputField } from 'zapier-platform-core';
 import type { Agenda, AgendaSession, Event } from '../connect';
 import { folded } from '../text';
+import { staticSample } from './sample';
 
 export type SessionLine = {
   [extra: string]: unknown;
@@ -162,10 +163,12 @@ export const SAMPLE_AGENDA: Agenda = {
   ],
 };
 
-export const agendaSample: AgendaItem = toAgendaItem(
-  SAMPLE_AGENDA,
-  { title: 'TechWeek 2026', slug: 'techweek-2026', timezone: 'Europe/Paris' },
-  '2026-11-30T10:00:00.000Z',
+export const agendaSample: AgendaItem = staticSample('agenda', () =>
+  toAgendaItem(
+    SAMPLE_AGENDA,
+    { title: 'TechWeek 2026', slug: 'techweek-2026', timezone: 'Europe/Paris' },
+    '2026-11-30T10:00:00.000Z',
+  ),
 );
 
 export const agendaOutputFields: PlainOutputField[] = [

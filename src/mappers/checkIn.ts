@@ -3,6 +3,7 @@
  */
 import type { PlainOutputField } from 'zapier-platform-core';
 import type { CheckInResult, Event } from '../connect';
+import { staticSample } from './sample';
 
 export type CheckInItem = {
   [extra: string]: unknown;
@@ -60,13 +61,15 @@ export const SAMPLE_CHECK_IN: CheckInResult = {
   attendee: { firstName: 'Ada', lastName: 'Lovelace', email: 'ada@example.com' },
 };
 
-export const checkInSample: CheckInItem = toCheckInItem(
-  SAMPLE_CHECK_IN,
-  { title: 'TechWeek 2026', slug: 'techweek-2026' },
-  {
-    replayed: false,
-    scanId: 'zapier-checkin-v1-3b1f0c9e8d7a6b5c4d3e2f1a0b9c8d7e6f5a4b3c2d1e0f9a8b7c6d5e4f3a2b1c',
-  },
+export const checkInSample: CheckInItem = staticSample('checkIn', () =>
+  toCheckInItem(
+    SAMPLE_CHECK_IN,
+    { title: 'TechWeek 2026', slug: 'techweek-2026' },
+    {
+      replayed: false,
+      scanId: 'zapier-checkin-v1-3b1f0c9e8d7a6b5c4d3e2f1a0b9c8d7e6f5a4b3c2d1e0f9a8b7c6d5e4f3a2b1c',
+    },
+  ),
 );
 
 export const checkInOutputFields: PlainOutputField[] = [

@@ -6,6 +6,7 @@
 import type { PlainOutputField } from 'zapier-platform-core';
 import { embedScriptUrl, mapUrl } from '../connect';
 import { escapeHtml } from '../text';
+import { staticSample } from './sample';
 
 const MAP_MIN_HEIGHT_PX = 720;
 
@@ -79,16 +80,18 @@ export const toEmbedItem = (spec: EmbedSpec): EmbedItem => {
   };
 };
 
-export const embedSample: EmbedItem = toEmbedItem({
-  kind: 'agenda',
-  embedUrl: 'https://embed.example.com',
-  eventId: '7d0c6f1e-2f6a-4a7e-9a51-3f0e1b2c4d5e',
-  eventSlug: 'techweek-2026',
-  eventTitle: 'TechWeek 2026',
-  eventIsPublished: true,
-  theme: 'light',
-  language: 'en',
-});
+export const embedSample: EmbedItem = staticSample('embed', () =>
+  toEmbedItem({
+    kind: 'agenda',
+    embedUrl: 'https://embed.example.com',
+    eventId: '7d0c6f1e-2f6a-4a7e-9a51-3f0e1b2c4d5e',
+    eventSlug: 'techweek-2026',
+    eventTitle: 'TechWeek 2026',
+    eventIsPublished: true,
+    theme: 'light',
+    language: 'en',
+  }),
+);
 
 export const embedOutputFields: PlainOutputField[] = [
   { key: 'id', label: 'ID', type: 'string', primary: true },

@@ -3,6 +3,7 @@
  */
 import type { PlainOutputField } from 'zapier-platform-core';
 import type { Event, EventWidget } from '../connect';
+import { staticSample } from './sample';
 
 export type EventItem = {
   [extra: string]: unknown;
@@ -84,7 +85,7 @@ export const SAMPLE_EVENT: EventWidget = {
   updatedAt: '2026-11-20T16:03:10.004Z',
 };
 
-export const eventSample: EventItem = toEventItem(SAMPLE_EVENT);
+export const eventSample: EventItem = staticSample('event', () => toEventItem(SAMPLE_EVENT));
 
 export const eventOutputFields: PlainOutputField[] = [
   { key: 'id', label: 'Event ID', type: 'string', primary: true },
@@ -122,7 +123,9 @@ export const toEventChangeItem = (event: Event | EventWidget, kind?: string | nu
   return { ...toEventItem(event), change: eventChangeOf(changeKind), changeKind };
 };
 
-export const eventChangeSample: EventChangeItem = toEventChangeItem(SAMPLE_EVENT, 'EVENT_PUBLISHED');
+export const eventChangeSample: EventChangeItem = staticSample('eventChange', () =>
+  toEventChangeItem(SAMPLE_EVENT, 'EVENT_PUBLISHED'),
+);
 
 export const eventChangeOutputFields: PlainOutputField[] = [
   ...eventOutputFields,

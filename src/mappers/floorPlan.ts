@@ -4,6 +4,7 @@
  */
 import type { PlainOutputField } from 'zapier-platform-core';
 import type { Booth, Event, FloorPlan } from '../connect';
+import { staticSample } from './sample';
 
 export type BoothLine = {
   [extra: string]: unknown;
@@ -108,10 +109,8 @@ export const SAMPLE_FLOOR_PLAN: FloorPlan = {
   ],
 };
 
-export const floorPlanSample: FloorPlanItem = toFloorPlanItem(
-  SAMPLE_FLOOR_PLAN,
-  { title: 'TechWeek 2026' },
-  '2026-11-30T10:00:00.000Z',
+export const floorPlanSample: FloorPlanItem = staticSample('floorPlan', () =>
+  toFloorPlanItem(SAMPLE_FLOOR_PLAN, { title: 'TechWeek 2026' }, '2026-11-30T10:00:00.000Z'),
 );
 
 export const floorPlanOutputFields: PlainOutputField[] = [

@@ -4,6 +4,7 @@
  */
 import type { PlainOutputField } from 'zapier-platform-core';
 import type { Order } from '../connect';
+import { staticSample } from './sample';
 
 export type LineItem = {
   [extra: string]: unknown;
@@ -110,7 +111,7 @@ export const SAMPLE_ORDER: Order = {
   updatedAt: '2026-11-21T14:07:31.000Z',
 };
 
-export const orderSample: OrderItem = toOrderItem(SAMPLE_ORDER);
+export const orderSample: OrderItem = staticSample('order', () => toOrderItem(SAMPLE_ORDER));
 
 export const orderOutputFields: PlainOutputField[] = [
   { key: 'id', label: 'ID', type: 'string', primary: true },

@@ -5,6 +5,7 @@
 import { createHash } from 'node:crypto';
 import type { PlainOutputField } from 'zapier-platform-core';
 import type { Answer, Event, Submission } from '../connect';
+import { staticSample } from './sample';
 
 /** Event context added to every registration so a Zap needs no extra Find step. */
 export type EventContext = {
@@ -147,7 +148,9 @@ export const SAMPLE_SUBMISSION_EVENT: EventContext = {
   eventEndsAt: '2026-12-03T18:00:00.000Z',
 };
 
-export const submissionSample: SubmissionItem = toSubmissionItem(SAMPLE_SUBMISSION, SAMPLE_SUBMISSION_EVENT);
+export const submissionSample: SubmissionItem = staticSample('submission', () =>
+  toSubmissionItem(SAMPLE_SUBMISSION, SAMPLE_SUBMISSION_EVENT),
+);
 
 export const submissionOutputFields: PlainOutputField[] = [
   { key: 'id', label: 'ID', type: 'string', primary: true },

@@ -6,6 +6,7 @@ import { type Bundle, type ZObject, defineTrigger } from 'zapier-platform-core';
 import { LIST_LIMIT_MAX, listEvents } from '../connect';
 import { EVENT_LIST_TRIGGER_KEY } from '../fields/keys';
 import { eventLabel, eventOutputFields, eventSample, toEventItem } from '../mappers/event';
+import { staticSample } from '../mappers/sample';
 
 const toDropdownItem = (event: Parameters<typeof toEventItem>[0]) => ({
   ...toEventItem(event),
@@ -23,7 +24,7 @@ export default defineTrigger({
   operation: {
     perform: async (z: ZObject, bundle: Bundle) =>
       (await listEvents(z, bundle, LIST_LIMIT_MAX)).map(toDropdownItem),
-    sample: { ...eventSample, label: eventLabel(eventSample) },
+    sample: staticSample('eventChoice', () => ({ ...eventSample, label: eventLabel(eventSample) })),
     outputFields: [...eventOutputFields, { key: 'label', label: 'Dropdown Label', type: 'string' }],
   },
 });

@@ -13,6 +13,7 @@ import {
   floorPlanSample,
   toFloorPlanItem,
 } from '../mappers/floorPlan';
+import { staticSample } from '../mappers/sample';
 
 const perform = async (z: ZObject, bundle: Bundle) => {
   const eventId = requiredEventId(z, bundle);
@@ -33,7 +34,10 @@ export default defineTrigger({
   },
   operation: {
     perform,
-    sample: { ...floorPlanSample, label: floorPlanLabel(floorPlanSample) },
+    sample: staticSample('floorPlanChoice', () => ({
+      ...floorPlanSample,
+      label: floorPlanLabel(floorPlanSample),
+    })),
     outputFields: [...floorPlanOutputFields, { key: 'label', label: 'Dropdown Label', type: 'string' }],
   },
 });

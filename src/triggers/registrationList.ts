@@ -10,6 +10,7 @@ import { accountCache } from '../account/store';
 import { requiredEventId } from '../fields/event';
 import { REGISTRATION_LIST_TRIGGER_KEY } from '../fields/keys';
 import { submissionOutputFields, submissionSample, toSubmissionItem } from '../mappers/submission';
+import { staticSample } from '../mappers/sample';
 
 export const PAGE_SIZE = 100;
 const SNAPSHOT_TTL_SECONDS = 300;
@@ -66,7 +67,10 @@ export default defineTrigger({
   operation: {
     perform,
     canPaginate: true,
-    sample: { ...submissionSample, label: registrationLabel(submissionSample) },
+    sample: staticSample('registrationChoice', () => ({
+      ...submissionSample,
+      label: registrationLabel(submissionSample),
+    })),
     outputFields: [...submissionOutputFields, { key: 'label', label: 'Dropdown Label', type: 'string' }],
   },
 });

@@ -37,6 +37,7 @@ import {
   submissionSample,
   toSubmissionItem,
 } from '../../mappers/submission';
+import { staticSample } from '../../mappers/sample';
 
 type DynamicOutputFields = (z: ZObject, bundle: Bundle) => Promise<PlainOutputField[]>;
 
@@ -126,7 +127,10 @@ export const paymentItem: ItemRule<Order, PaymentItem> = {
     );
     return records.map((o) => ({ ...toOrderItem(o, paymentItemId(o)), ...contextOf(contexts, o.eventId) }));
   },
-  sample: { ...toOrderItem(SAMPLE_ORDER, paymentItemId(SAMPLE_ORDER)), ...SAMPLE_SUBMISSION_EVENT },
+  sample: staticSample('payment', () => ({
+    ...toOrderItem(SAMPLE_ORDER, paymentItemId(SAMPLE_ORDER)),
+    ...SAMPLE_SUBMISSION_EVENT,
+  })),
   outputFields: [...orderOutputFields, ...eventContextOutputFields],
 };
 
