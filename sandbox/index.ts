@@ -9,9 +9,10 @@ import { SEED_TENANTS } from './seed';
 export { buildSandbox, sandboxContext, REDACTED_HEADERS, type SandboxOptions } from './app';
 export { SEED_TENANTS, SCALE_EVENT_SLUG, type SeedTenant } from './seed';
 export { sign, type DeliveryLogEntry, type DeliveryOptions } from './delivery';
-export { FAULT_KINDS, type FaultKind } from './faults';
+export { DEFAULT_TIME_SCALE, CONTRACT_RETRY_WINDOW_MS } from './delivery-policy';
+export { FAULT_KINDS, REDIRECT_STATUSES, REDIRECT_LOCATIONS, type FaultKind } from './faults';
 export { WEBHOOK_KINDS, type WebhookKind, type HookEvent } from './types';
-export { MAX_VISIBILITY_LAG_MS } from './routes-sandbox';
+export { MAX_VISIBILITY_LAG_MS } from './simulation/submissions';
 export { sandboxCall } from './client';
 
 export interface StartOptions extends SandboxOptions {
