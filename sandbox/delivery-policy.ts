@@ -8,8 +8,8 @@ const HOUR = 60 * MIN;
 /** The contract: a failed delivery is retried with backoff for up to 72 h after it was made. */
 export const CONTRACT_RETRY_WINDOW_MS = 72 * HOUR;
 /** The service's backoff: 1 min before the first retry, doubling, at most 12 h between two attempts. */
-export const CONTRACT_FIRST_RETRY_MS = MIN;
-export const CONTRACT_MAX_RETRY_DELAY_MS = 12 * HOUR;
+const CONTRACT_FIRST_RETRY_MS = MIN;
+const CONTRACT_MAX_RETRY_DELAY_MS = 12 * HOUR;
 /** Default compression: 72 h of the service's schedule pass in 7.2 s of sandbox time. */
 export const DEFAULT_TIME_SCALE = 36_000;
 
@@ -66,7 +66,7 @@ export function deliveryPolicy(options: DeliveryOptions = {}): DeliveryPolicy {
 }
 
 /** "72 h", "90 min", "45 s": a service duration for log lines. */
-export function serviceDuration(ms: number): string {
+function serviceDuration(ms: number): string {
   if (ms >= 2 * HOUR) return `${Math.round(ms / HOUR)} h`;
   if (ms >= 2 * MIN) return `${Math.round(ms / MIN)} min`;
   return `${Math.round(ms / 1000)} s`;

@@ -83,7 +83,7 @@ function otherHost(host: string): string {
 }
 
 /** Where a redirect fault sends this request. */
-export function redirectTarget(location: string, req: FaultRequest): string {
+function redirectTarget(location: string, req: FaultRequest): string {
   switch (location) {
     case 'same-origin':
       return `${req.protocol}://${req.host}${req.url}`;

@@ -13,7 +13,7 @@ import { jsonDepthExceeds } from './validate';
 export const MAX_BODY_DEPTH = 64;
 
 /** Fastify's own errors in the contract's words. */
-export function apiErrorOf(err: FastifyError | ApiError): ApiError | null {
+function apiErrorOf(err: FastifyError | ApiError): ApiError | null {
   if (err instanceof ApiError) return err;
   switch (err.code) {
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':

@@ -12,7 +12,7 @@ export interface OddPatch {
 }
 
 /** The fields of each resource's wire shape that an odd patch may touch. */
-export const ODD_FIELDS = {
+const ODD_FIELDS = {
   submission: [
     'submissionId',
     'eventId',
