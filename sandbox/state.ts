@@ -27,7 +27,7 @@ import type {
 
 export const iso = (ms: number): string => new Date(ms).toISOString();
 
-// ---- wire shapes (contract.md §3) -------------------------------------------------------------------
+// ---- wire shapes (docs/connect-contract.md §3) ------------------------------------------------------
 
 export interface EventJson {
   id: string;
