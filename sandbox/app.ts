@@ -1,14 +1,14 @@
-// Builds the sandbox's Fastify app: JSON parsing with the raw body kept, X-API-KEY auth, fault injection,
-// the contract's error body for every failure, redacted logging, and a clean shutdown.
+// Builds the sandbox's Fastify app: the state and its seed, the delivery queue, the HTTP layer (http.ts),
+// the Connect routes and the simulation API, redacted logging, and a clean shutdown.
 
-import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyInstance } from 'fastify';
 import { SandboxContext, Sleeper } from './context';
 import { DeliveryQueue, type DeliveryLogEntry, type DeliveryOptions } from './delivery';
-import { ApiError, validation } from './errors';
-import { FaultRegistry, type Fault } from './faults';
+import { FaultRegistry } from './faults';
+import { clientError, frameworkError, installHttp } from './http';
 import { IdempotencyStore } from './idempotency';
-import { CONNECT_ROUTES, registerConnectRoutes } from './routes-connect';
-import { registerSandboxRoutes } from './routes-sandbox';
+import { CONNECT_ROUTES, registerConnectRoutes } from './connect';
+import { registerSimulationRoutes } from './simulation';
 import { seed as seedState } from './seed';
 import { SandboxState } from './state';
 import { registerWorkbenchRoutes } from './workbench';
@@ -29,6 +29,8 @@ export interface SandboxOptions {
   frontUrl?: string;
   /** How long an Idempotency-Key is remembered (default 24 h; never less). */
   idempotencyTtlMs?: number;
+  /** Sandbox clock: how long a rotated-out secret still signs beside the new one (default 24 h). */
+  rotationOverlapMs?: number;
 }
 
 export const REDACTED_HEADERS = [
@@ -38,39 +40,21 @@ export const REDACTED_HEADERS = [
   'req.headers.cookie',
 ];
 
-const CONTENT_TYPE = 'application/json; charset=utf-8';
+const DAY_MS = 24 * 60 * 60 * 1000;
 
-function faultResponse(f: Fault): {
-  status: number;
-  type: string;
-  body: string;
-  headers: Record<string, string>;
-} {
-  switch (f.kind) {
-    case '429':
-      return {
-        status: 429,
-        type: CONTENT_TYPE,
-        headers: { 'Retry-After': String(f.retryAfter) },
-        body: JSON.stringify({
-          error: { code: 'RATE_LIMITED', message: 'Too many requests', retryAfter: f.retryAfter },
-        }),
-      };
-    case '500':
-      return {
-        status: f.status,
-        type: CONTENT_TYPE,
-        headers: {},
-        body: JSON.stringify({ error: { code: 'INTERNAL', message: 'Internal error (injected)' } }),
-      };
-    default:
-      return {
-        status: f.status,
-        type: 'text/html; charset=utf-8',
-        headers: {},
-        body: `<html><head><title>${f.status} Internal Server Error</title></head><body><h1>${f.status} Internal Server Error</h1></body></html>`,
-      };
-  }
+function deliveryLogLine(entry: DeliveryLogEntry): Record<string, unknown> {
+  return {
+    delivery: {
+      id: entry.deliveryId,
+      subscriptionId: entry.subscriptionId,
+      type: entry.type,
+      attempt: entry.attempt,
+      state: entry.state,
+      statusCode: entry.statusCode,
+      error: entry.error,
+      givenUp: entry.givenUp,
+    },
+  };
 }
 
 export function buildSandbox(options: SandboxOptions = {}): FastifyInstance {
@@ -92,8 +76,9 @@ export function buildSandbox(options: SandboxOptions = {}): FastifyInstance {
     state,
     delivery,
     new FaultRegistry(CONNECT_ROUTES),
-    new IdempotencyStore(now, Math.max(24 * 60 * 60 * 1000, options.idempotencyTtlMs ?? 0)),
+    new IdempotencyStore(now, Math.max(DAY_MS, options.idempotencyTtlMs ?? 0)),
     new Sleeper(),
+    Math.max(0, options.rotationOverlapMs ?? DAY_MS),
   );
 
   const app = Fastify({
@@ -110,6 +95,8 @@ export function buildSandbox(options: SandboxOptions = {}): FastifyInstance {
     bodyLimit: 1024 * 1024,
     forceCloseConnections: true,
     keepAliveTimeout: 60_000,
+    frameworkErrors: frameworkError,
+    clientErrorHandler: clientError,
   });
   app.decorate('sandbox', ctx);
   app.decorateRequest('tenant', null);
@@ -117,115 +104,26 @@ export function buildSandbox(options: SandboxOptions = {}): FastifyInstance {
   app.decorateRequest('faultDelayMs', 0);
 
   if (options.logger) {
-    delivery.onAttemptDone = (entry: DeliveryLogEntry) => {
+    delivery.onAttemptDone = (entry) =>
       app.log.info(
-        {
-          delivery: {
-            id: entry.deliveryId,
-            subscriptionId: entry.subscriptionId,
-            type: entry.type,
-            attempt: entry.attempt,
-            state: entry.state,
-            statusCode: entry.statusCode,
-            error: entry.error,
-          },
-        },
-        'webhook delivery attempt',
+        deliveryLogLine(entry),
+        entry.givenUp ? 'webhook delivery given up' : 'webhook delivery attempt',
       );
-    };
   }
   delivery.onGone = (tenant, hook) =>
     app.log.info({ tenant: tenant.id, hook: hook.id }, 'subscription ended by 410');
 
-  // JSON only; the raw text is kept on the request.
-  app.removeAllContentTypeParsers();
-  app.addContentTypeParser('application/json', { parseAs: 'string' }, (req, body, done) => {
-    const text = body as string;
-    req.rawBody = text;
-    if (text.length === 0) {
-      done(null, undefined);
-      return;
-    }
-    try {
-      done(null, JSON.parse(text));
-    } catch {
-      done(validation('body', 'The body is not valid JSON'), undefined);
-    }
-  });
-
-  app.addHook('onRequest', async (req, reply) => {
-    const config = req.routeOptions.config;
-    if (config.auth) {
-      const key = req.headers['x-api-key'];
-      const tenant = typeof key === 'string' ? state.tenantsByKey.get(key) : undefined;
-      if (!tenant) throw new ApiError(401, 'INVALID_API_KEY', 'Missing or unknown X-API-KEY');
-      req.tenant = tenant;
-    }
-    if (config.connect) {
-      const path = req.url.split('?')[0] as string;
-      const tenantId = config.keyless ? null : (req.tenant?.id ?? null);
-      const fault = ctx.faults.take(tenantId, req.method, req.routeOptions.url ?? '', path);
-      if (fault) {
-        if (fault.kind === 'slow') {
-          req.faultDelayMs = fault.delayMs;
-          return;
-        }
-        const r = faultResponse(fault);
-        reply.code(r.status).headers(r.headers).type(r.type).send(r.body);
-        return reply;
-      }
-    }
-  });
-
-  app.addHook('preHandler', async (req) => {
-    if (req.faultDelayMs > 0 && !req.routeOptions.config.delayInHandler)
-      await ctx.sleeper.sleep(req.faultDelayMs);
-  });
-
-  app.setErrorHandler((err: FastifyError | ApiError, req, reply) => {
-    if (err instanceof ApiError) return reply.code(err.statusCode).send(err.toBody());
-    const e = err as FastifyError;
-    let api: ApiError;
-    switch (e.code) {
-      case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
-        api = validation('Content-Type', 'Content-Type must be application/json');
-        break;
-      case 'FST_ERR_CTP_BODY_TOO_LARGE':
-        api = validation('body', 'The body is too large');
-        break;
-      case 'FST_ERR_CTP_EMPTY_JSON_BODY':
-      case 'FST_ERR_CTP_INVALID_JSON_BODY':
-        api = validation('body', 'The body is not valid JSON');
-        break;
-      default:
-        if (typeof e.statusCode === 'number' && e.statusCode >= 400 && e.statusCode < 500) {
-          api = validation('request', e.message);
-        } else {
-          req.log.error({ err }, 'unexpected error');
-          api = new ApiError(500, 'INTERNAL', 'Internal error');
-        }
-    }
-    return reply.code(api.statusCode).send(api.toBody());
-  });
-
-  app.setNotFoundHandler((req, reply) => {
-    reply
-      .code(404)
-      .send({ error: { code: 'NOT_FOUND', message: `No route ${req.method} ${req.url.split('?')[0]}` } });
-  });
-
+  installHttp(app, ctx);
   registerConnectRoutes(app, ctx);
-  registerSandboxRoutes(app, ctx);
+  registerSimulationRoutes(app, ctx);
   registerWorkbenchRoutes(app, ctx);
 
-  app.addHook('preClose', async () => {
+  const stop = async (): Promise<void> => {
     ctx.sleeper.wakeAll();
     delivery.close();
-  });
-  app.addHook('onClose', async () => {
-    ctx.sleeper.wakeAll();
-    delivery.close();
-  });
+  };
+  app.addHook('preClose', stop);
+  app.addHook('onClose', stop);
   return app;
 }
 

@@ -61,10 +61,24 @@ export class SandboxContext {
     readonly faults: FaultRegistry,
     readonly idempotency: IdempotencyStore,
     readonly sleeper: Sleeper,
+    /** How long a rotated-out secret still signs beside the new one, unless a rotation says otherwise. */
+    readonly rotationOverlapMs: number,
   ) {}
 
   /** List order is not guaranteed by the contract: with shuffle on, the sandbox makes that visible. */
   order<T>(items: T[]): T[] {
     return this.state.shuffle ? this.shuffleRng.shuffle(items) : items;
+  }
+
+  /** The same for a list of positions (large lists are ordered by index, not copied). */
+  orderIndexes(indexes: Uint32Array): Uint32Array {
+    if (!this.state.shuffle) return indexes;
+    for (let i = indexes.length - 1; i > 0; i--) {
+      const j = this.shuffleRng.int(i + 1);
+      const t = indexes[i] as number;
+      indexes[i] = indexes[j] as number;
+      indexes[j] = t;
+    }
+    return indexes;
   }
 }

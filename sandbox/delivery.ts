@@ -1,37 +1,37 @@
 // Webhook delivery: an in-memory, at-least-once queue. A state change fans out to every matching
-// subscription at once (no timer batching); failures are retried with exponential backoff and the very same
-// body and signature; a 410 ends the subscription. Every attempt is written to the tenant's delivery log.
+// subscription at once (no timer batching); failures are retried on the contract's schedule with the very
+// same body and signature; a 410 ends the subscription. The queue is bounded (delivery-policy.ts): a
+// subscription has at most maxInFlightPerHook attempts in flight and maxPendingPerHook deliveries pending,
+// the sandbox maxPending; beyond a bound the oldest waiting delivery is given up. Every attempt and every
+// delivery given up is written to the tenant's delivery log.
 
 import { createHmac } from 'node:crypto';
 import http from 'node:http';
 import https from 'node:https';
+import { deliveryPolicy, nextRetry, type DeliveryOptions, type DeliveryPolicy } from './delivery-policy';
 import { timePrefix } from './prng';
 import type { SandboxState, Tenant } from './state';
 import type { HookRecord, WebhookKind } from './types';
 
-export interface DeliveryOptions {
-  /** Delay before the first retry; doubles on every further retry. Default 50 ms. */
-  baseDelayMs?: number;
-  /** Upper bound of one backoff delay. Default 5,000 ms. */
-  maxDelayMs?: number;
-  /** Attempts in all, the first included. Default 8. */
-  maxAttempts?: number;
-  /** A receiver that has not answered within this is a failure. Default 10,000 ms. */
-  timeoutMs?: number;
-  /** Log entries kept per tenant (oldest dropped first, in chunks of an eighth). Default 10,000. */
-  logLimit?: number;
-}
+export type { DeliveryOptions } from './delivery-policy';
 
 export interface DeliveryLogEntry {
   deliveryId: string;
   subscriptionId: string;
   type: WebhookKind;
   targetUrl: string;
+  /** The attempt this entry describes; for a delivery dropped while waiting, the attempts made so far. */
   attempt: number;
-  /** in_flight until answered; then delivered (2xx), failed (will retry), gone (410) or exhausted. */
-  state: 'in_flight' | 'delivered' | 'failed' | 'gone' | 'exhausted' | 'cancelled';
+  /**
+   * in_flight until answered; then delivered (2xx), failed (will retry), gone (410), exhausted (failed and
+   * given up: retry window or maxAttempts), cancelled (subscription deleted), or dropped (given up while
+   * waiting, to keep the queue within its bounds).
+   */
+  state: 'in_flight' | 'delivered' | 'failed' | 'gone' | 'exhausted' | 'cancelled' | 'dropped';
   statusCode: number | null;
   error: string | null;
+  /** For exhausted and dropped: what was given up and why, in words. */
+  givenUp: string | null;
   /** When the state change happened. */
   queuedAt: string;
   startedAt: string;
@@ -64,8 +64,19 @@ interface Delivery {
   attempt: number;
   queuedAt: string;
   queuedHr: number;
+  /** When the first attempt started (the retry window counts from here). */
+  firstHr: number;
   timer: NodeJS.Timeout | null;
   request: http.ClientRequest | null;
+  /** Waiting in its subscription's line for a free in-flight slot. */
+  waiting: boolean;
+}
+
+/** Per subscription: its pending deliveries (oldest first), attempts in flight and the line for a slot. */
+interface HookLine {
+  pending: Set<Delivery>;
+  inFlight: number;
+  waiting: Delivery[];
 }
 
 interface Target {
@@ -82,12 +93,9 @@ export function sign(body: string, secrets: readonly string[]): string {
 const nowHr = (): number => performance.timeOrigin + performance.now();
 
 export class DeliveryQueue {
-  private readonly baseDelayMs: number;
-  private readonly maxDelayMs: number;
-  private readonly maxAttempts: number;
-  private readonly timeoutMs: number;
-  private readonly logLimit: number;
+  readonly policy: DeliveryPolicy;
   private readonly pending = new Map<string, Delivery>();
+  private readonly lines = new Map<string, HookLine>();
   private readonly logs = new Map<string, DeliveryLogEntry[]>();
   /** Body and signature of the most recent deliveries (as many as one log keeps), for display on demand. */
   private readonly sent = new Map<string, SentDelivery>();
@@ -101,18 +109,14 @@ export class DeliveryQueue {
   private closed = false;
   private sequence = 0;
   state: SandboxState | null = null;
-  /** Called after every attempt (for logging). */
+  /** Called after every attempt and every delivery given up (for logging). */
   onAttemptDone: ((entry: DeliveryLogEntry) => void) | null = null;
   /** Called once a receiver's 410 has ended a subscription. */
   onGone: ((tenant: Tenant, hook: HookRecord) => void) | null = null;
   private readonly settledWaiters = new Set<() => void>();
 
   constructor(options: DeliveryOptions = {}) {
-    this.baseDelayMs = options.baseDelayMs ?? 50;
-    this.maxDelayMs = options.maxDelayMs ?? 5_000;
-    this.maxAttempts = Math.max(1, options.maxAttempts ?? 8);
-    this.timeoutMs = options.timeoutMs ?? 10_000;
-    this.logLimit = options.logLimit ?? 10_000;
+    this.policy = deliveryPolicy(options);
   }
 
   /**
@@ -143,10 +147,12 @@ export class DeliveryQueue {
         attempt: 0,
         queuedAt: createdAt,
         queuedHr,
+        firstHr: 0,
         timer: null,
         request: null,
+        waiting: false,
       };
-      this.pending.set(id, d);
+      this.admit(d);
       this.batch.push(d);
     }
     if (this.batch.length > 0 && this.immediate === null) {
@@ -154,7 +160,7 @@ export class DeliveryQueue {
         this.immediate = null;
         const batch = this.batch;
         this.batch = [];
-        for (const d of batch) this.attempt(d);
+        for (const d of batch) this.ready(d);
       });
     }
   }
@@ -175,7 +181,7 @@ export class DeliveryQueue {
       body: d.body ?? '',
       signature: d.signature ?? '',
     });
-    if (this.sent.size > this.logLimit) {
+    if (this.sent.size > this.policy.logLimit) {
       const oldest = this.sent.keys().next().value;
       if (oldest !== undefined) this.sent.delete(oldest);
     }
@@ -183,12 +189,14 @@ export class DeliveryQueue {
 
   /** Drop queued retries of a subscription that was deleted or ended by a 410. */
   cancelHook(hookId: string): void {
-    for (const d of this.pending.values()) {
-      if (d.hook.id !== hookId) continue;
-      if (d.timer) clearTimeout(d.timer);
-      if (d.request) continue; // in flight: finishes, but will not be retried
-      this.pending.delete(d.id);
-      this.batch = this.batch.filter((b) => b !== d);
+    const line = this.lines.get(hookId);
+    if (line) {
+      for (const d of [...line.pending]) {
+        if (d.request) continue; // in flight: finishes, but will not be retried
+        this.forget(d);
+      }
+      line.waiting = [];
+      if (line.pending.size === 0) this.lines.delete(hookId);
     }
     this.notifySettled();
   }
@@ -227,12 +235,100 @@ export class DeliveryQueue {
     for (const w of [...this.settledWaiters]) w();
   }
 
-  private attempt(d: Delivery): void {
+  private line(hookId: string): HookLine {
+    let line = this.lines.get(hookId);
+    if (!line) {
+      line = { pending: new Set(), inFlight: 0, waiting: [] };
+      this.lines.set(hookId, line);
+    }
+    return line;
+  }
+
+  /** Adds a new delivery within the bounds: when one is full, its oldest delivery not in flight goes. */
+  private admit(d: Delivery): void {
+    const { maxPendingPerHook, maxPending } = this.policy;
+    const line = this.line(d.hook.id);
+    if (line.pending.size >= maxPendingPerHook) {
+      const oldest = firstNotInFlight(line.pending.values());
+      if (oldest) {
+        this.drop(
+          oldest,
+          `dropped to keep the queue bounded: ${maxPendingPerHook} deliveries were pending for this ` +
+            `subscription (maxPendingPerHook), so the oldest waiting one was given up for a new one`,
+        );
+      }
+    }
+    if (this.pending.size >= maxPending) {
+      const oldest = firstNotInFlight(this.pending.values());
+      if (oldest) {
+        this.drop(
+          oldest,
+          `dropped to keep the queue bounded: ${maxPending} deliveries were pending in the sandbox ` +
+            `(maxPending), so the oldest waiting one was given up for a new one`,
+        );
+      }
+    }
+    this.pending.set(d.id, d);
+    line.pending.add(d);
+  }
+
+  /** Gives up a delivery that is not in flight, with a log entry that says why. */
+  private drop(d: Delivery, why: string): void {
+    if (d.timer) clearTimeout(d.timer);
+    d.timer = null;
+    if (d.waiting) {
+      const line = this.lines.get(d.hook.id);
+      const i = line ? line.waiting.indexOf(d) : -1;
+      if (line && i >= 0) line.waiting.splice(i, 1);
+      d.waiting = false;
+    }
+    this.forget(d);
+    const at = new Date(nowHr()).toISOString();
+    const entry: DeliveryLogEntry = {
+      ...this.entry(d, at),
+      state: 'dropped',
+      givenUp: why,
+      finishedAt: at,
+      durationMs: 0,
+    };
+    this.appendLog(d.tenant.id, entry);
+    this.onAttemptDone?.(entry);
+  }
+
+  /** Removes a delivery from every structure (its timer is already cleared or never set). */
+  private forget(d: Delivery): void {
+    if (d.timer) clearTimeout(d.timer);
+    d.timer = null;
+    this.pending.delete(d.id);
+    const line = this.lines.get(d.hook.id);
+    if (!line) return;
+    line.pending.delete(d);
+    if (line.pending.size === 0 && line.inFlight === 0) this.lines.delete(d.hook.id);
+  }
+
+  /** A delivery due for an attempt: sent now if its subscription has a free slot, else waits its turn. */
+  private ready(d: Delivery): void {
     if (this.closed || !this.pending.has(d.id)) return;
     d.timer = null;
-    d.attempt++;
-    const startedHr = nowHr();
-    const entry: DeliveryLogEntry = {
+    const line = this.line(d.hook.id);
+    if (line.inFlight < this.policy.maxInFlightPerHook) {
+      this.attempt(d, line);
+    } else {
+      d.waiting = true;
+      line.waiting.push(d);
+    }
+  }
+
+  private next(line: HookLine): void {
+    while (line.inFlight < this.policy.maxInFlightPerHook && line.waiting.length > 0) {
+      const d = line.waiting.shift() as Delivery;
+      d.waiting = false;
+      if (this.pending.has(d.id)) this.attempt(d, line);
+    }
+  }
+
+  private entry(d: Delivery, startedAt: string): DeliveryLogEntry {
+    return {
       deliveryId: d.id,
       subscriptionId: d.hook.id,
       type: d.type,
@@ -241,13 +337,23 @@ export class DeliveryQueue {
       state: 'in_flight',
       statusCode: null,
       error: null,
+      givenUp: null,
       queuedAt: d.queuedAt,
-      startedAt: new Date(startedHr).toISOString(),
+      startedAt,
       finishedAt: null,
-      startDelayMs: Math.round((startedHr - d.queuedHr) * 1000) / 1000,
+      startDelayMs: 0,
       durationMs: null,
       nextRetryAt: null,
     };
+  }
+
+  private attempt(d: Delivery, line: HookLine): void {
+    d.attempt++;
+    line.inFlight++;
+    const startedHr = nowHr();
+    if (d.attempt === 1) d.firstHr = startedHr;
+    const entry = this.entry(d, new Date(startedHr).toISOString());
+    entry.startDelayMs = Math.round((startedHr - d.queuedHr) * 1000) / 1000;
     this.appendLog(d.tenant.id, entry);
 
     let settled = false;
@@ -256,17 +362,25 @@ export class DeliveryQueue {
       settled = true;
       clearTimeout(timeout);
       d.request = null;
+      line.inFlight--;
       const endHr = nowHr();
       entry.statusCode = statusCode;
       entry.error = error;
       entry.finishedAt = new Date(endHr).toISOString();
       entry.durationMs = Math.round((endHr - startedHr) * 1000) / 1000;
-      this.settle(d, entry, statusCode);
+      this.settle(d, entry, statusCode, endHr);
       this.onAttemptDone?.(entry);
+      if (!this.closed) this.next(line);
+      if (line.pending.size === 0 && line.inFlight === 0 && this.lines.get(d.hook.id) === line) {
+        this.lines.delete(d.hook.id);
+      }
+      this.notifySettled();
     };
 
     if (d.body === null || d.signature === null) {
-      d.body = `{"id":"${d.id}","type":"${d.type}","createdAt":"${d.queuedAt}","data":${d.dataJson}}`;
+      d.body =
+        `{"id":"${d.id}","type":"${d.type}","createdAt":"${d.queuedAt}",` +
+        `"hookId":${JSON.stringify(d.hook.id)},"data":${d.dataJson}}`;
       d.signature = sign(
         d.body,
         this.state ? this.state.signingSecrets(d.tenant, d.hook) : [d.hook.secret ?? ''],
@@ -275,6 +389,9 @@ export class DeliveryQueue {
     }
     const body = d.body;
     const target = this.target(d.hook);
+    const timeout = setTimeout(() => {
+      d.request?.destroy(new Error(`no answer within ${this.policy.timeoutMs} ms`));
+    }, this.policy.timeoutMs);
     if (!target) {
       finish(null, 'invalid target URL');
       return;
@@ -294,9 +411,6 @@ export class DeliveryQueue {
       },
     });
     d.request = req;
-    const timeout = setTimeout(() => {
-      req.destroy(new Error(`no answer within ${this.timeoutMs} ms`));
-    }, this.timeoutMs);
     req.on('response', (res) => {
       res.on('error', () => finish(res.statusCode ?? null, 'response aborted'));
       res.on('end', () => finish(res.statusCode ?? null, null));
@@ -327,31 +441,37 @@ export class DeliveryQueue {
     return t;
   }
 
-  private settle(d: Delivery, entry: DeliveryLogEntry, statusCode: number | null): void {
+  private settle(d: Delivery, entry: DeliveryLogEntry, statusCode: number | null, endHr: number): void {
     if (statusCode !== null && statusCode >= 200 && statusCode < 300) {
       entry.state = 'delivered';
-      this.pending.delete(d.id);
-    } else if (statusCode === 410) {
+      this.forget(d);
+      return;
+    }
+    if (statusCode === 410) {
       entry.state = 'gone';
-      this.pending.delete(d.id);
+      this.forget(d);
       if (d.tenant.hooks.get(d.hook.id) === d.hook) {
         d.tenant.hooks.delete(d.hook.id);
         this.onGone?.(d.tenant, d.hook);
       }
       this.cancelHook(d.hook.id);
-    } else if (this.closed || !this.pending.has(d.id) || d.tenant.hooks.get(d.hook.id) !== d.hook) {
-      entry.state = 'cancelled';
-      this.pending.delete(d.id);
-    } else if (d.attempt >= this.maxAttempts) {
-      entry.state = 'exhausted';
-      this.pending.delete(d.id);
-    } else {
-      entry.state = 'failed';
-      const delay = Math.min(this.maxDelayMs, this.baseDelayMs * 2 ** (d.attempt - 1));
-      entry.nextRetryAt = new Date(Date.now() + delay).toISOString();
-      d.timer = setTimeout(() => this.attempt(d), delay);
+      return;
     }
-    this.notifySettled();
+    if (this.closed || !this.pending.has(d.id) || d.tenant.hooks.get(d.hook.id) !== d.hook) {
+      entry.state = 'cancelled';
+      this.forget(d);
+      return;
+    }
+    const retry = nextRetry(this.policy, d.attempt, endHr - d.firstHr);
+    if ('givenUp' in retry) {
+      entry.state = 'exhausted';
+      entry.givenUp = retry.givenUp;
+      this.forget(d);
+      return;
+    }
+    entry.state = 'failed';
+    entry.nextRetryAt = new Date(endHr + retry.delayMs).toISOString();
+    d.timer = setTimeout(() => this.ready(d), retry.delayMs);
   }
 
   private appendLog(tenantId: string, entry: DeliveryLogEntry): void {
@@ -362,8 +482,8 @@ export class DeliveryQueue {
     }
     log.push(entry);
     // Trimmed in chunks, so that a full log does not shift all its entries on every attempt.
-    if (log.length > this.logLimit + Math.max(100, this.logLimit >> 3))
-      log.splice(0, log.length - this.logLimit);
+    const limit = this.policy.logLimit;
+    if (log.length > limit + Math.max(100, limit >> 3)) log.splice(0, log.length - limit);
   }
 
   /** Stops every timer and aborts requests in flight; nothing is sent afterwards. */
@@ -377,10 +497,16 @@ export class DeliveryQueue {
       d.request?.destroy(new Error('sandbox closed'));
     }
     this.pending.clear();
+    this.lines.clear();
     this.httpAgent.destroy();
     this.httpsAgent.destroy();
     this.notifySettled();
   }
+}
+
+function firstNotInFlight(deliveries: Iterable<Delivery>): Delivery | undefined {
+  for (const d of deliveries) if (d.request === null) return d;
+  return undefined;
 }
 
 export function matches(hook: HookRecord, type: WebhookKind, eventId: string): boolean {

@@ -1,4 +1,4 @@
-// The contract's error body: { "error": { "code", "message", ...extra } } (contract.md §2).
+// The contract's error body: { "error": { "code", "message", ...extra } } (docs/connect-contract.md §2).
 
 export type ErrorCode =
   | 'VALIDATION_ERROR'

@@ -3,8 +3,17 @@
 
 import { validation } from './errors';
 
-export const FAULT_KINDS = ['429', '500', 'slow', 'non-json'] as const;
+export const FAULT_KINDS = ['429', '500', 'slow', 'non-json', 'redirect'] as const;
 export type FaultKind = (typeof FAULT_KINDS)[number];
+
+/** Statuses of the redirect fault (the real API never redirects: docs/connect-contract.md §1). */
+export const REDIRECT_STATUSES = [301, 302, 303, 307, 308] as const;
+/**
+ * Where a redirect fault points: the request's own path and query on the same origin (`same-origin`), on
+ * another origin that reaches the same sandbox (`other-origin`: localhost ↔ 127.0.0.1), on plain http
+ * (`http`, a downgrade when the sandbox is reached through https), or any absolute http(s) URL or path.
+ */
+export const REDIRECT_LOCATIONS = ['same-origin', 'other-origin', 'http'] as const;
 
 export interface RouteSpec {
   method: string;
@@ -23,6 +32,106 @@ export interface Fault {
   retryAfter: number;
   delayMs: number;
   status: number;
+  /** Redirect faults: a REDIRECT_LOCATIONS keyword, an absolute http(s) URL or a path. */
+  location: string;
+}
+
+/** The request a fault answers, as far as a response needs it. */
+export interface FaultRequest {
+  /** Path and query, as received. */
+  url: string;
+  /** The Host header (e.g. 127.0.0.1:4010). */
+  host: string;
+  /** https when the request came through TLS or a proxy saying so. */
+  protocol: 'http' | 'https';
+}
+
+export interface FaultResponse {
+  status: number;
+  type: string;
+  body: string;
+  headers: Record<string, string>;
+}
+
+const JSON_TYPE = 'application/json; charset=utf-8';
+const HTML_TYPE = 'text/html; charset=utf-8';
+
+/** Reads the `location` of a redirect fault: a keyword, an absolute http(s) URL or an absolute path. */
+export function readRedirectLocation(raw: string | undefined): string {
+  if (raw === undefined || raw === '') return 'other-origin';
+  if ((REDIRECT_LOCATIONS as readonly string[]).includes(raw)) return raw;
+  if (raw.startsWith('/') && !raw.startsWith('//')) return raw;
+  let url: URL | undefined;
+  try {
+    url = new URL(raw);
+  } catch {
+    url = undefined;
+  }
+  if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:')) {
+    throw validation(
+      'location',
+      `location must be ${REDIRECT_LOCATIONS.join(', ')}, an absolute http(s) URL or a path starting with /`,
+    );
+  }
+  return url.href;
+}
+
+function otherHost(host: string): string {
+  const m = /^(localhost|127\.0\.0\.1)(:\d+)?$/i.exec(host);
+  if (!m) return `redirect-target.invalid${host.includes(':') ? host.slice(host.lastIndexOf(':')) : ''}`;
+  return `${m[1]?.toLowerCase() === 'localhost' ? '127.0.0.1' : 'localhost'}${m[2] ?? ''}`;
+}
+
+/** Where a redirect fault sends this request. */
+function redirectTarget(location: string, req: FaultRequest): string {
+  switch (location) {
+    case 'same-origin':
+      return `${req.protocol}://${req.host}${req.url}`;
+    case 'other-origin':
+      return `${req.protocol}://${otherHost(req.host)}${req.url}`;
+    case 'http':
+      return `http://${req.host}${req.url}`;
+    default:
+      return location.startsWith('/') ? `${req.protocol}://${req.host}${location}` : location;
+  }
+}
+
+/** The response of a fault that answers instead of the route (every kind but slow). */
+export function faultResponse(f: Fault, req: FaultRequest): FaultResponse {
+  switch (f.kind) {
+    case '429':
+      return {
+        status: 429,
+        type: JSON_TYPE,
+        headers: { 'Retry-After': String(f.retryAfter) },
+        body: JSON.stringify({
+          error: { code: 'RATE_LIMITED', message: 'Too many requests', retryAfter: f.retryAfter },
+        }),
+      };
+    case '500':
+      return {
+        status: f.status,
+        type: JSON_TYPE,
+        headers: {},
+        body: JSON.stringify({ error: { code: 'INTERNAL', message: 'Internal error (injected)' } }),
+      };
+    case 'redirect': {
+      const location = redirectTarget(f.location, req);
+      return {
+        status: f.status,
+        type: HTML_TYPE,
+        headers: { Location: location },
+        body: `<html><body>Moved to <a href="${location.replace(/[&<>"]/g, '')}">another place</a></body></html>`,
+      };
+    }
+    default:
+      return {
+        status: f.status,
+        type: HTML_TYPE,
+        headers: {},
+        body: `<html><head><title>${f.status} Internal Server Error</title></head><body><h1>${f.status} Internal Server Error</h1></body></html>`,
+      };
+  }
 }
 
 function patternRegex(pattern: string): RegExp {

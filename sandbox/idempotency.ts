@@ -1,4 +1,4 @@
-// Idempotency-Key store for POST /api/v1/checkin (contract.md §4): scoped to the API key, kept at least
+// Idempotency-Key store for POST /api/v1/checkin (docs/connect-contract.md §4): scoped to the API key, kept at least
 // 24 h, same key + same body replays, different body is 422, a request still in flight is 409.
 
 export interface StoredResponse {

@@ -1,17 +1,15 @@
 // Programmatic entry point of the Connect sandbox: buildSandbox (inject, no socket) and startSandbox
-// (listens on 127.0.0.1). The sandbox follows docs/contract on its own and never imports the app under test.
+// (listens on 127.0.0.1). The sandbox follows docs/connect-contract.md on its own and never imports the app under test.
 
 import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { buildSandbox, sandboxContext, type SandboxOptions } from './app';
 import { SEED_TENANTS } from './seed';
 
-export { buildSandbox, sandboxContext, REDACTED_HEADERS, type SandboxOptions } from './app';
+export { buildSandbox, sandboxContext, type SandboxOptions } from './app';
 export { SEED_TENANTS, SCALE_EVENT_SLUG, type SeedTenant } from './seed';
 export { sign, type DeliveryLogEntry, type DeliveryOptions } from './delivery';
-export { FAULT_KINDS, type FaultKind } from './faults';
-export { WEBHOOK_KINDS, type WebhookKind, type HookEvent } from './types';
-export { MAX_VISIBILITY_LAG_MS } from './routes-sandbox';
+export { FAULT_KINDS, REDIRECT_STATUSES, REDIRECT_LOCATIONS, type FaultKind } from './faults';
 export { sandboxCall } from './client';
 
 export interface StartOptions extends SandboxOptions {

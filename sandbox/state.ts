@@ -3,6 +3,7 @@
 
 import { createHash } from 'node:crypto';
 import { ApiError, notFound } from './errors';
+import { applyOdd } from './odd';
 import { Prng, timePrefix } from './prng';
 import type {
   Booth,
@@ -26,7 +27,7 @@ import type {
 
 export const iso = (ms: number): string => new Date(ms).toISOString();
 
-// ---- wire shapes (contract.md §3) -------------------------------------------------------------------
+// ---- wire shapes (docs/connect-contract.md §3) ------------------------------------------------------
 
 export interface EventJson {
   id: string;
@@ -43,9 +44,9 @@ export interface EventJson {
 }
 
 /** A submission as the Connect API shows it: the record without the sandbox's own bookkeeping. */
-export type SubmissionJson = Omit<SubmissionRecord, 'tenantId' | 'createdMs' | 'visibleMs'>;
+export type SubmissionJson = Omit<SubmissionRecord, 'tenantId' | 'createdMs' | 'visibleMs' | 'odd'>;
 
-export type OrderJson = Omit<OrderRecord, 'createdMs'>;
+export type OrderJson = Omit<OrderRecord, 'createdMs' | 'odd'>;
 
 export interface CheckInResult {
   result: 'checked_in' | 'already_checked_in';
@@ -71,6 +72,8 @@ export class Tenant {
   readonly agendas = new Map<string, Session[]>();
   readonly hooks = new Map<string, HookRecord>();
   previousWebhookSecret: string | null = null;
+  /** Sandbox clock: when previousWebhookSecret is retired. */
+  previousWebhookSecretExpiresMs: number | null = null;
 
   constructor(readonly settings: TenantSettings) {}
 
@@ -135,7 +138,7 @@ export class SandboxState {
   // ---- serialisation ----------------------------------------------------------------------------------
 
   eventJson(e: EventRecord): EventJson {
-    return {
+    const json: EventJson = {
       id: e.id,
       slug: e.slug,
       title: e.title,
@@ -148,10 +151,11 @@ export class SandboxState {
       createdAt: e.createdAt,
       updatedAt: e.updatedAt,
     };
+    return applyOdd(json, e.odd);
   }
 
   submissionJson(s: SubmissionRecord): SubmissionJson {
-    return {
+    const json: SubmissionJson = {
       submissionId: s.submissionId,
       eventId: s.eventId,
       status: s.status,
@@ -165,10 +169,11 @@ export class SandboxState {
       approvedAt: s.approvedAt,
       checkedInAt: s.checkedInAt,
     };
+    return s.odd === undefined ? json : applyOdd(json, s.odd);
   }
 
   orderJson(o: OrderRecord): OrderJson {
-    return {
+    const json: OrderJson = {
       id: o.id,
       companyId: o.companyId,
       eventId: o.eventId,
@@ -181,6 +186,7 @@ export class SandboxState {
       createdAt: o.createdAt,
       updatedAt: o.updatedAt,
     };
+    return applyOdd(json, o.odd);
   }
 
   // ---- events -----------------------------------------------------------------------------------------
@@ -583,18 +589,80 @@ export class SandboxState {
       targetUrl: input.targetUrl,
       secret: tenant.settings.hookSecrets ? this.newSecret() : null,
       previousSecret: null,
+      previousSecretExpiresMs: null,
       createdAt: iso(ms),
     };
     tenant.hooks.set(hook.id, hook);
     return hook;
   }
 
-  /** Secrets that sign a delivery for this hook, newest first (two during a rotation). */
+  /**
+   * A new secret for the subscription (or, with hook null, the tenant's account-level secret). The old one
+   * still signs deliveries, beside the new one, for overlapMs of the sandbox clock; then it is retired.
+   */
+  rotateSecret(tenant: Tenant, hook: HookRecord | null, overlapMs: number): SecretState {
+    const expiresMs = overlapMs > 0 ? this.now() + overlapMs : null;
+    const secret = this.newSecret();
+    if (hook) {
+      hook.previousSecret = expiresMs === null ? null : hook.secret;
+      hook.previousSecretExpiresMs = expiresMs;
+      hook.secret = secret;
+    } else {
+      tenant.previousWebhookSecret = expiresMs === null ? null : tenant.settings.webhookSecret;
+      tenant.previousWebhookSecretExpiresMs = expiresMs;
+      tenant.settings.webhookSecret = secret;
+    }
+    return this.secretState(tenant, hook);
+  }
+
+  /** Ends the overlap now: only the current secret signs from here on. */
+  retirePreviousSecret(tenant: Tenant, hook: HookRecord | null): SecretState {
+    if (hook) {
+      hook.previousSecret = null;
+      hook.previousSecretExpiresMs = null;
+    } else {
+      tenant.previousWebhookSecret = null;
+      tenant.previousWebhookSecretExpiresMs = null;
+    }
+    return this.secretState(tenant, hook);
+  }
+
+  /** The current and, during an overlap, the previous secret of a subscription or of the account. */
+  secretState(tenant: Tenant, hook: HookRecord | null): SecretState {
+    this.expirePrevious(tenant, hook);
+    const expires = hook ? hook.previousSecretExpiresMs : tenant.previousWebhookSecretExpiresMs;
+    return {
+      hookId: hook ? hook.id : null,
+      secret: hook ? hook.secret : tenant.settings.webhookSecret,
+      previousSecret: hook ? hook.previousSecret : tenant.previousWebhookSecret,
+      previousSecretExpiresAt: expires === null ? null : iso(expires),
+    };
+  }
+
+  private expirePrevious(tenant: Tenant, hook: HookRecord | null): void {
+    const now = this.now();
+    if (hook && hook.previousSecretExpiresMs !== null && hook.previousSecretExpiresMs <= now) {
+      this.retirePreviousSecret(tenant, hook);
+    }
+    const accountExpires = tenant.previousWebhookSecretExpiresMs;
+    if (accountExpires !== null && accountExpires <= now) this.retirePreviousSecret(tenant, null);
+  }
+
+  /** Secrets that sign a delivery for this hook, newest first (two during a rotation's overlap). */
   signingSecrets(tenant: Tenant, hook: HookRecord): string[] {
+    this.expirePrevious(tenant, hook);
     const current = hook.secret ?? tenant.settings.webhookSecret;
     const previous = hook.secret !== null ? hook.previousSecret : tenant.previousWebhookSecret;
     return previous ? [current, previous] : [current];
   }
+}
+
+export interface SecretState {
+  hookId: string | null;
+  /** For a subscription signed with the account-level secret: null (the account secret signs). */
+  secret: string | null;
+  previousSecret: string | null;
+  previousSecretExpiresAt: string | null;
 }
 
 function lowerBound(list: SubmissionRecord[], ms: number): number {

@@ -1,4 +1,6 @@
-// Internal records of the sandbox and the wire shapes of the contract (contract.md §3).
+// Internal records of the sandbox and the wire shapes of the contract (docs/connect-contract.md §3).
+
+import type { OddPatch } from './odd';
 
 export type Entitlement = 'venue' | 'agenda' | 'qrScan';
 export type Entitlements = Record<Entitlement, boolean>;
@@ -41,6 +43,8 @@ export interface EventRecord {
   updatedAt: string;
   createdMs: number;
   deleted: boolean;
+  /** Set by the simulation API: how the Connect representation deviates from the documented form. */
+  odd?: OddPatch;
 }
 
 export type AnswerValue = string | number | boolean | null | string[];
@@ -67,6 +71,8 @@ export interface SubmissionRecord {
   createdMs: number;
   /** Not before this instant does the submission appear in the polling list (replication lag, ≤ 2 min). */
   visibleMs: number;
+  /** Set by the simulation API: how the Connect representation deviates from the documented form. */
+  odd?: OddPatch;
 }
 
 export interface LineItem {
@@ -88,6 +94,8 @@ export interface OrderRecord {
   createdAt: string;
   updatedAt: string;
   createdMs: number;
+  /** Set by the simulation API: how the Connect representation deviates from the documented form. */
+  odd?: OddPatch;
 }
 
 export interface Booth {
@@ -148,6 +156,8 @@ export interface HookRecord {
   secret: string | null;
   /** During a rotation: the secret that is still accepted and also signs deliveries. */
   previousSecret: string | null;
+  /** Sandbox clock: when previousSecret is retired (it signs nothing from then on). */
+  previousSecretExpiresMs: number | null;
   createdAt: string;
 }
 

@@ -205,3 +205,26 @@ export function canonicalJson(value: unknown): string {
     .sort();
   return `{${keys.map((k) => `${JSON.stringify(k)}:${canonicalJson(obj[k])}`).join(',')}}`;
 }
+
+/**
+ * Whether a JSON text nests objects and arrays deeper than maxDepth. One pass over the characters, no
+ * recursion, strings skipped, so a hostile body costs no stack. Malformed text is left to JSON.parse.
+ */
+export function jsonDepthExceeds(text: string, maxDepth: number): boolean {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 0x5c) i++;
+      else if (c === 0x22) inString = false;
+    } else if (c === 0x22) {
+      inString = true;
+    } else if (c === 0x7b || c === 0x5b) {
+      if (++depth > maxDepth) return true;
+    } else if (c === 0x7d || c === 0x5d) {
+      depth--;
+    }
+  }
+  return false;
+}

@@ -5,7 +5,7 @@ import { sign } from '../../sandbox';
 import { FaultRegistry } from '../../sandbox/faults';
 import { IdempotencyStore } from '../../sandbox/idempotency';
 import { Prng } from '../../sandbox/prng';
-import { CONNECT_ROUTES } from '../../sandbox/routes-connect';
+import { CONNECT_ROUTES } from '../../sandbox/connect';
 import { canonicalJson, parseIso } from '../../sandbox/validate';
 
 describe('IdempotencyStore', () => {

@@ -115,7 +115,7 @@ describe('subscriptions', () => {
 });
 
 describe('delivery', () => {
-  it('POSTs {id, type, createdAt, data} signed with HMAC-SHA256 of the raw body and the hook secret', async () => {
+  it('POSTs {id, type, createdAt, hookId, data} signed with HMAC-SHA256 of the raw body and the hook secret', async () => {
     const hook = await subscribe(app, `${receiver.url}/zap`, 'FORM_SUBMISSION');
     const sub = await newSubmission(app, 'pending');
     const [got] = await receiver.waitFor(1);
@@ -125,9 +125,10 @@ describe('delivery', () => {
       id: expect.stringMatching(/^dlv_/),
       type: 'FORM_SUBMISSION',
       createdAt: expect.stringMatching(ISO_MS),
+      hookId: hook.id,
       data: { ...sub, visibleAt: undefined },
     });
-    expect(Object.keys(got?.body ?? {})).toEqual(['id', 'type', 'createdAt', 'data']);
+    expect(Object.keys(got?.body ?? {})).toEqual(['id', 'type', 'createdAt', 'hookId', 'data']);
     // Independent computation on the received bytes.
     const expected = `sha256=${createHmac('sha256', hook.secret)
       .update(got?.raw ?? '')
@@ -345,6 +346,7 @@ describe('delivery', () => {
       hookId: hook.id,
       secret: expect.stringMatching(/^whsec_/),
       previousSecret: hook.secret,
+      previousSecretExpiresAt: expect.stringMatching(ISO_MS),
     });
     await newSubmission(app, 'pending');
     const [during] = await receiver.waitFor(1);

@@ -1,0 +1,51 @@
+// Events: the tenant's list (keyed), the public catalog and the event and agenda widgets (keyless).
+
+import type { FastifyInstance } from 'fastify';
+import type { SandboxContext } from '../context';
+import { entitlementRequired } from '../errors';
+import { KEYED, KEYLESS, params, query, tenantOf } from '../request';
+import { readLimit, readPage } from '../validate';
+
+export function registerEventRoutes(app: FastifyInstance, ctx: SandboxContext): void {
+  const { state } = ctx;
+
+  // The tenant's events, newest kept when limit cuts.
+  app.get('/api/v1/integrations/zapier/events', { config: KEYED }, async (req) => {
+    const tenant = tenantOf(req);
+    const limit = readLimit(query(req));
+    const events = [...tenant.events.values()]
+      .filter((e) => !e.deleted)
+      .sort((a, b) => b.createdMs - a.createdMs || (a.id < b.id ? -1 : 1))
+      .slice(0, limit);
+    return { data: ctx.order(events.map((e) => state.eventJson(e))) };
+  });
+
+  // Public catalog: published events of every organizer, paged (soonest first; shuffle shuffles a page).
+  app.get('/api/v1/public/events', { config: KEYLESS }, async (req) => {
+    const q = query(req);
+    const page = readPage(q);
+    const limit = readLimit(q);
+    const all = [...state.eventsBySlug.values()]
+      .filter((e) => e.status === 'published' && !e.deleted)
+      .sort((a, b) => (a.startsAt < b.startsAt ? -1 : a.startsAt > b.startsAt ? 1 : a.id < b.id ? -1 : 1));
+    const slice = all.slice((page - 1) * limit, page * limit).map((e) => state.eventJson(e));
+    return { data: ctx.order(slice), page, limit, total: all.length };
+  });
+
+  app.get('/widgets/event/:slug', { config: KEYLESS }, async (req) => {
+    const e = state.publicEventBySlug(params(req).slug ?? '');
+    return { ...state.eventJson(e), description: e.description, coverImageUrl: e.coverImageUrl };
+  });
+
+  // Agenda widget (agenda entitlement of the owning organizer).
+  app.get('/widgets/event/:slug/agenda', { config: KEYLESS }, async (req, reply) => {
+    const e = state.publicEventBySlug(params(req).slug ?? '');
+    const owner = state.tenants.get(e.tenantId);
+    if (!owner?.settings.entitlements.agenda) throw entitlementRequired('agenda');
+    const sessions = [...(owner.agendas.get(e.id) ?? [])].sort((a, b) =>
+      a.startsAt < b.startsAt ? -1 : a.startsAt > b.startsAt ? 1 : 0,
+    );
+    reply.header('Cache-Control', 'public, max-age=300');
+    return { eventId: e.id, slug: e.slug, timezone: e.timezone, sessions };
+  });
+}

@@ -1,0 +1,23 @@
+// The company's orders, newest first, `limit` of them.
+
+import type { FastifyInstance } from 'fastify';
+import type { SandboxContext } from '../context';
+import { ApiError } from '../errors';
+import { KEYED, query, tenantOf } from '../request';
+import { readLimit, requireQueryString } from '../validate';
+
+export function registerOrderRoutes(app: FastifyInstance, ctx: SandboxContext): void {
+  const { state } = ctx;
+
+  app.get('/api/v1/integrations/zapier/orders', { config: KEYED }, async (req) => {
+    const tenant = tenantOf(req);
+    const q = query(req);
+    const companyId = requireQueryString(q, 'companyId');
+    const limit = readLimit(q);
+    if (companyId !== tenant.settings.companyId) throw new ApiError(404, 'NOT_FOUND', 'Company not found');
+    const orders = [...tenant.orders.values()]
+      .sort((a, b) => b.createdMs - a.createdMs || (a.id < b.id ? 1 : -1))
+      .slice(0, limit);
+    return { data: ctx.order(orders.map((o) => state.orderJson(o))) };
+  });
+}

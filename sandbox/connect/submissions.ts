@@ -1,0 +1,53 @@
+// Submissions of one event with createdAt >= since (visible ones only), newest first unless shuffled.
+// The answer is streamed in slices of records, so an event of 200,000 registrations never exists as one
+// 150 MB string in the sandbox.
+
+import { Readable } from 'node:stream';
+import type { FastifyInstance } from 'fastify';
+import type { SandboxContext } from '../context';
+import { KEYED, query, tenantOf } from '../request';
+import type { SandboxState } from '../state';
+import type { SubmissionRecord } from '../types';
+import { readOptionalLimit, requireQueryString, requireQueryTimestamp } from '../validate';
+
+/** Records serialised per chunk of the streamed answer. */
+const SLICE = 500;
+
+/** `{"data":[…]}` for these records in this order, as a sequence of strings of about SLICE records. */
+export function* submissionsBody(
+  state: SandboxState,
+  list: readonly SubmissionRecord[],
+  order: Uint32Array,
+): Generator<string> {
+  yield '{"data":[';
+  for (let start = 0; start < order.length; start += SLICE) {
+    const end = Math.min(order.length, start + SLICE);
+    const parts = new Array<string>(end - start);
+    for (let i = start; i < end; i++) {
+      parts[i - start] = JSON.stringify(state.submissionJson(list[order[i] as number] as SubmissionRecord));
+    }
+    yield (start === 0 ? '' : ',') + parts.join(',');
+  }
+  yield ']}';
+}
+
+export function registerSubmissionRoutes(app: FastifyInstance, ctx: SandboxContext): void {
+  const { state } = ctx;
+
+  app.get('/api/v1/integrations/zapier/submissions', { config: KEYED }, async (req, reply) => {
+    const tenant = tenantOf(req);
+    const q = query(req);
+    const eventId = requireQueryString(q, 'eventId');
+    const since = requireQueryTimestamp(q, 'since');
+    const limit = readOptionalLimit(q);
+    state.event(tenant, eventId);
+    let list = state.submissionsSince(tenant, eventId, since);
+    if (limit !== undefined && list.length > limit) list = list.slice(list.length - limit);
+    // Newest first: the list is oldest first, so the order reads it backwards.
+    const order = new Uint32Array(list.length);
+    for (let i = 0; i < list.length; i++) order[i] = list.length - 1 - i;
+    ctx.orderIndexes(order);
+    reply.type('application/json; charset=utf-8');
+    return reply.send(Readable.from(submissionsBody(state, list, order)));
+  });
+}

@@ -1,0 +1,23 @@
+// What every route reads from a request: its tenant, path parameters and query; and the route configs.
+
+import type { FastifyRequest } from 'fastify';
+import { ApiError } from './errors';
+import type { Tenant } from './state';
+import type { Query } from './validate';
+
+/** A keyed Connect route: X-API-KEY, faults belong to the tenant. */
+export const KEYED = { auth: true, connect: true } as const;
+/** A keyless Connect route (catalog, widgets): its faults are global. */
+export const KEYLESS = { connect: true, keyless: true } as const;
+/** A simulation route: the tenant's X-API-KEY, no faults. */
+export const SIMULATION = { auth: true } as const;
+
+export function tenantOf(req: FastifyRequest): Tenant {
+  if (!req.tenant) throw new ApiError(401, 'INVALID_API_KEY', 'Missing or unknown X-API-KEY');
+  return req.tenant;
+}
+
+export const params = (req: FastifyRequest): Record<string, string | undefined> =>
+  req.params as Record<string, string | undefined>;
+
+export const query = (req: FastifyRequest): Query => req.query as Query;
