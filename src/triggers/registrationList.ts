@@ -16,7 +16,7 @@ export const PAGE_SIZE = 100;
 const SNAPSHOT_TTL_SECONDS = 300;
 
 /** `Lovelace, Ada — ada@example.com (checked in)` */
-const registrationLabel = (
+export const registrationLabel = (
   s: Pick<Submission, 'firstName' | 'lastName' | 'email' | 'submissionId' | 'checkedInAt'>,
 ) => {
   const name = [s.lastName, s.firstName].filter((part) => part?.trim()).join(', ');
