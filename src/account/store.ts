@@ -23,7 +23,7 @@ type CacheWithScope = {
 };
 
 /** A short, one-way fingerprint of the connected account; never reveals the key. */
-const accountFingerprint = (authData: Bundle['authData']): string =>
+export const accountFingerprint = (authData: Bundle['authData']): string =>
   createHash('sha256')
     .update(`${authData.baseUrl ?? process.env.CONNECT_BASE_URL ?? ''}\n${authData.apiKey ?? ''}`)
     .digest('hex')
