@@ -2,19 +2,23 @@
  * The one request function of the app. Every operation reaches the Connect API through `connectRequest`:
  * it joins the base URL and a path from `paths`, adds `X-API-KEY` only for the configured base URL,
  * parses JSON, validates it against a contract schema and maps every failure to a clear Zapier error.
+ * Redirects are never followed blindly: a keyed request stays under the base URL (never to another origin,
+ * never from https to http), and every message is blanked of the connection's secrets (src/connect/secrets.ts).
  */
 import type { Bundle, ZObject } from 'zapier-platform-core';
 import type { ZodType } from 'zod';
-import { type AuthData, isUnderBaseUrl, resolveBaseUrl } from './config';
+import { type AuthData, isLoopbackHost, isUnderBaseUrl, resolveBaseUrl } from './config';
 import {
   type RawAnswer,
   type RetryHint,
+  connectErrorCode,
   isNotFound,
   networkError,
   throwBadShape,
   throwForAnswer,
   throwNotJson,
 } from './errors';
+import { type Redact, bundleRedactor, redactError } from './secrets';
 
 export type Query = Record<string, string | number | boolean | null | undefined>;
 
@@ -77,40 +81,172 @@ export const headersFor = (
   return headers;
 };
 
-export const connectRequestFull = async <T>(
+/** Redirect answers; the Connect API never sends one (contract §1), so each is checked before it is followed. */
+const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
+const MAX_REDIRECTS = 5;
+
+const originOf = (url: string): string => {
+  try {
+    return new URL(url).origin;
+  } catch {
+    return '(an address that could not be read)';
+  }
+};
+
+/**
+ * Whether a redirect from `from` to `to` may be followed. Keyed requests stay under the account's base URL
+ * (same scheme, host, port and path prefix): the key goes to the Connect API only. Public requests carry no
+ * key and may follow a redirect to another https host, but never from https to http (the answer could be
+ * altered on the way) nor to a loopback host unless the base URL itself is one (the local sandbox).
+ */
+const redirectProblem = (
+  from: string,
+  to: string,
+  baseUrl: string,
+  isPublic: boolean,
+): 'downgrade' | 'elsewhere' | null => {
+  const source = new URL(from);
+  const target = new URL(to);
+  if (source.protocol === 'https:' && target.protocol !== 'https:') return 'downgrade';
+  if (!isPublic) return isUnderBaseUrl(to, baseUrl) ? null : 'elsewhere';
+  if (target.protocol !== 'https:' && target.protocol !== 'http:') return 'elsewhere';
+  const base = new URL(baseUrl);
+  if (isLoopbackHost(target.hostname) && !isLoopbackHost(base.hostname)) return 'elsewhere';
+  return null;
+};
+
+const refuseRedirect = (
+  z: ZObject,
+  problem: 'downgrade' | 'elsewhere' | 'too-many',
+  context: { status: number; target: string; baseUrl: string; what: string; isPublic: boolean },
+): never => {
+  const host = new URL(context.baseUrl).host;
+  const where = originOf(context.target);
+  const keyNote = context.isPublic ? '' : ' and your API key was not sent there';
+  const reason =
+    problem === 'downgrade'
+      ? `to the unencrypted address ${where}`
+      : problem === 'too-many'
+        ? `more than ${MAX_REDIRECTS} times in a row (last to ${where})`
+        : `to ${where}, outside your Connect API URL`;
+  throw new z.errors.Error(
+    `The service at ${host} answered the request for ${context.what} with a redirect (HTTP ${context.status}) ${reason}, so it was not followed${keyNote}. The Connect API never redirects: check the Connect API URL of your connection (the address of the API host itself, with https).`,
+    'REDIRECT_REFUSED',
+    context.status,
+  );
+};
+
+type RequestOptions = Parameters<ZObject['request']>[0] & { url: string };
+type Answered = { status: number; headers: ConnectResult<unknown>['headers']; content?: string };
+
+const redirectContext = (call: ConnectCall<unknown>, baseUrl: string, status: number) => ({
+  status,
+  baseUrl,
+  what: call.what,
+  isPublic: call.public === true,
+});
+
+/**
+ * One request through `z.request` with redirects handled here (`redirect: 'manual'`): a redirect is followed
+ * only where `redirectProblem` allows it, with the key recomputed for the new address, the method and body
+ * kept for 307/308 and turned into a GET for 303 (and 301/302 of a POST), as browsers do.
+ */
+const send = async (
   z: ZObject,
   bundle: Pick<Bundle, 'authData'>,
-  call: ConnectCall<T>,
-): Promise<ConnectResult<T>> => {
-  const baseUrl = resolveBaseUrl(z, bundle.authData);
-  const url = buildUrl(baseUrl, call.path, call.query);
-  const hasBody = call.body !== undefined;
-  const headers = headersFor(
-    url,
-    baseUrl,
-    bundle.authData,
-    { ...(hasBody ? { 'Content-Type': 'application/json' } : {}), ...call.headers },
-    call.public,
-  );
-
-  let response;
-  try {
-    response = await z.request({
-      url,
-      method: call.method ?? 'GET',
+  call: ConnectCall<unknown>,
+  baseUrl: string,
+  url: string,
+): Promise<Answered> => {
+  let target = url;
+  let method: string = call.method ?? 'GET';
+  let body = call.body === undefined ? undefined : JSON.stringify(call.body);
+  for (let hop = 0; ; hop++) {
+    const headers = headersFor(
+      target,
+      baseUrl,
+      bundle.authData,
+      { ...(body !== undefined ? { 'Content-Type': 'application/json' } : {}), ...call.headers },
+      call.public,
+    );
+    const response = await z.request({
+      url: target,
+      method,
       headers,
-      body: hasBody ? JSON.stringify(call.body) : undefined,
+      body,
+      redirect: 'manual',
       skipThrowForStatus: true,
       throwForThrottlingEarly: false,
       timeout: call.timeoutMs ?? DEFAULT_TIMEOUT_MS,
       ...(call.large ? { raw: true } : {}),
-    } as Parameters<ZObject['request']>[0] & { url: string });
+    } as RequestOptions);
+    const location = response.headers.get('location');
+    if (REDIRECT_STATUSES.has(response.status) && location) {
+      if (call.large) await (response as unknown as { text(): Promise<string> }).text().catch(() => '');
+      const context = redirectContext(call, baseUrl, response.status);
+      let next: string;
+      try {
+        next = new URL(location, target).toString();
+      } catch {
+        return refuseRedirect(z, 'elsewhere', { ...context, target: location });
+      }
+      const problem = redirectProblem(target, next, baseUrl, call.public === true);
+      if (problem) return refuseRedirect(z, problem, { ...context, target: next });
+      if (hop >= MAX_REDIRECTS) return refuseRedirect(z, 'too-many', { ...context, target: next });
+      if (
+        response.status === 303 ||
+        ((response.status === 301 || response.status === 302) && method === 'POST')
+      ) {
+        method = 'GET';
+        body = undefined;
+      }
+      target = next;
+      continue;
+    }
     if (call.large) {
       const text = await (response as unknown as { text(): Promise<string> }).text();
-      response = { status: response.status, headers: response.headers, content: text };
+      return { status: response.status, headers: response.headers, content: text };
     }
+    return response;
+  }
+};
+
+const isRedirectRefusal = (error: unknown): boolean => connectErrorCode(error) === 'REDIRECT_REFUSED';
+
+export const connectRequestFull = async <T>(
+  z: ZObject,
+  bundle: Pick<Bundle, 'authData'> & Partial<Pick<Bundle, 'subscribeData'>>,
+  call: ConnectCall<T>,
+): Promise<ConnectResult<T>> => {
+  // Every message built below is blanked of the connection's secrets, whatever the server echoed.
+  const redact = bundleRedactor(bundle);
+  try {
+    return await requestAndRead(z, bundle, call, redact);
   } catch (error) {
-    throw networkError(z, error, { baseUrl, typedUrl: bundle.authData.baseUrl, what: call.what }, call.retry);
+    throw redactError(error, redact);
+  }
+};
+
+const requestAndRead = async <T>(
+  z: ZObject,
+  bundle: Pick<Bundle, 'authData'>,
+  call: ConnectCall<T>,
+  redact: Redact,
+): Promise<ConnectResult<T>> => {
+  const baseUrl = resolveBaseUrl(z, bundle.authData);
+  const url = buildUrl(baseUrl, call.path, call.query);
+
+  let response: Answered;
+  try {
+    response = await send(z, bundle, call as ConnectCall<unknown>, baseUrl, url);
+  } catch (error) {
+    if (isRedirectRefusal(error)) throw error;
+    throw networkError(
+      z,
+      redactError(error, redact),
+      { baseUrl, typedUrl: bundle.authData.baseUrl, what: call.what },
+      call.retry,
+    );
   }
 
   const answer: RawAnswer = {
@@ -120,7 +256,9 @@ export const connectRequestFull = async <T>(
     retryAfter: response.headers.get('retry-after'),
     replayed: response.headers.get('idempotent-replayed') === 'true',
   };
-  if (answer.status < 200 || answer.status > 299) throwForAnswer(z, answer, call.what, call.retry);
+  // Blanked before any excerpt is cut from it, so not even a prefix of a secret can show.
+  const shown = (): RawAnswer => ({ ...answer, content: redact(answer.content) });
+  if (answer.status < 200 || answer.status > 299) throwForAnswer(z, shown(), call.what, call.retry);
 
   const bytes = Buffer.byteLength(answer.content);
   if (call.schema === null) {
@@ -130,7 +268,7 @@ export const connectRequestFull = async <T>(
   try {
     json = JSON.parse(answer.content);
   } catch {
-    return throwNotJson(z, answer, call.what);
+    return throwNotJson(z, shown(), call.what);
   }
   const parsed = call.schema.safeParse(json);
   if (!parsed.success) return throwBadShape(z, answer.status, parsed.error, call.what);

@@ -12,7 +12,7 @@ export type AuthData = Record<string, string | undefined>;
 
 const LOOPBACK = /^(localhost|127(?:\.\d{1,3}){3}|\[::1\])$/i;
 
-const isLoopbackHost = (hostname: string): boolean => LOOPBACK.test(hostname);
+export const isLoopbackHost = (hostname: string): boolean => LOOPBACK.test(hostname);
 
 /**
  * Normalises a service URL typed by a person: surrounding spaces and trailing slashes go, a missing scheme

@@ -5,5 +5,6 @@ export * from './delivery';
 export * from './errors';
 export * from './paths';
 export * from './schemas';
+export * from './secrets';
 export * from './signature';
 export * from './surfaces';
