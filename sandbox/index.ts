@@ -4,7 +4,7 @@
 import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { buildSandbox, sandboxContext, type SandboxOptions } from './app';
-import { SEED_TENANTS } from './seed';
+import { SCALE_EVENT_SLUG, SEED_TENANTS } from './seed';
 
 export { buildSandbox, sandboxContext, type SandboxOptions } from './app';
 export { SEED_TENANTS, SCALE_EVENT_SLUG, type SeedTenant } from './seed';
@@ -21,6 +21,8 @@ export interface RunningSandbox {
   /** http://127.0.0.1:<port>, no trailing slash. */
   url: string;
   tenants: typeof SEED_TENANTS;
+  /** Id of the load event that `scale` adds (slug `load-test-expo`, first seed tenant); null without one. */
+  scaleEventId: string | null;
   /** Stops the delivery queue and every timer, then the server. */
   close(): Promise<void>;
   app: FastifyInstance;
@@ -39,6 +41,7 @@ export async function startSandbox(options: StartOptions = {}): Promise<RunningS
   return {
     url: `http://127.0.0.1:${port}`,
     tenants: SEED_TENANTS,
+    scaleEventId: sandboxContext(app).state.eventsBySlug.get(SCALE_EVENT_SLUG)?.id ?? null,
     close: () => {
       closing ??= app.close().then(() => undefined);
       return closing;

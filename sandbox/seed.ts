@@ -3,6 +3,25 @@
 // comes from a seeded generator, so a fixed `now` gives byte-identical data.
 
 import { Prng } from './prng';
+import {
+  type EventSpec,
+  EVENTS,
+  FIRST_NAMES,
+  LAST_NAMES,
+  COMPANIES,
+  JOB_TITLES,
+  DIETS,
+  COUNTRIES,
+  TSHIRTS,
+  WORKSHOPS,
+  SOURCES,
+  TICKETS,
+  ADD_ONS,
+  SESSION_TITLES,
+  ROOMS,
+  TRACKS,
+  SPEAKER_TITLES,
+} from './seed-data';
 import type { SandboxState, Tenant } from './state';
 import type {
   Answer,
@@ -13,6 +32,7 @@ import type {
   LineItem,
   OrderStatus,
   Session,
+  SubmissionRecord,
   SubmissionStatus,
 } from './types';
 
@@ -61,391 +81,6 @@ const MIN = 60_000;
 const HOUR = 60 * MIN;
 const DAY = 24 * HOUR;
 
-interface EventSpec {
-  title: string;
-  slug: string;
-  status: 'draft' | 'published';
-  timezone: string;
-  venueName: string;
-  /** Start: this many days from now, at this UTC hour. */
-  startInDays: number;
-  startHourUtc: number;
-  durationHours: number;
-  createdDaysAgo: number;
-  submissions: number;
-  description: string;
-  floorPlans: boolean;
-  agenda: boolean;
-}
-
-const EVENTS: Record<string, EventSpec[]> = {
-  ten_northwind: [
-    {
-      title: 'TechWeek Paris 2026',
-      slug: 'techweek-paris-2026',
-      status: 'published',
-      timezone: 'Europe/Paris',
-      venueName: 'Palais des Congrès de Paris',
-      startInDays: 24,
-      startHourUtc: 7,
-      durationHours: 58,
-      createdDaysAgo: 62,
-      submissions: 140,
-      description: 'Three days of talks, workshops and an expo floor on software, cloud and product.',
-      floorPlans: true,
-      agenda: true,
-    },
-    {
-      title: 'Data & AI Summit Lyon',
-      slug: 'data-ai-summit-lyon',
-      status: 'published',
-      timezone: 'Europe/Paris',
-      venueName: 'Centre de Congrès de Lyon',
-      startInDays: 45,
-      startHourUtc: 7,
-      durationHours: 10,
-      createdDaysAgo: 41,
-      submissions: 80,
-      description: 'A one-day summit for data engineers, analysts and ML practitioners.',
-      floorPlans: true,
-      agenda: true,
-    },
-    {
-      title: 'Cloud Native Meetup #12',
-      slug: 'cloud-native-meetup-12',
-      status: 'published',
-      timezone: 'Europe/Paris',
-      venueName: 'Station F',
-      startInDays: -2,
-      startHourUtc: 17,
-      durationHours: 3,
-      createdDaysAgo: 30,
-      submissions: 60,
-      description: 'Lightning talks on Kubernetes operators, followed by drinks.',
-      floorPlans: false,
-      agenda: true,
-    },
-    {
-      title: 'Northwind Partner Day 2027',
-      slug: 'northwind-partner-day-2027',
-      status: 'draft',
-      timezone: 'Europe/Paris',
-      venueName: 'Pavillon Dauphine',
-      startInDays: 120,
-      startHourUtc: 8,
-      durationHours: 8,
-      createdDaysAgo: 3,
-      submissions: 4,
-      description: 'Invitation-only day for resellers and integration partners.',
-      floorPlans: true,
-      agenda: true,
-    },
-  ],
-  ten_lumen: [
-    {
-      title: 'Lumen Design Conference 2026',
-      slug: 'lumen-design-conference-2026',
-      status: 'published',
-      timezone: 'Europe/Berlin',
-      venueName: 'bcc Berlin Congress Center',
-      startInDays: 30,
-      startHourUtc: 8,
-      durationHours: 33,
-      createdDaysAgo: 75,
-      submissions: 110,
-      description: 'Design systems, research and accessibility, over two days at Alexanderplatz.',
-      floorPlans: true,
-      agenda: true,
-    },
-    {
-      title: 'HealthTech Forum Amsterdam',
-      slug: 'healthtech-forum-amsterdam',
-      status: 'published',
-      timezone: 'Europe/Amsterdam',
-      venueName: 'RAI Amsterdam',
-      startInDays: 60,
-      startHourUtc: 8,
-      durationHours: 9,
-      createdDaysAgo: 20,
-      submissions: 70,
-      description: 'Clinicians, founders and payers on digital health in Europe.',
-      floorPlans: true,
-      agenda: true,
-    },
-    {
-      title: 'Lumen Leadership Retreat',
-      slug: 'lumen-leadership-retreat',
-      status: 'draft',
-      timezone: 'Europe/Vienna',
-      venueName: 'Hotel Sacher Wien',
-      startInDays: 95,
-      startHourUtc: 9,
-      durationHours: 30,
-      createdDaysAgo: 6,
-      submissions: 0,
-      description: 'A small retreat for heads of design.',
-      floorPlans: false,
-      agenda: true,
-    },
-  ],
-  ten_harbor: [
-    {
-      title: 'Harbor Founders Breakfast',
-      slug: 'harbor-founders-breakfast',
-      status: 'published',
-      timezone: 'America/New_York',
-      venueName: 'Brooklyn Navy Yard, Building 77',
-      startInDays: 10,
-      startHourUtc: 12,
-      durationHours: 3,
-      createdDaysAgo: 25,
-      submissions: 55,
-      description: 'Coffee, bagels and five-minute founder stories.',
-      floorPlans: false,
-      agenda: false,
-    },
-    {
-      title: 'Harbor AI Night San Francisco',
-      slug: 'harbor-ai-night-sf',
-      status: 'published',
-      timezone: 'America/Los_Angeles',
-      venueName: 'Fort Mason Center',
-      startInDays: 21,
-      startHourUtc: 1,
-      durationHours: 4,
-      createdDaysAgo: 33,
-      submissions: 75,
-      description: 'Demos from applied AI teams, then a rooftop social.',
-      floorPlans: false,
-      agenda: false,
-    },
-    {
-      title: 'Harbor Summer Social',
-      slug: 'harbor-summer-social',
-      status: 'draft',
-      timezone: 'America/Chicago',
-      venueName: 'Navy Pier',
-      startInDays: 150,
-      startHourUtc: 23,
-      durationHours: 4,
-      createdDaysAgo: 2,
-      submissions: 0,
-      description: 'Summer evening on the lake.',
-      floorPlans: false,
-      agenda: false,
-    },
-  ],
-};
-
-const FIRST_NAMES = [
-  'Ada',
-  'Grace',
-  'Alan',
-  'Katherine',
-  'Linus',
-  'Margaret',
-  'Tim',
-  'Barbara',
-  'Dennis',
-  'Radia',
-  'Ken',
-  'Frances',
-  'Edsger',
-  'Hedy',
-  'John',
-  'Sophie',
-  'Zoë',
-  'José',
-  'Chloé',
-  'Łukasz',
-  'Aïcha',
-  'Mateo',
-  'Priya',
-  'Wei',
-  'Yuki',
-  'Oluwaseun',
-  'Ingrid',
-  'Søren',
-  'Fatima',
-  'Noah',
-  'Emma',
-  'Lucas',
-  'Mia',
-  'Hugo',
-  'Léa',
-  'Jonas',
-  'Elif',
-  'Rafael',
-  'Anaïs',
-  'Kwame',
-] as const;
-const LAST_NAMES = [
-  'Lovelace',
-  'Hopper',
-  'Turing',
-  'Johnson',
-  'Torvalds',
-  'Hamilton',
-  'Berners-Lee',
-  'Liskov',
-  'Ritchie',
-  'Perlman',
-  'Thompson',
-  'Allen',
-  'Dijkstra',
-  'Lamarr',
-  'McCarthy',
-  'Wilson',
-  'Martin',
-  'Bernard',
-  'Dubois',
-  'Nowak',
-  'Diallo',
-  'García',
-  'Sharma',
-  'Zhang',
-  'Tanaka',
-  'Adeyemi',
-  'Larsen',
-  'Kjær',
-  'El Amrani',
-  'Schmidt',
-  'Rossi',
-  "O'Connor",
-  'Moreau',
-  'Fischer',
-  'Yılmaz',
-  'Silva',
-  'Lefèvre',
-  'Mensah',
-] as const;
-const COMPANIES = [
-  'Analytical Engines',
-  'Blue Harbor Labs',
-  'Cobalt Systems',
-  'Datawise',
-  'Evergreen Health',
-  'Fjord Analytics',
-  'Globex',
-  'Helios Energy',
-  'Initech',
-  'Juniper Retail',
-  'Kestrel Robotics',
-  'Lighthouse Bank',
-  'Meridian Media',
-  'Nimbus Cloud',
-  'Orbital Logistics',
-  'Pinecone Studio',
-  'Quantum Leap',
-  'Redwood Software',
-  'Sable & Co',
-  'Tidal Payments',
-  'Umbra Security',
-  'Vertex Pharma',
-  'Wavelength Audio',
-  'Université de Lyon',
-] as const;
-const JOB_TITLES = [
-  'Software Engineer',
-  'Staff Engineer',
-  'Engineering Manager',
-  'CTO',
-  'Product Manager',
-  'Product Designer',
-  'Data Scientist',
-  'Data Engineer',
-  'Head of Marketing',
-  'Founder',
-  'Student',
-  'UX Researcher',
-  'Developer Advocate',
-  'Security Analyst',
-  'Procurement Lead',
-  'Event Coordinator',
-] as const;
-const DIETS = [
-  'vegetarian',
-  'vegan',
-  'gluten-free',
-  'halal',
-  'kosher',
-  'nut allergy',
-  'lactose-free',
-] as const;
-const COUNTRIES = [
-  'FR',
-  'DE',
-  'NL',
-  'BE',
-  'ES',
-  'IT',
-  'GB',
-  'US',
-  'CA',
-  'PL',
-  'SE',
-  'DK',
-  'NG',
-  'IN',
-  'JP',
-] as const;
-const TSHIRTS = ['XS', 'S', 'M', 'L', 'XL', 'XXL'] as const;
-const WORKSHOPS = [
-  'Kubernetes from zero',
-  'Design tokens',
-  'Prompt engineering',
-  'Observability 101',
-] as const;
-const SOURCES = ['LinkedIn', 'Newsletter', 'A colleague', 'Meetup.com', 'Search engine'] as const;
-
-const TICKETS: Record<string, { name: string; price: number; weight: number }[]> = {
-  EUR: [
-    { name: 'Standard', price: 12900, weight: 55 },
-    { name: 'Early Bird', price: 8900, weight: 15 },
-    { name: 'VIP', price: 34900, weight: 8 },
-    { name: 'Student', price: 4900, weight: 12 },
-    { name: 'Speaker', price: 0, weight: 5 },
-    { name: 'Exhibitor', price: 89000, weight: 5 },
-  ],
-  USD: [
-    { name: 'General Admission', price: 4500, weight: 70 },
-    { name: 'Founder Pass', price: 15000, weight: 15 },
-    { name: 'Community (free)', price: 0, weight: 15 },
-  ],
-};
-const ADD_ONS: LineItem[] = [
-  { name: 'Workshop pass', quantity: 1, unitAmount: 9900 },
-  { name: 'Gala dinner', quantity: 1, unitAmount: 8500 },
-  { name: 'Parking', quantity: 1, unitAmount: 1500 },
-];
-
-const SESSION_TITLES = [
-  'State of the platform',
-  'Scaling teams without losing the plot',
-  'Design systems at scale',
-  'Zero-downtime migrations',
-  'Privacy by design in practice',
-  'Building with LLMs responsibly',
-  'Observability that answers questions',
-  'From prototype to production',
-  'Panel: the future of work',
-  'Accessibility is a feature',
-  'Cost-aware cloud architecture',
-  'Lightning talks',
-  'Data contracts in the real world',
-  'Security champions programmes',
-] as const;
-const ROOMS = ['Main hall', 'Room 241', 'Workshop A', 'Amphitheatre Bleu'] as const;
-const TRACKS = ['Main', 'Engineering', 'Product', 'Data', 'Design'] as const;
-const SPEAKER_TITLES = [
-  'CTO',
-  'Principal Engineer',
-  'VP Product',
-  'Design Director',
-  'Researcher',
-  'Founder',
-] as const;
-
 function weighted<T extends { weight: number }>(rng: Prng, items: readonly T[]): T {
   const total = items.reduce((s, i) => s + i.weight, 0);
   let r = rng.next() * total;
@@ -456,9 +91,12 @@ function weighted<T extends { weight: number }>(rng: Prng, items: readonly T[]):
   return items[items.length - 1] as T;
 }
 
-function emailFor(first: string, last: string, company: string, n: number): string {
-  const clean = (s: string): string =>
-    s
+/** Lowercase ASCII letters and digits of a name (names come from small pools, so each is cleaned once). */
+const cleaned = new Map<string, string>();
+function clean(s: string): string {
+  let c = cleaned.get(s);
+  if (c === undefined) {
+    c = s
       .normalize('NFKD')
       .replace(/[\u0300-\u036f]/g, '')
       .replace(/ł/gi, 'l')
@@ -467,6 +105,12 @@ function emailFor(first: string, last: string, company: string, n: number): stri
       .replace(/æ/g, 'ae')
       .toLowerCase()
       .replace(/[^a-z0-9]+/g, '');
+    cleaned.set(s, c);
+  }
+  return c;
+}
+
+function emailFor(first: string, last: string, company: string, n: number): string {
   const suffix = n > 0 ? String(n) : '';
   return `${clean(first)}.${clean(last)}${suffix}@${clean(company)}.example`;
 }
@@ -586,153 +230,207 @@ export function seed(state: SandboxState, options: SeedOptions): void {
   if (options.scale > 0) seedScale(state, tenants[0] as Tenant, options.now, options.scale);
 }
 
+interface TenantSeed {
+  state: SandboxState;
+  tenant: Tenant;
+  rng: Prng;
+  now: number;
+  tickets: readonly { name: string; price: number; weight: number }[];
+  /** How many seeded people already have an email address, so a repeat gets a numbered one. */
+  emailCounts: Map<string, number>;
+}
+
+interface SeededEvent {
+  spec: EventSpec;
+  event: EventRecord;
+  startMs: number;
+  past: boolean;
+}
+
 function seedTenant(state: SandboxState, tenant: Tenant, rng: Prng, now: number): void {
-  const specs = EVENTS[tenant.id] ?? [];
+  const tickets = TICKETS[tenant.settings.currency] ?? TICKETS.EUR ?? [];
+  const seed: TenantSeed = { state, tenant, rng, now, tickets, emailCounts: new Map() };
+  for (const spec of EVENTS[tenant.id] ?? []) {
+    const seeded = seedEvent(seed, spec);
+    seedRegistrations(seed, seeded);
+    if (spec.floorPlans && tenant.settings.entitlements.venue) {
+      seedFloorPlans(state, tenant, seeded.event, rng, now);
+    }
+    if (spec.agenda)
+      tenant.agendas.set(seeded.event.id, agendaFor(rng, seeded.event, seeded.startMs, spec.durationHours));
+  }
+}
+
+function seedEvent({ state, tenant, rng, now }: TenantSeed, spec: EventSpec): SeededEvent {
+  const createdMs = now - spec.createdDaysAgo * DAY - rng.int(8 * HOUR);
+  const startMs = Math.floor((now + spec.startInDays * DAY) / DAY) * DAY + spec.startHourUtc * HOUR;
+  const endMs = startMs + spec.durationHours * HOUR;
+  const event = state.createEvent(
+    tenant,
+    {
+      id: rng.uuid(),
+      title: spec.title,
+      slug: spec.slug,
+      startsAt: new Date(startMs).toISOString(),
+      endsAt: new Date(endMs).toISOString(),
+      timezone: spec.timezone,
+      venueName: spec.venueName,
+      status: spec.status,
+      description: spec.description,
+      coverImageUrl: `https://cdn.sandbox.example/covers/${spec.slug}.jpg`,
+      createdMs,
+    },
+    { emit: false },
+  );
+  event.updatedAt = new Date(Math.min(now, createdMs + rng.between(1, 20) * DAY)).toISOString();
+  return { spec, event, startMs, past: endMs < now };
+}
+
+/** When each registration of an event was made: skewed towards recent, plus five sharing one millisecond. */
+function registrationTimes(
+  { rng, now }: TenantSeed,
+  { spec, event, startMs }: SeededEvent,
+  special: boolean,
+): number[] {
+  const createdMs = event.createdMs;
+  const createdTimes: number[] = [];
+  for (let i = 0; i < spec.submissions; i++) {
+    // Skewed towards recent: registrations pick up as the event approaches.
+    const horizon = Math.min(now - MIN, startMs) - createdMs;
+    const r = 1 - rng.next() ** 2;
+    createdTimes.push(createdMs + Math.floor(horizon * r) + rng.int(1000));
+  }
+  if (special) {
+    const shared = now - 7 * MIN - 877;
+    for (let i = 0; i < 5; i++) createdTimes.push(shared);
+  }
+  return createdTimes.sort((a, b) => a - b);
+}
+
+function seedRegistrations(seed: TenantSeed, seeded: SeededEvent): void {
+  // Several submissions that share one millisecond, and a few recent ones that become visible late.
+  const special = seeded.spec.slug === 'techweek-paris-2026' || seeded.spec.slug === 'harbor-ai-night-sf';
+  for (const createdMs of registrationTimes(seed, seeded, special)) seedRegistration(seed, seeded, createdMs);
+  if (special) seedLateRegistrations(seed, seeded);
+}
+
+function seedRegistration(
+  seed: TenantSeed,
+  { spec, event, startMs, past }: SeededEvent,
+  createdMsSub: number,
+): void {
+  const { state, tenant, rng, now, tickets, emailCounts } = seed;
+  const first = rng.pick(FIRST_NAMES);
+  const last = rng.pick(LAST_NAMES);
+  const company = rng.pick(COMPANIES);
+  const base = emailFor(first, last, company, 0);
+  const seen = emailCounts.get(base) ?? 0;
+  emailCounts.set(base, seen + 1);
+  const ticket = weighted(rng, tickets);
+  let status: SubmissionStatus;
+  if (spec.status === 'draft') status = 'pending';
+  else if (past) status = rng.chance(0.85) ? 'approved' : rng.chance(0.5) ? 'rejected' : 'pending';
+  else status = rng.chance(0.55) ? 'approved' : rng.chance(0.67) ? 'pending' : 'rejected';
+  const approvedMs = Math.min(now - 1000, createdMsSub + rng.between(5, 2 * 24 * 60) * MIN);
+  const checkedInMs =
+    past && status === 'approved' && rng.chance(0.75) ? startMs + rng.int(90 * MIN) : undefined;
+  const sub = state.addSubmission(
+    tenant,
+    {
+      id: state.newId('sub_', createdMsSub, 6, rng),
+      eventId: event.id,
+      email: emailFor(first, last, company, seen),
+      firstName: first,
+      lastName: last,
+      answers: answersFor(rng, tenant.id, company),
+      ticketType: ticket.name,
+      status: approvedMs < createdMsSub ? 'pending' : status,
+      createdMs: createdMsSub,
+      approvedMs,
+      checkedInMs,
+    },
+    { emit: false },
+  );
+  if (ticket.price > 0 && rng.chance(0.75)) seedOrder(seed, sub, ticket);
+}
+
+/** The order of a paid ticket, in a status that fits the registration's. */
+function seedOrder(
+  { state, tenant, rng, now }: TenantSeed,
+  sub: SubmissionRecord,
+  ticket: { name: string; price: number },
+): void {
   const currency = tenant.settings.currency;
-  const tickets = TICKETS[currency] ?? TICKETS.EUR ?? [];
-  const emailCounts = new Map<string, number>();
-  for (const spec of specs) {
-    const createdMs = now - spec.createdDaysAgo * DAY - rng.int(8 * HOUR);
-    const startMs = Math.floor((now + spec.startInDays * DAY) / DAY) * DAY + spec.startHourUtc * HOUR;
-    const endMs = startMs + spec.durationHours * HOUR;
-    const event = state.createEvent(
+  const createdMsSub = sub.createdMs;
+  const items: LineItem[] = [{ name: `${ticket.name} ticket`, quantity: 1, unitAmount: ticket.price }];
+  if (currency === 'EUR' && rng.chance(0.3)) items.push({ ...rng.pick(ADD_ONS) });
+  let orderStatus: OrderStatus;
+  if (sub.status === 'approved') {
+    orderStatus = weighted(rng, [
+      { s: 'paid' as const, weight: 78 },
+      { s: 'refunded' as const, weight: 10 },
+      { s: 'failed' as const, weight: 6 },
+      { s: 'pending' as const, weight: 6 },
+    ]).s;
+  } else if (sub.status === 'pending') {
+    orderStatus = rng.pick(['pending', 'pending', 'failed', 'paid'] as const);
+  } else {
+    orderStatus = rng.pick(['failed', 'refunded'] as const);
+  }
+  // Paid a few seconds to a quarter of an hour after registering (never in the future).
+  const room = now - 1000 - createdMsSub;
+  const orderMs =
+    createdMsSub + Math.floor(Math.min(room, rng.between(1, 15) * MIN) * (0.2 + 0.8 * rng.next()));
+  const settledMs =
+    orderStatus === 'refunded'
+      ? orderMs + rng.between(1, 10) * DAY
+      : orderStatus === 'pending'
+        ? orderMs
+        : orderMs + rng.between(2, 40) * 1000;
+  state.addOrder(
+    tenant,
+    {
+      submissionId: sub.submissionId,
+      items,
+      currency,
+      status: orderStatus,
+      createdMs: orderMs,
+      updatedMs: Math.min(now - 1, Math.max(orderMs, settledMs)),
+    },
+    { emit: false, rng },
+  );
+}
+
+/** Recent submissions that the polling list shows only up to two minutes after their createdAt. */
+function seedLateRegistrations(
+  { state, tenant, rng, now, tickets }: TenantSeed,
+  { event }: SeededEvent,
+): void {
+  for (const [ago, lag] of [
+    [40_000, 100_000],
+    [20_000, 110_000],
+    [5_000, 90_000],
+  ] as const) {
+    const first = rng.pick(FIRST_NAMES);
+    const last = rng.pick(LAST_NAMES);
+    const company = rng.pick(COMPANIES);
+    const createdMsSub = now - ago;
+    state.addSubmission(
       tenant,
       {
-        id: rng.uuid(),
-        title: spec.title,
-        slug: spec.slug,
-        startsAt: new Date(startMs).toISOString(),
-        endsAt: new Date(endMs).toISOString(),
-        timezone: spec.timezone,
-        venueName: spec.venueName,
-        status: spec.status,
-        description: spec.description,
-        coverImageUrl: `https://cdn.sandbox.example/covers/${spec.slug}.jpg`,
-        createdMs,
+        id: state.newId('sub_', createdMsSub, 6, rng),
+        eventId: event.id,
+        email: emailFor(first, last, company, 90 + rng.int(9)),
+        firstName: first,
+        lastName: last,
+        answers: answersFor(rng, tenant.id, company),
+        ticketType: weighted(rng, tickets).name,
+        status: 'pending',
+        createdMs: createdMsSub,
+        visibleMs: createdMsSub + lag,
       },
       { emit: false },
     );
-    event.updatedAt = new Date(Math.min(now, createdMs + rng.between(1, 20) * DAY)).toISOString();
-
-    const past = endMs < now;
-    const createdTimes: number[] = [];
-    for (let i = 0; i < spec.submissions; i++) {
-      // Skewed towards recent: registrations pick up as the event approaches.
-      const horizon = Math.min(now - MIN, startMs) - createdMs;
-      const r = 1 - rng.next() ** 2;
-      createdTimes.push(createdMs + Math.floor(horizon * r) + rng.int(1000));
-    }
-    // Several submissions that share one millisecond, and a few recent ones that become visible late.
-    const special = spec.slug === 'techweek-paris-2026' || spec.slug === 'harbor-ai-night-sf';
-    if (special) {
-      const shared = now - 7 * MIN - 877;
-      for (let i = 0; i < 5; i++) createdTimes.push(shared);
-    }
-    createdTimes.sort((a, b) => a - b);
-    for (const createdMsSub of createdTimes) {
-      const first = rng.pick(FIRST_NAMES);
-      const last = rng.pick(LAST_NAMES);
-      const company = rng.pick(COMPANIES);
-      const base = emailFor(first, last, company, 0);
-      const seen = emailCounts.get(base) ?? 0;
-      emailCounts.set(base, seen + 1);
-      const ticket = weighted(rng, tickets);
-      let status: SubmissionStatus;
-      if (spec.status === 'draft') status = 'pending';
-      else if (past) status = rng.chance(0.85) ? 'approved' : rng.chance(0.5) ? 'rejected' : 'pending';
-      else status = rng.chance(0.55) ? 'approved' : rng.chance(0.67) ? 'pending' : 'rejected';
-      const approvedMs = Math.min(now - 1000, createdMsSub + rng.between(5, 2 * 24 * 60) * MIN);
-      const checkedInMs =
-        past && status === 'approved' && rng.chance(0.75) ? startMs + rng.int(90 * MIN) : undefined;
-      const sub = state.addSubmission(
-        tenant,
-        {
-          id: state.newId('sub_', createdMsSub, 6, rng),
-          eventId: event.id,
-          email: emailFor(first, last, company, seen),
-          firstName: first,
-          lastName: last,
-          answers: answersFor(rng, tenant.id, company),
-          ticketType: ticket.name,
-          status: approvedMs < createdMsSub ? 'pending' : status,
-          createdMs: createdMsSub,
-          approvedMs,
-          checkedInMs,
-        },
-        { emit: false },
-      );
-      if (ticket.price > 0 && rng.chance(0.75)) {
-        const items: LineItem[] = [{ name: `${ticket.name} ticket`, quantity: 1, unitAmount: ticket.price }];
-        if (currency === 'EUR' && rng.chance(0.3)) items.push({ ...rng.pick(ADD_ONS) });
-        let orderStatus: OrderStatus;
-        if (sub.status === 'approved') {
-          orderStatus = weighted(rng, [
-            { s: 'paid' as const, weight: 78 },
-            { s: 'refunded' as const, weight: 10 },
-            { s: 'failed' as const, weight: 6 },
-            { s: 'pending' as const, weight: 6 },
-          ]).s;
-        } else if (sub.status === 'pending') {
-          orderStatus = rng.pick(['pending', 'pending', 'failed', 'paid'] as const);
-        } else {
-          orderStatus = rng.pick(['failed', 'refunded'] as const);
-        }
-        // Paid a few seconds to a quarter of an hour after registering (never in the future).
-        const room = now - 1000 - createdMsSub;
-        const orderMs =
-          createdMsSub + Math.floor(Math.min(room, rng.between(1, 15) * MIN) * (0.2 + 0.8 * rng.next()));
-        const settledMs =
-          orderStatus === 'refunded'
-            ? orderMs + rng.between(1, 10) * DAY
-            : orderStatus === 'pending'
-              ? orderMs
-              : orderMs + rng.between(2, 40) * 1000;
-        state.addOrder(
-          tenant,
-          {
-            submissionId: sub.submissionId,
-            items,
-            currency,
-            status: orderStatus,
-            createdMs: orderMs,
-            updatedMs: Math.min(now - 1, Math.max(orderMs, settledMs)),
-          },
-          { emit: false, rng },
-        );
-      }
-    }
-    if (special) {
-      // Recent submissions that the polling list shows only up to two minutes after their createdAt.
-      for (const [ago, lag] of [
-        [40_000, 100_000],
-        [20_000, 110_000],
-        [5_000, 90_000],
-      ] as const) {
-        const first = rng.pick(FIRST_NAMES);
-        const last = rng.pick(LAST_NAMES);
-        const company = rng.pick(COMPANIES);
-        const createdMsSub = now - ago;
-        state.addSubmission(
-          tenant,
-          {
-            id: state.newId('sub_', createdMsSub, 6, rng),
-            eventId: event.id,
-            email: emailFor(first, last, company, 90 + rng.int(9)),
-            firstName: first,
-            lastName: last,
-            answers: answersFor(rng, tenant.id, company),
-            ticketType: weighted(rng, tickets).name,
-            status: 'pending',
-            createdMs: createdMsSub,
-            visibleMs: createdMsSub + lag,
-          },
-          { emit: false },
-        );
-      }
-    }
-
-    if (spec.floorPlans && tenant.settings.entitlements.venue) seedFloorPlans(state, tenant, event, rng, now);
-    if (spec.agenda) tenant.agendas.set(event.id, agendaFor(rng, event, startMs, spec.durationHours));
   }
 }
 
@@ -806,7 +504,7 @@ function seedScale(state: SandboxState, tenant: Tenant, now: number, count: numb
       {
         id: state.newId('sub_', createdMs, 6, rng),
         eventId: event.id,
-        email: `${emailFor(first, last, 'loadtest', 0).split('@')[0]}.${i}@loadtest.example`,
+        email: `${clean(first)}.${clean(last)}.${i}@loadtest.example`,
         firstName: first,
         lastName: last,
         answers: answerPool[i % answerPool.length] ?? [],

@@ -1,7 +1,7 @@
 // The sandbox's in-memory state and every state change. HTTP-free: the routes validate input and call in
 // here; every change that the contract names a webhook kind for goes out through `emit`.
 
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import { ApiError, notFound } from './errors';
 import { applyOdd } from './odd';
 import { Prng, timePrefix } from './prng';
@@ -324,7 +324,7 @@ export class SandboxState {
   // ---- submissions -----------------------------------------------------------------------------------
 
   qrFor(tenant: Tenant, eventId: string, submissionId: string): string {
-    const check = createHash('sha256').update(`${tenant.id}:${submissionId}`).digest('hex').slice(0, 4);
+    const check = hash('sha256', `${tenant.id}:${submissionId}`, 'hex').slice(0, 4);
     return `EVT1:${eventId.slice(0, 8)}:${submissionId}:${check}`;
   }
 
