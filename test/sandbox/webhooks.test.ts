@@ -28,7 +28,7 @@ let app: FastifyInstance;
 let receiver: Receiver;
 
 beforeEach(async () => {
-  app = makeApp({ delivery: { baseDelayMs: 20, timeoutMs: 1000, maxAttempts: 4 } }).app;
+  app = makeApp({ delivery: { baseDelayMs: 20, timeoutMs: 5000, maxAttempts: 4 } }).app;
   receiver = await new Receiver().start();
 });
 afterEach(async () => {
