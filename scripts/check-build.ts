@@ -62,10 +62,15 @@ const main = async () => {
   if (!existsSync(zipPath)) fail('build/build.zip was not written');
 
   const dir = mkdtempSync(join(tmpdir(), 'connect-zip-'));
+  // The events list (authentication test, dropdown) and the company's orders (the test's Company ID check).
   const server = createServer((req, res) => {
-    const ok = req.headers['x-api-key'] === KEY && req.url?.startsWith('/api/v1/integrations/zapier/events');
+    const path = req.url?.split('?')[0];
+    const data = { '/api/v1/integrations/zapier/events': [EVENT], '/api/v1/integrations/zapier/orders': [] }[
+      path ?? ''
+    ];
+    const ok = req.headers['x-api-key'] === KEY && data !== undefined;
     res.writeHead(ok ? 200 : 401, { 'Content-Type': 'application/json' });
-    res.end(JSON.stringify(ok ? { data: [EVENT] } : { error: { code: 'INVALID_API_KEY', message: 'no' } }));
+    res.end(JSON.stringify(ok ? { data } : { error: { code: 'INVALID_API_KEY', message: 'no' } }));
   });
   try {
     const zip = new AdmZip(zipPath);
