@@ -169,10 +169,13 @@ const main = async () => {
         `${subject.name.padEnd(9)} zip ${(subject.zipBytes / 1e6).toFixed(2)} MB (${subject.zipBytes} bytes), ${subject.files} files, ${subject.operations} operations`,
       );
     }
-    const ratio =
-      median(app.samples.map((s) => s.coldStart)) / median(template.samples.map((s) => s.coldStart));
+    const verdict = (key: keyof Sample) => {
+      const ratio = median(app.samples.map((s) => s[key])) / median(template.samples.map((s) => s[key]));
+      return `${ratio.toFixed(2)}× ${ratio <= TARGET_RATIO ? 'met' : 'NOT met'}`;
+    };
+    // The wrapper load is the same code in both; its ratio shows how much the machine's load skews wall times.
     console.log(
-      `\ntarget: cold-start median ≤ ${TARGET_RATIO}× the template's: ${ratio.toFixed(2)}× ${ratio <= TARGET_RATIO ? 'met' : 'NOT met'}`,
+      `\ntarget: cold-start median ≤ ${TARGET_RATIO}× the template's: wall time ${verdict('coldStart')}, CPU time ${verdict('cpu')} (the same core load reads ${verdict('load').split(' ')[0]} in wall time)`,
     );
     console.log(
       `target: zip < ${TARGET_ZIP_BYTES / 1e6} MB: ${(app.zipBytes / 1e6).toFixed(2)} MB ${app.zipBytes < TARGET_ZIP_BYTES ? 'met' : 'NOT met'}`,
