@@ -12,6 +12,7 @@ import { SAMPLE_ORDER, toOrderItem } from '../../src/mappers/order';
 import { builtSamples, staticSample } from '../../src/mappers/sample';
 import { SAMPLE_SUBMISSION, SAMPLE_SUBMISSION_EVENT, toSubmissionItem } from '../../src/mappers/submission';
 import { paymentItemId } from '../../src/triggers/common/items';
+import { registrationLabel } from '../../src/triggers/registrationList';
 import { App } from '../support/app';
 
 const event = toEventItem(SAMPLE_EVENT);
@@ -22,7 +23,7 @@ const floorPlan = toFloorPlanItem(SAMPLE_FLOOR_PLAN, { title: 'TechWeek 2026' },
 
 const expected: Record<string, unknown> = {
   'triggers.event_list': { ...event, label: eventLabel(SAMPLE_EVENT) },
-  'triggers.registration_list': { ...submission, label: 'Lovelace, Ada — ada@example.com' },
+  'triggers.registration_list': { ...submission, label: registrationLabel(SAMPLE_SUBMISSION) },
   'triggers.floor_plan_list': { ...floorPlan, label: floorPlanLabel(floorPlan) },
   'triggers.new_submission': submission,
   'triggers.new_order': order,
