@@ -6,7 +6,10 @@
 // poll: the whole window, `isPopulatingDedupe`), then 2 hours of polls every 5 minutes are played on a clock
 // shared by the sandbox and the app. Every request of the app goes through a counting proxy on 127.0.0.1,
 // so requests and bytes are those on the wire. Per poll it prints requests, items and bytes transferred, wall
-// time and the share of it spent mapping, for both triggers, and the ratio; then the targets.
+// time and the share of it spent mapping, for both triggers, and the ratios: to the naive window, and to the
+// physical floor (the bytes of the registrations that are new since the previous poll: no trigger can read
+// less). A third Zap polls with its cache emptied before every poll (the stateless window). Then what each
+// requirement costs in bytes, and the targets.
 // The widest poll also runs alone in a child process on the compiled app, which reports its peak memory.
 //
 // Flags: --scale N (20000) --polls N (24) --every-min N (5)
@@ -21,6 +24,7 @@ import { SCALE_EVENT_SLUG, SEED_TENANTS, sandboxCall, startSandbox } from '../sa
 import App from '../index';
 import { Event, Submission, listOf, listSubmissions, newestFirst } from '../src/connect';
 import { findEvent } from '../src/account/events';
+import { CURSOR_TIMING } from '../src/triggers/common/cursor';
 import { eventContextOf, toSubmissionItem } from '../src/mappers/submission';
 import { present } from '../src/triggers/common/polling';
 import { NEW_SUBMISSION_KEY } from '../src/triggers/newSubmission';
@@ -50,6 +54,8 @@ Date.now = now;
 
 type Perform = (z: ZObject, bundle: Bundle) => Promise<unknown>;
 const appTester = createAppTester(App);
+/** A second Zapier whose cache is emptied before every poll. */
+const statelessTester = createAppTester(App);
 
 // ---- the widest poll alone, in a child process (its peak memory) --------------------------------------
 
@@ -129,6 +135,10 @@ function startProxy(upstream: string): Promise<{ url: string; log: Wire[]; close
 
 interface Row {
   poll: number;
+  /** Minutes between the poll and the `since` it asked for. */
+  windowMin: number;
+  /** Bytes of the registrations read that no earlier poll had read (the physical floor). */
+  floorBytes: number;
   requests: number;
   fetched: number;
   returned: number;
@@ -158,12 +168,14 @@ interface Played {
   seeded: number;
   ours: Row[];
   theirs: Row[];
+  /** A Zap whose cache is emptied before every poll. */
+  stateless: Row[];
   widest: Widest;
   child: { code: number | null; stderr: string };
 }
 
 /** The figures of the play, poll by poll, and the targets met or missed. */
-const report = ({ made, turnOn, seeded, ours, theirs, widest, child }: Played): string => {
+const report = ({ made, turnOn, seeded, ours, theirs, stateless, widest, child }: Played): string => {
   const out: string[] = [];
   out.push(
     `bench:poll: one event with ${SCALE.toLocaleString('en')} registrations over 24 h and ${made} more during the play; ${POLLS} polls every ${EVERY / MINUTE} min`,
@@ -173,29 +185,51 @@ const report = ({ made, turnOn, seeded, ours, theirs, widest, child }: Played): 
   );
   out.push('');
   out.push(
-    `${'poll'.padStart(4)} | ${'New Form Submission (cursor)'.padEnd(58)} | ${'naive 24 h window'.padEnd(50)} | bytes`,
+    `${'poll'.padStart(4)} | ${'New Form Submission'.padEnd(74)} | ${'no cache'.padEnd(11)} | ${'naive 24 h window'.padEnd(50)} | naive`,
   );
   out.push(
-    `${''.padStart(4)} | ${'req'.padStart(3)} ${'read'.padStart(6)} ${'sent'.padStart(5)} ${'bytes'.padStart(11)} ${'wall'.padStart(8)} ${'mapping'.padStart(16)} | ${'req'.padStart(3)} ${'read'.padStart(6)} ${'bytes'.padStart(11)} ${'wall'.padStart(8)} ${'mapping'.padStart(14)} | ratio`,
+    `${''.padStart(4)} | ${'req'.padStart(3)} ${'window'.padStart(7)} ${'read'.padStart(6)} ${'sent'.padStart(5)} ${'bytes'.padStart(11)} ${'floor'.padStart(10)} ${'wall'.padStart(8)} ${'mapping'.padStart(16)} | ${'bytes'.padStart(11)} | ${'req'.padStart(3)} ${'read'.padStart(6)} ${'bytes'.padStart(11)} ${'wall'.padStart(8)} ${'mapping'.padStart(14)} | ${'/ ours'.padStart(6)}`,
   );
   for (let i = 0; i < ours.length; i++) {
     const a = ours[i] as Row;
     const b = theirs[i] as Row;
+    const c = stateless[i] as Row;
     out.push(
-      `${pad(a.poll, 4)} | ${pad(a.requests, 3)} ${pad(a.fetched, 6)} ${pad(a.returned, 5)} ${pad(kib(a.bytes), 11)} ${pad(`${a.ms.toFixed(1)} ms`, 8)} ${pad(`${a.mapMs.toFixed(2)} ms (${((100 * a.mapMs) / a.ms).toFixed(1)}%)`, 16)} | ${pad(b.requests, 3)} ${pad(b.fetched, 6)} ${pad(kib(b.bytes), 11)} ${pad(`${b.ms.toFixed(0)} ms`, 8)} ${pad(`${b.mapMs.toFixed(0)} ms (${((100 * b.mapMs) / b.ms).toFixed(0)}%)`, 14)} | ${pad(`${(b.bytes / a.bytes).toFixed(1)}x`, 6)}`,
+      `${pad(a.poll, 4)} | ${pad(a.requests, 3)} ${pad(`${a.windowMin.toFixed(0)} min`, 7)} ${pad(a.fetched, 6)} ${pad(a.returned, 5)} ${pad(kib(a.bytes), 11)} ${pad(kib(a.floorBytes), 10)} ${pad(`${a.ms.toFixed(1)} ms`, 8)} ${pad(`${a.mapMs.toFixed(2)} ms (${((100 * a.mapMs) / a.ms).toFixed(1)}%)`, 16)} | ${pad(kib(c.bytes), 11)} | ${pad(b.requests, 3)} ${pad(b.fetched, 6)} ${pad(kib(b.bytes), 11)} ${pad(`${b.ms.toFixed(0)} ms`, 8)} ${pad(`${b.mapMs.toFixed(0)} ms (${((100 * b.mapMs) / b.ms).toFixed(0)}%)`, 14)} | ${pad(`${(b.bytes / a.bytes).toFixed(1)}x`, 6)}`,
     );
   }
-  const steady = ours.slice(1);
-  const steadyNaive = theirs.slice(1);
+  // Steady state: once the first poll is older than the hold (before that, polls read from where the state
+  // began), so from the poll after the hold on.
+  const from = Math.min(ours.length - 1, Math.ceil((CURSOR_TIMING.holdMs + MINUTE) / EVERY) + 1);
+  const steady = ours.slice(from);
+  const steadyNaive = theirs.slice(from);
+  const steadyStateless = stateless.slice(from);
   const sum = (rows: Row[], key: keyof Row) => rows.reduce((total, row) => total + row[key], 0);
+  const avg = (rows: Row[], key: keyof Row) => sum(rows, key) / Math.max(rows.length, 1);
   const ratio = sum(steadyNaive, 'bytes') / sum(steady, 'bytes');
   const worstRatio = Math.min(...steady.map((row, i) => (steadyNaive[i] as Row).bytes / row.bytes));
+  const floorRatio = sum(steady, 'bytes') / sum(steady, 'floorBytes');
   const oneRequest = steady.every((row) => row.requests === 1);
   const worstMapping = Math.max(...steady.map((row) => row.mapMs / row.ms));
   const peak = widest.peakRss ?? NaN;
   out.push('');
   out.push(
-    `Steady state (polls 2-${POLLS}): ${(sum(steady, 'bytes') / steady.length / 1024).toFixed(1)} KiB and ${(sum(steady, 'ms') / steady.length).toFixed(1)} ms a poll, against ${(sum(steadyNaive, 'bytes') / steadyNaive.length / 1024 / 1024).toFixed(2)} MB and ${(sum(steadyNaive, 'ms') / steadyNaive.length).toFixed(0)} ms for the naive window`,
+    `Steady state (polls ${from + 1}-${POLLS}): ${(avg(steady, 'bytes') / 1024).toFixed(1)} KiB and ${avg(steady, 'ms').toFixed(1)} ms a poll (a ${avg(steady, 'windowMin').toFixed(0)}-minute window), against ${(avg(steadyNaive, 'bytes') / 1024 / 1024).toFixed(2)} MB and ${avg(steadyNaive, 'ms').toFixed(0)} ms for the naive window`,
+  );
+  out.push(
+    `Physical floor (registrations new since the previous poll): ${(avg(steady, 'floorBytes') / 1024).toFixed(1)} KiB a poll; New Form Submission reads ${floorRatio.toFixed(1)}x the floor, the naive window ${(sum(steadyNaive, 'bytes') / sum(steady, 'floorBytes')).toFixed(0)}x`,
+  );
+  // What each requirement costs: the window is the polling interval (the floor), the visibility delay and
+  // margin, the hold, and the step between checkpoints; at a steady rate bytes follow minutes.
+  const perMinute = avg(steady, 'bytes') / avg(steady, 'windowMin');
+  const visibility = ((CURSOR_TIMING.visibilityDelayMs + CURSOR_TIMING.marginMs) / MINUTE) * perMinute;
+  const hold = (CURSOR_TIMING.holdMs / MINUTE) * perMinute;
+  const step = Math.max(0, avg(steady, 'bytes') - avg(steady, 'floorBytes') - visibility - hold);
+  out.push(
+    `What each requirement costs a poll (${kib(perMinute)} a minute of registrations): the new registrations ${kib(avg(steady, 'floorBytes'))}; the 2-minute late visibility and a 3-minute margin ${kib(visibility)}; the ${CURSOR_TIMING.holdMs / MINUTE}-minute hold (several Zaps Zapier cannot tell apart, one up to 30 minutes late) ${kib(hold)}; the step from the hold to the poll before it (up to one interval) ${kib(step)}`,
+  );
+  out.push(
+    `Without a cache (emptied before every poll: the stateless ${CURSOR_TIMING.statelessMs / MINUTE}-minute window): ${kib(avg(steadyStateless, 'bytes'))} a poll, ${(sum(steadyNaive, 'bytes') / sum(steadyStateless, 'bytes')).toFixed(1)}x below the naive window`,
   );
   out.push(
     `Widest poll alone (child process): ${widest.items} ids in ${widest.ms?.toFixed(0)} ms; RSS ${mib(widest.rssBefore ?? NaN)} before, peak ${mib(peak)}; heap ${mib(widest.heapBefore ?? NaN)} before, peak ${mib(widest.peakHeap ?? NaN)}`,
@@ -255,11 +289,19 @@ async function main(): Promise<void> {
    * What a poll read (its submissions answer, fetched again apart from the poll) and how long mapping it takes:
    * the same registrations through the same mapper and ordering as the poll's.
    */
-  const mapping = async (wire: Wire[]) => {
+  const mapping = async (wire: Wire[], seen?: Set<string>) => {
     const url = wire.find((w) => w.path.includes('/submissions'))?.path;
-    if (!url) return { fetched: 0, mapMs: 0 };
+    if (!url) return { fetched: 0, mapMs: 0, windowMin: NaN, floorBytes: 0 };
+    const since = Date.parse(new URL(url, sandbox.url).searchParams.get('since') ?? '');
+    const windowMin = (now() - since) / MINUTE;
     const answer = await fetch(`${sandbox.url}${url}`, { headers: { 'X-API-KEY': TENANT.apiKey } });
     const submissions = listOf(Submission).parse(await answer.json()).data;
+    let floorBytes = 0;
+    for (const s of submissions) {
+      if (!seen || seen.has(s.submissionId)) continue;
+      seen.add(s.submissionId);
+      floorBytes += Buffer.byteLength(JSON.stringify(s)) + 1;
+    }
     const presenter = {
       idOf: (s: Submission) => s.submissionId,
       toItem: (s: Submission) => toSubmissionItem(s, context),
@@ -270,7 +312,7 @@ async function main(): Promise<void> {
       present({ meta: meta() } as unknown as Bundle, newestFirst(submissions, presenter.idOf), presenter);
       return performance.now() - started;
     }).sort((a, b) => a - b);
-    return { fetched: submissions.length, mapMs: runs[2] ?? 0 };
+    return { fetched: submissions.length, mapMs: runs[2] ?? 0, windowMin, floorBytes };
   };
 
   // Turning the Zap on: the widest poll.
@@ -282,6 +324,8 @@ async function main(): Promise<void> {
     }),
   );
   const seeded = (turnOn.result as unknown[]).length;
+  // What the Zap has read: the floor of a poll is what it reads that no earlier poll did.
+  const seen = new Set((turnOn.result as Array<{ id: string }>).map((item) => item.id));
 
   // The naive trigger: every poll reads the last 24 hours and maps all of it.
   const naive: Perform = async (z, bundle) => {
@@ -304,6 +348,7 @@ async function main(): Promise<void> {
 
   const ours: Row[] = [];
   const theirs: Row[] = [];
+  const stateless: Row[] = [];
   let made = 0;
   for (let poll = 1; poll <= POLLS; poll++) {
     // The event keeps receiving registrations at the same rate, each visible up to 2 minutes late.
@@ -339,7 +384,28 @@ async function main(): Promise<void> {
       bytes: run.bytes,
       ms: run.ms,
       httpMs: run.httpMs,
-      ...(await mapping(run.wire)),
+      ...(await mapping(run.wire, seen)),
+    });
+
+    (statelessTester as unknown as { zcacheTestObj: Record<string, unknown> }).zcacheTestObj = {};
+    const lost = await traffic(() =>
+      statelessTester(functionOf('triggers', NEW_SUBMISSION_KEY), {
+        authData,
+        inputData: { eventId },
+        meta: meta(),
+      }),
+    );
+    stateless.push({
+      poll,
+      requests: lost.requests,
+      returned: (lost.result as unknown[]).length,
+      bytes: lost.bytes,
+      ms: lost.ms,
+      httpMs: lost.httpMs,
+      fetched: 0,
+      mapMs: 0,
+      windowMin: (CURSOR_TIMING.statelessMs + 1) / MINUTE,
+      floorBytes: 0,
     });
 
     const base = await traffic(() => appTester(naive, { authData, inputData: { eventId }, meta: meta() }));
@@ -361,7 +427,7 @@ async function main(): Promise<void> {
   proxy.close();
   await sandbox.close();
 
-  console.log(report({ made, turnOn, seeded, ours, theirs, widest, child }));
+  console.log(report({ made, turnOn, seeded, ours, theirs, stateless, widest, child }));
 }
 
 main().catch((error: unknown) => {

@@ -1,6 +1,6 @@
 /**
  * New Form Submission (polling): registrations of one event, newest first, id = submissionId, read with a
- * since-cursor that never misses one (see src/triggers/common/cursor.ts and the README's "Reliability"
+ * since-window that never misses one (see src/triggers/common/cursor.ts and the README's "Reliability"
  * section). Items have exactly the fields of the instant New Registration trigger: same mapper, same event
  * context. One pass: the connect list is sorted and de-duplicated once, the cursor selects from it, and the
  * answer keeps its order.
@@ -25,12 +25,18 @@ const presenter = (context: EventContext) => ({
   toItem: (submission: Submission) => toSubmissionItem(submission, context),
 });
 
-/** The cursor's stream: the event, the filter, and the Zap when Zapier names it (see README, Reliability). */
-export const submissionStreamKey = (bundle: Pick<Bundle, 'meta'>, eventId: string, status: string | null) => {
-  const zapId = (bundle.meta as { zap?: { id?: unknown } } | undefined)?.zap?.id;
-  const consumer = typeof zapId === 'string' || typeof zapId === 'number' ? `zap-${zapId}` : 'account';
-  return `poll:submissions:${eventId}:${status ?? 'any'}:${consumer}`;
-};
+/**
+ * The stream whose state the polls share: the event and the filter. Zapier sends polling triggers nothing
+ * that tells one Zap from another, so every Zap of the account with these inputs polls this one stream.
+ */
+export const submissionStreamKey = (eventId: string, status: string | null) =>
+  `poll:submissions:${eventId}:${status ?? 'any'}`;
+
+/**
+ * What one registration adds to the answer, in bytes: its item carries the record's fields, each answer
+ * again as a flat field, and the event's context. An upper estimate, cheaper than mapping twice.
+ */
+const itemBytes = (submission: Submission) => Math.ceil(1.5 * JSON.stringify(submission).length) + 300;
 
 const registrationStatusField = statusField({
   label: 'Registration Status',
@@ -54,7 +60,7 @@ const perform = async (z: ZObject, bundle: Bundle) => {
     return present(bundle, submissions, presenter(eventContextOf(event)));
   }
 
-  const poll = await openPoll(z, bundle, { key: submissionStreamKey(bundle, eventId, status), kind });
+  const poll = await openPoll(z, bundle, { key: submissionStreamKey(eventId, status), kind });
   const request = { eventId, since: poll.since, timeoutMs: poll.timeoutMs };
 
   if (kind === 'dedupe') {
@@ -70,7 +76,7 @@ const perform = async (z: ZObject, bundle: Bundle) => {
   }
 
   const page = await pollRequest(poll, listSubmissions(z, bundle, request));
-  const selection = selectRecords(poll, page.submissions, page.serverTime, idOf);
+  const selection = selectRecords(poll, page.submissions, page.serverTime, idOf, itemBytes);
   const matching = selection.records.filter(keep);
   const context = matching.length ? await eventContext(z, bundle, eventId) : NO_EVENT_CONTEXT;
   const answer = present(bundle, matching, presenter(context));

@@ -24,7 +24,7 @@ const poll = (
     options.fresh ?? false,
   ) as Promise<Item[]>;
 
-/** Replies to the submissions endpoint with `records`, recording each query. */
+/** Replies to the submissions endpoint with `records` and the service's clock, recording each query. */
 const serveSubmissions = (records: unknown[], queries: Array<Record<string, string>>) =>
   nock(BASE_URL)
     .get(paths.submissions())
@@ -32,7 +32,7 @@ const serveSubmissions = (records: unknown[], queries: Array<Record<string, stri
       queries.push(query as Record<string, string>);
       return true;
     })
-    .reply(200, { data: records });
+    .reply(200, { data: records }, { Date: new Date(clock.now).toUTCString() });
 
 const serveEvents = () =>
   nock(BASE_URL)
@@ -51,7 +51,7 @@ afterEach(() => {
 });
 
 describe('a scheduled poll', () => {
-  it('without a cursor asks for the last 24 h plus the skew margin, and returns newest first', async () => {
+  it('without a state reads the stateless window (70 minutes), and returns newest first', async () => {
     const queries: Array<Record<string, string>> = [];
     // Shuffled on purpose; b and c share one millisecond.
     serveSubmissions(
@@ -67,14 +67,14 @@ describe('a scheduled poll', () => {
 
     const items = await poll({ fresh: true });
 
-    expect(queries).toEqual([{ eventId: EVENT_ID, since: iso(T0 - 24 * HOUR - 15 * MINUTE) }]);
+    expect(queries).toEqual([{ eventId: EVENT_ID, since: iso(T0 - 70 * MINUTE - 1) }]);
     expect(items.map((item) => item.id)).toEqual(['sub_d', 'sub_c', 'sub_b', 'sub_a']);
     expect(items.map((item) => item.submissionId)).toEqual(['sub_d', 'sub_c', 'sub_b', 'sub_a']);
     expect(items[0]).toMatchObject({ eventTitle: 'TechWeek 2026', eventSlug: 'techweek-2026' });
     events.done();
   });
 
-  it('then asks from the newest createdAt returned minus the 20 min overlap, without another event lookup', async () => {
+  it('then reads from where the state starts, and once a poll is older than the hold, from that poll', async () => {
     const queries: Array<Record<string, string>> = [];
     serveSubmissions([submissionAt('sub_a', T0 - 3 * MINUTE)], queries);
     serveEvents();
@@ -83,10 +83,18 @@ describe('a scheduled poll', () => {
     clock.advance(5 * MINUTE);
     serveSubmissions([submissionAt('sub_a', T0 - 3 * MINUTE), submissionAt('sub_b', T0 + MINUTE)], queries);
     const items = await poll();
-
-    expect(queries[1]).toEqual({ eventId: EVENT_ID, since: iso(T0 - 3 * MINUTE - 20 * MINUTE) });
+    // Every poll of the stream returns a record for the hold (50 minutes): the first one's whole window.
+    expect(queries[1]).toEqual({ eventId: EVENT_ID, since: iso(T0 - 70 * MINUTE - 1) });
     expect(items.map((item) => item.id)).toEqual(['sub_b', 'sub_a']);
     expect(items[0]).toMatchObject({ eventTitle: 'TechWeek 2026' });
+
+    // 51 minutes after the first poll: it is the anchor. Records made more than the visibility delay and
+    // the margin (5 minutes) before it answered were returned by it and by every poll since.
+    clock.advance(46 * MINUTE);
+    serveSubmissions([], queries);
+    await poll();
+    expect(queries[2]).toEqual({ eventId: EVENT_ID, since: iso(T0 - 5 * MINUTE - 1) });
+    expect(CURSOR_TIMING.holdMs).toBe(50 * MINUTE);
     expect(nock.pendingMocks()).toEqual([]);
   });
 
@@ -104,34 +112,23 @@ describe('a scheduled poll', () => {
     expect(newSubmission.operation.sample).toBe(submissionSample);
   });
 
-  it('filters by status, but moves the cursor over every registration it read', async () => {
-    const queries: Array<Record<string, string>> = [];
+  it('filters by status, and shares one state per event and filter, never per Zap', async () => {
     serveSubmissions(
       [
         submissionAt('sub_ok', T0 - 10 * MINUTE, { status: 'approved' }),
         submissionAt('sub_wait', T0 - 2 * MINUTE, { status: 'pending', qrCode: null }),
       ],
-      queries,
+      [],
     );
     serveEvents();
-    const items = await poll({ inputData: { status: 'approved' }, fresh: true });
+    const items = await poll({ inputData: { status: 'approved' }, meta: { zap: { id: 4242 } }, fresh: true });
     expect(items.map((item) => item.id)).toEqual(['sub_ok']);
-
-    serveSubmissions([], queries);
-    await poll({ inputData: { status: 'approved' } });
-    expect(queries[1]?.since).toBe(iso(T0 - 2 * MINUTE - 20 * MINUTE));
-  });
-
-  it('keeps separate cursors per filter and per Zap when Zapier names the Zap', () => {
-    const key = (status: string | null, zap?: unknown) =>
-      submissionStreamKey(
-        { meta: meta(zap ? { zap } : {}) } as Parameters<typeof submissionStreamKey>[0],
-        EVENT_ID,
-        status,
-      );
-    expect(key(null)).toBe(`poll:submissions:${EVENT_ID}:any:account`);
-    expect(key('approved')).toBe(`poll:submissions:${EVENT_ID}:approved:account`);
-    expect(key(null, { id: 4242 })).toBe(`poll:submissions:${EVENT_ID}:any:zap-4242`);
+    expect(submissionStreamKey(EVENT_ID, null)).toBe(`poll:submissions:${EVENT_ID}:any`);
+    expect(submissionStreamKey(EVENT_ID, 'approved')).toBe(`poll:submissions:${EVENT_ID}:approved`);
+    // Whatever Zapier puts in meta, the state is the stream's.
+    const stored = Object.keys(testerCache(appTester).zcacheTestObj ?? {});
+    expect(stored.some((key) => key.endsWith(`:poll:submissions:${EVENT_ID}:approved`))).toBe(true);
+    expect(stored.some((key) => key.includes('4242'))).toBe(false);
   });
 
   it('returns nothing (and fetches no event) when nothing is new', async () => {
@@ -158,19 +155,19 @@ describe('turning a Zap on (isPopulatingDedupe)', () => {
     expect(items[1499]).toEqual({ id: 'sub_0000' });
   });
 
-  it('leaves a cursor at the newest registration', async () => {
+  it('writes no state: the next scheduled poll is stateless', async () => {
     const queries: Array<Record<string, string>> = [];
     serveSubmissions([submissionAt('sub_a', T0 - 2 * HOUR)], queries);
     await poll({ meta: { isPopulatingDedupe: true }, fresh: true });
     clock.advance(5 * MINUTE);
     serveSubmissions([], queries);
     await poll();
-    expect(queries[1]?.since).toBe(iso(T0 - 2 * HOUR - 20 * MINUTE));
+    expect(queries[1]?.since).toBe(iso(T0 + 5 * MINUTE - CURSOR_TIMING.statelessMs - 1));
   });
 });
 
 describe('the editor test (isLoadingSample)', () => {
-  it('returns the 3 newest matching registrations with their event, and leaves no cursor', async () => {
+  it('returns the 3 newest matching registrations with their event, and leaves no state', async () => {
     const queries: Array<Record<string, string>> = [];
     serveEvents();
     serveSubmissions(
@@ -194,12 +191,12 @@ describe('the editor test (isLoadingSample)', () => {
 
     serveSubmissions([], queries);
     await poll({ inputData: { status: 'approved' } });
-    expect(queries[1]?.since).toBe(iso(T0 - CURSOR_TIMING.lookbackMs));
+    expect(queries[1]?.since).toBe(iso(T0 - CURSOR_TIMING.statelessMs - 1));
   });
 });
 
 describe('failures lose nothing', () => {
-  it('a 500 is a clear error, leaves the cursor, and the next poll asks from the same point', async () => {
+  it('a 500 is a clear error, and the next polls ask from at least as far back for an hour', async () => {
     const queries: Array<Record<string, string>> = [];
     serveSubmissions([submissionAt('sub_a', T0 - MINUTE)], queries);
     serveEvents();
@@ -215,10 +212,16 @@ describe('failures lose nothing', () => {
       /had a problem .*registrations of this event.*a trigger checks again at its next poll and misses nothing/,
     );
 
-    clock.advance(3 * HOUR);
+    clock.advance(55 * MINUTE);
     serveSubmissions([], queries);
     await poll();
-    expect(queries[1]?.since).toBe(iso(T0 - MINUTE - 20 * MINUTE));
+    // The first poll is an anchor now, but the failed poll's window holds.
+    expect(queries[1]?.since).toBe(iso(T0 - 70 * MINUTE - 2));
+
+    clock.advance(HOUR);
+    serveSubmissions([], queries);
+    await poll();
+    expect(queries[2]?.since).toBe(iso(T0 + 60 * MINUTE - 5 * MINUTE - 1));
   });
 
   it('a 429 is a ThrottledError that keeps Retry-After', async () => {

@@ -1,184 +1,263 @@
 /**
- * The since-cursor of polling triggers whose endpoint takes only `since` (no limit, no order): how far back
- * each poll asks, which records it returns, and what it remembers. The design and its reasoning are in the
- * README's "Reliability" section; in short:
+ * The memory of polling triggers whose endpoint takes only `since` (no limit, no order): how far back each
+ * poll asks, which records it returns, and what it remembers. The reasoning is in the README's "Reliability"
+ * section; in short:
  *
- * - The cursor is the newest server `createdAt` (with its id, for ties) already returned. It is stored with
- *   `z.cache` for the connected account and a stream key (event, filter, and the Zap when Zapier names it),
- *   and moves forward only after a poll has succeeded and its answer was built.
- * - A poll asks from `cursor − overlap`; the overlap (20 min) covers Zapier's longest polling interval
- *   (15 min), the 2 minutes a submission may take to become visible, and a margin. Zapier's dedupe absorbs
- *   the repeats. Because the cursor is a server time, the client's clock plays no part in it.
- * - Without a cursor (first poll, evicted cache, cache error) a poll asks for the last 24 h plus a clock-skew
- *   margin; a Zap being turned on asks wider still, so that no later poll can reach past what its dedupe
- *   table holds (otherwise old registrations would run a fresh Zap).
+ * - Zapier cannot tell apart the Zaps of one account that poll the same event with the same filter: they share
+ *   one stream, and one state kept with `z.cache`. Nothing in it is per Zap.
+ * - A record may stop being returned only after it has been returned by every poll of the stream during a
+ *   stretch of `holdMs` (50 minutes): longer than the longest gap between two polls of any Zap (15 minutes
+ *   between polls, up to 30 minutes of delay, and a margin). Every Zap therefore polls at least once while
+ *   the record is returned, and Zapier's dedupe drops the repeats: a record returned many times costs bytes,
+ *   never a registration.
+ * - The state is a list of checkpoints: a successful poll answered at `t` (the service's clock) and every
+ *   record up to its position `(ms, id)` was visible then and returned by it. That position is the last record
+ *   it returned, or its answer time minus the 2 minutes a record may take to become visible and a margin,
+ *   whichever is older. A poll reads from the position of the newest checkpoint older than `holdMs` (the
+ *   anchor) and returns what it reads, oldest first, up to the answer budget; the rest follows.
+ * - Without a state (first poll, evicted or failing cache) a poll is stateless: it reads the last `holdMs`
+ *   plus the visibility delay, a margin and the clock skew, and returns the newest records of it; each Zap's
+ *   own polls then overlap, so steady traffic is never missed. It still writes its checkpoint, with the start
+ *   of its window as the state's `base`: the lower bound the new state knows to be covered.
  * - A failed poll leaves a floor: for an hour after the last failure, every poll of the stream asks from at
- *   least where the failed one asked. A stream shared by two Zaps therefore cannot move past what a failing
- *   Zap has not seen while the other keeps succeeding.
- * - A poll returns its whole window up to 4,000 records; beyond that it catches up oldest first over the next
- *   polls, and the cursor never moves past a record that was not returned.
+ *   least where the failed one asked, so that the Zap that failed finds what it missed.
+ * - Concurrent polls of a stream re-read the state just before writing and merge: the merge can only widen
+ *   later windows (later `t`, smaller `ms`, lower base and floor).
+ * - A Zap being turned on reads ids only, over a window wider than any later poll's (a day and 45 minutes).
  */
 import type { Bundle, ZObject } from 'zapier-platform-core';
 import { type AccountCache, accountCache } from '../../account/store';
 import { MAX_DEDUPE_ITEMS } from './polling';
 
-const MINUTE = 60_000;
+const SECOND = 1000;
+const MINUTE = 60 * SECOND;
 const HOUR = 60 * MINUTE;
 
 export const CURSOR_TIMING = {
-  /** Zapier's longest polling interval: a Zap sharing the stream may have last polled this long ago. */
+  /** Zapier's longest polling interval. */
   longestIntervalMs: 15 * MINUTE,
+  /** How late Zapier may run a Zap's poll. */
+  longestDelayMs: 30 * MINUTE,
+  /**
+   * How long every poll of the stream keeps returning a record: the longest gap between two polls of one Zap
+   * (interval plus delay) and a 5-minute margin for scheduling jitter and polls that overlap.
+   */
+  holdMs: 50 * MINUTE,
   /** A submission may become visible up to 2 minutes after its `createdAt` (contract §3). */
   visibilityDelayMs: 2 * MINUTE,
-  /** Zapier's scheduling jitter, and a boundary that may be exclusive. */
+  /** A `since` boundary that may be exclusive, a request's duration and the `Date` header's rounding. */
   marginMs: 3 * MINUTE,
-  /** How far before the cursor each poll asks: the sum of the three above. */
-  overlapMs: 20 * MINUTE,
   /** How far the client's clock (Zapier's) may be off the service's. */
   clockSkewMs: 15 * MINUTE,
-  /** Without a cursor: the last day, plus the skew. Also the oldest a scheduled poll ever asks for. */
+  /** A stateless poll: the hold, the visibility delay, the margin and the skew (70 minutes). */
+  statelessMs: 70 * MINUTE,
+  /** The oldest a scheduled poll ever asks for: the last day, plus the skew. */
   lookbackMs: 24 * HOUR + 15 * MINUTE,
   /** A Zap being turned on: the lookback plus twice the skew, so it covers every later poll's window. */
   seedMs: 24 * HOUR + 45 * MINUTE,
   /** How long a failed poll's window is kept for every poll of its stream after the last failure. */
   failureHoldMs: HOUR,
+  /** Checkpoints closer than this are merged into one (keeps the state small however many Zaps poll). */
+  checkpointGrainMs: MINUTE,
   /** How long the state is kept without any poll (rewritten by every poll). */
   stateTtlSeconds: 30 * 24 * 3600,
-  /** The most records one answer carries (about 5 MB, under Zapier's 6 MB), unless late rows need more. */
-  maxItems: 4000,
-  /** A crowded window still moves on: at least this many records after the cursor per poll. */
-  minNewItems: 1000,
+  /**
+   * The most one answer carries, in bytes of the answer's items: Zapier stashes answers of 6 MB or more and
+   * accepts about 20 MB. Beyond it a poll returns the oldest part of its window and the rest follows.
+   */
+  answerBudgetBytes: 14 * 1024 * 1024,
   /** Zapier stops a poll at 30 s: the request gives up before, so that the failure is remembered. */
   requestBudgetMs: 25_000,
   minRequestTimeoutMs: 5_000,
 } as const;
 
-/** The newest record returned so far: its server `createdAt` (as sent), in ms, and its id for ties. */
-export interface CursorPosition {
-  at: string;
+/** A place in the stream: a server `createdAt` (ms) and an id for ties (`''` is before every id). */
+export interface Position {
   ms: number;
   id: string;
 }
 
+/** Orders two positions by time, then id. */
+const comparePositions = (a: Position, b: Position): number =>
+  a.ms - b.ms || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
+
+const earlier = (a: Position, b: Position): Position => (comparePositions(a, b) <= 0 ? a : b);
+const later = (a: Position, b: Position): Position => (comparePositions(a, b) >= 0 ? a : b);
+
+/**
+ * A successful poll: answered at `t` at the latest (service clock, ms); every record at or before `pos` was
+ * visible then and returned by it (or was before what it had to return).
+ */
+export interface Checkpoint {
+  t: number;
+  pos: Position;
+}
+
 export interface CursorState {
-  v: 1;
-  cursor: CursorPosition | null;
-  /**
-   * When the last successful poll read its window, on the service's clock (its `Date` header; else the
-   * newest `createdAt` it read, which is never later). A row behind the cursor that was not visible then
-   * was made less than the visibility delay before it.
-   */
-  seenAt: number | null;
+  v: 2;
+  /** Oldest first, at most one per `checkpointGrainMs`. */
+  checkpoints: Checkpoint[];
+  /** Every record after this was returned by the poll that created the state (or came later). */
+  base: Position | null;
   /** The oldest `since` of recently failed polls, kept until `until` (epoch ms, client clock). */
   floor: { ms: number; until: number } | null;
+  /** The client's clock minus the service's, as last measured (never less than the truth). */
+  offset: number | null;
 }
 
 const isFiniteNumber = (value: unknown): value is number =>
   typeof value === 'number' && Number.isFinite(value);
 
-/** A stored state, or `null` for anything that is not one (a missing, expired or foreign entry). */
+const parsePosition = (value: unknown): Position | null => {
+  const p = value as Partial<Position> | null;
+  return p && typeof p === 'object' && isFiniteNumber(p.ms) && typeof p.id === 'string'
+    ? { ms: p.ms, id: p.id }
+    : null;
+};
+
+/** A stored state, or `null` for anything that is not one (a missing, expired, older or foreign entry). */
 export const parseState = (value: unknown): CursorState | null => {
   if (!value || typeof value !== 'object') return null;
-  const state = value as Partial<CursorState>;
-  if (state.v !== 1) return null;
-  const c = state.cursor;
-  const cursor =
-    c && typeof c === 'object' && typeof c.at === 'string' && isFiniteNumber(c.ms) && typeof c.id === 'string'
-      ? { at: c.at, ms: c.ms, id: c.id }
-      : null;
-  const f = state.floor;
+  const state = value as Partial<Record<keyof CursorState, unknown>>;
+  if (state.v !== 2) return null;
+  const checkpoints: Checkpoint[] = [];
+  if (Array.isArray(state.checkpoints)) {
+    for (const c of state.checkpoints as Array<Partial<Record<keyof Checkpoint, unknown>> | null>) {
+      const pos = parsePosition(c?.pos);
+      if (c && isFiniteNumber(c.t) && pos) checkpoints.push({ t: c.t, pos });
+    }
+  }
+  checkpoints.sort((a, b) => a.t - b.t);
+  const f = state.floor as Partial<CursorState['floor']> | null;
   const floor =
     f && typeof f === 'object' && isFiniteNumber(f.ms) && isFiniteNumber(f.until)
       ? { ms: f.ms, until: f.until }
       : null;
-  return { v: 1, cursor, seenAt: isFiniteNumber(state.seenAt) ? state.seenAt : null, floor };
+  return {
+    v: 2,
+    checkpoints,
+    base: parsePosition(state.base),
+    floor,
+    offset: isFiniteNumber(state.offset) ? state.offset : null,
+  };
 };
 
 const activeFloor = (state: CursorState | null, now: number) =>
   state?.floor && state.floor.until > now ? state.floor : null;
 
-/** Orders two positions by time, then id. */
-const comparePositions = (a: { ms: number; id: string }, b: { ms: number; id: string }): number =>
-  a.ms - b.ms || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
+/**
+ * The service's clock now, as a lower bound: the client clock minus the measured offset (which is never less
+ * than the true one), or minus the whole skew when none was measured. A lower "now" picks an older anchor.
+ */
+const serviceNow = (offset: number | null | undefined, clientNow: number): number =>
+  clientNow - (offset ?? CURSOR_TIMING.clockSkewMs);
 
-const later = (a: CursorPosition | null, b: CursorPosition | null): CursorPosition | null =>
-  !a ? b : !b ? a : comparePositions(a, b) >= 0 ? a : b;
-
-const maxOf = (a: number | null, b: number | null): number | null =>
-  a === null ? b : b === null ? a : Math.max(a, b);
+/** The newest checkpoint older than the hold: every record up to it has been returned long enough. */
+export const anchorOf = (state: CursorState | null, clientNow: number): Checkpoint | null => {
+  const cut = serviceNow(state?.offset, clientNow) - CURSOR_TIMING.holdMs;
+  let anchor: Checkpoint | null = null;
+  for (const c of state?.checkpoints ?? []) if (c.t <= cut && (!anchor || c.t >= anchor.t)) anchor = c;
+  return anchor;
+};
 
 export type SinceKind = 'dedupe' | 'poll';
 
-/** Where a poll starts (epoch ms): see the module comment. */
-export const planSince = (kind: SinceKind, state: CursorState | null, now: number): number => {
-  if (kind === 'dedupe') return now - CURSOR_TIMING.seedMs;
-  const horizon = now - CURSOR_TIMING.lookbackMs;
-  let since = state?.cursor ? state.cursor.ms - CURSOR_TIMING.overlapMs : horizon;
-  const floor = activeFloor(state, now);
-  if (floor) since = Math.min(since, floor.ms);
-  return Math.max(since, horizon);
+export interface Plan {
+  /** What the request asks for, epoch ms: just before `after`, so that either boundary is right. */
+  since: number;
+  /** The records at or before this were all returned long enough: they are not returned again. */
+  after: Position;
+  /**
+   * `stateful`: the state covers the window's past, so the window is returned oldest first up to the budget.
+   * `stateless`: nothing is known, so the newest records of the window are returned.
+   */
+  mode: 'stateful' | 'stateless';
+}
+
+const at = (ms: number): Position => ({ ms, id: '' });
+
+/** Where a poll starts and how it chooses its records: see the module comment. */
+export const planPoll = (kind: SinceKind, state: CursorState | null, clientNow: number): Plan => {
+  if (kind === 'dedupe') {
+    const since = clientNow - CURSOR_TIMING.seedMs;
+    return { since, after: at(since - 1), mode: 'stateless' };
+  }
+  const anchor = anchorOf(state, clientNow);
+  const known = anchor ? anchor.pos : (state?.base ?? null);
+  const mode = known === null ? 'stateless' : 'stateful';
+  let after = known ?? at(clientNow - CURSOR_TIMING.statelessMs);
+  const floor = activeFloor(state, clientNow);
+  if (floor) after = earlier(after, at(floor.ms));
+  after = later(after, at(clientNow - CURSOR_TIMING.lookbackMs));
+  return { since: after.ms - 1, after, mode };
 };
 
 export interface Entry<R> {
   record: R;
   ms: number;
   id: string;
+  /** What the record adds to the answer, in bytes. */
+  bytes: number;
+}
+
+export interface Selection<R> {
+  selected: Entry<R>[];
+  /** The last record returned when the budget cut the oldest-first run short, else `null`. */
+  lastReturned: Position | null;
+  /** The record before the first returned when the budget cut the newest-first run short, else `null`. */
+  lastLeft: Position | null;
 }
 
 /**
- * The records a poll returns, from the fetched ones sorted oldest first. A dedupe poll takes everything (the
- * newest `MAX_DEDUPE_ITEMS`). A scheduled poll returns one contiguous run of at most `maxItems`:
- *
- * - every record at or before the cursor made less than the visibility delay (plus the margin) before the
- *   last poll read its window: it may have become visible only since, so it may never have been returned;
- * - then the records after the cursor, oldest first, as many as fit (at least `minNewItems`, so that a
- *   crowded window still moves on); the rest wait for the next polls, and the cursor ends at the run's
- *   newest record, so a burst or a backlog is caught up without a gap;
- * - then, room permitting, the older records before the cursor: the rest of the overlap, sent again so
- *   that rows another Zap of the stream returned and an answer Zapier lost still reach the Zap (its dedupe
- *   drops the repeats). At steady state the whole window fits and all of it is returned.
- *
- * Without a cursor (its entry was evicted) nothing is known: the window is walked oldest first.
- * The run is longer than `maxItems` only when more rows than that were made in the minutes before the last
- * poll.
+ * The records a poll returns, from the fetched ones sorted oldest first. A dedupe poll takes the newest
+ * `MAX_DEDUPE_ITEMS` (ids only). Otherwise the answer is one contiguous run within `budgetBytes` (never
+ * empty when there is anything): a stateful poll takes it from the oldest end (what is about to leave the
+ * window first, and a backlog in order), a stateless one from the newest end.
  */
 export const selectEntries = <R>(
   sorted: Entry<R>[],
   kind: SinceKind,
-  state: Pick<CursorState, 'cursor' | 'seenAt'> | null,
-  limits: { maxItems: number; minNewItems: number } = CURSOR_TIMING,
-): Entry<R>[] => {
-  if (kind === 'dedupe') return sorted.slice(-MAX_DEDUPE_ITEMS);
-  if (sorted.length <= limits.maxItems) return sorted;
-  const cursor = state?.cursor ?? null;
-  const firstWhere = (test: (entry: Entry<R>) => boolean) => {
-    const index = sorted.findIndex(test);
-    return index < 0 ? sorted.length : index;
-  };
-  const firstNew = cursor ? firstWhere((entry) => comparePositions(entry, cursor) > 0) : 0;
-  const lateSince = (state?.seenAt ?? -Infinity) - CURSOR_TIMING.visibilityDelayMs - CURSOR_TIMING.marginMs;
-  const mustFrom = Math.min(
-    firstNew,
-    firstWhere((entry) => entry.ms >= lateSince),
-  );
-  const newCount = Math.max(limits.minNewItems, limits.maxItems - (firstNew - mustFrom));
-  const end = Math.min(sorted.length, firstNew + newCount);
-  return sorted.slice(Math.max(0, Math.min(mustFrom, end - limits.maxItems)), end);
+  mode: Plan['mode'],
+  budgetBytes: number = CURSOR_TIMING.answerBudgetBytes,
+): Selection<R> => {
+  const position = (entry: Entry<R> | undefined) => (entry ? { ms: entry.ms, id: entry.id } : null);
+  if (kind === 'dedupe') {
+    const selected = sorted.slice(-MAX_DEDUPE_ITEMS);
+    return { selected, lastReturned: null, lastLeft: position(sorted[sorted.length - selected.length - 1]) };
+  }
+  let total = 0;
+  let count = 0;
+  const n = sorted.length;
+  while (count < n) {
+    const entry = sorted[mode === 'stateful' ? count : n - 1 - count] as Entry<R>;
+    if (count > 0 && total + entry.bytes > budgetBytes) break;
+    total += entry.bytes;
+    count += 1;
+  }
+  if (count === n) return { selected: sorted, lastReturned: null, lastLeft: null };
+  if (mode === 'stateful') {
+    return { selected: sorted.slice(0, count), lastReturned: position(sorted[count - 1]), lastLeft: null };
+  }
+  return { selected: sorted.slice(n - count), lastReturned: null, lastLeft: position(sorted[n - count - 1]) };
 };
 
-/** The cursor after returning `selected`: its newest record, unless dated in the future beyond the skew. */
-export const advance = <R>(
-  cursor: CursorPosition | null,
-  selected: Entry<R>[],
-  now: number,
-  atOf: (record: R) => string,
-): CursorPosition | null => {
-  const limit = now + CURSOR_TIMING.clockSkewMs;
-  for (let i = selected.length - 1; i >= 0; i--) {
-    const entry = selected[i] as Entry<R>;
-    if (entry.ms <= limit) return later(cursor, { at: atOf(entry.record), ms: entry.ms, id: entry.id });
+/**
+ * Adds a checkpoint and forgets what no later poll can use: checkpoints closer than the grain become one
+ * (the later `t`, the smaller `ms`: it becomes the anchor later and asks from further back), and of those
+ * older than the hold (with a margin for clients whose clocks differ) only the newest is kept.
+ */
+export const withCheckpoint = (checkpoints: Checkpoint[], added: Checkpoint[], serviceNowMs: number) => {
+  const grain = CURSOR_TIMING.checkpointGrainMs;
+  const byGrain = new Map<number, Checkpoint>();
+  for (const c of [...checkpoints, ...added]) {
+    const key = Math.floor(c.t / grain);
+    const other = byGrain.get(key);
+    byGrain.set(key, other ? { t: Math.max(other.t, c.t), pos: earlier(other.pos, c.pos) } : c);
   }
-  return cursor;
+  const sorted = [...byGrain.values()].sort((a, b) => a.t - b.t);
+  const cut = serviceNowMs - CURSOR_TIMING.holdMs - CURSOR_TIMING.clockSkewMs;
+  const old = sorted.filter((c) => c.t <= cut);
+  return [...old.slice(-1), ...sorted.filter((c) => c.t > cut)];
 };
 
 const readState = async (cache: AccountCache, key: string) => parseState(await cache.get(key));
@@ -194,7 +273,7 @@ const writeState = async (
 
 /** One poll of a since-stream, from `openPoll` to `closePoll`. */
 export interface SincePoll {
-  /** The stream: what is polled and for whom (the account is added by the cache). */
+  /** The stream: what is polled (the account is added by the cache). Never per Zap. */
   key: string;
   kind: SinceKind;
   /** Where the request starts: ISO 8601 with milliseconds. */
@@ -203,7 +282,7 @@ export interface SincePoll {
   timeoutMs: number;
   cache: AccountCache;
   state: CursorState | null;
-  sinceMs: number;
+  plan: Plan;
   started: number;
   now: () => number;
 }
@@ -211,7 +290,7 @@ export interface SincePoll {
 /**
  * Opens one poll of a since-stream: reads its state and plans the window. The caller then awaits its one
  * request for the records created at or after `since` through `pollRequest`, takes the poll's records from
- * `selectRecords`, builds its answer, and only then moves the cursor with `closePoll`.
+ * `selectRecords`, builds its answer, and only then records the poll with `closePoll`.
  */
 export const openPoll = async (
   z: ZObject,
@@ -222,7 +301,7 @@ export const openPoll = async (
   const started = now();
   const cache = accountCache(z, bundle, now);
   const state = await readState(cache, stream.key);
-  const sinceMs = planSince(stream.kind, state, started);
+  const plan = planPoll(stream.kind, state, started);
   const timeoutMs = Math.max(
     CURSOR_TIMING.minRequestTimeoutMs,
     CURSOR_TIMING.requestBudgetMs - (now() - started),
@@ -230,11 +309,11 @@ export const openPoll = async (
   return {
     key: stream.key,
     kind: stream.kind,
-    since: new Date(sinceMs).toISOString(),
+    since: new Date(plan.since).toISOString(),
     timeoutMs,
     cache,
     state,
-    sinceMs,
+    plan,
     started,
     now,
   };
@@ -255,74 +334,101 @@ export const pollRequest = async <T>(poll: SincePoll, request: Promise<T>): Prom
 
 const leaveFloor = async (poll: SincePoll): Promise<void> => {
   const failedAt = poll.now();
+  const sinceMs = poll.plan.since;
   await writeState(poll.cache, poll.key, (fresh) => {
     const floor = activeFloor(fresh, failedAt);
     return {
-      v: 1,
-      cursor: fresh?.cursor ?? null,
-      seenAt: fresh?.seenAt ?? null,
+      v: 2,
+      checkpoints: fresh?.checkpoints ?? [],
+      base: fresh?.base ?? null,
+      offset: fresh?.offset ?? poll.state?.offset ?? null,
       floor: {
-        ms: Math.min(floor?.ms ?? poll.sinceMs, poll.sinceMs),
+        ms: Math.min(floor?.ms ?? sinceMs, sinceMs),
         until: Math.max(floor?.until ?? 0, failedAt + CURSOR_TIMING.failureHoldMs),
       },
     };
   });
 };
 
-/** The records a poll returns (newest first) and what `closePoll` remembers of them. */
-export interface Selection<R> {
+/** The records a poll returns (newest first) and what `closePoll` remembers of the poll. */
+export interface PollSelection<R> {
   records: R[];
-  /** The same records, oldest first, with their times. */
-  entries: Entry<R>[];
-  seenAt: number | null;
+  /** The checkpoint the poll adds, if it can place one in time. */
+  checkpoint: Checkpoint | null;
+  /** Where the state starts, when this (stateless) poll creates it. */
+  base: Position | null;
+  /** The client's clock minus the service's, when measured. */
+  offset: number | null;
 }
 
 /**
  * The poll's records, newest first, from the fetched ones: newest first with one per id, as the connect list
  * functions return them (this function neither sorts nor de-duplicates). `serverTime` is the service's clock
- * when it answered, if known.
+ * when it answered (its `Date` header), if known; `bytesOf` what one record adds to the answer.
  */
 export const selectRecords = <R extends { createdAt: string }>(
   poll: SincePoll,
   fetched: R[],
   serverTime: number | null,
   idOf: (record: R) => string,
-): Selection<R> => {
-  const horizon = poll.kind === 'poll' ? poll.started - CURSOR_TIMING.lookbackMs : -Infinity;
-  const future = poll.started + CURSOR_TIMING.clockSkewMs;
+  bytesOf: (record: R) => number = (record) => JSON.stringify(record).length,
+): PollSelection<R> => {
+  const answeredAt = poll.now();
   const oldestFirst: Entry<R>[] = [];
-  let head: number | null = null;
+  let newest = -Infinity;
   for (let i = fetched.length - 1; i >= 0; i--) {
     const record = fetched[i] as R;
     const ms = Date.parse(record.createdAt);
-    if (!(ms >= horizon)) continue;
-    oldestFirst.push({ record, ms, id: idOf(record) });
-    if (ms <= future) head = maxOf(head, ms);
+    const id = idOf(record);
+    if (!Number.isFinite(ms) || comparePositions({ ms, id }, poll.plan.after) <= 0) continue;
+    oldestFirst.push({ record, ms, id, bytes: poll.kind === 'dedupe' ? 0 : bytesOf(record) });
+    if (ms <= poll.started + CURSOR_TIMING.clockSkewMs) newest = Math.max(newest, ms);
   }
-  // A Date header far from the client's clock is not trusted; the newest row read is a safe lower bound.
-  const seenAt =
-    serverTime !== null && Math.abs(serverTime - poll.started) <= CURSOR_TIMING.clockSkewMs
-      ? serverTime
-      : head;
-  const entries = selectEntries(oldestFirst, poll.kind, poll.state);
-  return { records: entries.map((entry) => entry.record).reverse(), entries, seenAt };
+  const { selected, lastReturned, lastLeft } = selectEntries(
+    oldestFirst,
+    poll.kind,
+    poll.plan.mode,
+    CURSOR_TIMING.answerBudgetBytes,
+  );
+  const records = selected.map((entry) => entry.record).reverse();
+  if (poll.kind === 'dedupe') return { records, checkpoint: null, base: null, offset: null };
+
+  // The service's clock when it answered: its Date header (whole seconds), else the newest createdAt read
+  // (never later than the truth). `t` is an upper bound (when the checkpoint may become an anchor); every
+  // record made before `answered` minus the visibility delay and the margin was visible when the poll read.
+  const measured = serverTime !== null && Number.isFinite(serverTime) ? serverTime : null;
+  const answered = measured ?? (Number.isFinite(newest) ? newest : null);
+  const t = measured !== null ? measured + SECOND : answeredAt + CURSOR_TIMING.clockSkewMs;
+  const settled =
+    answered === null ? null : at(answered - CURSOR_TIMING.visibilityDelayMs - CURSOR_TIMING.marginMs);
+  return {
+    records,
+    checkpoint: settled === null ? null : { t, pos: lastReturned ? earlier(lastReturned, settled) : settled },
+    base: poll.plan.mode === 'stateless' ? (lastLeft ?? poll.plan.after) : null,
+    offset: measured !== null ? answeredAt - measured : null,
+  };
 };
 
-/** Moves the cursor once the poll's answer was built from `selection`. */
-export const closePoll = async <R extends { createdAt: string }>(
-  poll: SincePoll,
-  selection: Selection<R>,
-): Promise<void> => {
-  const next = advance(
-    poll.state?.cursor ?? null,
-    selection.entries,
-    poll.now(),
-    (record) => record.createdAt,
-  );
-  await writeState(poll.cache, poll.key, (fresh) => ({
-    v: 1,
-    cursor: later(fresh?.cursor ?? null, next),
-    seenAt: maxOf(fresh?.seenAt ?? null, selection.seenAt),
-    floor: activeFloor(fresh, poll.now()),
-  }));
+/** Records the poll once its answer was built from `selection` (a Zap being turned on records nothing). */
+export const closePoll = async <R>(poll: SincePoll, selection: PollSelection<R>): Promise<void> => {
+  if (poll.kind === 'dedupe') return;
+  const { checkpoint, base, offset } = selection;
+  const { state } = poll;
+  await writeState(poll.cache, poll.key, (fresh) => {
+    const current = fresh ?? state;
+    const offsetNow = offset ?? current?.offset ?? null;
+    // A stream that had a state keeps its base; one this poll creates starts where its window starts.
+    const bases = [fresh?.base, fresh ? base : (state?.base ?? base)].filter((p): p is Position => !!p);
+    return {
+      v: 2,
+      checkpoints: withCheckpoint(
+        current?.checkpoints ?? [],
+        checkpoint ? [checkpoint] : [],
+        serviceNow(offsetNow, poll.now()),
+      ),
+      base: bases.length ? bases.reduce(earlier) : null,
+      floor: activeFloor(fresh, poll.now()),
+      offset: offsetNow,
+    };
+  });
 };

@@ -1,152 +1,195 @@
 import {
   CURSOR_TIMING,
+  type Checkpoint,
   type CursorState,
   type Entry,
-  advance,
+  anchorOf,
   parseState,
-  planSince,
+  planPoll,
   selectEntries,
+  withCheckpoint,
 } from '../../../src/triggers/common/cursor';
 import { MAX_DEDUPE_ITEMS } from '../../../src/triggers/common/polling';
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
 const NOW = Date.parse('2026-11-22T10:00:00.000Z');
+const { holdMs, statelessMs, lookbackMs, seedMs, clockSkewMs } = CURSOR_TIMING;
 
-const state = (cursorMs: number | null, floor: CursorState['floor'] = null): CursorState => ({
-  v: 1,
-  cursor: cursorMs === null ? null : { at: new Date(cursorMs).toISOString(), ms: cursorMs, id: 'sub_c' },
-  seenAt: cursorMs,
-  floor,
+const pos = (ms: number, id = '') => ({ ms, id });
+
+const state = (
+  checkpoints: Checkpoint[],
+  extra: Partial<Pick<CursorState, 'base' | 'floor' | 'offset'>> = {},
+): CursorState => ({ v: 2, checkpoints, base: null, floor: null, offset: 0, ...extra });
+
+const entries = (times: number[], bytes = 1): Entry<string>[] =>
+  times.map((ms, i) => ({ record: `r${i}`, ms, id: `sub_${String(i).padStart(5, '0')}`, bytes }));
+
+describe('the timing', () => {
+  it('holds every record longer than the longest gap between two polls of one Zap', () => {
+    expect(holdMs).toBeGreaterThanOrEqual(
+      CURSOR_TIMING.longestIntervalMs + CURSOR_TIMING.longestDelayMs + 5 * MINUTE,
+    );
+    expect(statelessMs).toBe(
+      holdMs + CURSOR_TIMING.visibilityDelayMs + CURSOR_TIMING.marginMs + CURSOR_TIMING.clockSkewMs,
+    );
+    // A Zap being turned on covers every later poll's window, whatever the skew.
+    expect(seedMs - lookbackMs).toBe(2 * clockSkewMs);
+  });
 });
 
-const entries = (times: number[]): Entry<string>[] =>
-  times.map((ms, i) => ({ record: `r${i}`, ms, id: `sub_${String(i).padStart(5, '0')}` }));
+describe('anchorOf', () => {
+  const checkpoints = [
+    { t: NOW - 70 * MINUTE, pos: pos(NOW - 75 * MINUTE) },
+    { t: NOW - 55 * MINUTE, pos: pos(NOW - 60 * MINUTE) },
+    { t: NOW - 45 * MINUTE, pos: pos(NOW - 50 * MINUTE) },
+  ];
 
-describe('planSince', () => {
-  it('asks from the cursor minus the 20-minute overlap', () => {
-    expect(CURSOR_TIMING.overlapMs).toBe(20 * MINUTE);
-    expect(planSince('poll', state(NOW - 3 * MINUTE), NOW)).toBe(NOW - 23 * MINUTE);
+  it('is the newest checkpoint answered more than the hold ago, on the service clock', () => {
+    expect(anchorOf(state(checkpoints), NOW)).toEqual(checkpoints[1]);
+    // The client clock runs 10 minutes ahead of the service's: the same moment.
+    expect(anchorOf(state(checkpoints, { offset: 10 * MINUTE }), NOW + 10 * MINUTE)).toEqual(checkpoints[1]);
+    expect(anchorOf(state(checkpoints.slice(2)), NOW)).toBeNull();
   });
 
-  it('falls back to the last 24 h plus the skew margin without a cursor', () => {
-    expect(planSince('poll', null, NOW)).toBe(NOW - 24 * HOUR - 15 * MINUTE);
-    expect(planSince('poll', state(null), NOW)).toBe(NOW - CURSOR_TIMING.lookbackMs);
+  it('without a measured offset assumes the whole skew: an older anchor', () => {
+    expect(anchorOf(state(checkpoints, { offset: null }), NOW)).toEqual(checkpoints[0]);
+  });
+});
+
+describe('planPoll', () => {
+  it('reads from the anchor, as a position: records at or before it are not returned again', () => {
+    const anchor = { t: NOW - 51 * MINUTE, pos: pos(NOW - 56 * MINUTE, 'sub_7') };
+    const plan = planPoll('poll', state([anchor, { t: NOW - MINUTE, pos: pos(NOW - 6 * MINUTE) }]), NOW);
+    expect(plan).toEqual({ since: NOW - 56 * MINUTE - 1, after: anchor.pos, mode: 'stateful' });
   });
 
-  it('asks wider still when a Zap is turned on, whatever the state', () => {
-    expect(planSince('dedupe', state(NOW - MINUTE), NOW)).toBe(NOW - 24 * HOUR - 45 * MINUTE);
-    // Wider than any later poll's window by twice the skew, so no later poll reaches past the dedupe table.
-    expect(CURSOR_TIMING.seedMs - CURSOR_TIMING.lookbackMs).toBe(2 * CURSOR_TIMING.clockSkewMs);
+  it('before any anchor, reads from the base of the state', () => {
+    const plan = planPoll(
+      'poll',
+      state([{ t: NOW - 20 * MINUTE, pos: pos(NOW - 25 * MINUTE) }], { base: pos(NOW - 90 * MINUTE) }),
+      NOW,
+    );
+    expect(plan).toEqual({ since: NOW - 90 * MINUTE - 1, after: pos(NOW - 90 * MINUTE), mode: 'stateful' });
+  });
+
+  it('without a state (or one with nothing known), is stateless: the last 70 minutes', () => {
+    expect(statelessMs).toBe(70 * MINUTE);
+    expect(planPoll('poll', null, NOW)).toEqual({
+      since: NOW - statelessMs - 1,
+      after: pos(NOW - statelessMs),
+      mode: 'stateless',
+    });
+    const failedOnly = state([], { floor: { ms: NOW - 3 * HOUR, until: NOW + MINUTE } });
+    expect(planPoll('poll', failedOnly, NOW)).toMatchObject({ since: NOW - 3 * HOUR - 1, mode: 'stateless' });
   });
 
   it('keeps a failed poll’s window while the floor holds, and forgets it after', () => {
+    const anchor = { t: NOW - 51 * MINUTE, pos: pos(NOW - 56 * MINUTE) };
     const floor = { ms: NOW - 3 * HOUR, until: NOW + MINUTE };
-    expect(planSince('poll', state(NOW - MINUTE, floor), NOW)).toBe(NOW - 3 * HOUR);
-    expect(planSince('poll', state(NOW - MINUTE, floor), NOW + 2 * MINUTE)).toBe(NOW - 21 * MINUTE);
+    expect(planPoll('poll', state([anchor], { floor }), NOW).since).toBe(NOW - 3 * HOUR - 1);
+    expect(planPoll('poll', state([anchor], { floor }), NOW + 2 * MINUTE).since).toBe(NOW - 56 * MINUTE - 1);
   });
 
-  it('never asks for more than the fallback window (an old cursor or floor cannot reach past the dedupe table)', () => {
-    expect(planSince('poll', state(NOW - 21 * 24 * HOUR), NOW)).toBe(NOW - CURSOR_TIMING.lookbackMs);
+  it('never reads past the lookback (an old anchor or floor cannot reach past the dedupe table)', () => {
+    const old = { t: NOW - 21 * 24 * HOUR, pos: pos(NOW - 21 * 24 * HOUR) };
+    expect(planPoll('poll', state([old]), NOW).since).toBe(NOW - lookbackMs - 1);
     const floor = { ms: NOW - 48 * HOUR, until: NOW + HOUR };
-    expect(planSince('poll', state(NOW - MINUTE, floor), NOW)).toBe(NOW - CURSOR_TIMING.lookbackMs);
+    expect(planPoll('poll', state([], { floor, base: pos(NOW) }), NOW).since).toBe(NOW - lookbackMs - 1);
+  });
+
+  it('a Zap being turned on reads the widest window, whatever the state', () => {
+    expect(planPoll('dedupe', state([]), NOW).since).toBe(NOW - seedMs);
+    expect(planPoll('dedupe', null, NOW).since).toBe(NOW - 24 * HOUR - 45 * MINUTE);
   });
 });
 
 describe('selectEntries', () => {
-  const limits = { maxItems: 6, minNewItems: 2 };
-  const at = (ms: number, id = 'sub_zzzzz') => ({ cursor: { at: 'x', ms, id }, seenAt: ms });
-
-  it('returns the whole window when it fits', () => {
+  it('returns everything within the budget', () => {
     const all = entries([1, 2, 3, 4, 5, 6]);
-    expect(selectEntries(all, 'poll', at(3, 'sub_00002'), limits)).toEqual(all);
-  });
-
-  it('catches up oldest first: the rows after the cursor first, then older rows as room allows', () => {
-    const minutes = (list: number[]) => entries(list.map((m) => NOW + m * MINUTE));
-    const asMinutes = (picked: Entry<string>[]) => picked.map((e) => (e.ms - NOW) / MINUTE);
-    const cursorAt = (m: number, index: number) => ({
-      at: 'x',
-      ms: NOW + m * MINUTE,
-      id: `sub_${String(index).padStart(5, '0')}`,
+    expect(selectEntries(all, 'poll', 'stateful', 6)).toEqual({
+      selected: all,
+      lastReturned: null,
+      lastLeft: null,
     });
-    // A backlog: the last poll (at minute 90) could return only up to minute 30.
-    const backlog = minutes([10, 20, 30, 40, 50, 60, 70, 80, 90]);
-    const behind = { cursor: cursorAt(30, 2), seenAt: NOW + 90 * MINUTE };
-    const small = { maxItems: 4, minNewItems: 2 };
-    expect(asMinutes(selectEntries(backlog, 'poll', behind, small))).toEqual([40, 50, 60, 70]);
-    // Nearly caught up: the 3 new rows, then the newest older rows fill the run.
-    const crowded = minutes([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12]);
-    const near = { cursor: cursorAt(9, 8), seenAt: NOW + 30 * MINUTE };
-    expect(asMinutes(selectEntries(crowded, 'poll', near, limits))).toEqual([7, 8, 9, 10, 11, 12]);
-    // Crowded with rows made just before the last poll (they could have been late): all of them, then at
-    // least minNewItems new ones, even past maxItems.
-    const justBefore = { cursor: cursorAt(9, 8), seenAt: NOW + 10 * MINUTE };
-    expect(asMinutes(selectEntries(crowded, 'poll', justBefore, limits))).toEqual([5, 6, 7, 8, 9, 10, 11]);
+    expect(selectEntries(all, 'poll', 'stateless', 6)).toEqual({
+      selected: all,
+      lastReturned: null,
+      lastLeft: null,
+    });
   });
 
-  it('orders ties by id: rows of the cursor’s millisecond with a larger id are new', () => {
-    const all = entries([5, 5, 5, 5, 5, 5, 5, 5]);
-    const state = { cursor: { at: 'x', ms: 5, id: 'sub_00001' }, seenAt: -1e9 };
-    expect(selectEntries(all, 'poll', state, { maxItems: 4, minNewItems: 2 }).map((e) => e.id)).toEqual([
-      'sub_00000',
-      'sub_00001',
-      'sub_00002',
-      'sub_00003',
-    ]);
+  it('a stateful poll returns the oldest run within the budget and says where it stopped', () => {
+    const all = entries([1, 2, 3, 4, 5, 6], 10);
+    const { selected, lastReturned } = selectEntries(all, 'poll', 'stateful', 35);
+    expect(selected.map((e) => e.ms)).toEqual([1, 2, 3]);
+    expect(lastReturned).toEqual({ ms: 3, id: 'sub_00002' });
   });
 
-  it('without a cursor, walks the window oldest first', () => {
-    const all = entries([1, 2, 3, 4, 5, 6, 7, 8, 9]);
-    expect(selectEntries(all, 'poll', null, limits).map((e) => e.ms)).toEqual([1, 2, 3, 4, 5, 6]);
+  it('a stateless poll returns the newest run within the budget and says what it left', () => {
+    const all = entries([1, 2, 3, 4, 5, 6], 10);
+    const { selected, lastLeft } = selectEntries(all, 'poll', 'stateless', 35);
+    expect(selected.map((e) => e.ms)).toEqual([4, 5, 6]);
+    expect(lastLeft).toEqual({ ms: 3, id: 'sub_00002' });
   });
 
-  it('always returns the rows behind the cursor made just before the last poll: they may be late, never sent', () => {
-    const old = [NOW - 19 * MINUTE, NOW - 18 * MINUTE, NOW - 17 * MINUTE];
-    const nearHead = [NOW - 4 * MINUTE, NOW - 3 * MINUTE, NOW - 2 * MINUTE, NOW - MINUTE, NOW];
-    const fresh = [NOW + 1, NOW + 2, NOW + 3];
-    const all = entries([...old, ...nearHead, ...fresh]);
-    const state = { cursor: { at: 'x', ms: NOW, id: 'sub_00007' }, seenAt: NOW };
-    const picked = selectEntries(all, 'poll', state, { maxItems: 5, minNewItems: 2 }).map((e) => e.ms);
-    expect(picked).toEqual([...nearHead, NOW + 1, NOW + 2]);
+  it('returns one record even when it alone is over the budget', () => {
+    expect(selectEntries(entries([1, 2], 100), 'poll', 'stateful', 10).selected).toHaveLength(1);
   });
 
   it('a dedupe poll takes every row, up to the newest MAX_DEDUPE_ITEMS', () => {
-    const all = entries(Array.from({ length: 12 }, (_, i) => i));
-    expect(selectEntries(all, 'dedupe', null, limits)).toHaveLength(12);
+    const all = entries(
+      Array.from({ length: 12 }, (_, i) => i),
+      1e9,
+    );
+    expect(selectEntries(all, 'dedupe', 'stateless', 1).selected).toHaveLength(12);
     expect(MAX_DEDUPE_ITEMS).toBeLessThanOrEqual(105_000);
   });
 });
 
-describe('advance', () => {
-  const at = (record: string) => `at-${record}`;
-
-  it('moves to the newest returned row, never backwards', () => {
-    const picked = entries([NOW - 2 * MINUTE, NOW - MINUTE]);
-    expect(advance(null, picked, NOW, at)).toEqual({ at: 'at-r1', ms: NOW - MINUTE, id: 'sub_00001' });
-    const ahead = { at: 'ahead', ms: NOW, id: 'sub_z' };
-    expect(advance(ahead, picked, NOW, at)).toBe(ahead);
-    expect(advance(ahead, [], NOW, at)).toBe(ahead);
+describe('withCheckpoint', () => {
+  it('merges checkpoints of one minute into the later time and the earlier position', () => {
+    const t = NOW - (NOW % MINUTE);
+    const merged = withCheckpoint(
+      [{ t: t + 1000, pos: pos(NOW - 5 * MINUTE, 'b') }],
+      [{ t: t + 2000, pos: pos(NOW - 6 * MINUTE) }],
+      NOW,
+    );
+    expect(merged).toEqual([{ t: t + 2000, pos: pos(NOW - 6 * MINUTE) }]);
   });
 
-  it('does not jump to a row dated beyond the clock skew in the future', () => {
-    const picked = entries([NOW - MINUTE, NOW + 2 * HOUR]);
-    expect(advance(null, picked, NOW, at)?.ms).toBe(NOW - MINUTE);
+  it('keeps of the checkpoints older than the hold (and the skew) only the newest', () => {
+    const cps = [90, 85, 80, 30, 10].map((m) => ({ t: NOW - m * MINUTE, pos: pos(NOW - (m + 5) * MINUTE) }));
+    expect(withCheckpoint(cps, [], NOW).map((c) => (NOW - c.t) / MINUTE)).toEqual([80, 30, 10]);
   });
 });
 
 describe('parseState', () => {
   it('accepts its own shape and refuses anything else', () => {
-    const good = state(NOW, { ms: NOW - HOUR, until: NOW });
+    const good = state([{ t: NOW, pos: pos(NOW - MINUTE, 'sub_a') }], {
+      base: pos(NOW - HOUR),
+      floor: { ms: NOW - HOUR, until: NOW },
+      offset: 1200,
+    });
     expect(parseState(JSON.parse(JSON.stringify(good)))).toEqual(good);
     expect(parseState(null)).toBeNull();
     expect(parseState('cursor')).toBeNull();
-    expect(parseState({ v: 2, cursor: null })).toBeNull();
-    expect(parseState({ v: 1, cursor: { at: 1 }, seenAt: 'x', floor: { ms: 'x' } })).toEqual({
-      v: 1,
-      cursor: null,
-      seenAt: null,
+    // The previous format (one cursor) is read as no state: one stateless poll starts a new one.
+    expect(parseState({ v: 1, cursor: null, seenAt: null, floor: null })).toBeNull();
+    expect(
+      parseState({
+        v: 2,
+        checkpoints: [{ t: 1 }, null, { t: 2, pos: { ms: 1, id: 'x' } }],
+        base: 'x',
+        floor: { ms: 'x' },
+      }),
+    ).toEqual({
+      v: 2,
+      checkpoints: [{ t: 2, pos: { ms: 1, id: 'x' } }],
+      base: null,
       floor: null,
+      offset: null,
     });
   });
 });

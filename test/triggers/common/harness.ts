@@ -47,21 +47,21 @@ export class ScriptedServer {
   /** Every submissions request answered: when (server clock), its `since`, what it carried. */
   readonly log: Array<{ at: number; sinceMs: number; items: number; bytes: number }> = [];
   private readonly rows: Stored[] = [];
+  private readonly createdById = new Map<string, number>();
   private readonly rng = new Rng(7);
   private failNext: Failure | null = null;
 
-  add(id: string, createdMs: number, lagMs = 0, status = 'approved'): void {
+  /** A registration; `lean` ones carry only what identifies them (bursts: cheaper to play, same logic). */
+  add(id: string, createdMs: number, lagMs = 0, status = 'approved', lean = false): void {
+    const createdAt = new Date(createdMs).toISOString();
     this.rows.push({
-      submission: {
-        ...SAMPLE_SUBMISSION,
-        submissionId: id,
-        eventId: EVENT_ID,
-        status,
-        createdAt: new Date(createdMs).toISOString(),
-      },
+      submission: lean
+        ? ({ submissionId: id, eventId: EVENT_ID, status, createdAt } as Submission)
+        : { ...SAMPLE_SUBMISSION, submissionId: id, eventId: EVENT_ID, status, createdAt },
       createdMs,
       visibleMs: createdMs + lagMs,
     });
+    this.createdById.set(id, createdMs);
   }
 
   /** Ids of every registration created at or after `ms`. */
@@ -70,7 +70,7 @@ export class ScriptedServer {
   }
 
   createdMsOf(id: string): number {
-    return this.rows.find((row) => row.submission.submissionId === id)?.createdMs ?? NaN;
+    return this.createdById.get(id) ?? NaN;
   }
 
   /** Ids of the registrations that were visible at `ms`. */
@@ -178,18 +178,20 @@ export class Zap {
   failures = 0;
   lost = 0;
   maxReturned = 0;
+  /** The largest answer, in bytes of JSON (what Zapier stashes at 6 MB and accepts up to about 20 MB). */
+  maxBytes = 0;
   constructor(
     readonly name: string,
     private readonly z: ZObject,
     private readonly inputData: Record<string, unknown> = { eventId: EVENT_ID },
-    private readonly zapId?: number,
   ) {}
 
+  /** Zapier sends polling triggers nothing that names the Zap: two Zaps with the same inputs look the same. */
   private bundle(meta: Record<string, unknown>): Bundle {
     return {
       authData: { apiKey: 'sk_test_cursor', baseUrl: BASE_URL },
       inputData: this.inputData,
-      meta: { ...meta, ...(this.zapId ? { zap: { id: this.zapId } } : {}) },
+      meta,
     } as unknown as Bundle;
   }
 
@@ -220,6 +222,8 @@ export class Zap {
       return 'failed';
     }
     this.maxReturned = Math.max(this.maxReturned, items.length);
+    // Only a large answer can come near Zapier's limits (measuring every one would slow the suite down).
+    if (items.length > 1000) this.maxBytes = Math.max(this.maxBytes, JSON.stringify(items).length);
     if (options.lose) {
       this.lost += 1;
       return 'ok';
