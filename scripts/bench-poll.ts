@@ -106,7 +106,15 @@ function startProxy(upstream: string): Promise<{ url: string; log: Wire[]; close
   const server = http.createServer((req, res) => {
     const started = performance.now();
     const forward = http.request(
-      { host: target.hostname, port: target.port, path: req.url, method: req.method, headers: req.headers },
+      {
+        host: target.hostname,
+        port: target.port,
+        path: req.url,
+        method: req.method,
+        headers: req.headers,
+        // A new connection each time: one kept alive may be closed by the sandbox just as it is reused.
+        agent: false,
+      },
       (answer) => {
         res.writeHead(answer.statusCode ?? 502, answer.headers);
         let bytes = 0;
