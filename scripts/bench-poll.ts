@@ -132,6 +132,9 @@ function startProxy(upstream: string): Promise<{ url: string; log: Wire[]; close
     req.pipe(forward);
   });
   return new Promise((resolve) => {
+    // Idle connections stay open for the whole play: one closed by the proxy as a client reuses it would
+    // fail that client's request.
+    server.keepAliveTimeout = 30 * MINUTE;
     server.listen(0, '127.0.0.1', () => {
       const { port } = server.address() as AddressInfo;
       resolve({ url: `http://127.0.0.1:${port}`, log, close: () => server.close() });
@@ -267,6 +270,9 @@ const report = ({ made, turnOn, seeded, ours, theirs, stateless, widest, child }
 
 async function main(): Promise<void> {
   const sandbox = await startSandbox({ port: 0, now, scale: SCALE });
+  // The play blocks the event loop for seconds at a time (a day of registrations parsed): idle connections
+  // are closed by the clients, never by the sandbox as a client reuses them.
+  sandbox.app.server.keepAliveTimeout = 30 * MINUTE;
   const proxy = await startProxy(sandbox.url);
   const authData = { apiKey: TENANT.apiKey, baseUrl: proxy.url, companyId: TENANT.companyId };
   const sim = (method: string, urlPath: string, body?: unknown) =>
