@@ -4,7 +4,7 @@
  * one place where records are sorted and de-duplicated, and every later step reads that order.
  */
 import type { Bundle, ZObject } from 'zapier-platform-core';
-import type { ZodType } from 'zod';
+import type { ZodError, ZodType } from 'zod';
 import { connectRequest, connectRequestFull, connectRequestOrNull } from './client';
 import { paths } from './paths';
 import {
@@ -14,6 +14,7 @@ import {
   EventWidget,
   FloorPlan,
   type HookKind,
+  HookCreated,
   HookSubscription,
   LIST_LIMIT_MAX,
   Order,
@@ -23,7 +24,7 @@ import {
   listOf,
   pageOf,
 } from './schemas';
-import { type RetryHint, isNotFound } from './errors';
+import { type RetryHint, connectErrorCode, errorText, isNotFound } from './errors';
 
 type B = Pick<Bundle, 'authData'>;
 
@@ -220,33 +221,6 @@ export const checkIn = async (z: ZObject, bundle: B, body: CheckInBody, idempote
   return { ...result.data, replayed: result.headers.get('idempotent-replayed') === 'true' };
 };
 
-/**
- * Contract §5: subscribe a REST hook. `eventId` null means every event. A 404 for a chosen event means the
- * event is gone (the service found no such event), not that a subscription is missing.
- */
-export const subscribeHook = async (
-  z: ZObject,
-  bundle: B,
-  params: { targetUrl: string; event: HookKind; eventId: string | null },
-): Promise<HookSubscription> => {
-  try {
-    return await connectRequest(z, bundle, {
-      method: 'POST',
-      path: paths.hooks(),
-      body: params,
-      schema: HookSubscription,
-      what: 'the webhook subscription',
-    });
-  } catch (error) {
-    if (!params.eventId || !isNotFound(error)) throw error;
-    throw new z.errors.Error(
-      `The event chosen in the Event field (ID ${params.eventId.slice(0, 80)}) no longer exists in the connected account: the service found no such event (it may have been deleted). Choose another event in the Event field, or leave it empty to listen to all of your events, then turn the Zap on again.`,
-      'EVENT_NOT_FOUND',
-      404,
-    );
-  }
-};
-
 /** Contract §5: unsubscribe; a hook that is already gone (404) counts as unsubscribed. */
 export const unsubscribeHook = async (z: ZObject, bundle: B, hookId: string): Promise<void> => {
   try {
@@ -260,3 +234,81 @@ export const unsubscribeHook = async (z: ZObject, bundle: B, hookId: string): Pr
     if (!isNotFound(error)) throw error;
   }
 };
+
+/** What is wrong with a subscribe answer, in words (no value is quoted: one of them is a secret). */
+const subscriptionProblem = (error: ZodError): string =>
+  error.issues
+    .slice(0, 3)
+    .map((issue) => {
+      const field = issue.path.map(String).join('.') || 'the answer';
+      return field === 'secret'
+        ? 'its secret is empty or not text'
+        : `${field} is not valid (${issue.message})`;
+    })
+    .join('; ');
+
+/**
+ * Contract §5: subscribe a REST hook. `eventId` null means every event. An answer the app cannot use (an empty
+ * secret, a date that is not one) would leave a subscription in the service that no Zap owns: it is removed
+ * again before the error is thrown, so a failed turn-on leaves nothing behind. `check` lets the caller refuse
+ * a valid answer the same way (no secret usable for this connection).
+ */
+export const subscribeHook = async (
+  z: ZObject,
+  bundle: B,
+  params: { targetUrl: string; event: HookKind; eventId: string | null },
+  check?: (hook: HookSubscription) => void,
+): Promise<HookSubscription> => {
+  let created;
+  try {
+    created = await connectRequest(z, bundle, {
+      method: 'POST',
+      path: paths.hooks(),
+      body: params,
+      schema: HookCreated,
+      what: 'the webhook subscription',
+    });
+  } catch (error) {
+    // A 404 for a chosen event means the event is gone, not that a subscription is missing.
+    if (!params.eventId || !isNotFound(error)) throw error;
+    throw new z.errors.Error(
+      `The event chosen in the Event field (ID ${params.eventId.slice(0, 80)}) no longer exists in the connected account: the service found no such event (it may have been deleted). Choose another event in the Event field, or leave it empty to listen to all of your events, then turn the Zap on again.`,
+      'EVENT_NOT_FOUND',
+      404,
+    );
+  }
+  try {
+    const hook = HookSubscription.safeParse(created);
+    if (!hook.success) {
+      throw new z.errors.Error(
+        `The service's answer when this Zap was turned on could not be used (${subscriptionProblem(hook.error)}), so the Zap was not turned on. The subscription it had created (${created.id}) was removed again. Try turning the Zap on again; if this persists, contact the service's support with this message.`,
+        'INVALID_SUBSCRIPTION',
+        502,
+      );
+    }
+    check?.(hook.data);
+    return hook.data;
+  } catch (error) {
+    try {
+      await unsubscribeHook(z, bundle, created.id);
+    } catch (removal) {
+      throw new z.errors.Error(
+        `${errorText(error)} Removing subscription ${created.id} failed too (${errorText(removal)}): delete it in the dashboard (Settings → Integrations → Webhooks) so that it sends nothing.`,
+        connectErrorCode(error) ?? 'INVALID_SUBSCRIPTION',
+        400,
+      );
+    }
+    throw error;
+  }
+};
+
+/**
+ * Contract §5: one subscription with its current secret (`null`: signed with the account-level secret);
+ * `null` when the service no longer has it.
+ */
+export const getHook = (z: ZObject, bundle: B, hookId: string): Promise<HookSubscription | null> =>
+  connectRequestOrNull(z, bundle, {
+    path: paths.hook(hookId),
+    schema: HookSubscription,
+    what: 'the webhook subscription',
+  });

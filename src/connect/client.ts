@@ -18,6 +18,7 @@ import {
   throwForAnswer,
   throwNotJson,
 } from './errors';
+import { parseJsonSafely } from './json';
 import { type Redact, bundleRedactor, redactError } from './secrets';
 
 export type Query = Record<string, string | number | boolean | null | undefined>;
@@ -264,13 +265,14 @@ const requestAndRead = async <T>(
   if (call.schema === null) {
     return { data: undefined as T, status: answer.status, headers: response.headers, bytes };
   }
-  let json: unknown;
-  try {
-    json = JSON.parse(answer.content);
-  } catch {
-    return throwNotJson(z, shown(), call.what);
+  const json = parseJsonSafely(answer.content);
+  if (!json.ok) return throwNotJson(z, shown(), call.what);
+  if (json.droppedKeys > 0) {
+    z.console.log(
+      `The answer for ${call.what} had ${json.droppedKeys} "__proto__" field(s); they were ignored (only a record's own fields are read).`,
+    );
   }
-  const parsed = call.schema.safeParse(json);
+  const parsed = call.schema.safeParse(json.value);
   if (!parsed.success) return throwBadShape(z, answer.status, parsed.error, call.what);
   return { data: parsed.data, status: answer.status, headers: response.headers, bytes };
 };

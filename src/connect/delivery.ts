@@ -1,13 +1,15 @@
 /**
  * Webhook deliveries (contract §5): the HMAC of the raw body is verified before anything is trusted, then
- * the envelope (`id`, `type`, `data`) is parsed, then `data` against the noun's contract schema. A delivery
+ * the envelope (`id`, `type`, `createdAt`, `hookId`, `data`) is parsed with own keys only and a depth limit
+ * (src/connect/json.ts), then `data` against the noun's contract schema. A delivery
  * that fails verification is reported with a reason (the caller drops it); a verified delivery that cannot
  * be read is a Zapier error naming what is missing. No reason or message contains a secret.
  */
 import type { ZObject } from 'zapier-platform-core';
 import type { ZodType } from 'zod';
+import { MAX_JSON_DEPTH, parseJsonSafely } from './json';
 import { WebhookDelivery } from './schemas';
-import { findSignatureHeader, verifySignature } from './signature';
+import { type Verification, findSignatureHeader, verifySignature } from './signature';
 
 /** What Zapier hands over of the request that delivered a webhook (`bundle.rawRequest`). */
 export interface RawDelivery {
@@ -15,7 +17,9 @@ export interface RawDelivery {
   headers?: Record<string, unknown>;
 }
 
-export type DeliveryReading = { ok: true; delivery: WebhookDelivery } | { ok: false; reason: string };
+export type DeliveryReading =
+  | { ok: true; delivery: WebhookDelivery; droppedKeys: number }
+  | { ok: false; reason: string };
 
 const unreadable = (z: ZObject, what: string): never => {
   throw new z.errors.Error(
@@ -25,28 +29,44 @@ const unreadable = (z: ZObject, what: string): never => {
   );
 };
 
+/** Verifies `raw`'s signature with any of `secrets`; never throws. */
+export const verifyDelivery = (raw: RawDelivery | undefined, secrets: ReadonlyArray<string>): Verification =>
+  verifySignature(raw?.content, findSignatureHeader(raw?.headers), secrets);
+
 /**
- * Verifies `raw` with any of `secrets`, then parses its envelope. Resolves `{ ok: false, reason }` for a
- * delivery that fails verification; throws for a verified one that is not JSON or has no id, kind or data.
+ * Parses a verified delivery's envelope. Own keys only (`__proto__` keys are dropped and counted), and a body
+ * nested deeper than `MAX_JSON_DEPTH` is refused unparsed (`{ ok: false }`, the caller drops it with a log
+ * line) instead of overflowing the stack. A body that is not JSON or has no id, kind or data throws.
+ */
+export const parseDelivery = (z: ZObject, raw: RawDelivery | undefined): DeliveryReading => {
+  const json = parseJsonSafely(raw?.content ?? '', MAX_JSON_DEPTH);
+  if (!json.ok) {
+    if (json.problem === 'too-deep') {
+      return {
+        ok: false,
+        reason: `its body nests data ${json.depth} levels deep, more than the ${MAX_JSON_DEPTH} this app reads (no delivery of the service is shaped like that)`,
+      };
+    }
+    return unreadable(z, 'was not JSON');
+  }
+  const envelope = WebhookDelivery.safeParse(json.value);
+  if (!envelope.success) return unreadable(z, 'had no delivery id, kind or data');
+  return { ok: true, delivery: envelope.data, droppedKeys: json.droppedKeys };
+};
+
+/**
+ * Verifies `raw` with any of `secrets`, then parses its envelope (`parseDelivery`). Resolves
+ * `{ ok: false, reason }` for a delivery that fails verification or is too deep.
  */
 export const readDelivery = (
   z: ZObject,
   raw: RawDelivery | undefined,
   secrets: ReadonlyArray<string>,
 ): DeliveryReading => {
-  const verification = verifySignature(raw?.content, findSignatureHeader(raw?.headers), secrets);
+  const verification = verifyDelivery(raw, secrets);
   if (!verification.ok) return verification;
-
   // Verified: only now is the body trusted and parsed.
-  let json: unknown;
-  try {
-    json = JSON.parse(raw?.content ?? '');
-  } catch {
-    return unreadable(z, 'was not JSON');
-  }
-  const envelope = WebhookDelivery.safeParse(json);
-  if (!envelope.success) return unreadable(z, 'had no delivery id, kind or data');
-  return { ok: true, delivery: envelope.data };
+  return parseDelivery(z, raw);
 };
 
 /** The delivery's `data` as a `what` ("registration") of `schema`; a mismatch is an error naming the field. */

@@ -3,6 +3,7 @@ export * from './client';
 export * from './config';
 export * from './delivery';
 export * from './errors';
+export * from './json';
 export * from './paths';
 export * from './schemas';
 export * from './secrets';

@@ -26,6 +26,6 @@ export const paths = {
   checkIn: () => '/api/v1/checkin',
   /** Contract §5: POST, key: subscribe a REST hook. */
   hooks: () => '/api/v1/integrations/zapier/hooks',
-  /** Contract §5: DELETE, key: unsubscribe a REST hook. */
+  /** Contract §5: GET (its current secret) and DELETE (unsubscribe), key: one REST hook. */
   hook: (hookId: string) => `/api/v1/integrations/zapier/hooks/${seg(hookId)}`,
 } as const;

@@ -156,10 +156,15 @@ export const HookSubscription = z.looseObject({
 });
 export type HookSubscription = z.infer<typeof HookSubscription>;
 
+/** What a subscribe answer must carry at least, so that a subscription can always be removed again. */
+export const HookCreated = z.looseObject({ id: z.string().min(1) });
+
 export const WebhookDelivery = z.looseObject({
   id: z.string().min(1),
   type: z.string().min(1),
   createdAt: OptionalTimestamp,
+  /** The subscription the delivery was made for (contract §5). */
+  hookId: z.string().min(1).nullable().optional(),
   data: z.looseObject({}),
 });
 export type WebhookDelivery = z.infer<typeof WebhookDelivery>;

@@ -7,7 +7,11 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 
 const SIGNATURE_HEADER = 'X-Connect-Signature';
 
-export type Verification = { ok: true } | { ok: false; reason: string };
+/**
+ * `mismatch` is set when well-formed signatures were checked and none matched: a rotated secret, or a
+ * forgery (the only failure that fetching the current secret can resolve).
+ */
+export type Verification = { ok: true } | { ok: false; reason: string; mismatch?: boolean };
 
 const DIGEST_BYTES = 32;
 
@@ -68,5 +72,5 @@ export const verifySignature = (
       if (candidate.length === expected.length && timingSafeEqual(candidate, expected)) return { ok: true };
     }
   }
-  return { ok: false, reason: 'the signature does not match the body' };
+  return { ok: false, reason: 'the signature does not match the body', mismatch: true };
 };

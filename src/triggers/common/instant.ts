@@ -2,10 +2,12 @@
  * The one REST-hook factory. An instant trigger declares only what differs (key, kind, noun, labels, the item
  * rule and where recent data for the editor's test comes from); everything else lives here once:
  *
- * - subscribe with the optional event as `eventId`, keeping the hook id, its secret, the kind and the event;
- *   unsubscribe (a hook that is already gone counts as unsubscribed);
- * - `perform`: verify and parse the delivery (src/connect/delivery.ts), drop deliveries of
- *   another kind or event, map with the noun's mapper, enrich with the event's title and dates (one cached
+ * - subscribe with the optional event as `eventId`, keeping the hook id, its secret, the kind and the event
+ *   (an answer that cannot be used is removed again); unsubscribe (a hook already gone counts as done);
+ * - `perform`: verify the signature (a rotated secret is fetched again: ./hookSecrets.ts), parse the delivery
+ *   (own keys only, bounded depth: src/connect/delivery.ts), drop deliveries made for another subscription
+ *   (`hookId`), older than the 72 h retry window, of another kind, or for another event (or none, when the
+ *   Zap is limited to one), map with the noun's mapper, enrich with the event's title and dates (one cached
  *   lookup) and drop repeats of a delivery id already processed (the service retries for up to 72 h);
  * - `performList`: recent real records of exactly the live shape, from the polling endpoints;
  * - the static sample and output fields of the noun.
@@ -26,7 +28,7 @@ import {
   type Submission,
   deliveryRecord,
   errorText,
-  readDelivery,
+  parseDelivery,
   subscribeHook,
   unsubscribeHook,
 } from '../../connect';
@@ -35,10 +37,17 @@ import { recentOrders, recentSubmissions } from '../../account/recent';
 import { accountCache } from '../../account/store';
 import { companyIdOf } from '../../fields/company';
 import { eventField, optionalEventId } from '../../fields/event';
+import { verifyWithCurrentSecret } from './hookSecrets';
 import type { ItemRule } from './items';
 
 /** Delivery ids are remembered longer than the service's 72 h retry window. */
 export const DELIVERY_MEMORY_SECONDS = 96 * 3600;
+/**
+ * A delivery older than this is never a genuine retry (the service retries for 72 h): it is dropped. The
+ * margin covers a clock skew between the service and Zapier.
+ */
+export const CLOCK_SKEW_MARGIN_MS = 15 * 60 * 1000;
+export const DELIVERY_MAX_AGE_MS = 72 * 3600 * 1000 + CLOCK_SKEW_MARGIN_MS;
 
 /** Recent records for the editor's test, given the chosen event (or `null` for all). */
 export type ListSource<D> = (z: ZObject, bundle: Bundle, eventId: string | null) => Promise<D[]>;
@@ -128,18 +137,17 @@ export const instantTrigger = <D, I extends { id: string }>(spec: InstantTrigger
         400,
       );
     }
-    const hook = await subscribeHook(z, bundle, { targetUrl, event: spec.kind, eventId });
+    // A subscription the app cannot use is removed again by subscribeHook: a failed turn-on leaves nothing.
+    const hook = await subscribeHook(z, bundle, { targetUrl, event: spec.kind, eventId }, (created) => {
+      if (!created.secret && !text(bundle.authData.webhookSecret)) {
+        throw new z.errors.Error(
+          'The service gave this subscription no signing secret of its own, and your connection has no Webhook Signing Secret, so deliveries could not be verified. Reconnect your account and fill in "Webhook Signing Secret" (dashboard: Settings → Integrations → Webhooks), then turn the Zap on again.',
+          'NO_SIGNING_SECRET',
+          400,
+        );
+      }
+    });
     const secret = hook.secret || null;
-    if (!secret && !text(bundle.authData.webhookSecret)) {
-      await unsubscribeHook(z, bundle, hook.id).catch((error: unknown) =>
-        z.console.log(`Subscription ${hook.id} could not be removed again: ${errorText(error)}`),
-      );
-      throw new z.errors.Error(
-        'The service gave this subscription no signing secret of its own, and your connection has no Webhook Signing Secret, so deliveries could not be verified. Reconnect your account and fill in "Webhook Signing Secret" (dashboard: Settings → Integrations → Webhooks), then turn the Zap on again.',
-        'NO_SIGNING_SECRET',
-        400,
-      );
-    }
     return { id: hook.id, secret, kind: spec.kind, eventId: hook.eventId ?? eventId };
   };
 
@@ -151,16 +159,40 @@ export const instantTrigger = <D, I extends { id: string }>(spec: InstantTrigger
 
   const perform = async (z: ZObject, bundle: Bundle): Promise<I[]> => {
     const subscription = subscribeDataOf(bundle);
-    const secret = text(subscription.secret) || text(bundle.authData.webhookSecret);
-    if (!secret) {
+    if (!text(subscription.secret) && !text(bundle.authData.webhookSecret)) {
       return drop(
         z,
         'no signing secret is available: the subscription has none and the connection has no Webhook Signing Secret (reconnect the account with it)',
       );
     }
-    const reading = readDelivery(z, bundle.rawRequest, [secret]);
+    const verified = await verifyWithCurrentSecret(z, bundle, subscription, bundle.rawRequest);
+    if (!verified.ok) return drop(z, verified.reason);
+    // Verified: only now is the body trusted and parsed.
+    const reading = parseDelivery(z, bundle.rawRequest);
     if (!reading.ok) return drop(z, reading.reason);
     const { delivery } = reading;
+    if (reading.droppedKeys > 0) {
+      z.console.log(
+        `${spec.label}: delivery ${delivery.id} had ${reading.droppedKeys} "__proto__" field(s); they were ignored (only a record's own fields are read).`,
+      );
+    }
+    if (delivery.hookId && subscription.id && delivery.hookId !== subscription.id) {
+      return drop(
+        z,
+        `delivery ${delivery.id} was made for subscription ${delivery.hookId}, not for this Zap's subscription ${subscription.id}`,
+      );
+    }
+    const createdAt = Date.parse(delivery.createdAt ?? '');
+    const now = Date.now();
+    if (!Number.isFinite(createdAt)) {
+      return drop(z, `delivery ${delivery.id} has no creation time, so it cannot be told from an old replay`);
+    }
+    if (now - createdAt > DELIVERY_MAX_AGE_MS) {
+      return drop(
+        z,
+        `delivery ${delivery.id} was created at ${delivery.createdAt}, more than 72 hours ago: the service retries for 72 hours only, so this is a replay`,
+      );
+    }
     if (!accepts(delivery.type, bundle.inputData ?? {})) {
       return drop(
         z,
@@ -169,15 +201,22 @@ export const instantTrigger = <D, I extends { id: string }>(spec: InstantTrigger
     }
     const record = deliveryRecord(z, delivery, item.schema, item.what);
     const wanted = text(bundle.inputData?.eventId) || subscription.eventId || null;
-    const recordEventId = item.eventIdOf(record);
-    if (wanted && recordEventId && recordEventId !== wanted) {
-      return drop(z, `delivery ${delivery.id} is for event ${recordEventId}, not the chosen event ${wanted}`);
+    const recordEventId = item.eventIdOf(record) || null;
+    if (wanted && recordEventId !== wanted) {
+      return drop(
+        z,
+        recordEventId
+          ? `delivery ${delivery.id} is for event ${recordEventId}, not the chosen event ${wanted}`
+          : `delivery ${delivery.id} names no event, and this Zap is limited to event ${wanted}`,
+      );
     }
 
     const items = uniqueById(await item.toItems(z, bundle, [record], delivery.type));
+    // Remembered at least until the delivery could no longer pass the age check (a clock ahead included).
+    const memory = Math.max(DELIVERY_MEMORY_SECONDS, (createdAt + DELIVERY_MAX_AGE_MS - now) / 1000 + 3600);
     const first = await accountCache(z, bundle).claim(
       `hook-delivery:${subscription.id ?? 'none'}:${delivery.id}`,
-      DELIVERY_MEMORY_SECONDS,
+      memory,
     );
     if (!first) return drop(z, `delivery ${delivery.id} was already processed (the service sent it again)`);
     return items;
