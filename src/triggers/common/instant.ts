@@ -27,7 +27,6 @@ import {
   type Order,
   type Submission,
   deliveryRecord,
-  errorText,
   parseDelivery,
   subscribeHook,
   unsubscribeHook,
