@@ -1,8 +1,41 @@
 /**
  * Every Connect path, in one place: the 9 endpoints of the interface document and the 2 hook-subscription
- * endpoints of the contract. Path parameters are always percent-encoded here.
+ * endpoints of the contract. Path parameters are always validated and percent-encoded here (`pathSegment`).
  */
-const seg = (value: string): string => encodeURIComponent(value);
+
+/**
+ * Why `value` cannot be one path segment, in words, or `null` when it can. Percent-encoding alone is not
+ * enough: `encodeURIComponent` leaves `.` and `..` as they are, and URL parsing then walks up the path
+ * (`/floor-plans/..` is the event itself, `/map/..` another page). Slashes, backslashes, `?` and `#` would be
+ * encoded, but some servers decode them before routing, so they are refused too.
+ */
+export const pathSegmentProblem = (value: string): string | null => {
+  if (value === '') return 'it is empty';
+  if (value === '.' || value === '..') return `"${value}" would point to another address`;
+  const odd = /[/\\?#]/.exec(value)?.[0];
+  if (odd) return `it contains "${odd}"`;
+  if (/[\u0000-\u001f\u007f]/.test(value)) return 'it contains a control character';
+  return null;
+};
+
+/** A request or page path segment that refuses to leave its place in the path. */
+export class PathSegmentError extends Error {
+  constructor(value: string, problem: string) {
+    super(
+      `"${value.slice(0, 60)}" cannot be used as an identifier in an address (${problem}). Choose the item again from its dropdown, or map an ID from an earlier step.`,
+    );
+    this.name = 'PathSegmentError';
+  }
+}
+
+/** One path segment: validated (never `.`, `..`, a slash…), then percent-encoded. */
+export const pathSegment = (value: string): string => {
+  const problem = pathSegmentProblem(value);
+  if (problem) throw new PathSegmentError(value, problem);
+  return encodeURIComponent(value);
+};
+
+const seg = pathSegment;
 
 export const paths = {
   /** 1. GET, key: the event's published floor plans. */

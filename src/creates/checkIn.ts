@@ -23,7 +23,10 @@ const refuse = (z: ZObject, message: string): never => {
 };
 
 /** The body to send, from the step's input; every mistake is refused before any request. */
-const checkInBodyOf = (z: ZObject, bundle: Pick<Bundle, 'inputData'>): CheckInBody => {
+const checkInBodyOf = (
+  z: ZObject,
+  bundle: Pick<Bundle, 'inputData'> & Partial<Pick<Bundle, 'meta'>>,
+): CheckInBody => {
   const code = cleanCode(textInput(bundle, 'code'));
   const submissionId = textInput(bundle, 'submissionId');
   const chosen = textInput(bundle, 'checkInBy').toLowerCase();

@@ -9,7 +9,7 @@ import { resolveEmbedUrl, resolveFrontUrl } from '../connect';
 import { findEvent } from '../account/events';
 import { cachedFloorPlan } from '../account/plansAndAgendas';
 import { eventField, requiredEventId } from '../fields/event';
-import { floorPlanField } from '../fields/floorPlan';
+import { floorPlanField, planIdInput } from '../fields/floorPlan';
 import { textInput } from '../fields/read';
 import { embedOutputFields, embedSample, toEmbedItem } from '../mappers/embed';
 
@@ -25,7 +25,7 @@ const perform = async (z: ZObject, bundle: Bundle) => {
   const eventId = requiredEventId(z, bundle);
 
   if (kind === 'map') {
-    const planId = textInput(bundle, 'planId');
+    const planId = planIdInput(z, bundle);
     if (!planId) invalid(z, 'Choose the floor plan to show in the map (Floor Plan field).');
     const frontUrl = resolveFrontUrl(z, bundle.authData);
     const event = await findEvent(z, bundle, eventId).catch(() => null);

@@ -1,4 +1,7 @@
+import type { Bundle, ZObject } from 'zapier-platform-core';
+import { pathSegmentProblem } from '../connect/paths';
 import { FLOOR_PLAN_LIST_TRIGGER_KEY } from './keys';
+import { textInput } from './read';
 
 /** The Floor Plan dropdown: the published plans of the event chosen in the Event field. */
 export const floorPlanField = (helpText: string) => ({
@@ -10,3 +13,20 @@ export const floorPlanField = (helpText: string) => ({
   dependsOn: ['eventId'],
   helpText,
 });
+
+/**
+ * The Floor Plan input (chosen or mapped), `''` when empty. A value that would change the path of a request
+ * or of the map frame (`..`, `.`, `a/b`) is refused before anything is sent or generated.
+ */
+export const planIdInput = (z: ZObject, bundle: Pick<Bundle, 'inputData'>): string => {
+  const planId = textInput(bundle, 'planId');
+  const problem = planId ? pathSegmentProblem(planId) : null;
+  if (problem) {
+    throw new z.errors.Error(
+      `"${planId.slice(0, 60)}" in Floor Plan is not a floor plan ID (${problem}). Choose the plan in the Floor Plan field, or map the ID of a floor plan from an earlier step.`,
+      'INVALID_INPUT',
+      400,
+    );
+  }
+  return planId;
+};

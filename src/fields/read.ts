@@ -1,6 +1,6 @@
 /**
  * Reading a step's input the way Zapier hands it over: mapped values arrive as strings (sometimes with
- * spaces), booleans as `true`/`"true"`/`"yes"`, dates as ISO strings with an offset. Malformed values are
+ * spaces), booleans as `true`/`"true"`/`"yes"`, dates as ISO 8601 strings. Malformed values are
  * refused before any request, with a message naming the field. The Event input is read in `event.ts`.
  */
 import type { Bundle, ZObject } from 'zapier-platform-core';
@@ -22,17 +22,135 @@ export const booleanInput = (bundle: Input, key: string): boolean => {
   return typeof value === 'string' && ['true', 'yes', '1', 'on'].includes(value.trim().toLowerCase());
 };
 
-/** A date-time input as ISO 8601 UTC with milliseconds, or `null` when empty. */
-export const dateTimeInput = (z: ZObject, bundle: Input, key: string, label: string): string | null => {
+/** `2026-12-01T09:01:12`, optional fraction, optional `Z` or offset (`+01:00`, `+0100`, `+01`); `T` or a space. */
+const ISO_DATE_TIME =
+  /^(\d{4})-(\d{2})-(\d{2})[T ](\d{2}):(\d{2})(?::(\d{2})(?:[.,](\d{1,9}))?)?(?:(Z)|([+-])(\d{2})(?::?(\d{2}))?)?$/i;
+
+const MONTHS = [
+  'January',
+  'February',
+  'March',
+  'April',
+  'May',
+  'June',
+  'July',
+  'August',
+  'September',
+  'October',
+  'November',
+  'December',
+];
+
+const daysIn = (year: number, month: number): number => new Date(Date.UTC(year, month, 0)).getUTCDate();
+
+/** The offset of `timeZone` from UTC at instant `ms`, in milliseconds (positive east of Greenwich). */
+const zoneOffsetAt = (timeZone: string, ms: number): number => {
+  const parts = new Intl.DateTimeFormat('en-US', {
+    timeZone,
+    hourCycle: 'h23',
+    year: 'numeric',
+    month: 'numeric',
+    day: 'numeric',
+    hour: 'numeric',
+    minute: 'numeric',
+    second: 'numeric',
+  }).formatToParts(new Date(ms));
+  const part = (type: string) => Number(parts.find((p) => p.type === type)?.value);
+  const local = Date.UTC(
+    part('year'),
+    part('month') - 1,
+    part('day'),
+    part('hour'),
+    part('minute'),
+    part('second'),
+  );
+  return local - (ms - (((ms % 1000) + 1000) % 1000));
+};
+
+/** The instant a wall-clock time (given as if it were UTC) shows in `timeZone`. */
+const wallClockToInstant = (wallAsUtc: number, timeZone: string): number => {
+  const first = wallAsUtc - zoneOffsetAt(timeZone, wallAsUtc);
+  const offset = zoneOffsetAt(timeZone, first);
+  return wallAsUtc - offset;
+};
+
+const isTimeZone = (value: unknown): value is string => {
+  if (typeof value !== 'string' || !value.trim()) return false;
+  try {
+    new Intl.DateTimeFormat('en-US', { timeZone: value });
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+type DateTimeReading = { ms: number } | { problem: string };
+
+/** Reads an ISO 8601 date and time; without an offset it is read in `timeZone`. */
+export const readIsoDateTime = (raw: string, timeZone: string): DateTimeReading => {
+  const match = ISO_DATE_TIME.exec(raw);
+  if (!match) {
+    if (/^\d{4}-\d{2}-\d{2}$/.test(raw)) return { problem: 'it has a date but no time of day' };
+    return { problem: 'it is not an ISO 8601 date and time' };
+  }
+  const [, y, mo, d, h, mi, sec = '0', fraction = '', zulu, sign, oh, om = '00'] = match;
+  const year = Number(y);
+  const month = Number(mo);
+  const day = Number(d);
+  const hour = Number(h);
+  const minute = Number(mi);
+  const second = Number(sec);
+  if (month < 1 || month > 12) return { problem: `${mo} is not a month` };
+  if (day < 1 || day > daysIn(year, month)) {
+    return { problem: `${MONTHS[month - 1]} ${year} has no day ${day}` };
+  }
+  if (hour > 23 || minute > 59 || second > 59)
+    return { problem: `${h}:${mi}:${sec.padStart(2, '0')} is not a time of day` };
+  const wall = Date.UTC(
+    year,
+    month - 1,
+    day,
+    hour,
+    minute,
+    second,
+    Number(fraction.padEnd(3, '0').slice(0, 3)),
+  );
+  let ms: number;
+  if (zulu) ms = wall;
+  else if (sign) {
+    const offsetHours = Number(oh);
+    const offsetMinutes = Number(om);
+    if (offsetHours > 23 || offsetMinutes > 59) return { problem: `${sign}${oh}:${om} is not a UTC offset` };
+    ms = wall - (sign === '-' ? -1 : 1) * (offsetHours * 60 + offsetMinutes) * 60_000;
+  } else ms = wallClockToInstant(wall, timeZone);
+  if (!Number.isFinite(ms) || Math.abs(ms) > 8.64e15) return { problem: 'it is out of range' };
+  return { ms };
+};
+
+/**
+ * A date-time input as ISO 8601 UTC with milliseconds, or `null` when empty. Only ISO 8601 dates with a time
+ * of day are accepted (`2026-12-01T09:01:12+01:00`, `…Z`, or without an offset, then read in the Zap's
+ * timezone, `bundle.meta.timezone`, UTC when Zapier gives none). Anything else (`20261201`, `1`, `Dec 1`,
+ * `2026-02-30T10:00:00Z`) is refused with a message naming the field, before any request: read leniently,
+ * such values meant 1970, 2001 or 2 March.
+ */
+export const dateTimeInput = (
+  z: ZObject,
+  bundle: Input & Partial<Pick<Bundle, 'meta'>>,
+  key: string,
+  label: string,
+): string | null => {
   const raw = textInput(bundle, key);
   if (!raw) return null;
-  const ms = /^\d+$/.test(raw) ? Number(raw) * (raw.length <= 10 ? 1000 : 1) : Date.parse(raw);
-  if (!Number.isFinite(ms) || Math.abs(ms) > 8.64e15) {
+  const zone: unknown = (bundle.meta as { timezone?: unknown } | undefined)?.timezone;
+  const timeZone = isTimeZone(zone) ? zone : 'UTC';
+  const reading = readIsoDateTime(raw, timeZone);
+  if ('problem' in reading) {
     throw new z.errors.Error(
-      `"${raw.slice(0, 80)}" in ${label} is not a date and time. Use a value like 2026-12-01T09:01:12+01:00, or leave it empty.`,
+      `"${raw.slice(0, 80)}" in ${label} is not a date and time (${reading.problem}). Use an ISO 8601 date and time such as 2026-12-01T09:01:12+01:00; without an offset (2026-12-01T09:01:12) it is read in your Zap's timezone (${timeZone}). Or leave it empty.`,
       'INVALID_INPUT',
       400,
     );
   }
-  return new Date(ms).toISOString();
+  return new Date(reading.ms).toISOString();
 };

@@ -8,13 +8,13 @@ import { isNotFound } from '../connect';
 import { findEvent } from '../account/events';
 import { cachedFloorPlan, cachedFloorPlans } from '../account/plansAndAgendas';
 import { eventField, requiredEventId } from '../fields/event';
-import { floorPlanField } from '../fields/floorPlan';
-import { booleanInput, textInput } from '../fields/read';
+import { floorPlanField, planIdInput } from '../fields/floorPlan';
+import { booleanInput } from '../fields/read';
 import { floorPlanOutputFields, floorPlanSample, toFloorPlanItem } from '../mappers/floorPlan';
 
 const perform = async (z: ZObject, bundle: Bundle) => {
   const eventId = requiredEventId(z, bundle);
-  const planId = textInput(bundle, 'planId');
+  const planId = planIdInput(z, bundle);
   const fresh = booleanInput(bundle, 'bypassCache');
   let found;
   try {

@@ -43,8 +43,8 @@ afterEach(() => nock.cleanAll());
 describe('URLs and headers', () => {
   it('joins base URL, encoded path and defined query values only', () => {
     expect(
-      buildUrl('https://h.example/p', paths.floorPlan('a/b', 'plan 1'), { limit: 5, x: undefined, y: '' }),
-    ).toBe('https://h.example/p/connect/v1/events/a%2Fb/floor-plans/plan%201?limit=5');
+      buildUrl('https://h.example/p', paths.floorPlan('e:1', 'plan 1'), { limit: 5, x: undefined, y: '' }),
+    ).toBe('https://h.example/p/connect/v1/events/e%3A1/floor-plans/plan%201?limit=5');
     expect(buildUrl('https://h.example', paths.submissions(), { since: '2026-11-22T10:00:00.000Z' })).toBe(
       'https://h.example/api/v1/integrations/zapier/submissions?since=2026-11-22T10%3A00%3A00.000Z',
     );

@@ -245,11 +245,56 @@ describe('errors a door volunteer can act on', () => {
     [{ checkInBy: 'constructor', code: CODE }, /^"Check In By" must be QR Code or Registration/],
     [{ code: 12345, submissionId: 'sub_1' }, /^Both a QR code and a registration/],
     [{ code: CODE, checkInTime: 'tomorrowish' }, /^"tomorrowish" in Check-in Time is not a date/],
+    // Read leniently, these checked people in at 1970, 2001 or 2 March.
+    [
+      { code: CODE, checkInTime: '20261201' },
+      /^"20261201" in Check-in Time is not a date and time \(it is not an ISO 8601/,
+    ],
+    [{ code: CODE, checkInTime: '1' }, /^"1" in Check-in Time is not a date and time/],
+    [{ code: CODE, checkInTime: 1764576000 }, /^"1764576000" in Check-in Time is not a date and time/],
+    [{ code: CODE, checkInTime: 'Dec 1' }, /^"Dec 1" in Check-in Time is not a date and time/],
+    [
+      { code: CODE, checkInTime: '2026-02-30T10:00:00Z' },
+      /^"2026-02-30T10:00:00Z" in Check-in Time is not a date and time \(February 2026 has no day 30\)/,
+    ],
   ])('refuses %j before any request', async (inputData, message) => {
     const scope = nock(BASE_URL).post(paths.checkIn()).reply(200, SAMPLE_CHECK_IN);
     const error = await caught(() => run(inputData));
     expect(errorMessage(error)).toMatch(message);
     expect(scope.isDone()).toBe(false);
+  });
+});
+
+describe('check-in time', () => {
+  it.each([
+    ['2026-12-01T09:01:12+01:00', 'Europe/Paris', '2026-12-01T08:01:12.000Z'],
+    ['2026-12-01T09:01:12Z', 'Europe/Paris', '2026-12-01T09:01:12.000Z'],
+    ['2026-12-01T09:01:12', 'Europe/Paris', '2026-12-01T08:01:12.000Z'],
+    ['2026-07-01T09:01:12', 'Europe/Paris', '2026-07-01T07:01:12.000Z'],
+    ['2026-12-01 09:01', 'America/New_York', '2026-12-01T14:01:00.000Z'],
+    ['2026-12-01T09:01:12.5', 'Asia/Kolkata', '2026-12-01T03:31:12.500Z'],
+  ])('%s in a Zap of %s is sent as %s', async (value, timezone, sent) => {
+    const seen: Array<{ body: unknown; key: string | undefined }> = [];
+    checkInCall(ok(), seen);
+    eventsList();
+    await appTester(
+      perform,
+      { authData: authData(), inputData: { code: CODE, checkInTime: value }, meta: meta({ timezone }) },
+      true,
+    );
+    expect(seen[0]?.body).toEqual({ code: CODE, checkInTime: sent });
+  });
+
+  it('a value without an offset is read in UTC when Zapier names no timezone', async () => {
+    const seen: Array<{ body: unknown; key: string | undefined }> = [];
+    checkInCall(ok(), seen);
+    eventsList();
+    await appTester(
+      perform,
+      { authData: authData(), inputData: { code: CODE, checkInTime: '2026-12-01T09:00:00' } },
+      true,
+    );
+    expect(seen[0]?.body).toEqual({ code: CODE, checkInTime: '2026-12-01T09:00:00.000Z' });
   });
 });
 

@@ -9,6 +9,8 @@ import { functionOf } from '../../scripts/lib/app';
 const perform = functionOf('creates', generateEmbedCode.key);
 const EVENT_ID = SAMPLE_EVENT.id;
 const HOSTILE = `"><script>alert(1)</script>`;
+/** Hostile but one path segment (a "/" would be refused as a plan ID). */
+const HOSTILE_ID = `"><img src=x onerror=alert(1)>`;
 
 const run = (inputData: Record<string, unknown>, auth: Record<string, string> = authData()) =>
   appTester(perform, { authData: auth, inputData, meta: meta() }, true);
@@ -70,7 +72,7 @@ it('escapes hostile titles, slugs and inputs, and never contains the key', async
   events([{ ...SAMPLE_EVENT, title: HOSTILE, slug: `x${HOSTILE}`, status: 'draft' }]);
   plans();
   const agenda = await run({ eventId: EVENT_ID, theme: HOSTILE, language: HOSTILE });
-  const map = await run({ embedType: 'map', eventId: EVENT_ID, planId: HOSTILE });
+  const map = await run({ embedType: 'map', eventId: EVENT_ID, planId: HOSTILE_ID });
   const titled = await run({ embedType: 'map', eventId: EVENT_ID, planId: 'p', frameTitle: HOSTILE });
   for (const item of [agenda, map, titled]) {
     expect(item.html).not.toContain('<script>alert');
@@ -82,7 +84,7 @@ it('escapes hostile titles, slugs and inputs, and never contains the key', async
   expect(agenda.html).toContain('data-event-slug="x&quot;&gt;&lt;script&gt;alert(1)&lt;/script&gt;"');
   expect(map.html).toContain('title="Floor plan — &quot;&gt;&lt;script&gt;alert(1)&lt;/script&gt;"');
   expect(map.url).toBe(
-    `https://front.example.com/embed/${EVENT_ID}/map/%22%3E%3Cscript%3Ealert(1)%3C%2Fscript%3E?list=1`,
+    `https://front.example.com/embed/${EVENT_ID}/map/%22%3E%3Cimg%20src%3Dx%20onerror%3Dalert(1)%3E?list=1`,
   );
   expect(agenda.warning).toMatch(/^This event is a draft/);
 });
@@ -128,4 +130,18 @@ it('says which host is missing when neither the environment nor the connection s
   const error = await caught(() => run({ eventId: EVENT_ID }));
   expect(errorMessage(error)).toMatch(/No embed script URL is configured/);
   expect(nock.pendingMocks()).toEqual([]);
+});
+
+it.each([
+  ['..', '".." would point to another address'],
+  ['.', '"." would point to another address'],
+  ['a/b', 'it contains "/"'],
+  ['a\\b', 'it contains "\\"'],
+  ['plan?x=1', 'it contains "?"'],
+])('refuses the Floor Plan %j before generating a frame', async (planId, problem) => {
+  events();
+  const error = await caught(() => run({ embedType: 'map', eventId: EVENT_ID, planId }));
+  expect(errorMessage(error)).toBe(
+    `"${planId}" in Floor Plan is not a floor plan ID (${problem}). Choose the plan in the Floor Plan field, or map the ID of a floor plan from an earlier step.`,
+  );
 });
