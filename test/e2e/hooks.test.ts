@@ -274,7 +274,9 @@ describe('every kind, caused by a real state change, delivered, verified and map
       }),
     );
     expect(result).toEqual([]);
-    expect(logs.join('\n')).toContain('the signature does not match the body');
+    expect(logs.join('\n')).toContain(
+      "the signature matches neither the secret this Zap was given nor the subscription's current secret",
+    );
   });
 
   it('Event Changed follows a whole event lifecycle, and "Which Changes" filters it', async () => {
