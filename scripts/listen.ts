@@ -9,7 +9,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createAppTester } from 'zapier-platform-core';
 import App from '../index';
-import { type ReceivedDelivery, hookBundle } from '../test/support/hookRequest';
+import { type ReceivedDelivery, hookBundle } from './lib/hookRequest';
 import { functionOf, operationOf } from './lib/app';
 import {
   UsageError,
