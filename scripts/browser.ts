@@ -9,6 +9,10 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { chromium, type Browser, type Frame, type Page } from 'playwright-core';
+import { createAppTester } from 'zapier-platform-core';
+import App from '../index';
+import { SEED_TENANTS, sandboxCall, startSandbox } from '../sandbox';
+import { functionOf } from './lib/app';
 
 export const REPORTS_DIR = path.resolve(__dirname, '..', 'reports');
 
@@ -189,4 +193,73 @@ export const openPage = async (browser: Browser, url: string): Promise<Page> => 
   page.setDefaultTimeout(60_000);
   await page.goto(url, { waitUntil: 'load', timeout: 60_000 });
   return page;
+};
+
+/** What `npm start` shows at its end: the embed codes rendered in a real browser, and where the pictures are. */
+export interface EmbedShow {
+  shots: Screenshots;
+  booths: number;
+  sessions: number;
+}
+
+/**
+ * Starts its own sandbox, has the app's Generate Embed Code make the map and agenda HTML for TechWeek, puts
+ * both on a page of another origin, opens it in headless Chromium and saves screenshots under `prefix`.
+ */
+export const showEmbeds = async (prefix = 'journey-embeds'): Promise<EmbedShow> => {
+  const sandbox = await startSandbox();
+  let site: OrganizerSite | undefined;
+  let browser: Browser | undefined;
+  try {
+    const tenant = SEED_TENANTS[0];
+    const { data } = await sandboxCall<{ data: { id: string; slug: string }[] }>(
+      sandbox.url,
+      tenant.apiKey,
+      'GET',
+      '/api/v1/integrations/zapier/events?limit=100',
+    );
+    const event = data.find((e) => e.slug === 'techweek-paris-2026');
+    if (!event) throw new Error('the sandbox has no TechWeek event');
+    const authData = {
+      apiKey: tenant.apiKey,
+      baseUrl: sandbox.url,
+      frontUrl: sandbox.url,
+      embedUrl: sandbox.url,
+    };
+    const perform = functionOf('creates', 'generate_embed_code');
+    const tester = createAppTester(App);
+    // The platform's own log lines (memory figures of each run) stay out of the output.
+    const consoleLog = console.log;
+    console.log = () => undefined;
+    let map: { html: string };
+    let agenda: { html: string };
+    try {
+      map = (await tester(perform, {
+        authData,
+        inputData: { embedType: 'map', eventId: event.id, planId: 'plan_main' },
+      })) as { html: string };
+      agenda = (await tester(perform, {
+        authData,
+        inputData: { embedType: 'agenda', eventId: event.id, theme: 'light', language: 'en' },
+      })) as { html: string };
+    } finally {
+      console.log = consoleLog;
+    }
+    site = await startOrganizerSite(
+      organizerPage(`${tenant.name} — TechWeek Paris`, [map.html, agenda.html]),
+    );
+    browser = await launchChromium();
+    const page = await openPage(browser, site.url);
+    const seen = await readEmbeds(page);
+    const shots = await screenshotEmbeds(page, prefix);
+    return {
+      shots,
+      booths: seen.booths.filter((b) => b.visible).length,
+      sessions: seen.sessionTitles.length,
+    };
+  } finally {
+    await browser?.close();
+    await site?.close();
+    await sandbox.close();
+  }
 };

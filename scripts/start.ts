@@ -1,13 +1,36 @@
 /**
- * `npm start`: the integration's main job on the embedded sandbox, narrated as a table. Exits non-zero when
- * any step fails.
+ * `npm start`: the integration's main job on the embedded sandbox, narrated as a table, then the embed codes
+ * rendered in a real browser (screenshots under reports/). Exits non-zero when any step fails.
  */
+import path from 'node:path';
+import { CHROMIUM_MISSING, chromiumPath, showEmbeds } from './browser';
 import { runJourney } from './journey';
 
 const color = Boolean(process.stdout.isTTY) && !process.env.NO_COLOR;
+const line = (text: string) => void process.stdout.write(`${text}\n`);
+const relative = (file: string) => path.relative(process.cwd(), file) || file;
 
-runJourney({ out: { line: (text) => process.stdout.write(`${text}\n`), color } })
-  .then((result) => process.exit(result.ok ? 0 : 1))
+/** The last word: the embeds as a visitor of the organizer's site sees them. */
+const embeds = async (): Promise<boolean> => {
+  line('');
+  line('The embeds in a real browser (headless Chromium, a page of another origin holding the embed codes)');
+  if (!chromiumPath()) {
+    line(`  ${CHROMIUM_MISSING} Then run npm start again to see the screenshots.`);
+    return true;
+  }
+  try {
+    const { shots, booths, sessions } = await showEmbeds();
+    line(`  ${booths} booths of TechWeek's main hall and ${sessions} agenda sessions visible. Screenshots:`);
+    for (const file of [shots.page, shots.map, shots.agenda]) line(`    ${relative(file)}`);
+    return true;
+  } catch (error) {
+    line(`  ✘ the embeds did not render: ${error instanceof Error ? error.message : String(error)}`);
+    return false;
+  }
+};
+
+runJourney({ out: { line, color } })
+  .then(async (result) => process.exit(result.ok && (await embeds()) ? 0 : 1))
   .catch((error: unknown) => {
     console.error(error);
     process.exit(1);

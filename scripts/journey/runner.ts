@@ -21,6 +21,33 @@ const paint = (color: boolean, code: string, text: string) =>
   color ? `\u001b[${code}m${text}\u001b[0m` : text;
 
 const STEP_WIDTH = 44;
+/** Details longer than this wrap onto lines of their own, under the detail column. */
+const DETAIL_WIDTH = 80;
+
+/** `text` in lines of at most `width` characters, broken at spaces (a longer word is split). */
+export const wrap = (text: string, width = DETAIL_WIDTH): string[] => {
+  const lines: string[] = [];
+  for (const paragraph of text.split('\n')) {
+    let line = '';
+    for (const word of paragraph.split(' ')) {
+      let rest = word;
+      while (rest.length > width) {
+        if (line) lines.push(line);
+        lines.push(rest.slice(0, width));
+        rest = rest.slice(width);
+        line = '';
+      }
+      if (!line) line = rest;
+      else if (line.length + 1 + rest.length <= width) line = `${line} ${rest}`;
+      else {
+        lines.push(line);
+        line = rest;
+      }
+    }
+    lines.push(line);
+  }
+  return lines;
+};
 
 export class Runner {
   readonly rows: Row[] = [];
@@ -57,9 +84,14 @@ export class Runner {
     const ms = Math.round(performance.now() - started);
     this.rows.push({ section: this.section, step, ok, detail, ms });
     const mark = ok ? paint(this.out.color, '32', '✔') : paint(this.out.color, '31', '✘');
-    const name = step.length > STEP_WIDTH ? `${step.slice(0, STEP_WIDTH - 1)}…` : step.padEnd(STEP_WIDTH);
+    // A long name gets a line of its own; a long detail continues under the detail column. Nothing is cut.
+    if (step.length > STEP_WIDTH) this.out.line(`  ${mark} ${step}`);
+    const name = step.length > STEP_WIDTH ? ' '.repeat(STEP_WIDTH) : step.padEnd(STEP_WIDTH);
     const time = paint(this.out.color, '2', `${String(ms).padStart(5)} ms`);
-    this.out.line(`  ${mark} ${name} ${time}  ${ok ? detail : paint(this.out.color, '31', detail)}`);
+    const [first = '', ...more] = wrap(detail).map((line) => (ok ? line : paint(this.out.color, '31', line)));
+    this.out.line(`  ${step.length > STEP_WIDTH ? ' ' : mark} ${name} ${time}  ${first}`);
+    const indent = ' '.repeat(2 + 2 + STEP_WIDTH + 1 + 8 + 2);
+    for (const line of more) this.out.line(`${indent}${line}`);
     return value;
   }
 

@@ -28,7 +28,7 @@ export const registerAndPay = async (j: Journey, eventId: string): Promise<Atten
     return { detail: `${String(value.submissionId)} · ${String(value.status)}`, value };
   });
   const adaId = String(ada?.submissionId ?? '');
-  const approved = await run.step('Organizer approves her: the QR ticket is issued', async () => {
+  const approved = await run.step('Ada is approved: her QR ticket is issued', async () => {
     const value = await service.call<Item>('POST', `/_sandbox/submissions/${adaId}/approve`);
     check(typeof value.qrCode === 'string', 'no QR code after approval');
     return { detail: `QR ${String(value.qrCode)}`, value };
@@ -40,7 +40,7 @@ export const registerAndPay = async (j: Journey, eventId: string): Promise<Atten
     });
     return { detail: `${String(order.id)} · ${String(order.status)}` };
   });
-  const grace = await run.step('Grace registers, is approved, a payment fails', async () => {
+  const grace = await run.step('Grace registers; her first payment fails', async () => {
     const value = await service.call<Item>('POST', '/_sandbox/submissions', {
       eventId,
       email: 'grace@example.com',

@@ -34,6 +34,9 @@ const subscribe = async (j: Journey, key: HookKey, eventId: string | null) =>
     };
   });
 
+/** The integration's title on Zapier (the name given to `zapier-platform register`, see the README). */
+const APP_TITLE = 'Event Platform Connect';
+
 /** 2. The authentication test and connection label, and a revoked key. */
 export const connectAccount = async (j: Journey): Promise<void> => {
   const { run, call, authData } = j;
@@ -41,7 +44,8 @@ export const connectAccount = async (j: Journey): Promise<void> => {
   await run.step('Test the connection', async () => {
     const result = (await call(authentication.test, { authData })) as Item;
     const label = await call(authentication.connectionLabel, { authData, inputData: result });
-    return { detail: `label "${String(label)}"` };
+    // Zapier names a connection by the integration's title followed by its label.
+    return { detail: `shown as "${APP_TITLE} ${String(label)}"` };
   });
   await run.step('Test it with a revoked key', async () => {
     try {
@@ -125,13 +129,16 @@ export const publishEvent = async (j: Journey): Promise<{ eventId: string; submi
     return { detail: `${plural(count, 'existing registration')} recorded as seen` };
   });
   for (const key of HOOK_TRIGGERS) if (!ACCOUNT_WIDE.has(key)) await subscribe(j, key, eventId);
-  await run.step('Editor test of New Registration (performList)', async () => {
-    await service.call('POST', '/_sandbox/submissions', {
+  await run.step('Charles registers while the Zap is built', async () => {
+    const charles = await service.call('POST', '/_sandbox/submissions', {
       eventId,
       email: 'charles@example.com',
       firstName: 'Charles',
       lastName: 'Babbage',
     });
+    return { detail: `${String(charles.submissionId)} · ${String(charles.status)}` };
+  });
+  await run.step('New Registration: editor test', async () => {
     const items = asItems(
       await call(functionOf('triggers', 'new_registration', 'performList'), {
         authData,

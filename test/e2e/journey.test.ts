@@ -13,7 +13,9 @@ it('runs the whole journey, every step passing', async () => {
   expect(result.ok).toBe(true);
 
   const detail = (step: string) => result.rows.find((row) => row.step.startsWith(step))?.detail ?? '';
-  expect(detail('Test the connection')).toMatch(/^label "Company cmp_northwind on 127\.0\.0\.1:\d+"$/);
+  expect(detail('Test the connection')).toMatch(
+    /^shown as "Event Platform Connect Company cmp_northwind on 127\.0\.0\.1:\d+"$/,
+  );
   expect(detail('The same delivery retried')).toMatch(/already processed/);
   expect(detail('A tampered delivery')).toMatch(/signature matches neither/);
   expect(detail('Zapier replays the same step')).toMatch(/nobody checked in twice/);
