@@ -4,6 +4,7 @@
  */
 import { defineApp, version as platformVersion } from 'zapier-platform-core';
 import authentication from './src/authentication';
+import { hydrateAttendee } from './src/account/attendee';
 import { creates } from './src/creates';
 import { searches } from './src/searches';
 import { sealApp } from './src/seal';
@@ -21,6 +22,8 @@ const App = sealApp(
     // Every request goes through z.request, which Zapier logs itself; the global http patch would only
     // duplicate that.
     flags: { skipHttpPatch: true },
+    // Lazy lookups behind dehydration pointers (z.dehydrate); Zapier runs them only when a later step needs them.
+    hydrators: { attendee: hydrateAttendee },
     triggers: byKey(triggers),
     searches: byKey(searches),
     creates: byKey(creates),

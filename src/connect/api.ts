@@ -21,6 +21,8 @@ import {
   Submission,
   type SubmissionKey,
   SubmissionKeyList,
+  type SubmissionPerson,
+  SubmissionPersonList,
   listOf,
   pageOf,
 } from './schemas';
@@ -84,7 +86,7 @@ const serverTimeOf = (headers: { get(name: string): string | null }): number | n
 const submissionsSince = async <S extends { submissionId: string; createdAt: string }>(
   z: ZObject,
   bundle: B,
-  params: { eventId: string; since: string; timeoutMs?: number },
+  params: { eventId: string; since: string; timeoutMs?: number; maxBytes?: number },
   schema: ZodType<{ data: S[] }>,
 ): Promise<SubmissionPage<S>> => {
   const result = await connectRequestFull(z, bundle, {
@@ -93,6 +95,7 @@ const submissionsSince = async <S extends { submissionId: string; createdAt: str
     schema,
     what: 'the registrations of this event',
     timeoutMs: params.timeoutMs,
+    maxBytes: params.maxBytes,
     large: true,
   });
   return {
@@ -118,6 +121,16 @@ export const listSubmissionKeys = (
   bundle: B,
   params: { eventId: string; since: string; timeoutMs?: number },
 ): Promise<SubmissionPage<SubmissionKey>> => submissionsSince(z, bundle, params, SubmissionKeyList);
+
+/**
+ * 4, people only: the same list with only `SubmissionPerson`'s fields kept (the attendee behind an order),
+ * refused as `TOO_LARGE` beyond `maxBytes`.
+ */
+export const listSubmissionPeople = (
+  z: ZObject,
+  bundle: B,
+  params: { eventId: string; since: string; timeoutMs?: number; maxBytes?: number },
+): Promise<SubmissionPage<SubmissionPerson>> => submissionsSince(z, bundle, params, SubmissionPersonList);
 
 /** 5. Orders of a company, newest first. */
 export const listOrders = async (

@@ -43,6 +43,8 @@ export interface ConnectCall<T> {
    * Otherwise Zapier parses every JSON answer twice on its own before this module parses it once more.
    */
   large?: boolean;
+  /** Largest answer body read, in bytes; a larger one is refused with the code `TOO_LARGE`. */
+  maxBytes?: number;
   /** What a temporary failure may do next (see `RetryHint`); `safe` only with an `Idempotency-Key`. */
   retry?: RetryHint;
 }
@@ -180,6 +182,7 @@ const send = async (
       throwForThrottlingEarly: false,
       timeout: call.timeoutMs ?? DEFAULT_TIMEOUT_MS,
       ...(call.large ? { raw: true } : {}),
+      ...(call.maxBytes ? { size: call.maxBytes } : {}),
     } as RequestOptions);
     const location = response.headers.get('location');
     if (REDIRECT_STATUSES.has(response.status) && location) {

@@ -246,6 +246,13 @@ export const networkError = (
     [e.code, e.errno, cause.code].find((c): c is string => typeof c === 'string' && c !== '') ??
     /\b(E[A-Z]{3,}|ERR_[A-Z_]+)\b/.exec(message)?.[1] ??
     '';
+  if (e.type === 'max-size') {
+    return new z.errors.Error(
+      `The answer for ${place.what} was too large to read in one step, so it was not read.`,
+      'TOO_LARGE',
+      0,
+    );
+  }
   const typed = place.typedUrl?.trim();
   const noScheme = Boolean(typed && !/^[a-z][a-z0-9+.-]*:\/\//i.test(typed));
 

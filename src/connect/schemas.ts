@@ -63,6 +63,18 @@ export const SubmissionKey = z.object({
 export type SubmissionKey = z.infer<typeof SubmissionKey>;
 export const SubmissionKeyList = z.object({ data: z.array(SubmissionKey) });
 
+/**
+ * Who registered, and nothing more: looking up the attendee behind an order keeps only these fields of an
+ * event's registrations (answers and the rest are dropped, not checked).
+ */
+export const SubmissionPerson = SubmissionKey.extend({
+  email: Submission.shape.email,
+  firstName: Submission.shape.firstName,
+  lastName: Submission.shape.lastName,
+});
+export type SubmissionPerson = z.infer<typeof SubmissionPerson>;
+export const SubmissionPersonList = z.object({ data: z.array(SubmissionPerson) });
+
 export const OrderItem = z.looseObject({
   name: z.string(),
   quantity: z.number().int(),

@@ -82,6 +82,9 @@ export const answerKey = (key: string): string => {
   return `answers__${readable}__h${fingerprint}`;
 };
 
+/** Output fields have no help text: a list answer says in its label that it is a list, and how it is joined. */
+export const LIST_SUFFIX = ' (List, Comma-Separated)';
+
 /** Whether an answer's value is a list (several choices): its text joins them with ", ". */
 const isListValue = (value: Answer['value']): boolean => Array.isArray(value);
 
@@ -197,14 +200,7 @@ export const answerOutputFields = (answers: Answer[]): PlainOutputField[] => {
   for (const { question } of seen.values()) wordings.set(question, (wordings.get(question) ?? 0) + 1);
   return [...seen].map(([key, { question, key: questionKey, list }]) => {
     const shared = (wordings.get(question) ?? 0) > 1 && question !== questionKey;
-    const label = `Answer: ${question}${shared ? ` (${questionKey})` : ''}${list ? ' (List)' : ''}`;
-    return list
-      ? {
-          key,
-          label,
-          type: 'string' as const,
-          helpText: 'Several choices, joined with ", " (for example "vegan, no nuts").',
-        }
-      : { key, label, type: 'string' as const };
+    const label = `Answer: ${question}${shared ? ` (${questionKey})` : ''}${list ? LIST_SUFFIX : ''}`;
+    return { key, label, type: 'string' as const };
   });
 };

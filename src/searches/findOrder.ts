@@ -8,7 +8,8 @@ import { LIST_LIMIT_MAX, type Order, isNotFound, listOrders } from '../connect';
 import { eventRegistrations, sameEmail } from '../account/registrations';
 import { companyIdOf } from '../fields/company';
 import { textInput } from '../fields/read';
-import { orderOutputFields, orderSample, toOrderItem } from '../mappers/order';
+import { ATTENDEE_HELP } from '../mappers/attendee';
+import { orderItemMaker, orderItemOutputFields, orderItemStaticSample } from '../triggers/common/items';
 
 /** At most this many events' registrations are read to match an email (the newest orders' events). */
 const MAX_EMAIL_EVENTS = 10;
@@ -58,7 +59,7 @@ const perform = async (z: ZObject, bundle: Bundle) => {
     const ids = await registrationsWithEmail(z, bundle, matches, email);
     matches = matches.filter((o) => o.submissionId && ids.has(o.submissionId));
   }
-  return matches.map((order) => toOrderItem(order));
+  return matches.map(await orderItemMaker(z, bundle, matches));
 };
 
 export default defineSearch({
@@ -93,8 +94,13 @@ export default defineSearch({
         required: false,
         helpText: `The email of the person who registered; case does not matter. Matched through the registrations of the events of your newest orders (up to ${MAX_EMAIL_EVENTS} events).`,
       },
+      {
+        key: 'attendeeHelp',
+        type: 'copy' as const,
+        helpText: ATTENDEE_HELP,
+      },
     ],
-    sample: orderSample,
-    outputFields: orderOutputFields,
+    sample: orderItemStaticSample,
+    outputFields: orderItemOutputFields,
   },
 });

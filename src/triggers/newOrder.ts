@@ -6,13 +6,9 @@ import { type Bundle, type ZObject, defineTrigger } from 'zapier-platform-core';
 import { LIST_LIMIT_MAX, type Order, listOrders } from '../connect';
 import { companyIdOf } from '../fields/company';
 import { chosenStatus, hasStatus, statusField } from '../fields/status';
-import { orderOutputFields, orderSample, toOrderItem } from '../mappers/order';
+import { ATTENDEE_HELP } from '../mappers/attendee';
+import { orderItemMaker, orderItemOutputFields, orderItemStaticSample } from './common/items';
 import { SAMPLE_SIZE, pollKind, present } from './common/polling';
-
-const presenter = {
-  idOf: (order: Order) => order.id,
-  toItem: (order: Order) => toOrderItem(order),
-};
 
 const orderStatusField = statusField({
   label: 'Order Status',
@@ -30,8 +26,14 @@ const perform = async (z: ZObject, bundle: Bundle) => {
   const companyId = companyIdOf(z, bundle);
   const status = chosenStatus(z, bundle, orderStatusField);
   const limit = pollKind(bundle) === 'sample' && !status ? SAMPLE_SIZE : LIST_LIMIT_MAX;
-  const orders = await listOrders(z, bundle, { companyId, limit });
-  return present(bundle, orders.filter(hasStatus(status)), presenter);
+  const orders = (await listOrders(z, bundle, { companyId, limit })).filter(hasStatus(status));
+  const idOf = (order: Order) => order.id;
+  // A poll that only records ids (a Zap being turned on) needs no event titles.
+  const toItem =
+    pollKind(bundle) === 'dedupe'
+      ? (order: Order) => ({ id: idOf(order) })
+      : await orderItemMaker(z, bundle, orders);
+  return present(bundle, orders, { idOf, toItem });
 };
 
 export default defineTrigger({
@@ -50,9 +52,14 @@ export default defineTrigger({
         helpText:
           "Each order gives its amounts twice: **Total in Minor Units** is an integer in the currency's smallest unit (`12900` is 129.00 EUR; `500` is 500 JPY), best for calculations and accounting tools; **Total with Currency** is ready to show (`129.00 EUR`), and **Total as Decimal** is `129.00`. **Line Items** lists each ticket or add-on with its quantity and prices in both forms.",
       },
+      {
+        key: 'attendeeHelp',
+        type: 'copy' as const,
+        helpText: ATTENDEE_HELP,
+      },
     ],
     perform,
-    sample: orderSample,
-    outputFields: orderOutputFields,
+    sample: orderItemStaticSample,
+    outputFields: orderItemOutputFields,
   },
 });

@@ -1,4 +1,5 @@
 import { instantTrigger, recentPayments } from './common/instant';
+import { ATTENDEE_HELP } from '../mappers/attendee';
 import { paymentItem } from './common/items';
 
 export default instantTrigger({
@@ -8,5 +9,6 @@ export default instantTrigger({
   label: 'Payment Succeeded',
   description: 'Triggers when a payment succeeds, with the order, its amounts and the event.',
   item: paymentItem,
+  inputFields: [{ key: 'attendeeHelp', label: 'Attendee Fields', type: 'copy', helpText: ATTENDEE_HELP }],
   list: recentPayments('paid'),
 });

@@ -43,12 +43,7 @@ it('labels each field with its own question, adds the key when wordings are shar
     { key: answerKey('job-title'), label: 'Answer: Job title (job-title)', type: 'string' },
     { key: 'answers__job_title', label: 'Answer: Job title (as printed on the badge)', type: 'string' },
     { key: answerKey('job title'), label: 'Answer: Job title (job title)', type: 'string' },
-    {
-      key: 'answers__topics',
-      label: 'Answer: Topics (List)',
-      type: 'string',
-      helpText: 'Several choices, joined with ", " (for example "vegan, no nuts").',
-    },
+    { key: 'answers__topics', label: 'Answer: Topics (List, Comma-Separated)', type: 'string' },
   ]);
 });
 

@@ -2,8 +2,16 @@ import nock from 'nock';
 import findOrder from '../../src/searches/findOrder';
 import { type Order, type Submission, paths } from '../../src/connect';
 import { SAMPLE_ORDER, toOrderItem } from '../../src/mappers/order';
-import { SAMPLE_SUBMISSION } from '../../src/mappers/submission';
-import { BASE_URL, appTester, authData, caught, errorMessage, meta } from '../support/app';
+import { NO_EVENT_CONTEXT, SAMPLE_SUBMISSION } from '../../src/mappers/submission';
+import {
+  BASE_URL,
+  appTester,
+  attendeePointerFields,
+  authData,
+  caught,
+  errorMessage,
+  meta,
+} from '../support/app';
 import { functionOf } from '../../scripts/lib/app';
 
 const perform = functionOf('searches', findOrder.key);
@@ -41,7 +49,9 @@ afterEach(() => nock.cleanAll());
 
 it('finds by order ID or payment ID', async () => {
   orders();
-  expect(await run({ orderIdText: ' ord_2 ' })).toEqual([toOrderItem(O2)]);
+  expect(await run({ orderIdText: ' ord_2 ' })).toEqual([
+    { ...toOrderItem(O2), ...NO_EVENT_CONTEXT, ...attendeePointerFields(O2) },
+  ]);
   orders();
   expect((await run({ orderIdText: 'pay_ord_1' })).map((o) => o.id)).toEqual(['ord_1']);
 });

@@ -101,12 +101,7 @@ it('labels the custom answers of the chosen event as output fields', async () =>
   const fields = await appTester(dynamic!, { authData: authData(), inputData: { eventId: EVENT_ID } }, true);
   expect(fields).toEqual([
     { key: 'answers__company', label: 'Answer: Company', type: 'string' },
-    {
-      key: 'answers__diet',
-      label: 'Answer: Dietary needs (List)',
-      type: 'string',
-      helpText: 'Several choices, joined with ", " (for example "vegan, no nuts").',
-    },
+    { key: 'answers__diet', label: 'Answer: Dietary needs (List, Comma-Separated)', type: 'string' },
   ]);
 });
 

@@ -56,3 +56,23 @@ export const hookTriggerKeys = (): string[] =>
 /** The in-memory `z.cache` of an app tester (core's tester keeps it between calls). */
 export const testerCache = (tester: unknown): { zcacheTestObj: Record<string, unknown> } =>
   tester as { zcacheTestObj: Record<string, unknown> };
+
+/** The attendee fields of an order item: one dehydration pointer each, for the order's registration. */
+export const attendeePointerFields = (order: { id: string; submissionId?: string | null }) =>
+  Object.fromEntries(
+    [
+      'attendeeFound',
+      'attendeeFirstName',
+      'attendeeLastName',
+      'attendeeFullName',
+      'attendeeEmail',
+      'attendeeNote',
+    ].map((field) => [
+      field,
+      expect.stringMatching(
+        new RegExp(
+          `^hydrate\\|\\|\\|\\{"type":"method","method":"hydrators\\.attendee","bundle":\\{"orderId":"${order.id}",.*"submissionId":"${order.submissionId}",.*"field":"${field}"\\}\\}\\|\\|\\|hydrate$`,
+        ),
+      ),
+    ]),
+  );

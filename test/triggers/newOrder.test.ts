@@ -1,6 +1,6 @@
 import nock from 'nock';
 import { paths } from '../../src/connect';
-import { SAMPLE_ORDER, orderSample } from '../../src/mappers/order';
+import { SAMPLE_ORDER } from '../../src/mappers/order';
 import newOrder from '../../src/triggers/newOrder';
 import { BASE_URL, appTester, authData, caught, errorMessage, meta } from '../support/app';
 import { MINUTE, T0, iso } from './fixtures';
@@ -44,7 +44,7 @@ it("asks for the connection's company, 100 newest, and returns them newest first
 it('exposes line items and amounts in minor units and with currency, in the sample shape', async () => {
   serveOrders({ companyId: 'cmp_42', limit: '100' }, [order('ord_a', T0)]);
   const [item] = await poll();
-  expect(Object.keys(item ?? {}).sort()).toEqual(Object.keys(orderSample).sort());
+  expect(Object.keys(item ?? {}).sort()).toEqual(Object.keys(newOrder.operation.sample ?? {}).sort());
   expect(item).toMatchObject({
     totalAmount: 15400,
     totalDecimal: '154.00',

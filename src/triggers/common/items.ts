@@ -27,9 +27,17 @@ import {
   toEventItem,
 } from '../../mappers/event';
 import { type OrderItem, SAMPLE_ORDER, orderOutputFields, toOrderItem } from '../../mappers/order';
+import { attendeePointers } from '../../account/attendee';
+import {
+  type AttendeeFieldKey,
+  attendeeFields,
+  attendeeOf,
+  attendeeOutputFields,
+} from '../../mappers/attendee';
 import {
   type EventContext,
   NO_EVENT_CONTEXT,
+  SAMPLE_SUBMISSION,
   SAMPLE_SUBMISSION_EVENT,
   type SubmissionItem,
   answerOutputFields,
@@ -112,26 +120,55 @@ export const registrationItem: ItemRule<Submission, SubmissionItem> = {
 export const paymentItemId = (order: Order): string =>
   [order.submissionId, order.paymentId || order.id].filter(Boolean).join(':');
 
-export type PaymentItem = OrderItem & EventContext;
+/**
+ * An order or payment as the Zap sees it: the order mapper, the event's title and dates (one cached lookup
+ * per event), and the attendee's fields as dehydration pointers (read only when a later step uses them).
+ */
+export type PaymentItem = OrderItem & EventContext & Record<AttendeeFieldKey, unknown>;
 
-/** Payments (PAYMENT_*): the order mapper, enriched with the event's title and dates like registrations. */
+/** A function that makes the item of each of `orders`, with `idOf` as its id; their events looked up once. */
+export const orderItemMaker = async (
+  z: ZObject,
+  bundle: Bundle,
+  orders: Order[],
+  idOf: (order: Order) => string = (order) => order.id,
+): Promise<(order: Order) => PaymentItem> => {
+  const contexts = await eventContexts(
+    z,
+    bundle,
+    orders.map((o) => o.eventId),
+  );
+  return (order) => ({
+    ...toOrderItem(order, idOf(order)),
+    ...contextOf(contexts, order.eventId),
+    ...attendeePointers(z, order),
+  });
+};
+
+/** The static sample of an order item (and of a payment item, with `id`): produced by the mappers. */
+export const orderItemSample = (id: string = SAMPLE_ORDER.id): PaymentItem => ({
+  ...toOrderItem(SAMPLE_ORDER, id),
+  ...SAMPLE_SUBMISSION_EVENT,
+  ...attendeeFields(attendeeOf(SAMPLE_SUBMISSION)),
+});
+
+/** The static sample of New Order and Find Order items. */
+export const orderItemStaticSample = staticSample('order-item', () => orderItemSample());
+
+export const orderItemOutputFields = [
+  ...orderOutputFields,
+  ...eventContextOutputFields,
+  ...attendeeOutputFields,
+];
+
+/** Payments (PAYMENT_*): order items whose id is the registration and the payment. */
 export const paymentItem: ItemRule<Order, PaymentItem> = {
   what: 'payment',
   schema: OrderSchema,
   eventIdOf: (order) => order.eventId,
-  toItems: async (z, bundle, records) => {
-    const contexts = await eventContexts(
-      z,
-      bundle,
-      records.map((o) => o.eventId),
-    );
-    return records.map((o) => ({ ...toOrderItem(o, paymentItemId(o)), ...contextOf(contexts, o.eventId) }));
-  },
-  sample: staticSample('payment', () => ({
-    ...toOrderItem(SAMPLE_ORDER, paymentItemId(SAMPLE_ORDER)),
-    ...SAMPLE_SUBMISSION_EVENT,
-  })),
-  outputFields: [...orderOutputFields, ...eventContextOutputFields],
+  toItems: async (z, bundle, records) => records.map(await orderItemMaker(z, bundle, records, paymentItemId)),
+  sample: staticSample('payment', () => orderItemSample(paymentItemId(SAMPLE_ORDER))),
+  outputFields: orderItemOutputFields,
 };
 
 /** Events (EVENT_PUBLISHED): the event mapper, id = event id. */

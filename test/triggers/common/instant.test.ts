@@ -21,6 +21,7 @@ import {
   BASE_URL,
   SENTINEL_KEY,
   appTester,
+  attendeePointerFields,
   authData,
   caught,
   errorMessage,
@@ -75,7 +76,11 @@ const PENDING_ORDER = order('ord_pending', 'pending', 5);
 
 const context = eventContextOf(EVENT);
 const regItem = (s: Submission) => toSubmissionItem(s, context);
-const payItem = (o: Order) => ({ ...toOrderItem(o, paymentItemId(o)), ...context });
+const payItem = (o: Order) => ({
+  ...toOrderItem(o, paymentItemId(o)),
+  ...context,
+  ...attendeePointerFields(o),
+});
 
 interface Case {
   key: string;
@@ -515,12 +520,7 @@ describe('items', () => {
     const fields = await appTester(dynamic[0]!, { authData: authData(), inputData: { eventId: EVENT.id } });
     expect(fields).toEqual([
       { key: 'answers__company', label: 'Answer: Company', type: 'string' },
-      {
-        key: 'answers__diet',
-        label: 'Answer: Dietary needs (List)',
-        type: 'string',
-        helpText: 'Several choices, joined with ", " (for example "vegan, no nuts").',
-      },
+      { key: 'answers__diet', label: 'Answer: Dietary needs (List, Comma-Separated)', type: 'string' },
     ]);
   });
 });
