@@ -8,6 +8,7 @@ import { SAMPLE_CHECK_IN, toCheckInItem } from '../../src/mappers/checkIn';
 import { toEmbedItem } from '../../src/mappers/embed';
 import { SAMPLE_EVENT, eventLabel, toEventChangeItem, toEventItem } from '../../src/mappers/event';
 import { SAMPLE_FLOOR_PLAN, floorPlanLabel, toFloorPlanItem } from '../../src/mappers/floorPlan';
+import { attendeeFields, attendeeOf } from '../../src/mappers/attendee';
 import { SAMPLE_ORDER, toOrderItem } from '../../src/mappers/order';
 import { builtSamples, staticSample } from '../../src/mappers/sample';
 import { SAMPLE_SUBMISSION, SAMPLE_SUBMISSION_EVENT, toSubmissionItem } from '../../src/mappers/submission';
@@ -17,8 +18,13 @@ import { App } from '../support/app';
 
 const event = toEventItem(SAMPLE_EVENT);
 const submission = toSubmissionItem(SAMPLE_SUBMISSION, SAMPLE_SUBMISSION_EVENT);
-const order = toOrderItem(SAMPLE_ORDER);
-const payment = { ...toOrderItem(SAMPLE_ORDER, paymentItemId(SAMPLE_ORDER)), ...SAMPLE_SUBMISSION_EVENT };
+const attendee = attendeeFields(attendeeOf(SAMPLE_SUBMISSION));
+const order = { ...toOrderItem(SAMPLE_ORDER), ...SAMPLE_SUBMISSION_EVENT, ...attendee };
+const payment = {
+  ...toOrderItem(SAMPLE_ORDER, paymentItemId(SAMPLE_ORDER)),
+  ...SAMPLE_SUBMISSION_EVENT,
+  ...attendee,
+};
 const floorPlan = toFloorPlanItem(SAMPLE_FLOOR_PLAN, { title: 'TechWeek 2026' }, '2026-11-30T10:00:00.000Z');
 
 const expected: Record<string, unknown> = {
