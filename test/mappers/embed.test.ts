@@ -37,7 +37,7 @@ it('escapes hostile titles, slugs, themes and languages and encodes path segment
     kind: 'map',
     frontUrl: 'https://front.example.com',
     eventId: 'e"1',
-    planId: `p"><script>/x?y#z`,
+    planId: `p"><script>x y`,
     frameTitle: HOSTILE,
     eventSlug: null,
     eventTitle: HOSTILE,
@@ -45,7 +45,7 @@ it('escapes hostile titles, slugs, themes and languages and encodes path segment
   });
   expect(map.html).not.toMatch(/<script|"><|'x'/);
   expect(map.html).toContain(`title="&quot;&gt;&lt;script&gt;alert(&#39;x&#39;)&lt;/script&gt;&amp;"`);
-  expect(map.url).toBe('https://front.example.com/embed/e%221/map/p%22%3E%3Cscript%3E%2Fx%3Fy%23z?list=1');
+  expect(map.url).toBe('https://front.example.com/embed/e%221/map/p%22%3E%3Cscript%3Ex%20y?list=1');
   expect(map.warning).toMatch(/draft/);
 
   const agenda = toEmbedItem({
@@ -67,5 +67,8 @@ it('escapes hostile titles, slugs, themes and languages and encodes path segment
 
 it('escapeHtml covers every character that can leave a text or quoted attribute context', () => {
   expect(escapeHtml(`&<>"'\``)).toBe('&amp;&lt;&gt;&quot;&#39;&#96;');
-  expect(mapUrl('https://f.example', 'a b', 'c/d')).toBe('https://f.example/embed/a%20b/map/c%2Fd?list=1');
+  expect(mapUrl('https://f.example', 'a b', 'c:d')).toBe('https://f.example/embed/a%20b/map/c%3Ad?list=1');
+  for (const planId of ['c/d', '..', '.', 'x?y', 'x#y']) {
+    expect(() => mapUrl('https://f.example', 'a b', planId)).toThrow(/cannot be used as an identifier/);
+  }
 });
