@@ -85,6 +85,8 @@ export function installHttp(app: FastifyInstance, ctx: SandboxContext): void {
   });
 
   app.addHook('onRequest', async (req, reply) => {
+    // The service's clock in every answer, so a client reading the Date header sees the sandbox clock.
+    reply.header('date', new Date(ctx.state.now()).toUTCString());
     const config = req.routeOptions.config;
     if (config.auth) {
       const key = req.headers['x-api-key'];

@@ -22,6 +22,21 @@ describe('startSandbox', () => {
     await sandbox.close(); // idempotent
   });
 
+  it("answers with the sandbox clock in the Date header, so clients see the service's time", async () => {
+    const now = Date.parse('2026-12-01T08:00:00.000Z');
+    const sandbox = await startSandbox({ now: () => now });
+    try {
+      const res = await fetch(`${sandbox.url}/api/v1/integrations/zapier/events?limit=1`, {
+        headers: { 'X-API-KEY': NORTHWIND.apiKey },
+      });
+      expect(res.headers.get('date')).toBe('Tue, 01 Dec 2026 08:00:00 GMT');
+      const missing = await fetch(`${sandbox.url}/no/such/route`);
+      expect(missing.headers.get('date')).toBe('Tue, 01 Dec 2026 08:00:00 GMT');
+    } finally {
+      await sandbox.close();
+    }
+  });
+
   it('close() stops pending retries and in-flight deliveries', async () => {
     const sandbox = await startSandbox({ delivery: { baseDelayMs: 10_000 } });
     const receiver = await new Receiver(500).start();
