@@ -61,7 +61,6 @@ export const SubmissionKey = z.object({
   createdAt: Submission.shape.createdAt,
 });
 export type SubmissionKey = z.infer<typeof SubmissionKey>;
-export const SubmissionKeyList = z.object({ data: z.array(SubmissionKey) });
 
 export const OrderItem = z.looseObject({
   name: z.string(),
@@ -178,15 +177,6 @@ export type ErrorBody = z.infer<typeof ErrorBody>;
 
 /** `{ "data": [...] }`, the envelope of every list. */
 export const listOf = <T extends z.ZodType>(item: T) => z.looseObject({ data: z.array(item) });
-
-/** The public catalog adds paging to the envelope. */
-export const pageOf = <T extends z.ZodType>(item: T) =>
-  z.looseObject({
-    data: z.array(item),
-    page: z.number().int().optional(),
-    limit: z.number().int().optional(),
-    total: z.number().int().optional(),
-  });
 
 /** Webhook kinds named by the interface document, and the event-lifecycle family of the contract. */
 export const HOOK_KINDS = [
