@@ -6,13 +6,13 @@
  * answer keeps its order.
  */
 import { type Bundle, type ZObject, defineTrigger } from 'zapier-platform-core';
-import { type Submission, type SubmissionKey, listSubmissionKeys, listSubmissions } from '../connect';
+import { type Submission, type SubmissionKey, readSubmissionKeys, readSubmissions } from '../connect';
 import { eventContext } from '../account/events';
 import { recentSubmissions } from '../account/recent';
 import { eventField, requiredEventId } from '../fields/event';
 import { chosenStatus, hasStatus, statusField } from '../fields/status';
 import { type EventContext, NO_EVENT_CONTEXT, eventContextOf, toSubmissionItem } from '../mappers/submission';
-import { closePoll, openPoll, pollRequest, selectRecords } from './common/cursor';
+import { WindowKeeper, closePoll, openPoll, pollRequest, selectRecords } from './common/cursor';
 import { registrationItem } from './common/items';
 import { pollKind, present } from './common/polling';
 
@@ -58,9 +58,10 @@ const perform = async (z: ZObject, bundle: Bundle) => {
   const request = { eventId, since: poll.since, timeoutMs: poll.timeoutMs };
 
   if (kind === 'dedupe') {
-    // Zapier only records the ids: read the keys of the widest window and answer with ids.
-    const page = await pollRequest(poll, listSubmissionKeys(z, bundle, request));
-    const selection = selectRecords(poll, page.submissions, page.serverTime, idOf);
+    // Zapier only records the ids: read only the keys of the widest window and answer with ids.
+    const keys = new WindowKeeper<SubmissionKey>(poll, idOf);
+    const read = await pollRequest(poll, readSubmissionKeys(z, bundle, request, keys.visit));
+    const selection = selectRecords(poll, keys.records(), read.serverTime, idOf);
     const answer = present(bundle, selection.records.filter(keep), {
       idOf,
       toItem: (k) => ({ id: idOf(k) }),
@@ -69,8 +70,10 @@ const perform = async (z: ZObject, bundle: Bundle) => {
     return answer;
   }
 
-  const page = await pollRequest(poll, listSubmissions(z, bundle, request));
-  const selection = selectRecords(poll, page.submissions, page.serverTime, idOf);
+  // The answer streams by; only the records the poll may return are kept (see WindowKeeper).
+  const window = new WindowKeeper<Submission>(poll, idOf);
+  const read = await pollRequest(poll, readSubmissions(z, bundle, request, window.visit));
+  const selection = selectRecords(poll, window.records(), read.serverTime, idOf);
   const matching = selection.records.filter(keep);
   const context = matching.length ? await eventContext(z, bundle, eventId) : NO_EVENT_CONTEXT;
   const answer = present(bundle, matching, presenter(context));

@@ -19,6 +19,7 @@
  *   polls, and the cursor never moves past a record that was not returned.
  */
 import type { Bundle, ZObject } from 'zapier-platform-core';
+import { FirstN } from '../../account/selection';
 import { type AccountCache, accountCache } from '../../account/store';
 import { MAX_DEDUPE_ITEMS } from './polling';
 
@@ -307,6 +308,81 @@ export const selectRecords = <R extends { createdAt: string }>(
   const entries = selectEntries(oldestFirst, poll.kind, poll.state);
   return { records: entries.map((entry) => entry.record).reverse(), entries, seenAt };
 };
+
+/**
+ * What a poll keeps of its window while the answer streams by, so that a day of registrations (the window
+ * of a poll whose cursor was lost, or of a Zap being turned on) is never held whole: `selectRecords` of the
+ * kept records chooses the same run, with the same `seenAt`, as `selectRecords` of the whole window.
+ * Records older than the poll's horizon are dropped, and an id sent twice is read once, at its first
+ * occurrence (a bounded selection cannot take back a slot it gave; either way the registration is returned
+ * once). Then:
+ *
+ * - a dedupe poll keeps the newest `MAX_DEDUPE_ITEMS`;
+ * - a scheduled poll keeps, after the cursor, the `maxItems` oldest records (the run never takes more of
+ *   them); at or before the cursor, every late record (made after `seenAt` minus the visibility delay and
+ *   margin: always returned) and the `maxItems` newest others (the run reaches back at most that far);
+ * - and the newest record read (not beyond the clock skew), which dates the read when the service's clock
+ *   is not known.
+ *
+ * Memory is O(`maxItems`) records (O(`MAX_DEDUPE_ITEMS`) keys for a dedupe poll) plus the ids read.
+ */
+export class WindowKeeper<R extends { createdAt: string }> {
+  /** The ids read. */
+  private readonly seen = new Set<string>();
+  private readonly late: Entry<R>[] = [];
+  private readonly before: FirstN<Entry<R>>;
+  private readonly after: FirstN<Entry<R>>;
+  private newest: Entry<R> | null = null;
+  private readonly cursor: CursorPosition | null;
+  private readonly horizon: number;
+  private readonly future: number;
+  private readonly lateSince: number;
+  /** Records read, usable or not. */
+  fetched = 0;
+
+  constructor(
+    poll: Pick<SincePoll, 'kind' | 'state' | 'started'>,
+    private readonly idOf: (record: R) => string,
+    limits: { maxItems: number } = CURSOR_TIMING,
+  ) {
+    const newestFirst = (a: Entry<R>, b: Entry<R>) => comparePositions(b, a);
+    this.cursor = poll.kind === 'dedupe' ? null : (poll.state?.cursor ?? null);
+    this.horizon = poll.kind === 'poll' ? poll.started - CURSOR_TIMING.lookbackMs : -Infinity;
+    this.future = poll.started + CURSOR_TIMING.clockSkewMs;
+    this.lateSince =
+      (poll.state?.seenAt ?? -Infinity) - CURSOR_TIMING.visibilityDelayMs - CURSOR_TIMING.marginMs;
+    this.before = new FirstN<Entry<R>>(limits.maxItems, newestFirst);
+    this.after =
+      poll.kind === 'dedupe'
+        ? new FirstN<Entry<R>>(MAX_DEDUPE_ITEMS, newestFirst)
+        : new FirstN<Entry<R>>(limits.maxItems, comparePositions);
+  }
+
+  /** Reads one record of the answer. */
+  readonly visit = (record: R): void => {
+    this.fetched++;
+    const ms = Date.parse(record.createdAt);
+    if (!(ms >= this.horizon)) return;
+    const id = this.idOf(record);
+    if (this.seen.has(id)) return;
+    this.seen.add(id);
+    const entry: Entry<R> = { record, ms, id };
+    if (ms <= this.future && (!this.newest || comparePositions(entry, this.newest) > 0)) this.newest = entry;
+    if (this.cursor && comparePositions(entry, this.cursor) <= 0) {
+      if (ms >= this.lateSince) this.late.push(entry);
+      else this.before.offer(entry);
+    } else {
+      this.after.offer(entry);
+    }
+  };
+
+  /** The kept records newest first, one per id: what `selectRecords` reads. */
+  records(): R[] {
+    const kept = [...this.before.sorted(), ...this.late, ...this.after.sorted()];
+    if (this.newest && !kept.includes(this.newest)) kept.push(this.newest);
+    return kept.sort((a, b) => comparePositions(b, a)).map((entry) => entry.record);
+  }
+}
 
 /** Moves the cursor once the poll's answer was built from `selection`. */
 export const closePoll = async <R extends { createdAt: string }>(
