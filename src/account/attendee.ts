@@ -5,12 +5,20 @@
  * the attendee's fields; Zapier runs `hydrateAttendee` only when a later step uses one of them.
  *
  * The lookup is bounded: first the registrations made from a day before the order on (a registration is
- * almost always made just before its order), then the whole event; at most `ATTENDEE_LOOKUP_MS` in all and
- * `ATTENDEE_LOOKUP_MAX_BYTES` per answer, with only the person's fields kept in memory. Its result is kept
- * for the account for 10 minutes, so the several attendee fields of one order cost one lookup.
+ * almost always made just before its order), then the whole event; at most `ATTENDEE_LOOKUP_MS` in all. The
+ * answer is read as a stream and only the registration looked for is kept, so memory stays flat whatever
+ * the size of the event. Its result is kept for the account for 10 minutes, so the several attendee fields
+ * of one order cost one lookup.
  */
 import type { Bundle, ZObject } from 'zapier-platform-core';
-import { type Order, connectErrorCode, errorText, isNotFound, listSubmissionPeople } from '../connect';
+import {
+  type Order,
+  type SubmissionPerson,
+  connectErrorCode,
+  errorText,
+  isNotFound,
+  readSubmissionPeople,
+} from '../connect';
 import {
   ATTENDEE_FIELD_OF,
   type Attendee,
@@ -24,8 +32,6 @@ import { accountCache } from './store';
 
 /** Time for the whole lookup (all windows); a hydration has Zapier's 30 s. */
 export const ATTENDEE_LOOKUP_MS = 20_000;
-/** Largest answer read for one window (about 25,000 registrations with answers). */
-export const ATTENDEE_LOOKUP_MAX_BYTES = 16 * 1024 * 1024;
 /** The first window starts this long before the order. */
 const BEFORE_ORDER_MS = 24 * 3600 * 1000;
 const ATTENDEE_TTL_SECONDS = 600;
@@ -84,13 +90,10 @@ export const findAttendee = async (
   for (const since of windows) {
     const timeoutMs = deadline - now();
     if (timeoutMs <= 0) break;
-    let people;
+    let match: SubmissionPerson | null = null;
     try {
-      people = await listSubmissionPeople(z, bundle, {
-        eventId: lookup.eventId,
-        since,
-        timeoutMs,
-        maxBytes: ATTENDEE_LOOKUP_MAX_BYTES,
+      await readSubmissionPeople(z, bundle, { eventId: lookup.eventId, since, timeoutMs }, (person) => {
+        if (person.submissionId === lookup.submissionId) match = person;
       });
     } catch (error) {
       if (isNotFound(error)) {
@@ -100,14 +103,8 @@ export const findAttendee = async (
           ),
         );
       }
-      if (connectErrorCode(error) === 'TOO_LARGE') {
-        return noAttendee(
-          `The event of order ${lookup.orderId} has too many registrations to find registration ${lookup.submissionId} in one step; use Find Registration with its ID instead.`,
-        );
-      }
       throw rethrown(z, lookup, error);
     }
-    const match = people.submissions.find((s) => s.submissionId === lookup.submissionId);
     if (match) return remember(attendeeOf(match));
   }
   if (deadline - now() <= 0) {

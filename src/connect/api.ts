@@ -4,37 +4,36 @@
  * one place where records are sorted and de-duplicated, and every later step reads that order.
  */
 import type { Bundle, ZObject } from 'zapier-platform-core';
-import type { ZodError, ZodType } from 'zod';
-import { connectRequest, connectRequestFull, connectRequestOrNull } from './client';
+import { type ZodError, z as zod } from 'zod';
+import { connectList, connectRequest, connectRequestFull, connectRequestOrNull } from './client';
+import { collect } from './lists';
 import { paths } from './paths';
+import {
+  EVENT_RULE,
+  FLOOR_PLAN_RULE,
+  ORDER_RULE,
+  SUBMISSION_KEY_RULE,
+  SUBMISSION_PERSON_RULE,
+  SUBMISSION_RULE,
+} from './records';
 import {
   Agenda,
   CheckInResult,
-  Event,
+  type Event,
   EventWidget,
   FloorPlan,
   type HookKind,
   HookCreated,
   HookSubscription,
   LIST_LIMIT_MAX,
-  Order,
-  Submission,
+  type Order,
+  type Submission,
   type SubmissionKey,
-  SubmissionKeyList,
   type SubmissionPerson,
-  SubmissionPersonList,
-  listOf,
-  pageOf,
 } from './schemas';
 import { type RetryHint, connectErrorCode, errorText, isNotFound } from './errors';
 
 type B = Pick<Bundle, 'authData'>;
-
-const EventList = listOf(Event);
-const SubmissionList = listOf(Submission);
-const OrderList = listOf(Order);
-const FloorPlanList = listOf(FloorPlan);
-const Catalog = pageOf(Event);
 
 const clampLimit = (limit: number | undefined): number =>
   Math.min(LIST_LIMIT_MAX, Math.max(1, Math.floor(limit ?? LIST_LIMIT_MAX)));
@@ -60,14 +59,20 @@ export const listEvents = async (
   limit?: number,
   retry?: RetryHint,
 ): Promise<Event[]> => {
-  const body = await connectRequest(z, bundle, {
-    path: paths.events(),
-    query: { limit: clampLimit(limit) },
-    schema: EventList,
-    what: 'the list of your events',
-    retry,
-  });
-  return newestFirst(body.data, (event) => event.id);
+  const { items, visit } = collect<Event>();
+  await connectList(
+    z,
+    bundle,
+    {
+      path: paths.events(),
+      query: { limit: clampLimit(limit) },
+      rule: EVENT_RULE,
+      what: 'the list of your events',
+      retry,
+    },
+    visit,
+  );
+  return newestFirst(items, (event) => event.id);
 };
 
 export interface SubmissionPage<S = Submission> {
@@ -83,54 +88,104 @@ const serverTimeOf = (headers: { get(name: string): string | null }): number | n
   return Number.isFinite(ms) ? ms : null;
 };
 
-const submissionsSince = async <S extends { submissionId: string; createdAt: string }>(
+export interface SubmissionRead {
+  /** Items in the answer, usable or not. */
+  items: number;
+  /** Items handed to the visitor (the odd-record rule skipped the others, with a log line). */
+  kept: number;
+  /** Bytes received, for transfer accounting. */
+  bytes: number;
+  /** The service's clock when it answered (its `Date` header, to the second), when it sent one. */
+  serverTime: number | null;
+}
+
+export interface SubmissionQuery {
+  eventId: string;
+  /** ISO 8601; the service answers the submissions created at or after it (no order, no limit). */
+  since: string;
+  /** Milliseconds for the whole answer: a poll gives up inside Zapier's 30 s, so its failure is seen. */
+  timeoutMs?: number;
+}
+
+const submissionCall = (params: SubmissionQuery) => ({
+  path: paths.submissions(),
+  query: { eventId: params.eventId, since: params.since },
+  what: 'the registrations of this event',
+  timeoutMs: params.timeoutMs,
+  stream: true,
+});
+
+/**
+ * 4. Reads the submissions of one event created at or after `since`, handing each usable one to `visit` as
+ * it arrives (in the answer's order, which the contract does not define). The answer is read as a stream
+ * and each record checked on its own (odd-record rule), so memory holds only what `visit` keeps: keep the
+ * least each operation needs. When the read fails (any error answer, or one that is cut, not JSON or not a
+ * list) it throws after `visit` may have seen some records: drop what was gathered.
+ */
+export const readSubmissions = async (
   z: ZObject,
   bundle: B,
-  params: { eventId: string; since: string; timeoutMs?: number; maxBytes?: number },
-  schema: ZodType<{ data: S[] }>,
-): Promise<SubmissionPage<S>> => {
-  const result = await connectRequestFull(z, bundle, {
-    path: paths.submissions(),
-    query: { eventId: params.eventId, since: params.since },
-    schema,
-    what: 'the registrations of this event',
-    timeoutMs: params.timeoutMs,
-    maxBytes: params.maxBytes,
-    large: true,
-  });
-  return {
-    submissions: newestFirst(result.data.data, (s) => s.submissionId),
-    bytes: result.bytes,
-    serverTime: serverTimeOf(result.headers),
-  };
+  params: SubmissionQuery,
+  visit: (submission: Submission, position: number) => void,
+): Promise<SubmissionRead> => {
+  const read = await connectList(z, bundle, { ...submissionCall(params), rule: SUBMISSION_RULE }, visit);
+  return { items: read.items, kept: read.kept, bytes: read.bytes, serverTime: serverTimeOf(read.headers) };
+};
+
+/** 4, keys only: like `readSubmissions`, with only `SubmissionKey`'s fields read (other fields are not checked). */
+export const readSubmissionKeys = async (
+  z: ZObject,
+  bundle: B,
+  params: SubmissionQuery,
+  visit: (key: SubmissionKey, position: number) => void,
+): Promise<SubmissionRead> => {
+  const read = await connectList(z, bundle, { ...submissionCall(params), rule: SUBMISSION_KEY_RULE }, visit);
+  return { items: read.items, kept: read.kept, bytes: read.bytes, serverTime: serverTimeOf(read.headers) };
 };
 
 /**
- * 4. Submissions of one event whose `createdAt` is at or after `since`, newest first, one per id. `timeoutMs` lets a poll
- * give up inside Zapier's 30 s budget, so that the failure is seen (and remembered) by the caller.
+ * 4, people only: like `readSubmissions`, with only `SubmissionPerson`'s fields read (the attendee behind an
+ * order); the lookup keeps the one record it looks for.
  */
-export const listSubmissions = (
+export const readSubmissionPeople = async (
   z: ZObject,
   bundle: B,
-  params: { eventId: string; since: string; timeoutMs?: number },
-): Promise<SubmissionPage> => submissionsSince(z, bundle, params, SubmissionList);
+  params: SubmissionQuery,
+  visit: (person: SubmissionPerson, position: number) => void,
+): Promise<SubmissionRead> => {
+  const read = await connectList(z, bundle, { ...submissionCall(params), rule: SUBMISSION_PERSON_RULE }, visit);
+  return { items: read.items, kept: read.kept, bytes: read.bytes, serverTime: serverTimeOf(read.headers) };
+};
 
-/** 4, keys only: the same list with only `SubmissionKey`'s fields kept (for a Zap being turned on). */
-export const listSubmissionKeys = (
+/** 4, gathered: every usable submission of the answer, newest first (small windows only). */
+export const listSubmissions = async (
   z: ZObject,
   bundle: B,
-  params: { eventId: string; since: string; timeoutMs?: number },
-): Promise<SubmissionPage<SubmissionKey>> => submissionsSince(z, bundle, params, SubmissionKeyList);
+  params: SubmissionQuery,
+): Promise<SubmissionPage> => {
+  const { items, visit } = collect<Submission>();
+  const read = await readSubmissions(z, bundle, params, visit);
+  return {
+    submissions: newestFirst(items, (s) => s.submissionId),
+    bytes: read.bytes,
+    serverTime: read.serverTime,
+  };
+};
 
-/**
- * 4, people only: the same list with only `SubmissionPerson`'s fields kept (the attendee behind an order),
- * refused as `TOO_LARGE` beyond `maxBytes`.
- */
-export const listSubmissionPeople = (
+/** 4, keys only, gathered: the same list with only `SubmissionKey`'s fields kept, newest first. */
+export const listSubmissionKeys = async (
   z: ZObject,
   bundle: B,
-  params: { eventId: string; since: string; timeoutMs?: number; maxBytes?: number },
-): Promise<SubmissionPage<SubmissionPerson>> => submissionsSince(z, bundle, params, SubmissionPersonList);
+  params: SubmissionQuery,
+): Promise<SubmissionPage<SubmissionKey>> => {
+  const { items, visit } = collect<SubmissionKey>();
+  const read = await readSubmissionKeys(z, bundle, params, visit);
+  return {
+    submissions: newestFirst(items, (s) => s.submissionId),
+    bytes: read.bytes,
+    serverTime: read.serverTime,
+  };
+};
 
 /** 5. Orders of a company, newest first. */
 export const listOrders = async (
@@ -138,15 +193,20 @@ export const listOrders = async (
   bundle: B,
   params: { companyId: string; limit?: number; retry?: RetryHint },
 ): Promise<Order[]> => {
-  let body;
+  const { items, visit } = collect<Order>();
   try {
-    body = await connectRequest(z, bundle, {
-      path: paths.orders(),
-      query: { companyId: params.companyId, limit: clampLimit(params.limit) },
-      schema: OrderList,
-      what: `the orders of company ${params.companyId}`,
-      retry: params.retry,
-    });
+    await connectList(
+      z,
+      bundle,
+      {
+        path: paths.orders(),
+        query: { companyId: params.companyId, limit: clampLimit(params.limit) },
+        rule: ORDER_RULE,
+        what: `the orders of company ${params.companyId}`,
+        retry: params.retry,
+      },
+      visit,
+    );
   } catch (error) {
     if (!isNotFound(error)) throw error;
     throw new z.errors.Error(
@@ -155,18 +215,43 @@ export const listOrders = async (
       404,
     );
   }
-  return newestFirst(body.data, (order) => order.id);
+  return newestFirst(items, (order) => order.id);
 };
 
+/** The paging members of the catalog's envelope; an odd one is treated as absent. */
+const PageNumber = zod.number().int().optional().catch(undefined);
+const CatalogPaging = zod.object({ page: PageNumber, limit: PageNumber, total: PageNumber });
+
+export interface CatalogPage {
+  data: Event[];
+  page?: number;
+  limit?: number;
+  total?: number;
+  /** Items in the answer, usable or not: a page is full when this reaches `limit`. */
+  received: number;
+}
+
 /** 6. One page of the public catalog (no key). */
-export const listPublicEvents = async (z: ZObject, bundle: B, params: { page: number; limit?: number }) =>
-  connectRequest(z, bundle, {
-    path: paths.publicEvents(),
-    query: { page: Math.max(1, Math.floor(params.page)), limit: clampLimit(params.limit) },
-    schema: Catalog,
-    public: true,
-    what: 'the public event catalog',
-  });
+export const listPublicEvents = async (
+  z: ZObject,
+  bundle: B,
+  params: { page: number; limit?: number },
+): Promise<CatalogPage> => {
+  const { items, visit } = collect<Event>();
+  const read = await connectList(
+    z,
+    bundle,
+    {
+      path: paths.publicEvents(),
+      query: { page: Math.max(1, Math.floor(params.page)), limit: clampLimit(params.limit) },
+      rule: EVENT_RULE,
+      public: true,
+      what: 'the public event catalog',
+    },
+    visit,
+  );
+  return { data: items, ...CatalogPaging.parse(read.fields), received: read.items };
+};
 
 /** 7. The event widget of a published event (no key); `null` when unknown or not published. */
 export const getEventWidget = (z: ZObject, bundle: B, slug: string): Promise<EventWidget | null> =>
@@ -187,14 +272,16 @@ export const getAgenda = (z: ZObject, bundle: B, slug: string): Promise<Agenda |
   });
 
 /** 1. The event's published floor plans. */
-export const listFloorPlans = async (z: ZObject, bundle: B, eventId: string): Promise<FloorPlan[]> =>
-  (
-    await connectRequest(z, bundle, {
-      path: paths.floorPlans(eventId),
-      schema: FloorPlanList,
-      what: 'the floor plans of this event',
-    })
-  ).data;
+export const listFloorPlans = async (z: ZObject, bundle: B, eventId: string): Promise<FloorPlan[]> => {
+  const { items, visit } = collect<FloorPlan>();
+  await connectList(
+    z,
+    bundle,
+    { path: paths.floorPlans(eventId), rule: FLOOR_PLAN_RULE, what: 'the floor plans of this event' },
+    visit,
+  );
+  return items;
+};
 
 /** 2. One published floor plan; `null` when unknown or not published. */
 export const getFloorPlan = (z: ZObject, bundle: B, eventId: string, planId: string) =>

@@ -1,12 +1,13 @@
 /**
- * The one request function of the app. Every operation reaches the Connect API through `connectRequest`:
- * it joins the base URL and a path from `paths`, adds `X-API-KEY` only for the configured base URL,
- * parses JSON, validates it against a contract schema and maps every failure to a clear Zapier error.
+ * The one request function of the app. Every operation reaches the Connect API through `connectRequest`
+ * (one object) or `connectList` (a list, record by record, with the odd-record rule): it joins the base URL
+ * and a path from `paths`, adds `X-API-KEY` only for the configured base URL, parses JSON, validates it
+ * against a contract schema and maps every failure to a clear Zapier error.
  * Redirects are never followed blindly: a keyed request stays under the base URL (never to another origin,
  * never from https to http), and every message is blanked of the connection's secrets (src/connect/secrets.ts).
  */
 import type { Bundle, ZObject } from 'zapier-platform-core';
-import type { ZodType } from 'zod';
+import type { ZodType, z } from 'zod';
 import { type AuthData, isLoopbackHost, isUnderBaseUrl, resolveBaseUrl } from './config';
 import {
   type RawAnswer,
@@ -15,10 +16,14 @@ import {
   isNotFound,
   networkError,
   throwBadShape,
+  throwBrokenList,
   throwForAnswer,
   throwNotJson,
 } from './errors';
 import { parseJsonSafely } from './json';
+import { ListReadError } from './listSplitter';
+import { type ListRead, type Visit, listReader, readListText } from './lists';
+import { type RecordRule, recordLog } from './records';
 import { type Redact, bundleRedactor, redactError } from './secrets';
 
 export type Query = Record<string, string | number | boolean | null | undefined>;
@@ -38,13 +43,6 @@ export interface ConnectCall<T> {
   what: string;
   /** Milliseconds before giving up; polls have 30 s in all. */
   timeoutMs?: number;
-  /**
-   * For answers that can be many megabytes (a day of registrations): the body is read here as text only.
-   * Otherwise Zapier parses every JSON answer twice on its own before this module parses it once more.
-   */
-  large?: boolean;
-  /** Largest answer body read, in bytes; a larger one is refused with the code `TOO_LARGE`. */
-  maxBytes?: number;
   /** What a temporary failure may do next (see `RetryHint`); `safe` only with an `Idempotency-Key`. */
   retry?: RetryHint;
 }
@@ -140,7 +138,15 @@ const refuseRedirect = (
 };
 
 type RequestOptions = Parameters<ZObject['request']>[0] & { url: string };
-type Answered = { status: number; headers: ConnectResult<unknown>['headers']; content?: string };
+/** A raw answer's body (node-fetch's response body: a Node readable stream). */
+type RawBody = AsyncIterable<Uint8Array | string> & { destroy?(error?: Error): void };
+type Answered = {
+  status: number;
+  headers: ConnectResult<unknown>['headers'];
+  content?: string;
+  /** With `raw`: the body, unread. */
+  body?: RawBody;
+};
 
 const redirectContext = (call: ConnectCall<unknown>, baseUrl: string, status: number) => ({
   status,
@@ -160,6 +166,7 @@ const send = async (
   call: ConnectCall<unknown>,
   baseUrl: string,
   url: string,
+  raw = false,
 ): Promise<Answered> => {
   let target = url;
   let method: string = call.method ?? 'GET';
@@ -181,12 +188,12 @@ const send = async (
       skipThrowForStatus: true,
       throwForThrottlingEarly: false,
       timeout: call.timeoutMs ?? DEFAULT_TIMEOUT_MS,
-      ...(call.large ? { raw: true } : {}),
-      ...(call.maxBytes ? { size: call.maxBytes } : {}),
+      ...(raw ? { raw: true } : {}),
     } as RequestOptions);
+    const rawBody = raw ? (response as unknown as { body?: RawBody }).body : undefined;
     const location = response.headers.get('location');
     if (REDIRECT_STATUSES.has(response.status) && location) {
-      if (call.large) await (response as unknown as { text(): Promise<string> }).text().catch(() => '');
+      rawBody?.destroy?.();
       const context = redirectContext(call, baseUrl, response.status);
       let next: string;
       try {
@@ -207,10 +214,7 @@ const send = async (
       target = next;
       continue;
     }
-    if (call.large) {
-      const text = await (response as unknown as { text(): Promise<string> }).text();
-      return { status: response.status, headers: response.headers, content: text };
-    }
+    if (raw) return { status: response.status, headers: response.headers, body: rawBody };
     return response;
   }
 };
@@ -278,6 +282,174 @@ const requestAndRead = async <T>(
   const parsed = call.schema.safeParse(json.value);
   if (!parsed.success) return throwBadShape(z, answer.status, parsed.error, call.what);
   return { data: parsed.data, status: answer.status, headers: response.headers, bytes };
+};
+
+/** The most of an error answer's body that is read when it comes as a stream: enough for any message. */
+const ERROR_BODY_LIMIT = 64 * 1024;
+
+/** Reads a raw body as text, at most `limit` bytes (the rest is dropped, and the connection closed). */
+const readText = async (body: RawBody | undefined, limit: number): Promise<string> => {
+  if (!body) return '';
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of body) {
+    const bytes = typeof chunk === 'string' ? Buffer.from(chunk) : Buffer.from(chunk);
+    chunks.push(bytes);
+    size += bytes.length;
+    if (size >= limit) {
+      body.destroy?.();
+      break;
+    }
+  }
+  return Buffer.concat(chunks).subarray(0, limit).toString('utf8');
+};
+
+const rawAnswer = (sent: Answered, content: string): RawAnswer => ({
+  status: sent.status,
+  content,
+  contentType: sent.headers.get('content-type') ?? '',
+  retryAfter: sent.headers.get('retry-after'),
+  replayed: sent.headers.get('idempotent-replayed') === 'true',
+});
+
+const isSuccess = (status: number) => status >= 200 && status <= 299;
+
+type ObjectSchema = z.ZodObject<z.ZodRawShape>;
+
+export interface ListCall<S extends ObjectSchema> extends Omit<ConnectCall<unknown>, 'schema' | 'body'> {
+  /** How each record is checked (the odd-record rule, contract §1). */
+  rule: RecordRule<S>;
+  /**
+   * Read the answer as it arrives, record by record, for answers that can be many megabytes (the
+   * registrations of an event): neither the body, nor its text, nor the whole list is ever held.
+   */
+  stream?: boolean;
+}
+
+export interface ListResult extends ListRead {
+  status: number;
+  headers: ConnectResult<unknown>['headers'];
+}
+
+/**
+ * Reads a list answer (`{ "data": [ … ] }`) and hands each usable record to `visit`, in the answer's order;
+ * odd records are dealt with and logged by the odd-record rule, never failing the list. Every non-2xx, HTML,
+ * non-JSON, cut or wrongly shaped answer is a clear error, thrown once the read has stopped: what `visit`
+ * gathered must then be dropped.
+ */
+export const connectList = async <S extends ObjectSchema>(
+  z: ZObject,
+  bundle: Pick<Bundle, 'authData'>,
+  call: ListCall<S>,
+  visit: Visit<z.infer<S>>,
+): Promise<ListResult> => {
+  // Every message built below is blanked of the connection's secrets, whatever the server echoed.
+  const redact = bundleRedactor(bundle);
+  try {
+    return await readList(z, bundle, call, visit, redact);
+  } catch (error) {
+    throw redactError(error, redact);
+  }
+};
+
+const readList = async <S extends ObjectSchema>(
+  z: ZObject,
+  bundle: Pick<Bundle, 'authData'>,
+  call: ListCall<S>,
+  visit: Visit<z.infer<S>>,
+  redact: Redact,
+): Promise<ListResult> => {
+  const deadline = Date.now() + (call.timeoutMs ?? DEFAULT_TIMEOUT_MS);
+  const baseUrl = resolveBaseUrl(z, bundle.authData);
+  const url = buildUrl(baseUrl, call.path, call.query);
+  let sent: Answered;
+  try {
+    sent = await send(z, bundle, { ...call, schema: null }, baseUrl, url, call.stream === true);
+  } catch (error) {
+    if (isRedirectRefusal(error)) throw error;
+    throw networkError(
+      z,
+      redactError(error, redact),
+      { baseUrl, typedUrl: bundle.authData.baseUrl, what: call.what },
+      call.retry,
+    );
+  }
+  const log = recordLog((line) => z.console.log(line), call.what);
+  const contentType = sent.headers.get('content-type') ?? '';
+  const broken = (error: unknown, head: string): never => {
+    if (!(error instanceof ListReadError)) throw error;
+    return throwBrokenList(
+      z,
+      error.kind,
+      { status: sent.status, contentType, reason: error.message, head: redact(head) },
+      call.what,
+    );
+  };
+
+  const done = (read: ListRead): ListResult => {
+    if (read.droppedKeys > 0) {
+      z.console.log(
+        `The answer for ${call.what} had ${read.droppedKeys} "__proto__" field(s); they were ignored (only a record's own fields are read).`,
+      );
+    }
+    return { ...read, status: sent.status, headers: sent.headers };
+  };
+
+  if (!sent.body) {
+    const content = sent.content ?? '';
+    if (!isSuccess(sent.status)) throwForAnswer(z, rawAnswer(sent, redact(content)), call.what, call.retry);
+    try {
+      return done(readListText(content, call.rule, visit, log));
+    } catch (error) {
+      return broken(error, content.slice(0, 512));
+    }
+  }
+
+  const body = sent.body;
+  if (!isSuccess(sent.status)) {
+    const content = await readText(body, ERROR_BODY_LIMIT).catch(() => '');
+    throwForAnswer(z, rawAnswer(sent, redact(content)), call.what, call.retry);
+  }
+  const reader = listReader(call.rule, visit, log);
+  let timedOut = false;
+  const timer = setTimeout(
+    () => {
+      timedOut = true;
+      body.destroy?.(new Error('timeout'));
+    },
+    Math.max(0, deadline - Date.now()),
+  );
+  let failure: unknown = null;
+  try {
+    for await (const chunk of body) {
+      try {
+        reader.write(chunk);
+      } catch (error) {
+        failure = error;
+        break;
+      }
+    }
+  } catch (error) {
+    const reason = timedOut
+      ? Object.assign(new Error(`network timeout after ${call.timeoutMs ?? DEFAULT_TIMEOUT_MS} ms`), {
+          type: 'request-timeout',
+        })
+      : error;
+    throw networkError(
+      z,
+      reason,
+      { baseUrl, typedUrl: bundle.authData.baseUrl, what: call.what },
+      call.retry,
+    );
+  } finally {
+    clearTimeout(timer);
+  }
+  if (failure !== null) return broken(failure, reader.headText());
+  try {
+    return done(reader.end());
+  } catch (error) {
+    return broken(error, reader.headText());
+  }
 };
 
 export const connectRequest = async <T>(

@@ -246,13 +246,6 @@ export const networkError = (
     [e.code, e.errno, cause.code].find((c): c is string => typeof c === 'string' && c !== '') ??
     /\b(E[A-Z]{3,}|ERR_[A-Z_]+)\b/.exec(message)?.[1] ??
     '';
-  if (e.type === 'max-size') {
-    return new z.errors.Error(
-      `The answer for ${place.what} was too large to read in one step, so it was not read.`,
-      'TOO_LARGE',
-      0,
-    );
-  }
   const typed = place.typedUrl?.trim();
   const noScheme = Boolean(typed && !/^[a-z][a-z0-9+.-]*:\/\//i.test(typed));
 
@@ -364,3 +357,43 @@ const OUTDATED_WHEN_REPLAYED = new Set(['SUBMISSION_NOT_APPROVED', 'TICKET_NOT_F
  */
 export const isOutdatedReplay = (error: unknown): boolean =>
   isReplayedAnswer(error) && OUTDATED_WHEN_REPLAYED.has(connectErrorCode(error) ?? '');
+
+/** What is known of a 2xx list answer whose body could not be read as a list. */
+export interface BrokenListAnswer {
+  status: number;
+  contentType: string;
+  /** Why, in words: "the answer ended after 1200 bytes, inside record 3, before it was complete". */
+  reason: string;
+  /** The beginning of the body (shown only when it is not JSON at all: an HTML page, a plain text). */
+  head: string;
+}
+
+/**
+ * Turns a list answer that is not a complete, well-formed list into a clear error: nothing of it was used,
+ * and the next attempt reads it again. `kind` is a `ListReadError` kind.
+ */
+export const throwBrokenList = (
+  z: ZObject,
+  kind: 'not-json' | 'syntax' | 'truncated' | 'shape' | 'too-large',
+  answer: BrokenListAnswer,
+  what: string,
+): never => {
+  const { status } = answer;
+  if (kind === 'not-json') {
+    return throwNotJson(
+      z,
+      { status, content: answer.head, contentType: answer.contentType, retryAfter: null },
+      what,
+    );
+  }
+  const retry = 'Nothing of it was used; Zapier will retry, and nothing is lost.';
+  const message =
+    kind === 'truncated'
+      ? `The service's answer for ${what} was cut off before it was complete (HTTP ${status}: ${answer.reason}). ${retry}`
+      : kind === 'shape'
+        ? `The service's answer for ${what} did not have the expected shape (HTTP ${status}): ${answer.reason}. ${retry}`
+        : kind === 'too-large'
+          ? `The service's answer for ${what} could not be read (HTTP ${status}): ${answer.reason}. ${retry}`
+          : `The service's answer for ${what} was not valid JSON (HTTP ${status}: ${answer.reason}). ${retry}`;
+  throw new z.errors.Error(message, 'INVALID_RESPONSE', status);
+};

@@ -9,3 +9,6 @@ export * from './schemas';
 export * from './secrets';
 export * from './signature';
 export * from './surfaces';
+export * from './listSplitter';
+export * from './lists';
+export * from './records';

@@ -61,7 +61,6 @@ export const SubmissionKey = z.object({
   createdAt: Submission.shape.createdAt,
 });
 export type SubmissionKey = z.infer<typeof SubmissionKey>;
-export const SubmissionKeyList = z.object({ data: z.array(SubmissionKey) });
 
 /**
  * Who registered, and nothing more: looking up the attendee behind an order keeps only these fields of an
@@ -73,7 +72,6 @@ export const SubmissionPerson = SubmissionKey.extend({
   lastName: Submission.shape.lastName,
 });
 export type SubmissionPerson = z.infer<typeof SubmissionPerson>;
-export const SubmissionPersonList = z.object({ data: z.array(SubmissionPerson) });
 
 export const OrderItem = z.looseObject({
   name: z.string(),
@@ -195,15 +193,6 @@ export type ErrorBody = z.infer<typeof ErrorBody>;
 
 /** `{ "data": [...] }`, the envelope of every list. */
 export const listOf = <T extends z.ZodType>(item: T) => z.looseObject({ data: z.array(item) });
-
-/** The public catalog adds paging to the envelope. */
-export const pageOf = <T extends z.ZodType>(item: T) =>
-  z.looseObject({
-    data: z.array(item),
-    page: z.number().int().optional(),
-    limit: z.number().int().optional(),
-    total: z.number().int().optional(),
-  });
 
 /** Webhook kinds named by the interface document, and the event-lifecycle family of the contract. */
 export const HOOK_KINDS = [

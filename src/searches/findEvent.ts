@@ -46,7 +46,7 @@ const searchCatalog = async (
     const answer = await listPublicEvents(z, bundle, { page, limit: LIST_LIMIT_MAX });
     found.push(...answer.data.filter((event) => matchScore(event, needle) !== null));
     const limit = answer.limit ?? LIST_LIMIT_MAX;
-    if (answer.data.length < limit || (answer.total !== undefined && page * limit >= answer.total)) break;
+    if (answer.received < limit || (answer.total !== undefined && page * limit >= answer.total)) break;
   }
   return ranked(found, needle);
 };

@@ -80,6 +80,20 @@ describe('URLs and headers', () => {
     scope.done();
   });
 
+  it('counts the catalog items it received, usable or not, so paging does not stop early', async () => {
+    nock(BASE_URL)
+      .get(paths.publicEvents())
+      .query(true)
+      .reply(200, {
+        data: [SAMPLE_EVENT, { ...SAMPLE_EVENT, id: 'e2', createdAt: '' }],
+        page: 1,
+        limit: 2,
+        total: 'many',
+      });
+    const page = await run((z, b) => listPublicEvents(z, b, { page: 1, limit: 2 }));
+    expect(page).toEqual({ data: [SAMPLE_EVENT], page: 1, limit: 2, received: 2 });
+  });
+
   it('clamps list limits to the contract maximum', async () => {
     const scope = nock(BASE_URL).get(paths.events()).query({ limit: '100' }).reply(200, { data: [] });
     await run((z, b) => listEvents(z, b, 5000));
@@ -114,13 +128,49 @@ describe('parsing and validation', () => {
     expect(page).toEqual({ submissions: [], bytes: body.length, serverTime: null });
   });
 
-  it('a 200 whose body fails the schema is a clear error naming what was wrong', async () => {
+  it('one odd record never fails a list: odd optional fields are dropped, unusable records skipped', async () => {
     nock(BASE_URL)
       .get(paths.events())
       .query(true)
-      .reply(200, { data: [{ ...SAMPLE_EVENT, createdAt: 'yesterday' }] });
+      .reply(200, {
+        data: [
+          { ...SAMPLE_EVENT, id: 'e-bad-date', createdAt: 'yesterday' },
+          { ...SAMPLE_EVENT, id: 'e-odd-start', startsAt: '' },
+          { ...SAMPLE_EVENT, id: 'e-fine', createdAt: '2026-01-01T00:00:00.000Z' },
+        ],
+      });
+    const events = await run((z, b) => listEvents(z, b, 10));
+    expect(events.map((e: Event) => e.id)).toEqual(['e-odd-start', 'e-fine']);
+    expect(events[0]).not.toHaveProperty('startsAt');
+  });
+
+  it('a 200 that is not a list is a clear error naming what was wrong', async () => {
+    nock(BASE_URL)
+      .get(paths.events())
+      .query(true)
+      .reply(200, { events: [SAMPLE_EVENT] });
     const error = await caught(() => run((z, b) => listEvents(z, b, 1)));
-    expect(errorMessage(error)).toMatch(/did not have the expected shape \(HTTP 200\): data\.0\.createdAt/);
+    expect(errorMessage(error)).toMatch(
+      /did not have the expected shape \(HTTP 200\): the answer has no "data" list/,
+    );
+    expect(connectErrorCode(error)).toBe('INVALID_RESPONSE');
+  });
+
+  it('a 200 whose body fails the schema of a single object is a clear error naming what was wrong', async () => {
+    nock(BASE_URL)
+      .get(paths.eventWidget('techweek'))
+      .reply(200, { ...SAMPLE_EVENT, createdAt: 'yesterday' });
+    const error = await caught(() =>
+      run((z, b) =>
+        connectRequest(z, b, {
+          path: paths.eventWidget('techweek'),
+          schema: Event,
+          what: 'the event page',
+          public: true,
+        }),
+      ),
+    );
+    expect(errorMessage(error)).toMatch(/did not have the expected shape \(HTTP 200\): createdAt/);
     expect(connectErrorCode(error)).toBe('INVALID_RESPONSE');
   });
 

@@ -1,18 +1,55 @@
 /**
- * Large answers (`large: true`, used for the registrations list): the body is read once as text, never
- * parsed by Zapier, and every error row of the contract is still mapped the same way.
+ * Large answers (the registrations of an event) are read as a stream through `z.request({ raw: true })`,
+ * record by record, with the odd-record rule; every error answer is mapped as before, and an answer that is
+ * cut, not JSON or not a list is a clear error, never a shorter list.
  */
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { Readable } from 'node:stream';
 import nock from 'nock';
 import { type Bundle, type ZObject, errors } from 'zapier-platform-core';
-import { connectErrorCode, listSubmissionKeys, listSubmissions, paths } from '../../src/connect';
+import {
+  type Submission,
+  type SubmissionKey,
+  connectErrorCode,
+  listSubmissionKeys,
+  listSubmissions,
+  paths,
+  readSubmissions,
+} from '../../src/connect';
 import { SAMPLE_SUBMISSION } from '../../src/mappers/submission';
-import { BASE_URL, appTester, authData, caught, errorMessage } from '../support/app';
+import { BASE_URL, SENTINEL_KEY, appTester, authData, caught, errorMessage } from '../support/app';
 
 const params = { eventId: SAMPLE_SUBMISSION.eventId, since: '2026-11-21T00:00:00.000Z' };
 
+const registration = (i: number, overrides: Partial<Record<keyof Submission, unknown>> = {}) => ({
+  ...SAMPLE_SUBMISSION,
+  submissionId: `sub_${String(i).padStart(5, '0')}`,
+  firstName: ['Zoë', 'Ada', 'Łukasz', '美咲', '😀 Emoji'][i % 5],
+  lastName: `O"Brien \\ ${i}`,
+  createdAt: new Date(Date.UTC(2026, 10, 21) + i * 1000).toISOString(),
+  ...overrides,
+});
+
+/** A body served in chunks of `size` bytes, each pushed separately (cuts inside strings and characters). */
+const chunked = (body: Buffer | string, size: number) => () => {
+  const bytes = Buffer.isBuffer(body) ? body : Buffer.from(body);
+  const chunks: Buffer[] = [];
+  for (let at = 0; at < bytes.length; at += size) chunks.push(bytes.subarray(at, at + size));
+  return Readable.from(chunks, { objectMode: false });
+};
+
+const serve = (status: number, body: () => Readable, headers: Record<string, string> = {}) =>
+  nock(BASE_URL)
+    .get(paths.submissions())
+    .query(params)
+    .reply(status, body, { 'Content-Type': 'application/json', ...headers });
+
+const run = <T>(fn: (z: ZObject, bundle: Bundle) => Promise<T>) => appTester(fn, { authData: authData() });
+
 afterEach(() => nock.cleanAll());
 
-it('asks Zapier for the raw answer and parses it once', async () => {
+it('asks Zapier for the raw answer and reads its body as a stream', async () => {
   const body = JSON.stringify({ data: [SAMPLE_SUBMISSION] });
   const calls: Array<Record<string, unknown>> = [];
   const z = {
@@ -21,12 +58,13 @@ it('asks Zapier for the raw answer and parses it once', async () => {
       return {
         status: 200,
         headers: { get: (name: string) => (name === 'content-type' ? 'application/json' : null) },
-        text: async () => body,
+        body: Readable.from([Buffer.from(body)]),
         get content(): string {
           throw new Error('a raw answer has no content');
         },
       };
     },
+    console: { log: () => undefined },
     errors,
   } as unknown as ZObject;
   const page = await listSubmissions(z, { authData: authData() } as unknown as Bundle, {
@@ -41,85 +79,240 @@ it('asks Zapier for the raw answer and parses it once', async () => {
   expect(calls[0]).toMatchObject({ raw: true, timeout: 7000, skipThrowForStatus: true });
 });
 
-it('over HTTP, returns the registrations newest first with the transfer size', async () => {
-  const older = { ...SAMPLE_SUBMISSION, submissionId: 'sub_1', createdAt: '2026-11-21T10:00:00.000Z' };
-  const newer = { ...SAMPLE_SUBMISSION, submissionId: 'sub_2', createdAt: '2026-11-21T11:00:00.000+00:00' };
-  const body = JSON.stringify({ data: [older, newer] });
-  nock(BASE_URL)
-    .get(paths.submissions())
-    .query(params)
-    .reply(200, body, { 'Content-Type': 'application/json' });
-  const page = await appTester((z: ZObject, b: Bundle) => listSubmissions(z, b, params), {
-    authData: authData(),
+it.each([1, 7, 64, 4096])(
+  'over HTTP in chunks of %i bytes, gives the records of a plain JSON.parse, newest first',
+  async (size) => {
+    const count = size === 1 ? 3 : 40;
+    const records = Array.from({ length: count }, (_, i) => registration(i));
+    const body = Buffer.from(JSON.stringify({ total: count, data: records, note: 'a "]}" in the envelope' }));
+    serve(200, chunked(body, size), { Date: 'Sat, 21 Nov 2026 12:00:00 GMT' });
+    const page = await run((z, b) => listSubmissions(z, b, params));
+    expect(page.bytes).toBe(body.length);
+    expect(page.serverTime).toBe(Date.parse('2026-11-21T12:00:00.000Z'));
+    expect(page.submissions).toEqual([...(JSON.parse(body.toString()).data as Submission[])].reverse());
+  },
+);
+
+it('visits every usable record once, in the answer order, and counts what it read', async () => {
+  const records = [registration(1), registration(2, { createdAt: '' }), registration(3, { approvedAt: 7 })];
+  serve(200, chunked(JSON.stringify({ data: records }), 5));
+  const seen: Array<[string, number]> = [];
+  const read = await run((z, b) => readSubmissions(z, b, params, (s, at) => seen.push([s.submissionId, at])));
+  expect(seen).toEqual([
+    ['sub_00001', 0],
+    ['sub_00003', 2],
+  ]);
+  expect(read).toMatchObject({ items: 3, kept: 2 });
+});
+
+it('keeps a registration with an odd optional field and skips one without createdAt, with log lines', async () => {
+  const records = [
+    registration(1, { approvedAt: '' }),
+    registration(2, { createdAt: undefined }),
+    registration(3),
+  ];
+  serve(200, chunked(JSON.stringify({ data: records }), 11));
+  const logged: string[] = [];
+  const page = await run(async (z, b) => {
+    const log = z.console.log.bind(z.console);
+    z.console.log = (...parts: unknown[]) => {
+      logged.push(parts.map(String).join(' '));
+      log(...parts);
+    };
+    return listSubmissions(z, b, params);
   });
-  expect(page.submissions.map((s) => s.submissionId)).toEqual(['sub_2', 'sub_1']);
-  expect(page.bytes).toBe(Buffer.byteLength(body));
+  expect(page.submissions.map((s) => s.submissionId)).toEqual(['sub_00003', 'sub_00001']);
+  expect(page.submissions[1]).not.toHaveProperty('approvedAt');
+  expect(logged).toEqual([
+    expect.stringMatching(
+      /the registrations of this event: registration "sub_00001" kept without approvedAt/,
+    ),
+    expect.stringMatching(/registration "sub_00002" \(item 2\) skipped: its createdAt is missing/),
+  ]);
 });
 
-it.each([
-  [
-    500,
-    JSON.stringify({ error: { code: 'INTERNAL', message: 'db down' } }),
-    'application/json',
-    /HTTP 500, INTERNAL: db down/,
-  ],
-  [502, '<html>Bad Gateway</html>', 'text/html', /HTTP 502, it answered text\/html: "<html>Bad Gateway/],
-  [200, '<html>maintenance</html>', 'text/html', /was not JSON \(HTTP 200, text\/html\)/],
-  [
-    404,
-    JSON.stringify({ error: { code: 'NOT_FOUND', message: 'no event' } }),
-    'application/json',
-    /could not find the registrations of this event/,
-  ],
-])('maps a %i answer like any other', async (status, body, type, message) => {
-  nock(BASE_URL).get(paths.submissions()).query(true).reply(status, body, { 'Content-Type': type });
-  const error = await caught(() =>
-    appTester((z: ZObject, b: Bundle) => listSubmissions(z, b, params), { authData: authData() }),
-  );
-  expect(errorMessage(error)).toMatch(message);
-});
+describe('answers that are not a complete list', () => {
+  const records = Array.from({ length: 12 }, (_, i) => registration(i));
+  const full = JSON.stringify({ data: records });
+  /** Just after the first record (and its comma). */
+  const boundary = full.indexOf('},{"submissionId"') + 2;
 
-it('keeps Retry-After on a 429', async () => {
-  nock(BASE_URL)
-    .get(paths.submissions())
-    .query(true)
-    .reply(429, { error: { code: 'RATE_LIMITED', message: 'slow' } }, { 'Retry-After': '12' });
-  const error = await caught(() =>
-    appTester((z: ZObject, b: Bundle) => listSubmissions(z, b, params), { authData: authData() }),
+  it.each([1, 100, full.length - 200, full.length - 2])(
+    'an answer cut after %i bytes is an error, never a shorter list',
+    async (cut) => {
+      serve(200, chunked(full.slice(0, cut), 13));
+      const error = await caught(() => run((z, b) => listSubmissions(z, b, params)));
+      expect(errorMessage(error)).toMatch(
+        /^The service's answer for the registrations of this event was cut off before it was complete \(HTTP 200: the answer ended after \d+ bytes, inside record \d+, before it was complete \(|^The service's answer .* was cut off/,
+      );
+      expect(errorMessage(error)).toMatch(/Nothing of it was used; Zapier will retry/);
+      expect(connectErrorCode(error)).toBe('INVALID_RESPONSE');
+    },
   );
-  expect(error.name).toBe('ThrottledError');
-  expect(JSON.parse(error.message)).toMatchObject({ delay: 12 });
-  expect(connectErrorCode(error)).toBeUndefined();
+
+  /** A real server on 127.0.0.1 that sends `head` then does `finish` to the connection. */
+  const brokenServer = async (headers: Record<string, string>, head: string, finish: 'destroy' | 'end') => {
+    const server = createServer((_request, response) => {
+      response.writeHead(200, headers);
+      response.write(head);
+      setTimeout(() => (finish === 'destroy' ? response.socket?.destroy() : response.socket?.end()), 20);
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const { port } = server.address() as AddressInfo;
+    return { server, baseUrl: `http://127.0.0.1:${port}` };
+  };
+
+  it.each([
+    ['chunked, connection reset', { 'Content-Type': 'application/json' }, 'destroy'],
+    [
+      'with a Content-Length, connection reset',
+      { 'Content-Type': 'application/json', 'Content-Length': String(full.length) },
+      'destroy',
+    ],
+    ['with a Content-Length, connection closed early', { 'Content-Length': String(full.length) }, 'end'],
+  ] as const)(
+    'a connection that breaks in the middle of the body (%s) is an error, never a shorter list',
+    async (_name, headers, finish) => {
+      const { server, baseUrl } = await brokenServer(headers, full.slice(0, boundary), finish);
+      try {
+        const error = await caught(() =>
+          appTester((z: ZObject, b: Bundle) => listSubmissions(z, b, { ...params, timeoutMs: 1000 }), {
+            authData: authData({ baseUrl }),
+          }),
+        );
+        expect(errorMessage(error)).toMatch(
+          /^(Could not reach the service at 127\.0\.0\.1:\d+ while fetching the registrations of this event|The service's answer for the registrations of this event was cut off before it was complete)/,
+        );
+      } finally {
+        server.close();
+      }
+    },
+  );
+
+  it('a body that stops arriving is given up at the time limit', async () => {
+    nock(BASE_URL)
+      .get(paths.submissions())
+      .query(params)
+      .reply(200, () => {
+        const stream = new Readable({ read() {} });
+        stream.push(full.slice(0, 500));
+        return stream;
+      });
+    const error = await caught(() => run((z, b) => listSubmissions(z, b, { ...params, timeoutMs: 300 })));
+    expect(errorMessage(error)).toMatch(
+      /while fetching the registrations of this event: no answer came in time/,
+    );
+  });
+
+  it('HTML after some records is not valid JSON', async () => {
+    serve(200, chunked(`${full.slice(0, boundary)}<html><body>proxy error</body></html>`, 50));
+    const error = await caught(() => run((z, b) => listSubmissions(z, b, params)));
+    expect(errorMessage(error)).toMatch(/was not valid JSON \(HTTP 200: .*at byte \d+\)/);
+  });
+
+  it.each([
+    [
+      200,
+      '<!DOCTYPE html><html><body>Maintenance</body></html>',
+      'text/html',
+      /was not JSON \(HTTP 200, text\/html\): "<!DOCTYPE html><html><body>Maintenance/,
+    ],
+    [200, 'OK', 'text/plain', /was not JSON \(HTTP 200, text\/plain\): "OK"/],
+    [200, '', 'application/json', /was not JSON \(HTTP 200, application\/json\): "\(empty\)"/],
+    [
+      200,
+      '{"items":[]}',
+      'application/json',
+      /did not have the expected shape \(HTTP 200\): the answer has no "data" list/,
+    ],
+    [
+      200,
+      '{"data":{"0":{}}}',
+      'application/json',
+      /did not have the expected shape \(HTTP 200\): "data" is not a list/,
+    ],
+    [
+      200,
+      '[]',
+      'application/json',
+      /did not have the expected shape \(HTTP 200\): the answer is a list, not an object/,
+    ],
+  ])('a %i answer %j is a clear error', async (status, body, type, message) => {
+    serve(status, chunked(body, 9), { 'Content-Type': type });
+    const error = await caught(() => run((z, b) => listSubmissions(z, b, params)));
+    expect(errorMessage(error)).toMatch(message);
+    expect(connectErrorCode(error)).toBe('INVALID_RESPONSE');
+  });
+
+  it.each([
+    [
+      500,
+      JSON.stringify({ error: { code: 'INTERNAL', message: 'db down' } }),
+      'application/json',
+      /HTTP 500, INTERNAL: db down/,
+    ],
+    [502, '<html>Bad Gateway</html>', 'text/html', /HTTP 502, it answered text\/html: "<html>Bad Gateway/],
+    [
+      404,
+      JSON.stringify({ error: { code: 'NOT_FOUND', message: 'no event' } }),
+      'application/json',
+      /could not find the registrations of this event/,
+    ],
+    [
+      400,
+      JSON.stringify({ error: { code: 'VALIDATION_ERROR', message: 'bad since', field: 'since' } }),
+      'application/json',
+      /bad since \(field "since"\)/,
+    ],
+  ])('maps a %i answer read as a stream like any other', async (status, body, type, message) => {
+    serve(status, chunked(body, 4), { 'Content-Type': type });
+    const error = await caught(() => run((z, b) => listSubmissions(z, b, params)));
+    expect(errorMessage(error)).toMatch(message);
+  });
+
+  it('reads at most 64 KB of an error page', async () => {
+    serve(503, chunked(`<html>${'x'.repeat(2_000_000)}</html>`, 16_384), { 'Content-Type': 'text/html' });
+    const error = await caught(() => run((z, b) => listSubmissions(z, b, params)));
+    expect(errorMessage(error)).toMatch(/HTTP 503, it answered text\/html: "<html>xxx/);
+  });
+
+  it('keeps Retry-After on a 429', async () => {
+    serve(429, chunked(JSON.stringify({ error: { code: 'RATE_LIMITED', message: 'slow' } }), 3), {
+      'Retry-After': '12',
+    });
+    const error = await caught(() => run((z, b) => listSubmissions(z, b, params)));
+    expect(error.name).toBe('ThrottledError');
+    expect(JSON.parse(error.message)).toMatchObject({ delay: 12 });
+    expect(connectErrorCode(error)).toBeUndefined();
+  });
+
+  it('a 401 asks to reconnect, and no message carries the key', async () => {
+    serve(
+      401,
+      chunked(JSON.stringify({ error: { code: 'INVALID_API_KEY', message: `bad ${SENTINEL_KEY}` } }), 3),
+    );
+    const error = await caught(() => run((z, b) => listSubmissions(z, b, params)));
+    expect(error.name).toBe('ExpiredAuthError');
+    expect(error.message).not.toContain(SENTINEL_KEY);
+  });
 });
 
 it('reads only the keys of the registrations when asked to (a Zap being turned on)', async () => {
-  const body = JSON.stringify({ data: [SAMPLE_SUBMISSION], total: 1 });
-  nock(BASE_URL)
-    .get(paths.submissions())
-    .query(params)
-    .reply(200, body, { 'Content-Type': 'application/json' });
-  const page = await appTester((z: ZObject, b: Bundle) => listSubmissionKeys(z, b, params), {
-    authData: authData(),
+  const body = JSON.stringify({
+    data: [SAMPLE_SUBMISSION, { ...SAMPLE_SUBMISSION, submissionId: 'sub_2', approvedAt: '' }],
+    total: 2,
+  });
+  serve(200, chunked(body, 10));
+  const page = await run((z, b) => listSubmissionKeys(z, b, params));
+  const key = (submissionId: string): SubmissionKey => ({
+    submissionId,
+    eventId: SAMPLE_SUBMISSION.eventId,
+    status: 'approved',
+    createdAt: SAMPLE_SUBMISSION.createdAt,
   });
   expect(page).toEqual({
-    submissions: [
-      {
-        submissionId: SAMPLE_SUBMISSION.submissionId,
-        eventId: SAMPLE_SUBMISSION.eventId,
-        status: 'approved',
-        createdAt: SAMPLE_SUBMISSION.createdAt,
-      },
-    ],
+    submissions: [key('sub_2'), key(SAMPLE_SUBMISSION.submissionId)],
     bytes: Buffer.byteLength(body),
     serverTime: null,
   });
-
-  nock(BASE_URL)
-    .get(paths.submissions())
-    .query(true)
-    .reply(200, { data: [{ ...SAMPLE_SUBMISSION, createdAt: 'yesterday' }] });
-  const error = await caught(() =>
-    appTester((z: ZObject, b: Bundle) => listSubmissionKeys(z, b, params), { authData: authData() }),
-  );
-  expect(errorMessage(error)).toMatch(/did not have the expected shape \(HTTP 200\): data\.0\.createdAt/);
 });

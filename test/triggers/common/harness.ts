@@ -4,6 +4,7 @@
  * client, error mapping and schemas), whose `cache` is a JSON store that can be evicted or broken, and with
  * `Date.now` (the client clock) set apart from the server clock when the scenario skews it.
  */
+import { Readable } from 'node:stream';
 import { type Bundle, type ZObject, errors } from 'zapier-platform-core';
 import type { Submission } from '../../../src/connect';
 import { SAMPLE_EVENT } from '../../../src/mappers/event';
@@ -152,10 +153,11 @@ export const fakeZ = (server: ScriptedServer, cache: FakeCache): ZObject =>
     request: async (options: { url: string; raw?: boolean }) => {
       const answer = server.handle(options.url);
       if (!options.raw) return answer;
-      // Like Zapier's raw responses: the body only through text().
+      // Like Zapier's raw responses: the body as a stream (node-fetch's), or through text().
       return {
         status: answer.status,
         headers: answer.headers,
+        body: Readable.from([Buffer.from(answer.content)]),
         text: async () => answer.content,
         get content(): string {
           throw new Error('raw responses have no content');

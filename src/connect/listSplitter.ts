@@ -1,0 +1,524 @@
+/**
+ * Incremental reader of a list answer, `{ "data": [ … ] }` (contract §1), fed with the bytes of the body as
+ * they arrive. It splits the `data` array into its elements and hands each one, parsed by `JSON.parse`, to a
+ * callback; the other members of the envelope (`page`, `total`, …) are parsed and kept. Neither the whole
+ * body, nor its text, nor the whole list is ever held: only the record being read.
+ *
+ * How it stays correct and fast:
+ * - It works on bytes. Every byte that matters to the structure (`{ } [ ] " \ , :`) is ASCII, and no byte of
+ *   a multi-byte UTF-8 character is below 0x80, so a character split across two chunks cannot be mistaken
+ *   for structure; a record's bytes are decoded only once the record is complete.
+ * - Inside a string it jumps to the next `"` with `indexOf` and counts the backslashes before it (carrying
+ *   an odd run across chunk boundaries), so an escaped quote never ends a string.
+ * - Outside strings it counts nesting only; each element's own syntax is checked by `JSON.parse`, and the
+ *   envelope's grammar by the state machine here, so a body is accepted only if it is valid JSON, and
+ *   then the records are exactly those `JSON.parse` of the whole body would give.
+ * - A body that ends before the envelope is closed is an error (`truncated`), never a shorter list.
+ */
+import { parseJsonSafely } from './json';
+
+export type ListReadErrorKind =
+  /** The body is not JSON at all (an HTML page, plain text). */
+  | 'not-json'
+  /** The body started as JSON, then broke its syntax. */
+  | 'syntax'
+  /** The body ended before the envelope was complete (a cut connection). */
+  | 'truncated'
+  /** Valid JSON that is not an object with a `data` list. */
+  | 'shape'
+  /** One element larger than the reader accepts. */
+  | 'too-large';
+
+export class ListReadError extends Error {
+  constructor(
+    readonly kind: ListReadErrorKind,
+    message: string,
+    /** Bytes of the body read when the problem was found. */
+    readonly offset: number,
+    /** A short piece of the body near the problem (for `not-json`: its beginning). */
+    readonly near: string,
+  ) {
+    super(message);
+    this.name = 'ListReadError';
+  }
+}
+
+export interface EnvelopeSummary {
+  /** The envelope's members other than `data`, parsed. */
+  fields: Record<string, unknown>;
+  /** Elements of `data` handed to the callback. */
+  records: number;
+  /** Bytes of the body read. */
+  bytes: number;
+  /** `"__proto__"` keys dropped from the records (only own fields are read; see `json.ts`). */
+  droppedKeys: number;
+}
+
+export interface SplitterOptions {
+  /** The largest element accepted, in bytes (default 8 MiB): a larger one is an error, not a memory spike. */
+  maxElementBytes?: number;
+}
+
+const QUOTE = 0x22;
+const BACKSLASH = 0x5c;
+const OPEN_BRACE = 0x7b;
+const CLOSE_BRACE = 0x7d;
+const OPEN_BRACKET = 0x5b;
+const CLOSE_BRACKET = 0x5d;
+const COMMA = 0x2c;
+const COLON = 0x3a;
+
+const isSpace = (byte: number | undefined): boolean =>
+  byte === 0x20 || byte === 0x0a || byte === 0x0d || byte === 0x09;
+
+/** Whether a JSON value can start with this byte: `{ [ "`, a digit or `-`, `t`, `f`, `n`. */
+const startsValue = (byte: number): boolean =>
+  byte === OPEN_BRACE ||
+  byte === OPEN_BRACKET ||
+  byte === QUOTE ||
+  byte === 0x2d ||
+  (byte >= 0x30 && byte <= 0x39) ||
+  byte === 0x74 ||
+  byte === 0x66 ||
+  byte === 0x6e;
+
+/** Bytes kept of a body that is not a JSON object, to tell a wrong shape from non-JSON and to quote it. */
+const FOREIGN_LIMIT = 64 * 1024;
+/** Bytes of the body kept from its beginning, for messages. */
+const HEAD_LIMIT = 512;
+const NEAR_BYTES = 40;
+
+const enum Mode {
+  Start,
+  KeyOrEnd,
+  Key,
+  KeyString,
+  Colon,
+  Value,
+  MemberValue,
+  ArrayFirst,
+  ElementStart,
+  Element,
+  AfterMember,
+  Done,
+  Foreign,
+}
+
+const enum Terminator {
+  Member,
+  Element,
+}
+
+export class EnvelopeSplitter {
+  private mode = Mode.Start;
+  private bytes = 0;
+  private records = 0;
+  private droppedKeys = 0;
+  private readonly fields: Record<string, unknown> = Object.create(null) as Record<string, unknown>;
+  private readonly keys = new Set<string>();
+  private key = '';
+  private readonly maxElementBytes: number;
+
+  // The value being captured: where it starts in the current chunk, and earlier chunks' pieces of it.
+  private captureStart = -1;
+  private pieces: Uint8Array[] = [];
+  private pieceBytes = 0;
+  // Scanner state of the value being captured.
+  private depth = 0;
+  private inString = false;
+  /** Parity of the run of backslashes that ended the previous chunk inside a string. */
+  private oddBackslashes = false;
+
+  private head: Uint8Array[] = [];
+  private headBytes = 0;
+  private foreign: Uint8Array[] = [];
+  private foreignBytes = 0;
+
+  constructor(
+    private readonly onElement: (value: unknown, index: number) => void,
+    options: SplitterOptions = {},
+  ) {
+    this.maxElementBytes = options.maxElementBytes ?? 8 * 1024 * 1024;
+  }
+
+  /** Reads the next bytes of the body; throws `ListReadError` (or what the callback throws). */
+  write(input: Uint8Array | string): void {
+    const chunk = typeof input === 'string' ? Buffer.from(input, 'utf8') : input;
+    const n = chunk.length;
+    if (n === 0) return;
+    const chunkStart = this.bytes;
+    this.bytes += n;
+    if (this.headBytes < HEAD_LIMIT) {
+      const piece = chunk.subarray(0, HEAD_LIMIT - this.headBytes);
+      this.head.push(Uint8Array.prototype.slice.call(piece));
+      this.headBytes += piece.length;
+    }
+    if (this.mode === Mode.Foreign) {
+      this.keepForeign(chunk);
+      return;
+    }
+    let i = 0;
+    while (i < n) {
+      switch (this.mode) {
+        case Mode.Start: {
+          const byte = chunk[i] as number;
+          if (isSpace(byte)) {
+            i++;
+          } else if (byte === OPEN_BRACE) {
+            this.mode = Mode.KeyOrEnd;
+            i++;
+          } else {
+            this.mode = Mode.Foreign;
+            this.keepForeign(chunk.subarray(i));
+            return;
+          }
+          break;
+        }
+        case Mode.KeyOrEnd:
+        case Mode.Key: {
+          const byte = chunk[i] as number;
+          if (isSpace(byte)) {
+            i++;
+          } else if (byte === QUOTE) {
+            this.beginCapture(i);
+            this.inString = true;
+            this.oddBackslashes = false;
+            this.mode = Mode.KeyString;
+            i++;
+          } else if (byte === CLOSE_BRACE && this.mode === Mode.KeyOrEnd) {
+            this.mode = Mode.Done;
+            i++;
+          } else {
+            this.fail('syntax', 'a member name was expected', chunk, i, chunkStart);
+          }
+          break;
+        }
+        case Mode.KeyString: {
+          const end = this.scanString(chunk, i);
+          if (end < 0) {
+            i = n;
+            break;
+          }
+          i = end;
+          const key = this.parseCaptured(chunk, end, chunkStart);
+          if (typeof key !== 'string')
+            this.fail('syntax', 'a member name was expected', chunk, i, chunkStart);
+          if (key === 'data' && this.keys.has(key)) {
+            this.fail('shape', 'the member "data" appears twice', chunk, i, chunkStart);
+          }
+          this.key = key as string;
+          this.keys.add(this.key);
+          this.mode = Mode.Colon;
+          break;
+        }
+        case Mode.Colon: {
+          const byte = chunk[i] as number;
+          if (isSpace(byte)) {
+            i++;
+          } else if (byte === COLON) {
+            this.mode = Mode.Value;
+            i++;
+          } else {
+            this.fail('syntax', '":" was expected after a member name', chunk, i, chunkStart);
+          }
+          break;
+        }
+        case Mode.Value: {
+          const byte = chunk[i] as number;
+          if (isSpace(byte)) {
+            i++;
+          } else if (byte === OPEN_BRACKET && this.key === 'data') {
+            this.mode = Mode.ArrayFirst;
+            i++;
+          } else if (startsValue(byte)) {
+            this.beginValue(i);
+            this.mode = Mode.MemberValue;
+          } else {
+            this.fail('syntax', 'a value was expected', chunk, i, chunkStart);
+          }
+          break;
+        }
+        case Mode.MemberValue: {
+          const end = this.scanValue(chunk, i, Terminator.Member, chunkStart);
+          if (end < 0) {
+            i = n;
+            break;
+          }
+          this.fields[this.key] = this.parseCaptured(chunk, end, chunkStart);
+          this.mode = chunk[end] === COMMA ? Mode.Key : Mode.Done;
+          i = end + 1;
+          break;
+        }
+        case Mode.ArrayFirst: {
+          const byte = chunk[i] as number;
+          if (isSpace(byte)) {
+            i++;
+          } else if (byte === CLOSE_BRACKET) {
+            this.mode = Mode.AfterMember;
+            i++;
+          } else {
+            this.mode = Mode.ElementStart;
+          }
+          break;
+        }
+        case Mode.ElementStart: {
+          const byte = chunk[i] as number;
+          if (isSpace(byte)) {
+            i++;
+          } else if (startsValue(byte)) {
+            this.beginValue(i);
+            this.mode = Mode.Element;
+          } else {
+            this.fail('syntax', `record ${this.records + 1} is not valid JSON`, chunk, i, chunkStart);
+          }
+          break;
+        }
+        case Mode.Element: {
+          const end = this.scanValue(chunk, i, Terminator.Element, chunkStart);
+          if (end < 0) {
+            i = n;
+            break;
+          }
+          const value = this.parseCaptured(chunk, end, chunkStart);
+          this.onElement(value, this.records++);
+          this.mode = chunk[end] === COMMA ? Mode.ElementStart : Mode.AfterMember;
+          i = end + 1;
+          break;
+        }
+        case Mode.AfterMember: {
+          const byte = chunk[i] as number;
+          if (isSpace(byte)) {
+            i++;
+          } else if (byte === COMMA) {
+            this.mode = Mode.Key;
+            i++;
+          } else if (byte === CLOSE_BRACE) {
+            this.mode = Mode.Done;
+            i++;
+          } else {
+            this.fail('syntax', '"," or "}" was expected after the list', chunk, i, chunkStart);
+          }
+          break;
+        }
+        case Mode.Done: {
+          if (!isSpace(chunk[i])) {
+            this.fail('syntax', 'something follows the end of the answer', chunk, i, chunkStart);
+          }
+          i++;
+          break;
+        }
+        default:
+          i = n;
+      }
+    }
+    if (this.captureStart >= 0) {
+      const piece = chunk.subarray(this.captureStart);
+      this.pieceBytes += piece.length;
+      if (this.pieceBytes > this.maxElementBytes) {
+        this.fail(
+          'too-large',
+          `one value is larger than ${Math.round(this.maxElementBytes / 1024 / 1024)} MB`,
+          chunk,
+          n - 1,
+          chunkStart,
+        );
+      }
+      this.pieces.push(piece);
+      this.captureStart = 0;
+    }
+  }
+
+  /** The body has ended: checks that the answer was complete and had a `data` list. */
+  end(): EnvelopeSummary {
+    if (this.mode === Mode.Foreign) return this.endForeign();
+    if (this.mode === Mode.Start) {
+      throw new ListReadError('not-json', 'the answer was empty', this.bytes, '');
+    }
+    if (this.mode !== Mode.Done) {
+      const where =
+        this.mode === Mode.Element || this.mode === Mode.ElementStart
+          ? `inside record ${this.records + 1}`
+          : this.mode === Mode.ArrayFirst || this.mode === Mode.AfterMember
+            ? `after record ${this.records}`
+            : 'inside the envelope';
+      throw new ListReadError(
+        'truncated',
+        `the answer ended after ${this.bytes} bytes, ${where}, before it was complete`,
+        this.bytes,
+        this.tail(),
+      );
+    }
+    if (!this.keys.has('data')) {
+      throw new ListReadError('shape', 'the answer has no "data" list', this.bytes, this.headText());
+    }
+    if ('data' in this.fields) {
+      throw new ListReadError('shape', '"data" is not a list', this.bytes, this.headText());
+    }
+    return {
+      fields: { ...this.fields },
+      records: this.records,
+      bytes: this.bytes,
+      droppedKeys: this.droppedKeys,
+    };
+  }
+
+  /** The first bytes of the body, as text (for messages). */
+  headText(): string {
+    return Buffer.concat(this.head).toString('utf8');
+  }
+
+  private beginCapture(at: number): void {
+    this.captureStart = at;
+    this.pieces = [];
+    this.pieceBytes = 0;
+  }
+
+  private beginValue(at: number): void {
+    this.beginCapture(at);
+    this.depth = 0;
+    this.inString = false;
+    this.oddBackslashes = false;
+  }
+
+  /** Index of the quote that closes the current string, or -1 (state carried) when the chunk ends first. */
+  private scanString(chunk: Uint8Array, from: number): number {
+    let i = from;
+    for (;;) {
+      const quote = chunk.indexOf(QUOTE, i);
+      if (quote < 0) {
+        let k = chunk.length;
+        while (k > i && chunk[k - 1] === BACKSLASH) k--;
+        const odd = ((chunk.length - k) & 1) === 1;
+        this.oddBackslashes = k === i ? this.oddBackslashes !== odd : odd;
+        return -1;
+      }
+      let k = quote;
+      while (k > i && chunk[k - 1] === BACKSLASH) k--;
+      let escaped = ((quote - k) & 1) === 1;
+      if (k === i && this.oddBackslashes) escaped = !escaped;
+      this.oddBackslashes = false;
+      if (!escaped) {
+        this.inString = false;
+        return quote + 1;
+      }
+      i = quote + 1;
+    }
+  }
+
+  /**
+   * Index of the byte that ends the current value (`,` or the closing `]`/`}` of its container), or -1 when
+   * the chunk ends first.
+   */
+  private scanValue(chunk: Uint8Array, from: number, terminator: Terminator, chunkStart: number): number {
+    const n = chunk.length;
+    let i = from;
+    let depth = this.depth;
+    while (i < n) {
+      if (this.inString) {
+        const end = this.scanString(chunk, i);
+        if (end < 0) {
+          this.depth = depth;
+          return -1;
+        }
+        i = end;
+        continue;
+      }
+      const byte = chunk[i] as number;
+      if (byte === QUOTE) {
+        this.inString = true;
+        this.oddBackslashes = false;
+      } else if (byte === OPEN_BRACE || byte === OPEN_BRACKET) {
+        depth++;
+      } else if (byte === CLOSE_BRACE || byte === CLOSE_BRACKET) {
+        if (depth === 0) {
+          const expected = terminator === Terminator.Element ? CLOSE_BRACKET : CLOSE_BRACE;
+          if (byte !== expected) this.fail('syntax', 'a bracket does not match', chunk, i, chunkStart);
+          this.depth = 0;
+          return i;
+        }
+        depth--;
+      } else if (byte === COMMA && depth === 0) {
+        this.depth = 0;
+        return i;
+      }
+      i++;
+    }
+    this.depth = depth;
+    return -1;
+  }
+
+  /** Parses the captured value, which ends just before `end` in `chunk`, and ends the capture. */
+  private parseCaptured(chunk: Uint8Array, end: number, chunkStart: number): unknown {
+    const start = this.captureStart;
+    let text: string;
+    if (this.pieces.length === 0) {
+      text = Buffer.from(chunk.buffer, chunk.byteOffset + start, end - start).toString('utf8');
+    } else {
+      this.pieces.push(chunk.subarray(0, end));
+      text = Buffer.concat(this.pieces).toString('utf8');
+    }
+    this.captureStart = -1;
+    this.pieces = [];
+    this.pieceBytes = 0;
+    const parsed = parseJsonSafely(text);
+    if (parsed.ok) {
+      this.droppedKeys += parsed.droppedKeys;
+      return parsed.value;
+    }
+    const what = this.mode === Mode.Element ? `record ${this.records + 1} is not valid JSON` : 'invalid JSON';
+    return this.fail('syntax', what, chunk, Math.max(0, end - 1), chunkStart);
+  }
+
+  private keepForeign(bytes: Uint8Array): void {
+    if (this.foreignBytes >= FOREIGN_LIMIT) {
+      this.foreignBytes += bytes.length;
+      return;
+    }
+    const piece = bytes.subarray(0, FOREIGN_LIMIT - this.foreignBytes);
+    this.foreign.push(Uint8Array.prototype.slice.call(piece));
+    this.foreignBytes += bytes.length;
+  }
+
+  /** A body that does not start with `{`: a wrong shape if it is JSON after all, else not JSON. */
+  private endForeign(): never {
+    const text = Buffer.concat(this.foreign).toString('utf8');
+    if (this.foreignBytes <= FOREIGN_LIMIT) {
+      let parsed: unknown;
+      let json = true;
+      try {
+        parsed = JSON.parse(text);
+      } catch {
+        json = false;
+      }
+      if (json) {
+        const kind = Array.isArray(parsed) ? 'a list' : parsed === null ? 'null' : `a ${typeof parsed}`;
+        throw new ListReadError(
+          'shape',
+          `the answer is ${kind}, not an object with a "data" list`,
+          this.bytes,
+          this.headText(),
+        );
+      }
+    }
+    throw new ListReadError('not-json', 'the answer is not JSON', this.bytes, this.headText());
+  }
+
+  private tail(): string {
+    const last = this.pieces[this.pieces.length - 1];
+    if (!last) return '';
+    return Buffer.from(last.subarray(Math.max(0, last.length - NEAR_BYTES))).toString('utf8');
+  }
+
+  private fail(
+    kind: ListReadErrorKind,
+    reason: string,
+    chunk: Uint8Array,
+    at: number,
+    chunkStart: number,
+  ): never {
+    const from = Math.max(0, at - NEAR_BYTES);
+    const near = Buffer.from(chunk.subarray(from, Math.min(chunk.length, at + NEAR_BYTES))).toString('utf8');
+    this.mode = Mode.Foreign;
+    throw new ListReadError(kind, `${reason} (at byte ${chunkStart + at + 1})`, chunkStart + at, near);
+  }
+}

@@ -1,0 +1,224 @@
+/**
+ * The odd-record rule of the contract (§1), for every record the app reads: list items, and later webhook
+ * deliveries. One record is checked against its schema on its own, so one bad record never fails a list:
+ *
+ * - a known optional field holding a value outside its documented form (`approvedAt: ""`, a number where
+ *   text is documented) is treated as absent: the record is kept without that field, and a log line says so;
+ * - an element of an optional list field (an answer, a booth, an order line) is checked the same way, one
+ *   level down: its odd optional fields are dropped, and an element whose own required fields are unusable
+ *   is dropped from the list, never the whole record;
+ * - a record whose identifier, `createdAt` or another required field is missing or unusable, or that is
+ *   not an object at all, is skipped with a log line, and the rest of the list is kept.
+ *
+ * Log lines name the record (its identifier or position) and the field, never its value: values are
+ * personal data and may hold anything.
+ */
+import type { z } from 'zod';
+import { Event, FloorPlan, Order, Submission, SubmissionKey, SubmissionPerson } from './schemas';
+
+type ObjectSchema = z.ZodObject<z.ZodRawShape>;
+
+export interface RecordRule<S extends ObjectSchema> {
+  /** The noun, in a user's words, for log lines: "registration". */
+  noun: string;
+  schema: S;
+  /** The identifier's key ("submissionId"), to name a record in log lines. */
+  idKey: string;
+}
+
+export const SUBMISSION_RULE = { noun: 'registration', schema: Submission, idKey: 'submissionId' };
+/** Only the keys of a registration: other fields are not read, so they cannot be odd. */
+export const SUBMISSION_KEY_RULE = { noun: 'registration', schema: SubmissionKey, idKey: 'submissionId' };
+/** Only who registered (the attendee behind an order). */
+export const SUBMISSION_PERSON_RULE = { noun: 'registration', schema: SubmissionPerson, idKey: 'submissionId' };
+export const ORDER_RULE = { noun: 'order', schema: Order, idKey: 'id' };
+export const EVENT_RULE = { noun: 'event', schema: Event, idKey: 'id' };
+export const FLOOR_PLAN_RULE = { noun: 'floor plan', schema: FloorPlan, idKey: 'id' };
+
+export interface OddField {
+  /** Where the value was: `approvedAt`, `answers[3]`, `answers[2].label`. */
+  path: string;
+  /** What was wrong with it, from the schema (never the value). */
+  problem: string;
+}
+
+export type RecordCheck<T> =
+  | { ok: true; record: T; dropped: OddField[] }
+  | { ok: false; id: string | null; reason: string };
+
+interface Def {
+  type: string;
+  innerType?: z.ZodType;
+  element?: z.ZodType;
+  shape?: z.ZodRawShape;
+}
+
+const defOf = (schema: z.ZodType): Def => (schema as unknown as { def: Def }).def;
+
+/** Accepts an absent value (optional, or with a default). */
+const allowsAbsent = (schema: z.ZodType): boolean => schema.safeParse(undefined).success;
+
+/** The object schema of the elements of a list field (`answers`), if the field is a list of objects. */
+const elementObjectOf = (schema: z.ZodType): ObjectSchema | null => {
+  let current: z.ZodType | undefined = schema;
+  for (let guard = 0; current && guard < 8; guard++) {
+    const def = defOf(current);
+    if (def.type === 'array') {
+      const element = def.element;
+      return element && defOf(element).type === 'object' ? (element as ObjectSchema) : null;
+    }
+    if (def.type !== 'optional' && def.type !== 'nullable' && def.type !== 'default') return null;
+    current = def.innerType;
+  }
+  return null;
+};
+
+const isPlainObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+const firstMessages = (issues: z.core.$ZodIssue[]): string =>
+  [...new Set(issues.map((issue) => issue.message))].slice(0, 2).join('; ');
+
+interface Repaired {
+  value: Record<string, unknown> | null;
+  dropped: OddField[];
+  /** Why the object is unusable, when `value` is null. */
+  reason?: string;
+}
+
+/**
+ * Drops what the odd-record rule allows to drop from `value` until it passes `schema`; `value: null` when a
+ * required field is unusable. `value` itself is not changed.
+ */
+const repair = (
+  schema: ObjectSchema,
+  value: Record<string, unknown>,
+  where: string,
+  depth: number,
+): Repaired => {
+  const first = schema.safeParse(value);
+  if (first.success) return { value: first.data as Record<string, unknown>, dropped: [] };
+  const byField = new Map<string, z.core.$ZodIssue[]>();
+  for (const issue of first.error.issues) {
+    const key = issue.path.length ? String(issue.path[0]) : '';
+    byField.set(key, [...(byField.get(key) ?? []), issue]);
+  }
+  const copy: Record<string, unknown> = { ...value };
+  const dropped: OddField[] = [];
+  for (const [key, issues] of byField) {
+    const field = schema.shape[key] as z.ZodType | undefined;
+    if (!key || !field) return { value: null, dropped, reason: firstMessages(issues) };
+    const element = elementObjectOf(field);
+    const list = copy[key];
+    if (element && Array.isArray(list) && depth < 1 && issues.every((i) => typeof i.path[1] === 'number')) {
+      const bad = new Set(issues.map((issue) => issue.path[1] as number));
+      const kept: unknown[] = [];
+      list.forEach((item, index) => {
+        const at = `${where}${key}[${index}]`;
+        if (!bad.has(index)) {
+          kept.push(item);
+        } else if (!isPlainObject(item)) {
+          dropped.push({ path: at, problem: 'not an object' });
+        } else {
+          const inner = repair(element, item, `${at}.`, depth + 1);
+          dropped.push(...inner.dropped);
+          if (inner.value) kept.push(inner.value);
+          else dropped.push({ path: at, problem: inner.reason ?? 'unusable' });
+        }
+      });
+      copy[key] = kept;
+    } else if (allowsAbsent(field)) {
+      delete copy[key];
+      dropped.push({ path: `${where}${key}`, problem: firstMessages(issues) });
+    } else {
+      return { value: null, dropped, reason: `its ${key} is missing or unusable (${firstMessages(issues)})` };
+    }
+  }
+  const second = schema.safeParse(copy);
+  if (!second.success) return { value: null, dropped, reason: firstMessages(second.error.issues) };
+  return { value: second.data as Record<string, unknown>, dropped };
+};
+
+/** Checks one record against `rule`: kept (maybe without odd fields), or unusable with the reason. */
+export const checkRecord = <S extends ObjectSchema>(
+  rule: RecordRule<S>,
+  value: unknown,
+): RecordCheck<z.infer<S>> => {
+  if (!isPlainObject(value)) {
+    return {
+      ok: false,
+      id: null,
+      reason: `it is ${value === null ? 'null' : Array.isArray(value) ? 'a list' : `a ${typeof value}`}, not an object`,
+    };
+  }
+  const rawId = value[rule.idKey];
+  const id = typeof rawId === 'string' && rawId ? rawId : null;
+  const repaired = repair(rule.schema, value, '', 0);
+  if (!repaired.value) return { ok: false, id, reason: repaired.reason ?? 'it does not match the contract' };
+  return { ok: true, record: repaired.value as z.infer<S>, dropped: repaired.dropped };
+};
+
+/** Where the odd-record rule writes its lines (`z.console.log`). */
+export type LogLine = (line: string) => void;
+
+export interface RecordLog {
+  /** Writes (or counts) one line for a record kept without some fields. */
+  kept(noun: string, id: string, dropped: OddField[]): void;
+  /** Writes (or counts) one line for a record that was skipped. */
+  skipped(noun: string, position: number, id: string | null, reason: string): void;
+  /** Writes one summary line for the lines not written one by one; call once the list is read. */
+  close(): void;
+  /** Records kept without some fields, and records skipped, so far. */
+  readonly counts: { kept: number; skipped: number };
+}
+
+/** Lines written one by one before the rest are only counted (a broken feed must not flood the log). */
+export const RECORD_LOG_LINES = 20;
+
+/** A log for the odd records of one read of `what` ("the registrations of this event"). */
+export const recordLog = (write: LogLine, what: string, limit = RECORD_LOG_LINES): RecordLog => {
+  const counts = { kept: 0, skipped: 0 };
+  let written = 0;
+  const line = (text: string) => {
+    if (written < limit) write(`Odd record in ${what}: ${text}`);
+    written++;
+  };
+  return {
+    counts,
+    kept(noun, id, dropped) {
+      counts.kept++;
+      const fields = dropped.map((d) => `${d.path} (${d.problem})`).join(', ');
+      line(`${noun} "${id}" kept without ${fields}; the value was not in its documented form.`);
+    },
+    skipped(noun, position, id, reason) {
+      counts.skipped++;
+      const which = id ? `${noun} "${id}" (item ${position + 1})` : `item ${position + 1}`;
+      line(`${which} skipped: ${reason}.`);
+    },
+    close() {
+      if (written > limit) {
+        write(
+          `Odd records in ${what}: ${written - limit} more not logged one by one (${counts.kept} kept without some fields, ${counts.skipped} skipped in all).`,
+        );
+      }
+    },
+  };
+};
+
+/** Checks one record and logs what the rule did: the record to use, or `null` when it is skipped. */
+export const keepRecord = <S extends ObjectSchema>(
+  rule: RecordRule<S>,
+  value: unknown,
+  position: number,
+  log: RecordLog,
+): z.infer<S> | null => {
+  const checked = checkRecord(rule, value);
+  if (!checked.ok) {
+    log.skipped(rule.noun, position, checked.id, checked.reason);
+    return null;
+  }
+  if (checked.dropped.length) {
+    log.kept(rule.noun, String((checked.record as Record<string, unknown>)[rule.idKey]), checked.dropped);
+  }
+  return checked.record;
+};

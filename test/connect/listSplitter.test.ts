@@ -1,0 +1,262 @@
+/**
+ * The incremental reader of `{ "data": [ … ] }`: the records it hands out are exactly those of `JSON.parse` on
+ * the whole body (own keys only), however the body is cut into chunks, and a body that is not a complete list is an error.
+ */
+import fc from 'fast-check';
+import { parseJsonSafely } from '../../src/connect/json';
+import { EnvelopeSplitter, ListReadError, type ListReadErrorKind } from '../../src/connect/listSplitter';
+
+interface Read {
+  records: unknown[];
+  fields: Record<string, unknown>;
+  bytes: number;
+}
+
+/** Reads `body` cut at the given byte offsets. */
+const readCut = (body: Buffer, cuts: number[]): Read => {
+  const records: unknown[] = [];
+  const splitter = new EnvelopeSplitter((value, index) => {
+    expect(index).toBe(records.length);
+    records.push(value);
+  });
+  let from = 0;
+  for (const cut of [...cuts].sort((a, b) => a - b)) {
+    splitter.write(body.subarray(from, cut));
+    from = cut;
+  }
+  splitter.write(body.subarray(from));
+  const summary = splitter.end();
+  expect(summary.records).toBe(records.length);
+  return { records, fields: summary.fields, bytes: summary.bytes };
+};
+
+const readChunks = (body: Buffer, size: number): Read => {
+  const cuts: number[] = [];
+  for (let at = size; at < body.length; at += size) cuts.push(at);
+  return readCut(body, cuts);
+};
+
+/** What a plain `JSON.parse` of the whole body gives. */
+/** The whole body parsed at once, own keys only (as every answer is read: `parseJsonSafely`). */
+const expected = (body: Buffer): Read => {
+  const parsed = parseJsonSafely(body.toString('utf8'));
+  if (!parsed.ok) throw new Error('not JSON');
+  const { data, ...fields } = parsed.value as { data: unknown[] };
+  return { records: data, fields, bytes: body.length };
+};
+
+const failure = (body: Buffer | string, size = 7): ListReadError => {
+  const bytes = typeof body === 'string' ? Buffer.from(body) : body;
+  try {
+    readChunks(bytes, size);
+  } catch (error) {
+    expect(error).toBeInstanceOf(ListReadError);
+    return error as ListReadError;
+  }
+  throw new Error('expected the read to fail');
+};
+
+const kindOf = (body: string, size = 7): ListReadErrorKind => failure(body, size).kind;
+
+const TRICKY = [
+  { id: 'a', text: 'quote " inside', path: 'C:\\dir\\', both: '\\"', many: '\\\\\\"x' },
+  { id: 'b', text: 'brackets ] } [ { and , commas: "', nested: { deep: [[1, [2, { x: '}' }]], {}], e: [] } },
+  { id: 'c', name: 'Zoë Ångström — 日本語 😀 𝄞', escapes: '\u0000\u001f\u2028\u2029\ud83d\ude00', tab: '\t' },
+  { id: 'd', n: -1.5e-7, big: 12345678901234567890, t: true, f: false, z: null, s: '' },
+  'a bare string ] with , structure',
+  42,
+  null,
+  [1, '2', [3]],
+  { id: 'e', backslashEnd: '\\', quoteEnd: '"', onlyBackslashes: '\\\\\\\\' },
+];
+
+describe('splitting', () => {
+  it('gives the records of JSON.parse at every single cut point', () => {
+    const body = Buffer.from(JSON.stringify({ before: { data: [1] }, data: TRICKY, total: 9, after: ']}' }));
+    const want = expected(body);
+    for (let cut = 0; cut <= body.length; cut++) {
+      expect(readCut(body, [cut])).toEqual(want);
+    }
+  });
+
+  it('reads one byte at a time, pretty-printed with every kind of whitespace', () => {
+    const pretty = JSON.stringify({ meta: { a: [1, 2] }, data: TRICKY, page: 1 }, null, '\t \r\n');
+    const body = Buffer.from(` \n\r\t${pretty}\n \t\r`);
+    expect(readChunks(body, 1)).toEqual(expected(body));
+  });
+
+  it('splits multi-byte characters at every byte across chunks', () => {
+    const body = Buffer.from(JSON.stringify({ data: [{ id: 'x', name: 'é日😀𝄞' }, '😀'] }));
+    for (let a = 1; a < body.length; a++) {
+      for (const b of [a + 1, a + 2, a + 3]) {
+        if (b < body.length) expect(readCut(body, [a, b]).records).toEqual(expected(body).records);
+      }
+    }
+  });
+
+  it('cuts between backslashes of an escape run at every position', () => {
+    const records = [{ s: '\\\\\\"\\\\' }, { s: '\\' }, { s: '\\\\"' }, { s: '"\\"' }];
+    const body = Buffer.from(JSON.stringify({ data: records }));
+    for (let a = 1; a < body.length; a++) {
+      for (let b = a + 1; b < Math.min(body.length, a + 5); b++) {
+        expect(readCut(body, [a, b]).records).toEqual(records);
+      }
+    }
+  });
+
+  it('reads an empty list, and envelope members before and after the list', () => {
+    expect(readChunks(Buffer.from('{"data":[]}'), 1)).toEqual({ records: [], fields: {}, bytes: 11 });
+    expect(readChunks(Buffer.from('{ "page" : 2 , "data" : [ ] , "x" : {"data":[1]} }'), 3)).toEqual({
+      records: [],
+      fields: { page: 2, x: { data: [1] } },
+      bytes: 50,
+    });
+  });
+
+  it('takes member names with escapes, and a "data" member nested elsewhere is not the list', () => {
+    const body = Buffer.from('{"d\\u0061ta":[{"a":1}],"o":{"data":[9]},"q\\"":1}');
+    expect(readChunks(body, 2)).toEqual(expected(body));
+  });
+
+  it('accepts text chunks as well as bytes', () => {
+    const splitter = new EnvelopeSplitter(() => undefined);
+    splitter.write('{"data":[{"name":"Zoë"}');
+    splitter.write(']}');
+    expect(splitter.end()).toEqual({
+      fields: {},
+      records: 1,
+      bytes: Buffer.byteLength('{"data":[{"name":"Zoë"}]}'),
+      droppedKeys: 0,
+    });
+  });
+
+  it('reads only own keys: a "__proto__" key of a record is dropped and counted, never a prototype', () => {
+    const records: unknown[] = [];
+    const splitter = new EnvelopeSplitter((value) => records.push(value));
+    for (const chunk of [
+      '{"data":[{"id":"a","__proto__":{"email":"x@evil.test"}},',
+      '{"id":"b","\u005f_proto__":{"email":"y@evil.test"}},{"id":"c"}]}',
+    ]) {
+      splitter.write(chunk);
+    }
+    expect(splitter.end()).toMatchObject({ records: 3, droppedKeys: 2 });
+    for (const record of records) {
+      expect(Object.getPrototypeOf({ ...(record as object) })).toBe(Object.prototype);
+      expect((record as { email?: string }).email).toBeUndefined();
+      expect(Object.keys(record as object)).toEqual(['id']);
+    }
+  });
+
+  it('equals JSON.parse for any list of JSON values cut anywhere (property)', () => {
+    const envelope = fc.record({
+      before: fc.dictionary(
+        fc.string().filter((k) => k !== 'data'),
+        fc.jsonValue(),
+        { maxKeys: 2 },
+      ),
+      data: fc.array(fc.jsonValue({ maxDepth: 4 }), { maxLength: 12 }),
+      after: fc.dictionary(
+        fc.string().filter((k) => k !== 'data'),
+        fc.jsonValue(),
+        { maxKeys: 2 },
+      ),
+    });
+    fc.assert(
+      fc.property(envelope, fc.array(fc.nat(), { maxLength: 6 }), fc.boolean(), (env, rawCuts, pretty) => {
+        const value = { ...env.before, data: env.data, ...env.after };
+        const body = Buffer.from(pretty ? JSON.stringify(value, null, 2) : JSON.stringify(value));
+        const cuts = rawCuts.map((c) => c % (body.length + 1));
+        expect(readCut(body, cuts)).toEqual(expected(body));
+      }),
+      { numRuns: 300 },
+    );
+  });
+});
+
+describe('answers that are not a complete list', () => {
+  const full = JSON.stringify({ data: TRICKY, total: 9 });
+
+  it('rejects the answer cut at any point before its end, never a shorter list', () => {
+    const body = Buffer.from(full);
+    for (let cut = 1; cut < body.length; cut++) {
+      expect(failure(body.subarray(0, cut), 5).kind).toBe('truncated');
+    }
+  });
+
+  it('says where the answer was cut', () => {
+    const error = failure('{"data":[{"id":"a"},{"id":"b"},{"id":"c', 4);
+    expect(error.kind).toBe('truncated');
+    expect(error.message).toMatch(/ended after 39 bytes, inside record 3/);
+    expect(failure('{"data":[{"id":"a"},').message).toMatch(/inside record 2/);
+    expect(failure('{"data":[{"id":"a"}]').message).toMatch(/after record 1/);
+    expect(failure('{"data":[{"id":"a"}').message).toMatch(/inside record 1/);
+    expect(failure('{"da').kind).toBe('truncated');
+  });
+
+  it('is not JSON: an HTML error page, plain text, an empty body', () => {
+    const html = '<!DOCTYPE html><html><body><h1>502 Bad Gateway</h1></body></html>';
+    const error = failure(html);
+    expect(error.kind).toBe('not-json');
+    expect(error.near).toBe(html);
+    expect(kindOf('Service Unavailable')).toBe('not-json');
+    expect(kindOf('')).toBe('not-json');
+    expect(kindOf('   \n')).toBe('not-json');
+    expect(kindOf('{"data": [1, 2')).toBe('truncated');
+  });
+
+  it('is not JSON past its first bytes: HTML after some records, or garbage after the end', () => {
+    expect(kindOf('{"data":[{"id":"a"},<html>oops</html>]}')).toBe('syntax');
+    expect(kindOf('{"data":[{"id":"a"} <html>]}')).toBe('syntax');
+    expect(kindOf('{"data":[{"id":"a"}]}<html>')).toBe('syntax');
+    expect(kindOf('{"data":[]} {"data":[]}')).toBe('syntax');
+    expect(kindOf('{"data":[1,]}')).toBe('syntax');
+    expect(kindOf('{"data":[,1]}')).toBe('syntax');
+    expect(kindOf('{"data":[1 2]}')).toBe('syntax');
+    expect(kindOf('{"data":[{"a":1]]}')).toBe('syntax');
+    expect(kindOf('{"data":[{"a":1}}')).toBe('syntax');
+    expect(kindOf('{"data" [1]}')).toBe('syntax');
+    expect(kindOf('{data:[1]}')).toBe('syntax');
+    expect(kindOf('{"data":[1]]')).toBe('syntax');
+    expect(kindOf('{"x":1,}')).toBe('syntax');
+    expect(kindOf("{'data':[]}")).toBe('syntax');
+    const error = failure('{"data":[{"id":"a"},{"id":"b",}]}', 64);
+    expect(error.message).toMatch(/record 2 is not valid JSON/);
+    expect(error.near).toContain('"b",}');
+  });
+
+  it('has the wrong shape: valid JSON without a "data" list', () => {
+    expect(kindOf('{"items":[1]}')).toBe('shape');
+    expect(kindOf('{}')).toBe('shape');
+    expect(kindOf('{"data":{"a":[1]}}')).toBe('shape');
+    expect(kindOf('{"data":null}')).toBe('shape');
+    expect(kindOf('{"data":"[1,2]"}')).toBe('shape');
+    expect(kindOf('{"data":[1],"data":[2]}')).toBe('shape');
+    expect(kindOf('[{"id":"a"}]')).toBe('shape');
+    expect(kindOf('"data"')).toBe('shape');
+    expect(kindOf('null')).toBe('shape');
+    expect(failure('[1,2]').message).toMatch(/is a list, not an object with a "data" list/);
+    expect(failure('{"error":{"code":"X"}}').message).toMatch(/has no "data" list/);
+  });
+
+  it('refuses one element larger than its limit instead of holding it', () => {
+    const splitter = new EnvelopeSplitter(() => undefined, { maxElementBytes: 1000 });
+    splitter.write('{"data":[{"s":"');
+    const big = Buffer.alloc(600, 'a');
+    splitter.write(big);
+    expect(() => splitter.write(big)).toThrow(/larger than/);
+  });
+
+  it('stops at the first problem and does not hand out later records', () => {
+    const seen: unknown[] = [];
+    const splitter = new EnvelopeSplitter((value) => seen.push(value));
+    expect(() => splitter.write('{"data":[1,{"a":}]')).toThrow(ListReadError);
+    expect(seen).toEqual([1]);
+  });
+
+  it('passes on what the callback throws', () => {
+    const splitter = new EnvelopeSplitter(() => {
+      throw new Error('visitor failed');
+    });
+    expect(() => splitter.write('{"data":[1]}')).toThrow('visitor failed');
+  });
+});

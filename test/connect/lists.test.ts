@@ -1,0 +1,200 @@
+/**
+ * List reads with the odd-record rule: the streaming reader and the in-memory reading give the same records
+ * and the same log lines for the same body, and one odd record among 100,000 fails nothing.
+ */
+import fc from 'fast-check';
+import { ListReadError } from '../../src/connect/listSplitter';
+import { type ListRead, collect, listReader, readListText } from '../../src/connect/lists';
+import { ORDER_RULE, type RecordRule, SUBMISSION_RULE, recordLog } from '../../src/connect/records';
+import type { z } from 'zod';
+
+type ObjectSchema = z.ZodObject<z.ZodRawShape>;
+
+const registration = (i: number, overrides: Record<string, unknown> = {}) => ({
+  submissionId: `sub_${String(i).padStart(6, '0')}`,
+  eventId: 'evt_load',
+  status: i % 3 === 0 ? 'pending' : 'approved',
+  email: `person.${i}@example.com`,
+  firstName: ['Zoë', 'Ada', 'Łukasz', '美咲'][i % 4],
+  lastName: ['Ångström', 'Lovelace', 'Nowak', '佐藤'][i % 4],
+  answers: [
+    { key: 'company', label: 'Company', value: `Company "${i % 50}" \\ Ltd` },
+    { key: 'diet', label: 'Dietary needs', value: i % 2 ? ['vegan'] : [] },
+  ],
+  ticketType: 'Standard',
+  qrCode: `EVT1:evt_load:sub_${i}:9f2c`,
+  createdAt: new Date(Date.UTC(2026, 10, 21) + i * 431).toISOString(),
+  approvedAt: i % 3 === 0 ? null : new Date(Date.UTC(2026, 10, 21, 1) + i * 431).toISOString(),
+  checkedInAt: null,
+  ...overrides,
+});
+
+interface Outcome extends ListRead {
+  records: unknown[];
+  positions: number[];
+  lines: string[];
+}
+
+const readStreaming = <S extends ObjectSchema>(body: Buffer, rule: RecordRule<S>, chunk: number): Outcome => {
+  const records: unknown[] = [];
+  const positions: number[] = [];
+  const lines: string[] = [];
+  const reader = listReader(
+    rule,
+    (record, position) => {
+      records.push(record);
+      positions.push(position);
+    },
+    recordLog((line) => lines.push(line), 'the list'),
+  );
+  for (let at = 0; at < body.length; at += chunk) reader.write(body.subarray(at, at + chunk));
+  return { ...reader.end(), records, positions, lines };
+};
+
+const readWhole = <S extends ObjectSchema>(body: Buffer, rule: RecordRule<S>): Outcome => {
+  const records: unknown[] = [];
+  const positions: number[] = [];
+  const lines: string[] = [];
+  const read = readListText(
+    body.toString('utf8'),
+    rule,
+    (record, position) => {
+      records.push(record);
+      positions.push(position);
+    },
+    recordLog((line) => lines.push(line), 'the list'),
+  );
+  return { ...read, records, positions, lines };
+};
+
+/** Same records (in order), positions, log lines and counts; compared as text, which is fast on 100,000. */
+const expectSame = (a: Outcome, b: Outcome) => expect(JSON.stringify(a)).toBe(JSON.stringify(b));
+
+const errorOf = (fn: () => unknown): ListReadError => {
+  try {
+    fn();
+  } catch (error) {
+    expect(error).toBeInstanceOf(ListReadError);
+    return error as ListReadError;
+  }
+  throw new Error('expected a ListReadError');
+};
+
+it('keeps every record and one odd one among 100,000, with one log line, streaming and not', () => {
+  const records = Array.from({ length: 100_000 }, (_, i) =>
+    i === 61_803 ? registration(i, { approvedAt: '' }) : registration(i),
+  );
+  const body = Buffer.from(JSON.stringify({ data: records, total: records.length }));
+  const streamed = readStreaming(body, SUBMISSION_RULE, 65_536);
+  expect(streamed.items).toBe(100_000);
+  expect(streamed.kept).toBe(100_000);
+  expect(streamed.fields).toEqual({ total: 100_000 });
+  expect(streamed.bytes).toBe(body.length);
+  expect(streamed.lines).toEqual([
+    expect.stringMatching(/^Odd record in the list: registration "sub_061803" kept without approvedAt/),
+  ]);
+  const odd = streamed.records[61_803] as Record<string, unknown>;
+  expect(odd).not.toHaveProperty('approvedAt');
+  expect(odd.submissionId).toBe('sub_061803');
+  expect(streamed.records[61_804]).toEqual(registration(61_804));
+
+  expectSame(streamed, readWhole(body, SUBMISSION_RULE));
+});
+
+it('skips one record without createdAt among 10,000 and keeps the rest in order', () => {
+  const records = Array.from({ length: 10_000 }, (_, i) =>
+    i === 4_242 ? registration(i, { createdAt: undefined }) : registration(i),
+  );
+  const body = Buffer.from(JSON.stringify({ data: records }));
+  const streamed = readStreaming(body, SUBMISSION_RULE, 16_384);
+  expect(streamed.items).toBe(10_000);
+  expect(streamed.kept).toBe(9_999);
+  expect(streamed.positions[4_242]).toBe(4_243);
+  expect(streamed.lines).toEqual([
+    expect.stringMatching(/registration "sub_004242" \(item 4243\) skipped: its createdAt is missing/),
+  ]);
+  expectSame(streamed, readWhole(body, SUBMISSION_RULE));
+});
+
+it('gives the same records and lines as the in-memory reading for any mix of odd records and chunk size', () => {
+  const odd = fc.constantFrom<Record<string, unknown>>(
+    {},
+    { approvedAt: '' },
+    { checkedInAt: 17 },
+    { firstName: ['A'] },
+    { answers: [{ key: 'k', label: 3 }, { value: 'no key' }] },
+    { createdAt: '' },
+    { submissionId: null },
+    { status: 5 },
+  );
+  fc.assert(
+    fc.property(
+      fc.array(fc.tuple(fc.nat(1000), odd), { maxLength: 40 }),
+      fc.integer({ min: 1, max: 600 }),
+      (rows, chunk) => {
+        const body = Buffer.from(JSON.stringify({ data: rows.map(([i, o]) => registration(i, o)), page: 1 }));
+        expect(readStreaming(body, SUBMISSION_RULE, chunk)).toEqual(readWhole(body, SUBMISSION_RULE));
+      },
+    ),
+    { numRuns: 150 },
+  );
+});
+
+it('reads any list the same way, with the rule of its noun', () => {
+  const body = Buffer.from(
+    JSON.stringify({
+      data: [
+        {
+          id: 'ord_1',
+          status: 'paid',
+          currency: 'EUR',
+          totalAmount: 100,
+          createdAt: '2026-11-21T14:07:30.000Z',
+        },
+        { id: 'ord_2', status: 'paid', currency: 'EUR', totalAmount: 100, createdAt: 'never' },
+        {
+          id: 'ord_3',
+          status: 'paid',
+          currency: 'EUR',
+          totalAmount: 100,
+          createdAt: '2026-11-21T14:07:30.000Z',
+          updatedAt: 0,
+        },
+      ],
+    }),
+  );
+  const streamed = readStreaming(body, ORDER_RULE, 10);
+  expect(streamed.records.map((o) => (o as { id: string }).id)).toEqual(['ord_1', 'ord_3']);
+  expect(streamed.lines).toHaveLength(2);
+  expect(streamed).toEqual(readWhole(body, ORDER_RULE));
+});
+
+it('fails the same way streaming and not on answers that are not a list', () => {
+  const log = recordLog(() => undefined, 'the list');
+  for (const [text, kind] of [
+    ['<html><body>Bad gateway</body></html>', 'not-json'],
+    ['Internal error', 'not-json'],
+    ['', 'not-json'],
+    ['{"data":[{"submissionId":"a"', 'syntax'],
+    ['{"items":[]}', 'shape'],
+    ['{"data":{}}', 'shape'],
+    ['[]', 'shape'],
+  ] as const) {
+    const whole = errorOf(() => readListText(text, SUBMISSION_RULE, () => undefined, log));
+    expect(whole.kind).toBe(kind);
+    const streamed = errorOf(() => readStreaming(Buffer.from(text), SUBMISSION_RULE, 3));
+    // A cut answer is "truncated" when read as it arrives; in memory it is only "not valid JSON".
+    expect(streamed.kind).toBe(kind === 'syntax' ? 'truncated' : kind);
+  }
+});
+
+it('collects visited records into an array', () => {
+  const { items, visit } = collect<{ submissionId: string }>();
+  readListText(
+    JSON.stringify({ data: [registration(1)] }),
+    SUBMISSION_RULE,
+    visit,
+    recordLog(() => undefined, 'x'),
+  );
+  expect(items.map((s) => s.submissionId)).toEqual(['sub_000001']);
+});
