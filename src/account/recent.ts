@@ -3,8 +3,9 @@
  * triggers): small, bounded reads of the polling endpoints, mapped by the same mappers as live items.
  */
 import type { Bundle, ZObject } from 'zapier-platform-core';
-import { type Event, type Order, type Submission, listOrders, listSubmissions } from '../connect';
+import { type Event, type Order, type Submission, listOrders, readSubmissions } from '../connect';
 import { findEvent, latestEvent } from './events';
+import { FirstN, newestFirstOrder } from './selection';
 
 /** Widening look-back windows: a busy event answers from the first, a quiet one from a later one. */
 const LOOKBACK_HOURS = [1, 24, 24 * 30, 24 * 365];
@@ -36,11 +37,16 @@ export const recentSubmissions = async (
   let found: Submission[] = [];
   for (const hours of LOOKBACK_HOURS) {
     const since = new Date(now - hours * 3_600_000).toISOString();
-    const page = await listSubmissions(z, bundle, { eventId, since });
-    found = page.submissions.filter(keep);
+    // Only the newest `limit` are kept as the window streams by (a busy event's year is large).
+    const newest = new FirstN<{ ms: number; id: string; submission: Submission }>(limit, newestFirstOrder);
+    await readSubmissions(z, bundle, { eventId, since }, (submission) => {
+      if (!keep(submission)) return;
+      newest.offer({ ms: Date.parse(submission.createdAt), id: submission.submissionId, submission });
+    });
+    found = newest.sorted().map((entry) => entry.submission);
     if (found.length >= limit) break;
   }
-  return { event, submissions: found.slice(0, limit) };
+  return { event, submissions: found };
 };
 
 /** Up to `limit` recent orders of `companyId` that pass `keep`, newest first. */

@@ -5,7 +5,7 @@
  */
 import { type Bundle, type ZObject, defineSearch } from 'zapier-platform-core';
 import { LIST_LIMIT_MAX, type Order, isNotFound, listOrders } from '../connect';
-import { eventRegistrations, sameEmail } from '../account/registrations';
+import { registrationIdsWithEmail } from '../account/registrations';
 import { companyIdOf } from '../fields/company';
 import { textInput } from '../fields/read';
 import { ATTENDEE_HELP } from '../mappers/attendee';
@@ -14,7 +14,10 @@ import { orderItemMaker, orderItemOutputFields, orderItemStaticSample } from '..
 /** At most this many events' registrations are read to match an email (the newest orders' events). */
 const MAX_EMAIL_EVENTS = 10;
 
-/** Registration IDs with this email in the events of `orders`. */
+/**
+ * Registration IDs with this email in the events of `orders`. Each event is read as a stream and only the
+ * matching IDs are kept.
+ */
 const registrationsWithEmail = async (
   z: ZObject,
   bundle: Bundle,
@@ -22,20 +25,15 @@ const registrationsWithEmail = async (
   email: string,
 ): Promise<Set<string>> => {
   const eventIds = [...new Set(orders.map((o) => o.eventId).filter((id): id is string => Boolean(id)))];
-  const lists = await Promise.all(
+  const sets = await Promise.all(
     eventIds.slice(0, MAX_EMAIL_EVENTS).map((eventId) =>
-      eventRegistrations(z, bundle, eventId).catch((error: unknown) => {
-        if (isNotFound(error)) return [];
+      registrationIdsWithEmail(z, bundle, eventId, email).catch((error: unknown) => {
+        if (isNotFound(error)) return new Set<string>();
         throw error;
       }),
     ),
   );
-  return new Set(
-    lists
-      .flat()
-      .filter((s) => sameEmail(s.email, email))
-      .map((s) => s.submissionId),
-  );
+  return new Set(sets.flatMap((ids) => [...ids]));
 };
 
 const perform = async (z: ZObject, bundle: Bundle) => {

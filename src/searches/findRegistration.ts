@@ -6,7 +6,7 @@ import { type Bundle, type ZObject, defineSearch } from 'zapier-platform-core';
 import { isNotFound } from '../connect';
 import { findEvent } from '../account/events';
 import { recentSubmissions } from '../account/recent';
-import { eventRegistrations, sameEmail } from '../account/registrations';
+import { matchingRegistrations } from '../account/registrations';
 import { eventField, requiredEventId } from '../fields/event';
 import { FIND_REGISTRATION_KEY } from '../fields/keys';
 import { textInput } from '../fields/read';
@@ -29,16 +29,13 @@ const perform = async (z: ZObject, bundle: Bundle) => {
       400,
     );
   }
-  let registrations;
+  let matches;
   try {
-    registrations = await eventRegistrations(z, bundle, eventId);
+    matches = await matchingRegistrations(z, bundle, eventId, { submissionId, email });
   } catch (error) {
     if (isNotFound(error)) return [];
     throw error;
   }
-  const matches = registrations.filter(
-    (s) => (!submissionId || s.submissionId === submissionId) && (!email || sameEmail(s.email, email)),
-  );
   if (matches.length === 0) return [];
   const event = await findEvent(z, bundle, eventId);
   return matches.map((s) => toSubmissionItem(s, eventContextOf(event)));

@@ -2,17 +2,17 @@
  * New Form Submission (polling): registrations of one event, newest first, id = submissionId, read with a
  * since-window that never misses one (see src/triggers/common/cursor.ts and the README's "Reliability"
  * section). Items have exactly the fields of the instant New Registration trigger: same mapper, same event
- * context. One pass: the connect list is sorted and de-duplicated once, the cursor selects from it, and the
- * answer keeps its order.
+ * context. The answer streams by record by record and the poll's window (`PollWindow`) keeps only what the
+ * poll returns, so a day of registrations is never held whole.
  */
 import { type Bundle, type ZObject, defineTrigger } from 'zapier-platform-core';
-import { type Submission, type SubmissionKey, listSubmissionKeys, listSubmissions } from '../connect';
+import { type Submission, type SubmissionKey, readSubmissionKeys, readSubmissions } from '../connect';
 import { eventContext } from '../account/events';
 import { recentSubmissions } from '../account/recent';
 import { eventField, requiredEventId } from '../fields/event';
 import { chosenStatus, hasStatus, statusField } from '../fields/status';
 import { type EventContext, NO_EVENT_CONTEXT, eventContextOf, toSubmissionItem } from '../mappers/submission';
-import { closePoll, openPoll, pollRequest, selectRecords } from './common/cursor';
+import { PollWindow, closePoll, openPoll, pollRequest } from './common/cursor';
 import { registrationItem } from './common/items';
 import { pollKind, present } from './common/polling';
 
@@ -65,8 +65,9 @@ const perform = async (z: ZObject, bundle: Bundle) => {
 
   if (kind === 'dedupe') {
     // Zapier only records the ids: read the keys of the widest window and answer with ids.
-    const page = await pollRequest(poll, listSubmissionKeys(z, bundle, request));
-    const selection = selectRecords(poll, page.submissions, page.serverTime, idOf);
+    const window = new PollWindow<SubmissionKey>(poll, idOf);
+    const read = await pollRequest(poll, readSubmissionKeys(z, bundle, request, window.visit));
+    const selection = window.select(read.serverTime);
     const answer = present(bundle, selection.records.filter(keep), {
       idOf,
       toItem: (k) => ({ id: idOf(k) }),
@@ -75,8 +76,9 @@ const perform = async (z: ZObject, bundle: Bundle) => {
     return answer;
   }
 
-  const page = await pollRequest(poll, listSubmissions(z, bundle, request));
-  const selection = selectRecords(poll, page.submissions, page.serverTime, idOf, itemBytes);
+  const window = new PollWindow<Submission>(poll, idOf, itemBytes);
+  const read = await pollRequest(poll, readSubmissions(z, bundle, request, window.visit));
+  const selection = window.select(read.serverTime);
   const matching = selection.records.filter(keep);
   const context = matching.length ? await eventContext(z, bundle, eventId) : NO_EVENT_CONTEXT;
   const answer = present(bundle, matching, presenter(context));

@@ -1,11 +1,16 @@
 /**
  * Hidden trigger that feeds the Registration dropdown of Check In Attendee: the approved registrations of
- * the chosen event, sorted by last name, 100 per page ("Load more" asks for the next page, served from the
- * snapshot the first page was cut from, so pages never overlap or skip).
+ * the chosen event, sorted by last name, 100 per page ("Load more" asks for the next page).
+ *
+ * An event may hold 200,000 registrations, so no page ever holds them all: the first page reads the event
+ * once and keeps the first `SNAPSHOT_PAGES` pages by person (a bounded selection, sort keys computed once
+ * per registration), remembered for 5 minutes; the next pages are served from that snapshot, so they never
+ * overlap or skip. Past the snapshot, a page reads the event again and keeps only the rows after the
+ * snapshot's last one, up to that page.
  */
 import { type Bundle, type ZObject, defineTrigger } from 'zapier-platform-core';
 import type { Submission } from '../connect';
-import { byPerson, eventRegistrations } from '../account/registrations';
+import { type Keyed, type SlimRegistration, firstApprovedByPerson } from '../account/registrations';
 import { accountCache } from '../account/store';
 import { requiredEventId } from '../fields/event';
 import { REGISTRATION_LIST_TRIGGER_KEY } from '../fields/keys';
@@ -13,6 +18,10 @@ import { submissionOutputFields, submissionSample, toSubmissionItem } from '../m
 import { staticSample } from '../mappers/sample';
 
 export const PAGE_SIZE = 100;
+/** Pages kept by the first page's read (1,000 rows, about 300 KB in the cache). */
+export const SNAPSHOT_PAGES = 10;
+/** The last page served (20,000 rows by name); a person further down is found by typing their ID. */
+export const MAX_PAGES = 200;
 const SNAPSHOT_TTL_SECONDS = 300;
 
 /** `Lovelace, Ada — ada@example.com (checked in)` */
@@ -24,36 +33,45 @@ export const registrationLabel = (
   return `${who}${s.checkedInAt ? ' (checked in)' : ''}`;
 };
 
-/** What the dropdown keeps of a registration (answers left out: the snapshot stays small). */
-const slim = (s: Submission): Submission => ({
-  submissionId: s.submissionId,
-  eventId: s.eventId,
-  status: s.status,
-  email: s.email ?? null,
-  firstName: s.firstName ?? null,
-  lastName: s.lastName ?? null,
-  ticketType: s.ticketType ?? null,
-  createdAt: s.createdAt,
-  approvedAt: s.approvedAt ?? null,
-  checkedInAt: s.checkedInAt ?? null,
-});
+interface Snapshot {
+  rows: Array<Keyed<SlimRegistration>>;
+  /** Whether every approved registration is in `rows`. */
+  complete: boolean;
+}
+
+const SNAPSHOT_ROWS = SNAPSHOT_PAGES * PAGE_SIZE;
+
+const readSnapshot = async (z: ZObject, bundle: Bundle, eventId: string): Promise<Snapshot> => {
+  const rows = await firstApprovedByPerson(z, bundle, eventId, SNAPSHOT_ROWS + 1);
+  return { rows: rows.slice(0, SNAPSHOT_ROWS), complete: rows.length <= SNAPSHOT_ROWS };
+};
+
+const rowsOfPage = async (z: ZObject, bundle: Bundle, eventId: string, page: number) => {
+  const snapshot = await accountCache(z, bundle).remember(
+    `registration-choices:v2:${eventId}`,
+    SNAPSHOT_TTL_SECONDS,
+    () => readSnapshot(z, bundle, eventId),
+    page === 0,
+  );
+  const from = page * PAGE_SIZE;
+  if (from < SNAPSHOT_ROWS || snapshot.complete) return snapshot.rows.slice(from, from + PAGE_SIZE);
+  if (page >= MAX_PAGES) {
+    z.console.log(
+      `Registration dropdown: page ${page + 1} was not loaded; the list stops after ${MAX_PAGES} pages (type the registration ID instead).`,
+    );
+    return [];
+  }
+  const last = snapshot.rows[snapshot.rows.length - 1];
+  const beyond = from - SNAPSHOT_ROWS;
+  const rows = await firstApprovedByPerson(z, bundle, eventId, beyond + PAGE_SIZE, last?.key);
+  return rows.slice(beyond);
+};
 
 const perform = async (z: ZObject, bundle: Bundle) => {
   const eventId = requiredEventId(z, bundle);
   const page = Math.max(0, Math.floor(Number(bundle.meta?.page) || 0));
-  const approved = await accountCache(z, bundle).remember(
-    `registration-choices:${eventId}`,
-    SNAPSHOT_TTL_SECONDS,
-    async () =>
-      (await eventRegistrations(z, bundle, eventId))
-        .filter((s) => s.status === 'approved')
-        .sort(byPerson)
-        .map(slim),
-    page === 0,
-  );
-  return approved
-    .slice(page * PAGE_SIZE, (page + 1) * PAGE_SIZE)
-    .map((s) => ({ ...toSubmissionItem(s), label: registrationLabel(s) }));
+  const rows = await rowsOfPage(z, bundle, eventId, page);
+  return rows.map(({ row }) => ({ ...toSubmissionItem(row), label: registrationLabel(row) }));
 };
 
 export default defineTrigger({

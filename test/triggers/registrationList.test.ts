@@ -4,7 +4,7 @@ import { type Submission, paths } from '../../src/connect';
 import { SAMPLE_EVENT } from '../../src/mappers/event';
 import { SAMPLE_SUBMISSION } from '../../src/mappers/submission';
 import { ALL_TIME } from '../../src/account/registrations';
-import { PAGE_SIZE } from '../../src/triggers/registrationList';
+import { MAX_PAGES, PAGE_SIZE, SNAPSHOT_PAGES } from '../../src/triggers/registrationList';
 import { BASE_URL, appTester, authData, caught, errorMessage, meta } from '../support/app';
 import { functionOf } from '../../scripts/lib/app';
 
@@ -61,6 +61,32 @@ it(`pages ${PAGE_SIZE} at a time from the snapshot the first page was cut from`,
   expect(second[0]?.id).toBe('sub_0100');
   expect(third[49]?.id).toBe('sub_0249');
   expect(new Set([...first, ...second, ...third].map((i) => i.id)).size).toBe(250);
+});
+
+it('goes on past the snapshot with the rows after its last one, never overlapping or skipping', async () => {
+  // 1,260 approved among pending ones, in no particular order.
+  const all = Array.from({ length: 1_400 }, (_, i) =>
+    person((i * 769) % 1_400, i % 10 === 9 ? { status: 'pending' } : {}),
+  );
+  const approved = all.filter((p) => p.status === 'approved').length;
+  registrations(all);
+  const pages: Array<Array<{ id: string; label: string }>> = [await run(0, undefined, true)];
+  for (let page = 1; page < SNAPSHOT_PAGES; page++) pages.push(await run(page));
+  for (let page = SNAPSHOT_PAGES; page < SNAPSHOT_PAGES + 3; page++) {
+    registrations(all);
+    pages.push(await run(page));
+  }
+  const labels = pages.flat().map((item) => item.label);
+  expect(labels).toHaveLength(approved);
+  expect(new Set(labels).size).toBe(approved);
+  expect(labels).toEqual([...labels].sort());
+  expect(pages[SNAPSHOT_PAGES + 2]).toHaveLength(approved - (SNAPSHOT_PAGES + 2) * PAGE_SIZE);
+});
+
+it(`stops after ${MAX_PAGES} pages`, async () => {
+  registrations(Array.from({ length: 1_001 }, (_, i) => person(i)));
+  await run(0, undefined, true);
+  expect(await run(MAX_PAGES)).toEqual([]);
 });
 
 it('asks again when the first page is loaded again (a just-approved person shows up)', async () => {

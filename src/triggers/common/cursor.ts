@@ -26,6 +26,7 @@
  * - A Zap being turned on reads ids only, over a window wider than any later poll's (a day and 45 minutes).
  */
 import type { Bundle, ZObject } from 'zapier-platform-core';
+import { FirstWithin } from '../../account/selection';
 import { type AccountCache, accountCache } from '../../account/store';
 import { MAX_DEDUPE_ITEMS } from './polling';
 
@@ -208,37 +209,47 @@ export interface Selection<R> {
   lastLeft: Position | null;
 }
 
+const positionOf = <R>(entry: Entry<R> | null | undefined): Position | null =>
+  entry ? { ms: entry.ms, id: entry.id } : null;
+
 /**
- * The records a poll returns, from the fetched ones sorted oldest first. A dedupe poll takes the newest
- * `MAX_DEDUPE_ITEMS` (ids only). Otherwise the answer is one contiguous run within `budgetBytes` (never
- * empty when there is anything): a stateful poll takes it from the oldest end (what is about to leave the
- * window first, and a backlog in order), a stateless one from the newest end.
+ * The run a poll keeps, fed record by record in any order: a dedupe poll the newest `MAX_DEDUPE_ITEMS`
+ * (ids only); otherwise one contiguous run within `budgetBytes` (never empty when there is anything), from
+ * the oldest end for a stateful poll (what is about to leave the window first, and a backlog in order),
+ * from the newest end for a stateless one. Memory is bounded by the run, however large the window.
  */
+const runOf = <R>(kind: SinceKind, mode: Plan['mode'], budgetBytes: number) => {
+  const newestFirst = (a: Entry<R>, b: Entry<R>) => comparePositions(b, a);
+  if (kind === 'dedupe') return new FirstWithin<Entry<R>>(MAX_DEDUPE_ITEMS, newestFirst, () => 1);
+  const order = mode === 'stateful' ? comparePositions : newestFirst;
+  return new FirstWithin<Entry<R>>(budgetBytes, order, (entry) => entry.bytes);
+};
+
+/** What a run tells `closePoll`: where it was cut short by its budget, if it was. */
+const selectionOf = <R>(run: FirstWithin<Entry<R>>, kind: SinceKind, mode: Plan['mode']): Selection<R> => {
+  const kept = run.sorted();
+  const next = positionOf(run.next());
+  if (kind !== 'dedupe' && mode === 'stateful') {
+    const oldestFirst = kept;
+    return {
+      selected: oldestFirst,
+      lastReturned: next ? positionOf(kept[kept.length - 1]) : null,
+      lastLeft: null,
+    };
+  }
+  return { selected: kept.reverse(), lastReturned: null, lastLeft: next };
+};
+
+/** The records a poll returns, from the fetched ones sorted oldest first (see `runOf`). */
 export const selectEntries = <R>(
   sorted: Entry<R>[],
   kind: SinceKind,
   mode: Plan['mode'],
   budgetBytes: number = CURSOR_TIMING.answerBudgetBytes,
 ): Selection<R> => {
-  const position = (entry: Entry<R> | undefined) => (entry ? { ms: entry.ms, id: entry.id } : null);
-  if (kind === 'dedupe') {
-    const selected = sorted.slice(-MAX_DEDUPE_ITEMS);
-    return { selected, lastReturned: null, lastLeft: position(sorted[sorted.length - selected.length - 1]) };
-  }
-  let total = 0;
-  let count = 0;
-  const n = sorted.length;
-  while (count < n) {
-    const entry = sorted[mode === 'stateful' ? count : n - 1 - count] as Entry<R>;
-    if (count > 0 && total + entry.bytes > budgetBytes) break;
-    total += entry.bytes;
-    count += 1;
-  }
-  if (count === n) return { selected: sorted, lastReturned: null, lastLeft: null };
-  if (mode === 'stateful') {
-    return { selected: sorted.slice(0, count), lastReturned: position(sorted[count - 1]), lastLeft: null };
-  }
-  return { selected: sorted.slice(n - count), lastReturned: null, lastLeft: position(sorted[n - count - 1]) };
+  const run = runOf<R>(kind, mode, budgetBytes);
+  for (const entry of sorted) run.offer(entry);
+  return selectionOf(run, kind, mode);
 };
 
 /**
@@ -362,51 +373,78 @@ export interface PollSelection<R> {
 }
 
 /**
- * The poll's records, newest first, from the fetched ones: newest first with one per id, as the connect list
- * functions return them (this function neither sorts nor de-duplicates). `serverTime` is the service's clock
- * when it answered (its `Date` header), if known; `bytesOf` what one record adds to the answer.
+ * What a poll keeps of its window while the answer streams by (`visit`, record by record, in any order):
+ * only the records after the plan's start, each id once (its first occurrence), and of those only the run
+ * the poll returns (`runOf`). A day of registrations (the window of a Zap being turned on, or of a stream
+ * whose polls failed for hours) is therefore never held whole. `select` then tells what the poll returns and
+ * what `closePoll` remembers of it.
  */
+export class PollWindow<R extends { createdAt: string }> {
+  private readonly run: FirstWithin<Entry<R>>;
+  private readonly seen = new Set<string>();
+  private newest = -Infinity;
+
+  constructor(
+    private readonly poll: SincePoll,
+    private readonly idOf: (record: R) => string,
+    /** What one record adds to the answer, in bytes. */
+    private readonly bytesOf: (record: R) => number = (record) => JSON.stringify(record).length,
+  ) {
+    this.run = runOf<R>(poll.kind, poll.plan.mode, CURSOR_TIMING.answerBudgetBytes);
+  }
+
+  /** Reads one record of the answer. */
+  readonly visit = (record: R): void => {
+    const ms = Date.parse(record.createdAt);
+    const id = this.idOf(record);
+    if (!Number.isFinite(ms) || comparePositions({ ms, id }, this.poll.plan.after) <= 0) return;
+    if (this.seen.has(id)) return;
+    this.seen.add(id);
+    if (ms <= this.poll.started + CURSOR_TIMING.clockSkewMs) this.newest = Math.max(this.newest, ms);
+    const bytes = this.poll.kind === 'dedupe' ? 0 : this.bytesOf(record);
+    this.run.offer({ record, ms, id, bytes });
+  };
+
+  /**
+   * The poll's records, newest first, and what `closePoll` remembers. `serverTime` is the service's clock
+   * when it answered (its `Date` header), if known.
+   */
+  select(serverTime: number | null): PollSelection<R> {
+    const { poll } = this;
+    const answeredAt = poll.now();
+    const { selected, lastReturned, lastLeft } = selectionOf(this.run, poll.kind, poll.plan.mode);
+    const records = selected.map((entry) => entry.record).reverse();
+    if (poll.kind === 'dedupe') return { records, checkpoint: null, base: null, offset: null };
+
+    // The service's clock when it answered: its Date header (whole seconds), else the newest createdAt read
+    // (never later than the truth). `t` is an upper bound (when the checkpoint may become an anchor); every
+    // record made before `answered` minus the visibility delay and the margin was visible when the poll read.
+    const measured = serverTime !== null && Number.isFinite(serverTime) ? serverTime : null;
+    const answered = measured ?? (Number.isFinite(this.newest) ? this.newest : null);
+    const t = measured !== null ? measured + SECOND : answeredAt + CURSOR_TIMING.clockSkewMs;
+    const settled =
+      answered === null ? null : at(answered - CURSOR_TIMING.visibilityDelayMs - CURSOR_TIMING.marginMs);
+    return {
+      records,
+      checkpoint:
+        settled === null ? null : { t, pos: lastReturned ? earlier(lastReturned, settled) : settled },
+      base: poll.plan.mode === 'stateless' ? (lastLeft ?? poll.plan.after) : null,
+      offset: measured !== null ? answeredAt - measured : null,
+    };
+  }
+}
+
+/** `PollWindow` over records already in memory (any order). */
 export const selectRecords = <R extends { createdAt: string }>(
   poll: SincePoll,
   fetched: R[],
   serverTime: number | null,
   idOf: (record: R) => string,
-  bytesOf: (record: R) => number = (record) => JSON.stringify(record).length,
+  bytesOf?: (record: R) => number,
 ): PollSelection<R> => {
-  const answeredAt = poll.now();
-  const oldestFirst: Entry<R>[] = [];
-  let newest = -Infinity;
-  for (let i = fetched.length - 1; i >= 0; i--) {
-    const record = fetched[i] as R;
-    const ms = Date.parse(record.createdAt);
-    const id = idOf(record);
-    if (!Number.isFinite(ms) || comparePositions({ ms, id }, poll.plan.after) <= 0) continue;
-    oldestFirst.push({ record, ms, id, bytes: poll.kind === 'dedupe' ? 0 : bytesOf(record) });
-    if (ms <= poll.started + CURSOR_TIMING.clockSkewMs) newest = Math.max(newest, ms);
-  }
-  const { selected, lastReturned, lastLeft } = selectEntries(
-    oldestFirst,
-    poll.kind,
-    poll.plan.mode,
-    CURSOR_TIMING.answerBudgetBytes,
-  );
-  const records = selected.map((entry) => entry.record).reverse();
-  if (poll.kind === 'dedupe') return { records, checkpoint: null, base: null, offset: null };
-
-  // The service's clock when it answered: its Date header (whole seconds), else the newest createdAt read
-  // (never later than the truth). `t` is an upper bound (when the checkpoint may become an anchor); every
-  // record made before `answered` minus the visibility delay and the margin was visible when the poll read.
-  const measured = serverTime !== null && Number.isFinite(serverTime) ? serverTime : null;
-  const answered = measured ?? (Number.isFinite(newest) ? newest : null);
-  const t = measured !== null ? measured + SECOND : answeredAt + CURSOR_TIMING.clockSkewMs;
-  const settled =
-    answered === null ? null : at(answered - CURSOR_TIMING.visibilityDelayMs - CURSOR_TIMING.marginMs);
-  return {
-    records,
-    checkpoint: settled === null ? null : { t, pos: lastReturned ? earlier(lastReturned, settled) : settled },
-    base: poll.plan.mode === 'stateless' ? (lastLeft ?? poll.plan.after) : null,
-    offset: measured !== null ? answeredAt - measured : null,
-  };
+  const window = new PollWindow(poll, idOf, bytesOf);
+  for (const record of fetched) window.visit(record);
+  return window.select(serverTime);
 };
 
 /** Records the poll once its answer was built from `selection` (a Zap being turned on records nothing). */

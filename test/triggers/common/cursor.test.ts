@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import {
   CURSOR_TIMING,
   type Checkpoint,
@@ -136,6 +137,65 @@ describe('selectEntries', () => {
 
   it('returns one record even when it alone is over the budget', () => {
     expect(selectEntries(entries([1, 2], 100), 'poll', 'stateful', 10).selected).toHaveLength(1);
+  });
+
+  it('a record arriving after a larger one was cut cannot fill the gap: the run stays contiguous', () => {
+    // Oldest first: 1 (5 bytes), 2 (8 bytes), 3 (1 byte); budget 10. Read in the order 1, 2, 3.
+    const [a, b, c] = [
+      { ...entries([1])[0]!, bytes: 5 },
+      { ...entries([2])[0]!, id: 'b', bytes: 8 },
+      { ...entries([3])[0]!, id: 'c', bytes: 1 },
+    ];
+    const { selected, lastReturned } = selectEntries([a, b, c], 'poll', 'stateful', 10);
+    expect(selected).toEqual([a]);
+    expect(lastReturned).toEqual({ ms: 1, id: a.id });
+  });
+
+  it('reads the records in any order and keeps the same run as from the sorted window (property)', () => {
+    // The answer streams by in the service's order (none is defined): the run must not depend on it.
+    const reference = (sorted: Entry<string>[], fromOldest: boolean, budget: number) => {
+      const ordered = fromOldest ? sorted : [...sorted].reverse();
+      let total = 0;
+      let count = 0;
+      while (count < ordered.length && (count === 0 || total + ordered[count]!.bytes <= budget)) {
+        total += ordered[count]!.bytes;
+        count += 1;
+      }
+      const run = ordered.slice(0, count);
+      const next = ordered[count];
+      return { run: fromOldest ? run : run.reverse(), next: next ? { ms: next.ms, id: next.id } : null };
+    };
+    const rows = fc.uniqueArray(fc.record({ ms: fc.integer({ min: 0, max: 40 }), bytes: fc.nat(12) }), {
+      selector: (r) => r.ms,
+      maxLength: 30,
+    });
+    fc.assert(
+      fc.property(
+        rows,
+        fc.integer({ min: 1, max: 60 }),
+        fc.boolean(),
+        fc.nat(),
+        (raw, budget, stateful, seed) => {
+          const sorted = raw
+            .map((r, i) => ({ record: `r${i}`, ms: r.ms, id: `sub_${i}`, bytes: r.bytes }))
+            .sort((x, y) => x.ms - y.ms);
+          const shuffled = [...sorted].sort(
+            (x, y) => ((x.ms * 7919 + seed) % 31) - ((y.ms * 7919 + seed) % 31),
+          );
+          const mode = stateful ? 'stateful' : 'stateless';
+          const got = selectEntries(shuffled, 'poll', mode, budget);
+          const want = reference(sorted, stateful, budget);
+          expect(got.selected).toEqual(want.run);
+          if (stateful) {
+            const last = want.run[want.run.length - 1];
+            expect(got.lastReturned).toEqual(want.next && last ? { ms: last.ms, id: last.id } : null);
+          } else {
+            expect(got.lastLeft).toEqual(want.next);
+          }
+        },
+      ),
+      { numRuns: 400 },
+    );
   });
 
   it('a dedupe poll takes every row, up to the newest MAX_DEDUPE_ITEMS', () => {
