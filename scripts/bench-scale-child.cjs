@@ -1,12 +1,13 @@
 // One operation of bench:scale alone, in a fresh Node process running the compiled app as Zapier runs it
 // (or, for `bare`, a plain download of the same answer and one JSON.parse of it). Started by
-// scripts/bench-scale.ts with: <compiled app folder> <operation> <base URL> <event id> <API key> <email>.
+// scripts/bench-scale.ts with: <compiled app folder> <operation> <base URL> <event id> <API key> <email>
+// <company id>.
 // Prints `RESULT {json}`: wall time of the operation, what it returned, the process memory before it (app
 // loaded) and the peak memory of the whole process.
 const http = require('node:http');
 const path = require('node:path');
 
-const [appDir, operation, baseUrl, eventId, apiKey, email] = process.argv.slice(2);
+const [appDir, operation, baseUrl, eventId, apiKey, email, companyId] = process.argv.slice(2);
 const ALL_TIME = '2000-01-01T00:00:00.000Z';
 
 // zapier-platform-core prints a memory line on every run outside of tests.
@@ -52,7 +53,7 @@ const main = async () => {
     const { createAppTester } = require('zapier-platform-core');
     const App = require(path.resolve(appDir, 'index.js')).default;
     const tester = createAppTester(App);
-    const authData = { apiKey, baseUrl };
+    const authData = { apiKey, baseUrl, companyId };
     const operations = {
       'find-registration': [App.searches.find_registration, { eventId, email }, meta()],
       dropdown: [App.triggers.registration_list, { eventId }, meta({ isFillingDynamicDropdown: true })],
@@ -62,12 +63,15 @@ const main = async () => {
     };
     const [definition, inputData, bundleMeta] = operations[operation] ?? [];
     if (!definition) throw new Error(`unknown operation ${operation}`);
-    // Warm the code path on an event without registrations first: the figures are those of the run itself.
-    await tester(definition.operation.perform, {
-      authData,
-      inputData: { ...inputData, eventId: '00000000-0000-4000-8000-000000000000' },
-      meta: bundleMeta,
-    }).catch(() => undefined);
+    // Warm the code path first on an unknown event (an unknown order for Find Order), which reads almost
+    // nothing: the figures are those of the run itself.
+    const warm =
+      operation === 'find-order'
+        ? { orderIdText: 'ord_unknown' }
+        : { ...inputData, eventId: '00000000-0000-4000-8000-000000000000' };
+    await tester(definition.operation.perform, { authData, inputData: warm, meta: bundleMeta }).catch(
+      () => undefined,
+    );
     run = () => tester(definition.operation.perform, { authData, inputData, meta: bundleMeta });
   }
   if (global.gc) global.gc();

@@ -156,6 +156,7 @@ const main = async () => {
           eventId,
           TENANT.apiKey,
           target.email,
+          TENANT.companyId,
         ]);
         const line = /^RESULT (.*)$/m.exec(child.stdout)?.[1];
         if (!line)
