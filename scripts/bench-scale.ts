@@ -39,7 +39,7 @@ const OPERATIONS = [
 
 type Outcome = { code: number | null; stdout: string; stderr: string };
 
-/** Runs a command (at most 3 minutes) and collects its output. */
+/** Runs a command (at most 10 minutes) and collects its output. */
 const run = (command: string, args: string[]): Promise<Outcome> =>
   new Promise((resolve) => {
     const child = spawn(command, args, { cwd: ROOT });
@@ -47,7 +47,7 @@ const run = (command: string, args: string[]): Promise<Outcome> =>
     let stderr = '';
     child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
     child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    const timer = setTimeout(() => child.kill('SIGKILL'), 180_000);
+    const timer = setTimeout(() => child.kill('SIGKILL'), 600_000);
     child.on('close', (code) => {
       clearTimeout(timer);
       resolve({ code, stdout, stderr });

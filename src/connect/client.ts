@@ -411,17 +411,25 @@ const readList = async <S extends ObjectSchema>(
     throwForAnswer(z, rawAnswer(sent, redact(content)), call.what, call.retry);
   }
   const reader = listReader(call.rule, visit, log);
+  // With `timeoutMs` (a poll inside Zapier's 30 s) the whole answer must arrive by then; without it (a
+  // lookup reading a whole event) the answer may take as long as it keeps arriving, but not stall.
   let timedOut = false;
-  const timer = setTimeout(
+  let lastChunk = Date.now();
+  const idleMs = DEFAULT_TIMEOUT_MS;
+  const timer = setInterval(
     () => {
-      timedOut = true;
-      body.destroy?.(new Error('timeout'));
+      const now = Date.now();
+      if (call.timeoutMs !== undefined ? now >= deadline : now - lastChunk >= idleMs) {
+        timedOut = true;
+        body.destroy?.(new Error('timeout'));
+      }
     },
-    Math.max(0, deadline - Date.now()),
+    Math.min(1000, Math.max(10, Math.floor((call.timeoutMs ?? idleMs) / 10))),
   );
   let failure: unknown = null;
   try {
     for await (const chunk of body) {
+      lastChunk = Date.now();
       try {
         reader.write(chunk);
       } catch (error) {
@@ -442,7 +450,7 @@ const readList = async <S extends ObjectSchema>(
       call.retry,
     );
   } finally {
-    clearTimeout(timer);
+    clearInterval(timer);
   }
   if (failure !== null) return broken(failure, reader.headText());
   try {
