@@ -4,7 +4,8 @@
  * one place where records are sorted and de-duplicated, and every later step reads that order.
  */
 import type { Bundle, ZObject } from 'zapier-platform-core';
-import { type ZodError, z as zod } from 'zod';
+import type { ZodError } from 'zod';
+import * as zod from 'zod';
 import { connectList, connectRequest, connectRequestFull, connectRequestOrNull } from './client';
 import { collect } from './lists';
 import { paths } from './paths';
