@@ -154,7 +154,12 @@ export const readSubmissionPeople = async (
   params: SubmissionQuery,
   visit: (person: SubmissionPerson, position: number) => void,
 ): Promise<SubmissionRead> => {
-  const read = await connectList(z, bundle, { ...submissionCall(params), rule: SUBMISSION_PERSON_RULE }, visit);
+  const read = await connectList(
+    z,
+    bundle,
+    { ...submissionCall(params), rule: SUBMISSION_PERSON_RULE },
+    visit,
+  );
   return { items: read.items, kept: read.kept, bytes: read.bytes, serverTime: serverTimeOf(read.headers) };
 };
 

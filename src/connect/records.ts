@@ -30,7 +30,11 @@ export const SUBMISSION_RULE = { noun: 'registration', schema: Submission, idKey
 /** Only the keys of a registration: other fields are not read, so they cannot be odd. */
 export const SUBMISSION_KEY_RULE = { noun: 'registration', schema: SubmissionKey, idKey: 'submissionId' };
 /** Only who registered (the attendee behind an order). */
-export const SUBMISSION_PERSON_RULE = { noun: 'registration', schema: SubmissionPerson, idKey: 'submissionId' };
+export const SUBMISSION_PERSON_RULE = {
+  noun: 'registration',
+  schema: SubmissionPerson,
+  idKey: 'submissionId',
+};
 export const ORDER_RULE = { noun: 'order', schema: Order, idKey: 'id' };
 export const EVENT_RULE = { noun: 'event', schema: Event, idKey: 'id' };
 export const FLOOR_PLAN_RULE = { noun: 'floor plan', schema: FloorPlan, idKey: 'id' };
