@@ -56,6 +56,11 @@ export interface ConnectResult<T> {
 }
 
 const DEFAULT_TIMEOUT_MS = 20_000;
+/** A streamed list read without its own time limit (a lookup through a whole event): Zapier stops at 30 s. */
+const LOOKUP_LIMIT_MS = 27_000;
+/** ... and it gives up sooner when no byte of the answer arrives for this long. */
+const STALL_MS = DEFAULT_TIMEOUT_MS;
+const TIMER_STEP_MS = 250;
 
 /** Joins a normalised base URL and an encoded path, with a query built from defined values only. */
 export const buildUrl = (baseUrl: string, path: string, query?: Query): string => {
@@ -359,7 +364,7 @@ const readList = async <S extends ObjectSchema>(
   visit: Visit<z.infer<S>>,
   redact: Redact,
 ): Promise<ListResult> => {
-  const deadline = Date.now() + (call.timeoutMs ?? DEFAULT_TIMEOUT_MS);
+  const deadline = Date.now() + (call.timeoutMs ?? LOOKUP_LIMIT_MS);
   const baseUrl = resolveBaseUrl(z, bundle.authData);
   const url = buildUrl(baseUrl, call.path, call.query);
   let sent: Answered;
@@ -411,20 +416,19 @@ const readList = async <S extends ObjectSchema>(
     throwForAnswer(z, rawAnswer(sent, redact(content)), call.what, call.retry);
   }
   const reader = listReader(call.rule, visit, log);
-  // With `timeoutMs` (a poll inside Zapier's 30 s) the whole answer must arrive by then; without it (a
-  // lookup reading a whole event) the answer may take as long as it keeps arriving, but not stall.
+  // With `timeoutMs` (a poll inside Zapier's 30 s) the whole answer must arrive by then. Without it (a lookup
+  // reading a whole event) it has until just before Zapier's 30 s, and must not stall for `STALL_MS` either.
   let timedOut = false;
   let lastChunk = Date.now();
-  const idleMs = DEFAULT_TIMEOUT_MS;
   const timer = setInterval(
     () => {
       const now = Date.now();
-      if (call.timeoutMs !== undefined ? now >= deadline : now - lastChunk >= idleMs) {
+      if (now >= deadline || (call.timeoutMs === undefined && now - lastChunk >= STALL_MS)) {
         timedOut = true;
         body.destroy?.(new Error('timeout'));
       }
     },
-    Math.min(1000, Math.max(10, Math.floor((call.timeoutMs ?? idleMs) / 10))),
+    Math.min(TIMER_STEP_MS, Math.max(10, Math.floor((call.timeoutMs ?? STALL_MS) / 10))),
   );
   let failure: unknown = null;
   try {
@@ -439,9 +443,7 @@ const readList = async <S extends ObjectSchema>(
     }
   } catch (error) {
     const reason = timedOut
-      ? Object.assign(new Error(`network timeout after ${call.timeoutMs ?? DEFAULT_TIMEOUT_MS} ms`), {
-          type: 'request-timeout',
-        })
+      ? Object.assign(new Error('network timeout'), { type: 'request-timeout' })
       : error;
     throw networkError(
       z,

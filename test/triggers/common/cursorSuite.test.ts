@@ -5,7 +5,18 @@
  * nothing which existed when the Zap was turned on ran it, and counts what was transferred.
  */
 import { CURSOR_TIMING } from '../../../src/triggers/common/cursor';
-import { FakeCache, type Failure, HOUR, MINUTE, Rng, START, ScriptedServer, Zap, fakeZ } from './harness';
+import {
+  FakeCache,
+  type Failure,
+  HOUR,
+  MINUTE,
+  Rng,
+  START,
+  ScriptedServer,
+  Zap,
+  fakeZ,
+  logLines,
+} from './harness';
 
 const DAY = 24 * HOUR;
 
@@ -342,6 +353,53 @@ describe('the contract at its worst', () => {
     });
     expect(zap.lost).toBe(7);
     expectComplete(server, zap);
+  });
+
+  it('odd records: a bad optional field is delivered empty, a record without id or createdAt is skipped', async () => {
+    const { server, zaps } = setup(2);
+    const [a, b] = zaps as [Zap, Zap];
+    await a.turnOn();
+    await b.turnOn();
+    logLines.length = 0;
+    const arrive = steady(server, BUSY, 21);
+    const odd = ['odd_approved', 'odd_number', 'odd_answer'];
+    await play({
+      server,
+      schedules: [
+        { zap: a, everyMs: 5 * MINUTE },
+        { zap: b, everyMs: 15 * MINUTE, offsetMs: 7 * MINUTE },
+      ],
+      from: START,
+      to: START + 6 * HOUR,
+      arrive: (t) => {
+        arrive(t);
+        if (t === START + 2 * HOUR) {
+          server.add(odd[0]!, t - 1, 0, 'approved', false, { approvedAt: '' });
+          server.add(odd[1]!, t - 2, 0, 'approved', false, { approvedAt: 1764590400 });
+          server.add(odd[2]!, t - 3, 0, 'approved', false, {
+            answers: [{ key: 'company', label: 'Company', value: 'Acme' }, { key: 42 }],
+          });
+          server.addUnusable({ submissionId: 'no_created_at', eventId: 'evt', status: 'approved' }, t);
+          server.addUnusable({ eventId: 'evt', status: 'approved', createdAt: new Date(t).toISOString() }, t);
+          server.addUnusable('not a record', t);
+        }
+      },
+    });
+    for (const zap of [a, b]) {
+      // Every poll succeeded: the odd records never failed a list.
+      expect({ zap: zap.name, failures: zap.failures }).toEqual({ zap: zap.name, failures: 0 });
+      expectComplete(server, zap);
+      for (const id of odd) expect(zap.items.get(id)).toBeDefined();
+      expect(zap.items.get('odd_approved')?.approvedAt).toBeNull();
+      expect(zap.items.get('odd_number')?.approvedAt).toBeNull();
+      expect(zap.items.get('odd_answer')?.answers__company).toBe('Acme');
+      expect(zap.seen.has('no_created_at')).toBe(false);
+    }
+    const log = logLines.join('\n');
+    expect(log).toContain('registration "odd_approved" kept without approvedAt');
+    expect(log).toContain('registration "no_created_at"');
+    expect(log).toMatch(/item \d+ skipped: its submissionId is missing or unusable/);
+    expect(log).toMatch(/item \d+ skipped: it is a string, not an object/);
   });
 });
 

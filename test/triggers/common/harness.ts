@@ -48,21 +48,43 @@ export class ScriptedServer {
   /** Every submissions request answered: when (server clock), its `since`, what it carried. */
   readonly log: Array<{ at: number; sinceMs: number; items: number; bytes: number }> = [];
   private readonly rows: Stored[] = [];
+  private readonly unusable: Array<{ record: unknown; visibleMs: number }> = [];
   private readonly createdById = new Map<string, number>();
   private readonly rng = new Rng(7);
   private failNext: Failure | null = null;
 
-  /** A registration; `lean` ones carry only what identifies them (bursts: cheaper to play, same logic). */
-  add(id: string, createdMs: number, lagMs = 0, status = 'approved', lean = false): void {
+  /**
+   * A registration; `lean` ones carry only what identifies them (bursts: cheaper to play, same logic).
+   * `odd` replaces fields with values outside their documented form (`approvedAt: ""`).
+   */
+  add(
+    id: string,
+    createdMs: number,
+    lagMs = 0,
+    status = 'approved',
+    lean = false,
+    odd: Record<string, unknown> = {},
+  ): void {
     const createdAt = new Date(createdMs).toISOString();
     this.rows.push({
-      submission: lean
-        ? ({ submissionId: id, eventId: EVENT_ID, status, createdAt } as Submission)
-        : { ...SAMPLE_SUBMISSION, submissionId: id, eventId: EVENT_ID, status, createdAt },
+      submission: {
+        ...(lean
+          ? ({ submissionId: id, eventId: EVENT_ID, status, createdAt } as Submission)
+          : { ...SAMPLE_SUBMISSION, submissionId: id, eventId: EVENT_ID, status, createdAt }),
+        ...odd,
+      } as Submission,
       createdMs,
       visibleMs: createdMs + lagMs,
     });
     this.createdById.set(id, createdMs);
+  }
+
+  /**
+   * A record no registration can be made of (no id, no `createdAt`, not an object): it is in every answer
+   * from `visibleMs` on, whatever the `since`, and it is not among the registrations created.
+   */
+  addUnusable(record: unknown, visibleMs: number): void {
+    this.unusable.push({ record, visibleMs });
   }
 
   /** Ids of every registration created at or after `ms`. */
@@ -120,7 +142,11 @@ export class ScriptedServer {
         [rows[i], rows[j]] = [rows[j] as Stored, rows[i] as Stored];
       }
     }
-    const body = JSON.stringify({ data: rows.map((row) => row.submission) });
+    const records: unknown[] = rows.map((row) => row.submission);
+    for (const { record, visibleMs } of this.unusable) {
+      if (visibleMs <= this.now) records.splice(this.rng.int(records.length + 1), 0, record);
+    }
+    const body = JSON.stringify({ data: records });
     this.log.push({ at: this.now, sinceMs, items: rows.length, bytes: Buffer.byteLength(body) });
     return this.reply(200, body);
   }
@@ -148,6 +174,9 @@ export class FakeCache {
   };
 }
 
+/** Log lines the app wrote (`z.console.log`), for scenarios that check them. */
+export const logLines: string[] = [];
+
 export const fakeZ = (server: ScriptedServer, cache: FakeCache): ZObject =>
   ({
     request: async (options: { url: string; raw?: boolean }) => {
@@ -166,13 +195,15 @@ export const fakeZ = (server: ScriptedServer, cache: FakeCache): ZObject =>
     },
     cache: cache.api,
     errors,
-    console: { log: () => undefined, error: () => undefined },
+    console: { log: (line: string) => logLines.push(line), error: () => undefined },
   }) as unknown as ZObject;
 
 /** One Zap using the trigger: Zapier's dedupe table and what reached the Zap. */
 export class Zap {
   readonly seen = new Set<string>();
   readonly triggered: string[] = [];
+  /** The item each id ran the Zap with. */
+  readonly items = new Map<string, Record<string, unknown>>();
   /** The ids each delivered poll ran the Zap for, in the order of the answer. */
   readonly answers: string[][] = [];
   seeded = 0;
@@ -197,10 +228,10 @@ export class Zap {
     } as unknown as Bundle;
   }
 
-  private async run(meta: Record<string, unknown>): Promise<Array<{ id: string }>> {
-    return (await functionOf('triggers', newSubmission.key)(this.z, this.bundle(meta))) as Array<{
-      id: string;
-    }>;
+  private async run(meta: Record<string, unknown>): Promise<Array<{ id: string } & Record<string, unknown>>> {
+    return (await functionOf('triggers', newSubmission.key)(this.z, this.bundle(meta))) as Array<
+      { id: string } & Record<string, unknown>
+    >;
   }
 
   /** Turning the Zap on: every id returned goes into the dedupe table without running the Zap. */
@@ -216,7 +247,7 @@ export class Zap {
    */
   async poll(options: { lose?: boolean } = {}): Promise<'ok' | 'failed'> {
     this.polls += 1;
-    let items: Array<{ id: string }>;
+    let items: Array<{ id: string } & Record<string, unknown>>;
     try {
       items = await this.run({ isPopulatingDedupe: false, isLoadingSample: false });
     } catch {
@@ -237,6 +268,8 @@ export class Zap {
       this.seen.add(id);
       this.triggered.push(id);
     }
+    const isFresh = new Set(fresh);
+    for (const item of items) if (isFresh.has(item.id)) this.items.set(item.id, item);
     this.answers.push(fresh);
     return 'ok';
   }
