@@ -1,0 +1,116 @@
+/**
+ * End to end against the sandbox with one event of 100,000 registrations, two of them made odd: the whole-event
+ * reads stream the answer record by record, and each gives the same result as reading the same answer whole
+ * (one `JSON.parse`) and applying the contract's odd-record rule to it. One odd record fails nothing.
+ */
+import type { Bundle, ZObject } from 'zapier-platform-core';
+import { startSandbox, type RunningSandbox } from '../../sandbox';
+import { SUBMISSION_RULE, type Submission, checkRecord } from '../../src/connect';
+import { personKey } from '../../src/account/registrations';
+import { CURSOR_TIMING } from '../../src/triggers/common/cursor';
+import findRegistration from '../../src/searches/findRegistration';
+import newSubmission from '../../src/triggers/newSubmission';
+import { PAGE_SIZE } from '../../src/triggers/registrationList';
+import { REGISTRATION_LIST_TRIGGER_KEY } from '../../src/fields/keys';
+import { functionOf } from '../../scripts/lib/app';
+import { appTester, meta } from '../support/app';
+import { NORTHWIND, authOf, simulate } from '../support/sandbox';
+
+type Item = Record<string, unknown>;
+type Perform = (z: ZObject, bundle: Bundle) => Promise<unknown>;
+
+const SIZE = 100_000;
+
+let sandbox: RunningSandbox;
+let eventId: string;
+/** The same answer read whole, the way the app read it before streaming. */
+let whole: unknown[];
+let oddDate: { submissionId: string; email: string };
+let noCreatedAt: { submissionId: string; email: string };
+
+const run = (perform: Perform, inputData: Item, extraMeta: Item = {}) =>
+  appTester(perform, {
+    authData: authOf(sandbox, NORTHWIND),
+    inputData,
+    meta: meta(extraMeta),
+  }) as Promise<Item[]>;
+
+/** The odd-record rule applied to the answer read whole: the registrations that can be used. */
+const usable = (): Submission[] =>
+  whole.flatMap((value) => {
+    const checked = checkRecord(SUBMISSION_RULE, value);
+    return checked.ok ? [checked.record] : [];
+  });
+
+beforeAll(async () => {
+  sandbox = await startSandbox({ port: 0, scale: SIZE });
+  eventId = sandbox.scaleEventId!;
+  const answer = await fetch(
+    `${sandbox.url}/api/v1/integrations/zapier/submissions?eventId=${eventId}&since=2000-01-01T00:00:00.000Z`,
+    { headers: { 'X-API-KEY': NORTHWIND.apiKey } },
+  );
+  const plain = ((await answer.json()) as { data: Submission[] }).data;
+  const approved = plain.filter((s) => s.status === 'approved');
+  const pick = (s: Submission | undefined) => ({ submissionId: s!.submissionId, email: s!.email! });
+  oddDate = pick(approved[40_000]);
+  noCreatedAt = pick(approved[60_000]);
+  await simulate(sandbox, NORTHWIND, 'POST', `/_sandbox/submissions/${oddDate.submissionId}/odd`, {
+    set: { approvedAt: '' },
+  });
+  await simulate(sandbox, NORTHWIND, 'POST', `/_sandbox/submissions/${noCreatedAt.submissionId}/odd`, {
+    remove: ['createdAt'],
+  });
+  const again = await fetch(
+    `${sandbox.url}/api/v1/integrations/zapier/submissions?eventId=${eventId}&since=2000-01-01T00:00:00.000Z`,
+    { headers: { 'X-API-KEY': NORTHWIND.apiKey } },
+  );
+  whole = ((await again.json()) as { data: unknown[] }).data;
+}, 120_000);
+
+afterAll(() => sandbox?.close());
+
+it('the answer holds 100,000 registrations, one with an odd date and one without createdAt', () => {
+  expect(whole).toHaveLength(SIZE);
+  expect(usable()).toHaveLength(SIZE - 1);
+  const odd = whole.find((s) => (s as Submission).submissionId === oddDate.submissionId) as Item;
+  expect(odd.approvedAt).toBe('');
+});
+
+it('Find Registration finds the registration with the odd date, with the date empty', async () => {
+  const found = await run(functionOf('searches', findRegistration.key), { eventId, email: oddDate.email });
+  const expected = usable().filter((s) => s.email === oddDate.email);
+  expect(found.map((item) => item.submissionId)).toEqual(expected.map((s) => s.submissionId));
+  expect(found[0]).toMatchObject({ submissionId: oddDate.submissionId, approvedAt: null });
+}, 60_000);
+
+it('Find Registration skips the record without createdAt, and the read does not fail', async () => {
+  const found = await run(functionOf('searches', findRegistration.key), {
+    eventId,
+    email: noCreatedAt.email,
+  });
+  expect(found).toEqual([]);
+  const other = usable()[12_345]!;
+  const again = await run(functionOf('searches', findRegistration.key), { eventId, email: other.email! });
+  expect(again.map((item) => item.submissionId)).toEqual([other.submissionId]);
+}, 60_000);
+
+it('the Registration dropdown pages are the approved registrations by person, as read whole', async () => {
+  const expected = usable()
+    .filter((s) => s.status === 'approved')
+    .map((s) => ({ key: personKey(s), id: s.submissionId }))
+    .sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0))
+    .map((row) => row.id);
+  const perform = functionOf('triggers', REGISTRATION_LIST_TRIGGER_KEY);
+  const first = await run(perform, { eventId }, { page: 0 });
+  const second = await run(perform, { eventId }, { page: 1 });
+  expect(first.map((item) => item.id)).toEqual(expected.slice(0, PAGE_SIZE));
+  expect(second.map((item) => item.id)).toEqual(expected.slice(PAGE_SIZE, 2 * PAGE_SIZE));
+}, 60_000);
+
+it('New Form Submission turned on records every registration of its window, as read whole', async () => {
+  const ids = await run(functionOf('triggers', newSubmission.key), { eventId }, { isPopulatingDedupe: true });
+  const since = Date.now() - CURSOR_TIMING.seedMs;
+  const expected = usable().filter((s) => Date.parse(s.createdAt) >= since);
+  expect(ids).toHaveLength(expected.length);
+  expect(new Set(ids.map((item) => item.id))).toEqual(new Set(expected.map((s) => s.submissionId)));
+}, 60_000);
