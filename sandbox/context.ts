@@ -4,6 +4,7 @@ import type { DeliveryQueue } from './delivery';
 import type { FaultRegistry } from './faults';
 import type { IdempotencyStore } from './idempotency';
 import { Prng } from './prng';
+import { RequestCounter } from './requests';
 import type { SandboxState, Tenant } from './state';
 
 declare module 'fastify' {
@@ -54,6 +55,8 @@ export class Sleeper {
 export class SandboxContext {
   /** Only for list order when shuffle is on. */
   readonly shuffleRng = new Prng(0x51ff1e);
+  /** Keyed Connect requests per tenant, route and path (`GET /_sandbox/requests`). */
+  readonly requests = new RequestCounter();
 
   constructor(
     readonly state: SandboxState,

@@ -97,6 +97,7 @@ export function installHttp(app: FastifyInstance, ctx: SandboxContext): void {
     if (config.connect) {
       const path = req.url.split('?')[0] as string;
       const tenantId = config.keyless ? null : (req.tenant?.id ?? null);
+      if (tenantId !== null) ctx.requests.count(tenantId, req.method, req.routeOptions.url ?? '', path);
       const fault = ctx.faults.take(tenantId, req.method, req.routeOptions.url ?? '', path);
       if (fault) {
         if (fault.kind === 'slow') {

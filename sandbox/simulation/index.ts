@@ -1,6 +1,7 @@
 // The simulation API under /_sandbox/: drives state changes the way the service's dashboard, forms,
 // payment provider and door scanner would, plus odd records, secret rotation, fault injection, list
-// shuffling and the delivery log. Not part of Connect. Same X-API-KEY as the tenant's Connect calls.
+// shuffling, the delivery log and a count of the Connect requests made. Not part of Connect. Same X-API-KEY
+// as the tenant's Connect calls.
 
 import type { FastifyInstance } from 'fastify';
 import type { SandboxContext } from '../context';
@@ -9,6 +10,7 @@ import { registerFaultSimulation } from './faults';
 import { registerFloorPlanSimulation } from './floor-plans';
 import { registerHookSimulation } from './hooks';
 import { registerOrderSimulation } from './orders';
+import { registerRequestSimulation } from './requests';
 import { registerSubmissionSimulation } from './submissions';
 import { registerTenantSimulation } from './tenants';
 
@@ -20,4 +22,5 @@ export function registerSimulationRoutes(app: FastifyInstance, ctx: SandboxConte
   registerHookSimulation(app, ctx);
   registerTenantSimulation(app, ctx);
   registerFaultSimulation(app, ctx);
+  registerRequestSimulation(app, ctx);
 }

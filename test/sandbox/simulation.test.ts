@@ -588,3 +588,60 @@ describe('tenants', () => {
     expect((await eventsOf(app)).has(e.slug)).toBe(false);
   });
 });
+
+describe('request counts', () => {
+  const HOOKS = '/api/v1/integrations/zapier/hooks';
+  const counted = async (route?: string, key: string = NORTHWIND.apiKey) =>
+    json(
+      await call(
+        app,
+        'GET',
+        route === undefined ? '/_sandbox/requests' : `/_sandbox/requests?route=${encodeURIComponent(route)}`,
+        { key },
+      ),
+    );
+
+  it('counts keyed Connect requests per route and per path, fault answers included, per tenant', async () => {
+    const made = await call(app, 'POST', HOOKS, {
+      body: { targetUrl: 'http://127.0.0.1:9/a', event: 'FORM_SUBMISSION' },
+    });
+    const other = await call(app, 'POST', HOOKS, {
+      body: { targetUrl: 'http://127.0.0.1:9/b', event: 'FORM_SUBMISSION' },
+    });
+    const [a, b] = [json(made).id as string, json(other).id as string];
+    await call(app, 'GET', `${HOOKS}/${a}`);
+    await call(app, 'GET', `${HOOKS}/${a}?x=1`);
+    await call(app, 'GET', `${HOOKS}/${b}`);
+    await call(app, 'POST', '/_sandbox/faults', { body: { route: `GET ${HOOKS}/:id`, kind: '500' } });
+    expectError(await call(app, 'GET', `${HOOKS}/${a}`), 500, 'INTERNAL');
+    await call(app, 'GET', `${HOOKS}/hook_nope`);
+    await call(app, 'GET', `${HOOKS}/${a}`, { key: 'sk_wrong' });
+    await call(app, 'GET', `${HOOKS}/${a}`, { key: LUMEN.apiKey });
+
+    expect(await counted(`GET ${HOOKS}/${a}`)).toEqual({ route: `GET ${HOOKS}/${a}`, count: 3 });
+    expect(await counted(`GET ${HOOKS}/${b}`)).toEqual({ route: `GET ${HOOKS}/${b}`, count: 1 });
+    expect(await counted(`GET ${HOOKS}/:id`)).toEqual({ route: `GET ${HOOKS}/:id`, count: 5 });
+    expect(await counted(`DELETE ${HOOKS}/${a}`)).toEqual({ route: `DELETE ${HOOKS}/${a}`, count: 0 });
+    expect((await counted()).data).toEqual([
+      { route: `GET ${HOOKS}/:id`, count: 5 },
+      { route: `POST ${HOOKS}`, count: 2 },
+    ]);
+    // Simulation calls are not Connect requests; another tenant counts its own.
+    expect(await counted(`GET ${HOOKS}/${a}`, LUMEN.apiKey)).toEqual({
+      route: `GET ${HOOKS}/${a}`,
+      count: 1,
+    });
+    expect((await counted(undefined, HARBOR.apiKey)).data).toEqual([]);
+  });
+
+  it('refuses a route that is not a keyed Connect route', async () => {
+    for (const route of ['GET /_sandbox/hooks', 'hooks', 'GET /widgets/event/techweek-paris-2026']) {
+      expectError(
+        await call(app, 'GET', `/_sandbox/requests?route=${encodeURIComponent(route)}`),
+        400,
+        'VALIDATION_ERROR',
+        { field: 'route' },
+      );
+    }
+  });
+});
