@@ -4,9 +4,14 @@
  * Zapier, and the delivery, in Zapier's `rawRequest` form, goes through the trigger's `perform`: verified,
  * deduplicated and mapped. Then performList reads the same records back in exactly the live shape.
  */
-import { deliveriesIdle, startSandbox, type RunningSandbox } from '../../sandbox';
+import { deliveriesIdle, sign, startSandbox, type RunningSandbox } from '../../sandbox';
 import { appTester, caught, errorMessage, hookOperation, testerCache } from '../support/app';
-import { type HookReceiver, hookBundle, startHookReceiver } from '../../scripts/lib/hookRequest';
+import {
+  type HookReceiver,
+  hookBundle,
+  signedDelivery,
+  startHookReceiver,
+} from '../../scripts/lib/hookRequest';
 import { HARBOR, NORTHWIND, type Tenant, authOf as sandboxAuth, simulate } from '../support/sandbox';
 
 type Item = Record<string, unknown>;
@@ -336,6 +341,140 @@ describe('every kind, caused by a real state change, delivered, verified and map
       });
     }
     expect((await sim<{ data: Item[] }>(NORTHWIND, 'GET', '/_sandbox/hooks')).data).toEqual([]);
+  });
+});
+
+describe('a rotated and retired subscription secret costs nothing', () => {
+  const KEY = 'new_registration';
+  const PATH = 'rotated_registration';
+  const auth = () => authOf(NORTHWIND);
+  let eventId: string;
+  let subscribeData: Item;
+  let hookId: string;
+  let newSecret: string;
+
+  /** How many times the app read this subscription back (`GET …/hooks/:id`), as the sandbox counted. */
+  const secretReads = async () =>
+    (
+      await sim<{ count: number }>(
+        NORTHWIND,
+        'GET',
+        `/_sandbox/requests?route=${encodeURIComponent(`GET /api/v1/integrations/zapier/hooks/${hookId}`)}`,
+      )
+    ).count;
+  const received = () => receiver.received.filter((d) => d.path === `/hooks/${PATH}`);
+  const register = async (emails: string[]) => {
+    for (const email of emails) {
+      await sim(NORTHWIND, 'POST', '/_sandbox/submissions', {
+        eventId,
+        email,
+        firstName: 'Ro',
+        lastName: 'Tate',
+      });
+    }
+    expect(await deliveriesIdle(sandbox.app, 5_000)).toBe(true);
+  };
+  /** Every delivery from `from` on, fed to perform with the subscribe data of turn-on (the old secret). */
+  const run = (from: number) =>
+    performAll(KEY, subscribeData, auth(), { from, path: PATH, inputData: { eventId } });
+  const emailsOf = (runs: Item[][]) =>
+    runs
+      .flat()
+      .map((item) => String(item.email))
+      .sort();
+  const before = [1, 2, 3, 4, 5].map((i) => `before-${i}@example.com`);
+  const after = [1, 2, 3, 4, 5].map((i) => `after-${i}@example.com`);
+
+  // The app tester keeps one z.cache for all its calls, as Zapier shares the app's cache between the runs
+  // of a Zap: the current secret one run fetched is there for the next runs.
+  it('turns the Zap on and runs 5 registrations with the secret it was given', async () => {
+    eventId = String((await sim(NORTHWIND, 'POST', '/_sandbox/events', { title: 'Rotation Summit' })).id);
+    subscribeData = (await appTester(op(KEY).performSubscribe, {
+      authData: auth(),
+      inputData: { eventId },
+      targetUrl: receiver.targetUrl(PATH),
+    })) as Item;
+    hookId = String(subscribeData.id);
+    expect(subscribeData.secret).toEqual(expect.stringMatching(/^whsec_/));
+    await register(before);
+    const runs = await run(0);
+    expect(runs.map((r) => r.length)).toEqual([1, 1, 1, 1, 1]);
+    expect(emailsOf(runs)).toEqual(before);
+    expect(await secretReads()).toBe(0);
+  });
+
+  it('after a rotation and the old secret retired, the next 5 run after one read of the current secret', async () => {
+    const rotated = await sim<Item>(NORTHWIND, 'POST', '/_sandbox/secrets/rotate', {
+      hookId,
+      overlapMs: 3_600_000,
+    });
+    expect(rotated).toMatchObject({ hookId, previousSecret: subscribeData.secret });
+    newSecret = String(rotated.secret);
+    expect(newSecret).not.toBe(subscribeData.secret);
+    const retired = await sim<Item>(NORTHWIND, 'POST', '/_sandbox/secrets/expire-previous', { hookId });
+    expect(retired).toMatchObject({ hookId, secret: newSecret, previousSecret: null });
+
+    const from = received().length;
+    await register(after);
+    const deliveries = received().slice(from);
+    expect(deliveries).toHaveLength(5);
+    for (const delivery of deliveries) {
+      // Signed with the new secret only: the secret the Zap was given verifies none of them.
+      expect(delivery.headers['x-connect-signature']).toBe(sign(delivery.body, [newSecret]));
+      expect(JSON.parse(delivery.body)).toMatchObject({ hookId, type: 'FORM_SUBMISSION' });
+    }
+    const runs = await run(from);
+    expect(runs.map((r) => r.length)).toEqual([1, 1, 1, 1, 1]);
+    expect(emailsOf(runs)).toEqual(after);
+    expect(await secretReads()).toBe(1);
+    expect(logs.join('\n')).toContain(`Subscription ${hookId}: its signing secret was rotated`);
+  });
+
+  it('all 10 ran exactly once: every delivery fed again runs nothing, without another read', async () => {
+    const runs = await run(0);
+    expect(runs).toHaveLength(10);
+    expect(runs.flat()).toEqual([]);
+    expect(await secretReads()).toBe(1);
+  });
+
+  it('a forged delivery after the rotation runs nothing and reads the secret no second time', async () => {
+    const [genuine] = received().slice(-1);
+    const envelope = JSON.parse(genuine!.body) as Item & { data: Item };
+    const forgeries = [
+      // A genuine delivery with its body changed on the way.
+      { ...genuine!, body: genuine!.body.replace(/after-\d@example\.com/, 'mallory@example.com') },
+      // A new delivery signed with a secret that is not the subscription's.
+      signedDelivery(
+        JSON.stringify({
+          ...envelope,
+          id: 'dlv_forged_after_rotation',
+          createdAt: new Date().toISOString(),
+          data: { ...envelope.data, submissionId: 'sub_forged', email: 'mallory@example.com' },
+        }),
+        'whsec_not_the_subscriptions_secret',
+      ),
+    ];
+    for (const forged of forgeries) {
+      expect(forged.body).not.toBe(genuine!.body);
+      const logged = logs.length;
+      const result = await appTester(
+        op(KEY).perform,
+        hookBundle(forged, {
+          authData: auth(),
+          subscribeData: subscribeData as { id: string },
+          inputData: { eventId },
+        }),
+      );
+      expect(result).toEqual([]);
+      expect(logs.slice(logged).join('\n')).toContain(
+        "delivery dropped because the signature matches neither the secret this Zap was given nor the subscription's current secret",
+      );
+    }
+    expect(await secretReads()).toBe(1);
+    await appTester(op(KEY).performUnsubscribe, {
+      authData: auth(),
+      subscribeData: subscribeData as { id: string },
+    });
   });
 });
 
