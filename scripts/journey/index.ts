@@ -4,8 +4,9 @@
  *
  * connect → dropdowns → polling triggers → instant triggers subscribe → registration, approval, payment and
  * door check-in happen in the service → each signed delivery reaches its trigger's `perform` in Zapier's
- * `rawRequest` form → a replayed and a tampered delivery are dropped → check-in twice → searches → embed
- * code → bad input → unsubscribe.
+ * `rawRequest` form → a replayed and a tampered delivery are dropped → check-in twice → polls → a hook's
+ * secret rotated and the old one retired: the next delivery still runs, a forgery does not → searches →
+ * embed code → bad input → unsubscribe.
  */
 import { type PerformFunction, createAppTester } from 'zapier-platform-core';
 import App from '../../index';
@@ -16,7 +17,7 @@ import { type Printer, Runner } from './runner';
 import { checkInAtDoor, registerAndPay } from './service';
 import { connectAccount, publishEvent, turnZapsOn } from './setup';
 import { badInput, embedCode, searchSteps, turnZapsOff } from './steps';
-import { pollZaps, runInstantZaps } from './zaps';
+import { pollZaps, rotatedSecret, runInstantZaps } from './zaps';
 
 export interface JourneyResult {
   ok: boolean;
@@ -71,7 +72,8 @@ export const runJourney = async ({ out }: JourneyOptions): Promise<JourneyResult
     const attendees = await registerAndPay(j, eventId);
     await checkInAtDoor(j, eventId, attendees);
     await runInstantZaps(j);
-    await pollZaps(j, eventId, { newEventZap, submissionZap, paidOrderZap });
+    const { alanId } = await pollZaps(j, eventId, { newEventZap, submissionZap, paidOrderZap });
+    await rotatedSecret(j, alanId);
     const plan = await searchSteps(j, { eventId, adaId: attendees.adaId, seededEventId });
     await embedCode(j, seededEventId, plan);
     await badInput(j);

@@ -1,4 +1,4 @@
-/** Sections 9 to 12 of the journey: searches, embed code, bad input, and the Zaps turned off. */
+/** Sections 10 to 13 of the journey: searches, embed code, bad input, and the Zaps turned off. */
 import { functionOf } from '../lib/app';
 import {
   HOOK_TRIGGERS,
@@ -13,14 +13,14 @@ import {
 } from './context';
 import { check, describeError } from './runner';
 
-/** 9. The Find steps of a Zap; resolves the floor plan found. */
+/** 10. The Find steps of a Zap; resolves the floor plan found. */
 export const searchSteps = async (
   j: Journey,
   ids: { eventId: string; adaId: string; seededEventId: string },
 ): Promise<Item | undefined> => {
   const { run, call, authData, service } = j;
   const { eventId, adaId, seededEventId } = ids;
-  run.heading('9. Searches', 'the Find steps of a Zap');
+  run.heading('10. Searches', 'the Find steps of a Zap');
   const search = async (key: string, label: string, inputData: Item) =>
     run.step(label, async () => {
       const items = asItems(await call(functionOf('searches', key), { authData, inputData }));
@@ -77,10 +77,10 @@ export const searchSteps = async (
   return plan;
 };
 
-/** 10. Embed code for the organizer's own site: no API call, every value escaped. */
+/** 11. Embed code for the organizer's own site: no API call, every value escaped. */
 export const embedCode = async (j: Journey, seededEventId: string, plan: Item | undefined): Promise<void> => {
   const { run, call, authData } = j;
-  run.heading('10. Embed code for the organizer’s own site', 'no API call, every value escaped');
+  run.heading('11. Embed code for the organizer’s own site', 'no API call, every value escaped');
   const embed = (label: string, inputData: Item, marker: string) =>
     run.step(label, async () => {
       const item = (await call(functionOf('creates', 'generate_embed_code'), {
@@ -104,10 +104,10 @@ export const embedCode = async (j: Journey, seededEventId: string, plan: Item | 
   );
 };
 
-/** 11. Bad input gets a clear message and changes nothing. */
+/** 12. Bad input gets a clear message and changes nothing. */
 export const badInput = async (j: Journey): Promise<void> => {
   const { run, call, authData, sandbox } = j;
-  run.heading('11. Bad input gets a clear message', 'and changes nothing');
+  run.heading('12. Bad input gets a clear message', 'and changes nothing');
   const refused = async (label: string, fn: () => Promise<unknown>) =>
     run.step(label, async () => {
       try {
@@ -131,10 +131,10 @@ export const badInput = async (j: Journey): Promise<void> => {
   );
 };
 
-/** 12. Zaps turned off: every hook unsubscribed; a hook already gone is fine. */
+/** 13. Zaps turned off: every hook unsubscribed; a hook already gone is fine. */
 export const turnZapsOff = async (j: Journey): Promise<void> => {
   const { run, call, authData, service, subscriptions } = j;
-  run.heading('12. Zaps turned off', 'unsubscribe every hook; a hook already gone is fine');
+  run.heading('13. Zaps turned off', 'unsubscribe every hook; a hook already gone is fine');
   for (const key of HOOK_TRIGGERS) {
     await run.step(`Unsubscribe ${key}`, async () => {
       const subscribeData = subscriptions.get(key) ?? { id: '' };

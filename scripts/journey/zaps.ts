@@ -1,4 +1,7 @@
-/** Sections 7 and 8 of the journey: instant Zaps run from the deliveries, polling Zaps poll. */
+/**
+ * Sections 7 to 9 of the journey: instant Zaps run from the deliveries, polling Zaps poll, and a rotated
+ * signing secret costs nothing.
+ */
 import { deliveriesIdle } from '../../sandbox';
 import { functionOf } from '../lib/app';
 import { type HookReceiver, hookBundle } from '../lib/hookRequest';
@@ -85,7 +88,7 @@ export const pollZaps = async (
   j: Journey,
   eventId: string,
   zaps: { newEventZap: PollingZap; submissionZap: PollingZap; paidOrderZap: PollingZap },
-): Promise<void> => {
+): Promise<{ alanId: string }> => {
   const { run, call, authData, service } = j;
   const { newEventZap, submissionZap, paidOrderZap } = zaps;
   run.heading('8. Polling Zaps poll', 'only what is new runs them; a failed poll loses nothing');
@@ -138,12 +141,77 @@ export const pollZaps = async (
     }
     throw new Error('the poll did not fail');
   });
-  await run.step('The next poll catches up', async () => {
+  const alan = await run.step('The next poll catches up', async () => {
     const fresh = await submissionZap.poll();
     check(
       fresh.length === 1 && fresh[0]?.email === 'alan@example.com',
       `expected Alan alone, got ${fresh.length}`,
     );
-    return { detail: `1 new: ${summary(fresh[0])}` };
+    return { detail: `1 new: ${summary(fresh[0])}`, value: fresh[0] };
+  });
+  return { alanId: String(alan?.id ?? '') };
+};
+
+/**
+ * 9. The organizer rotates a subscription's signing secret and retires the old one at once. The Zap keeps
+ * the secret it was given when it was turned on: the next delivery runs after one read of the
+ * subscription's current secret (`GET …/hooks/:id`, counted by the sandbox), and a forgery runs nothing and
+ * reads it no second time.
+ */
+export const rotatedSecret = async (j: Journey, alanId: string): Promise<void> => {
+  const { run, call, authData, sandbox, hooks, subscriptions, service, appLogs } = j;
+  const key: HookKey = 'registration_approved';
+  const subscribeData = subscriptions.get(key) ?? { id: '' };
+  const path = `/hooks/${key}`;
+  const reads = async () =>
+    (
+      await service.call<{ count: number }>(
+        'GET',
+        `/_sandbox/requests?route=${encodeURIComponent(`GET /api/v1/integrations/zapier/hooks/${subscribeData.id}`)}`,
+      )
+    ).count;
+  const perform = (delivery: HookReceiver['received'][number]) =>
+    call(functionOf('triggers', key), hookBundle(delivery, { authData, subscribeData })).then(asItems);
+  run.heading('9. A rotated secret costs nothing', 'the Zap keeps the secret it was given when turned on');
+  await run.step('The organizer rotates the hook’s secret', async () => {
+    const rotated = await service.call<Item>('POST', '/_sandbox/secrets/rotate', {
+      hookId: subscribeData.id,
+      overlapMs: 0,
+    });
+    check(rotated.previousSecret === null, 'the old secret still signs');
+    check(rotated.secret !== subscribeData.secret, 'the secret did not change');
+    return { detail: `${subscribeData.id} (${key}): new secret, the old one retired at once` };
+  });
+  const genuine = await run.step('Alan is approved: the Zap still runs', async () => {
+    const before = await reads();
+    const from = hooks.received.filter((d) => d.path === path).length;
+    await service.call('POST', `/_sandbox/submissions/${alanId}/approve`);
+    check(await deliveriesIdle(sandbox.app, 10_000), 'deliveries still pending after 10 s');
+    const deliveries = hooks.received.filter((d) => d.path === path).slice(from);
+    check(deliveries.length === 1, `expected 1 delivery, got ${deliveries.length}`);
+    const items: Item[] = [];
+    for (const delivery of deliveries) items.push(...(await perform(delivery)));
+    const refreshes = (await reads()) - before;
+    check(items.length === 1, `expected 1 Zap run, got ${items.length}`);
+    check(refreshes === 1, `expected 1 read of the current secret, got ${refreshes}`);
+    return {
+      detail: `1 run after 1 read of the subscription's current secret · ${summary(items[0])}`,
+      value: deliveries[0],
+    };
+  });
+  await run.step('A forged delivery after the rotation', async () => {
+    check(genuine, 'no delivery to forge');
+    const body = genuine.body.replace(/"email":"[^"]*"/, '"email":"attacker@example.com"');
+    check(body !== genuine.body, 'nothing to forge');
+    const before = await reads();
+    const logged = appLogs.length;
+    const items = await perform({ ...genuine, body });
+    check(items.length === 0, 'a forged delivery ran the Zap');
+    check((await reads()) === before, 'the forgery made the app read the secret again');
+    check(
+      appLogs.slice(logged).some((line) => /dropped because/i.test(line)),
+      'the drop was not logged',
+    );
+    return { detail: 'runs nothing, and no second read of the secret (1 in all)' };
   });
 };

@@ -27,6 +27,15 @@ it('runs the whole journey, every step passing', async () => {
   expect(detail('New Form Submission polls')).toMatch(/^3 new .*same fields as the instant trigger/);
   expect(detail('Alan registers while the service fails')).toMatch(/poll failed: .*HTTP 500/);
   expect(detail('The next poll catches up')).toMatch(/Alan Turing/);
+  expect(detail('The organizer rotates the hook’s secret')).toMatch(
+    /new secret, the old one retired at once$/,
+  );
+  expect(detail('Alan is approved: the Zap still runs')).toMatch(
+    /^1 run after 1 read of the subscription's current secret · Alan Turing <alan@example\.com> · approved/,
+  );
+  expect(detail('A forged delivery after the rotation')).toBe(
+    'runs nothing, and no second read of the secret (1 in all)',
+  );
   expect(detail('A booth is booked')).toMatch(/cached v\d+ "available" → bypassed v\d+ "booked"/);
   expect(result.rows.filter((row) => / runs its Zap$/.test(row.step))).toHaveLength(8);
   expect(lines.at(-1)).toMatch(/^✔ Journey complete: \d+ steps passed, 0 failed/);
