@@ -3,7 +3,7 @@
 // alone in a fresh Node process on the compiled app (scripts/bench-scale-child.cjs), and so does a bare
 // download of the same answer plus one `JSON.parse` of it. Prints, per size and operation: wall time (and its
 // ratio to the bare read), bytes read (counted by a proxy in front of the sandbox) and the peak RSS of the
-// process. Targets (issue 12): peak RSS at most 256 MB, wall time at most 3× the bare read.
+// process. Targets: peak RSS at most 256 MB, wall time at most 3× the bare read.
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import http from 'node:http';
