@@ -5,7 +5,6 @@
  */
 import type { Bundle, ZObject } from 'zapier-platform-core';
 import type { ZodError } from 'zod';
-import * as zod from 'zod';
 import { connectList, connectRequest, connectRequestFull, connectRequestOrNull } from './client';
 import { collect } from './lists';
 import { paths } from './paths';
@@ -19,6 +18,7 @@ import {
 } from './records';
 import {
   Agenda,
+  CatalogPaging,
   CheckInResult,
   type Event,
   EventWidget,
@@ -224,9 +224,6 @@ export const listOrders = async (
   return newestFirst(items, (order) => order.id);
 };
 
-/** The paging members of the catalog's envelope; an odd one is treated as absent. */
-const PageNumber = zod.number().int().optional().catch(undefined);
-const CatalogPaging = zod.object({ page: PageNumber, limit: PageNumber, total: PageNumber });
 
 export interface CatalogPage {
   data: Event[];
