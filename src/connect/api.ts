@@ -224,7 +224,6 @@ export const listOrders = async (
   return newestFirst(items, (order) => order.id);
 };
 
-
 export interface CatalogPage {
   data: Event[];
   page?: number;
