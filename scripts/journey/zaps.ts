@@ -4,7 +4,7 @@
  */
 import { deliveriesIdle } from '../../sandbox';
 import { functionOf } from '../lib/app';
-import { type HookReceiver, hookBundle } from '../lib/hookRequest';
+import { type HookReceiver, hookBundle, signedDelivery } from '../lib/hookRequest';
 import {
   HOOK_TRIGGERS,
   type HookKey,
@@ -199,19 +199,40 @@ export const rotatedSecret = async (j: Journey, alanId: string): Promise<void> =
       value: deliveries[0],
     };
   });
+  /** What a delivery that must run nothing did: dropped with a log line, or halted with a message. */
+  const runsNothing = async (delivery: HookReceiver['received'][number]) => {
+    const logged = appLogs.length;
+    try {
+      const items = await perform(delivery);
+      check(items.length === 0, 'it ran the Zap');
+      const line = appLogs.slice(logged).find((l) => /dropped because/i.test(l));
+      check(line !== undefined, 'the drop was not logged');
+      return { how: 'dropped', line: line ?? '' };
+    } catch (error) {
+      check(error instanceof Error && error.name === 'HaltedError', `it failed: ${describeError(error)}`);
+      return { how: 'halted', line: describeError(error) };
+    }
+  };
   await run.step('A forged delivery after the rotation', async () => {
     check(genuine, 'no delivery to forge');
     const body = genuine.body.replace(/"email":"[^"]*"/, '"email":"attacker@example.com"');
     check(body !== genuine.body, 'nothing to forge');
     const before = await reads();
-    const logged = appLogs.length;
-    const items = await perform({ ...genuine, body });
-    check(items.length === 0, 'a forged delivery ran the Zap');
+    const outcome = await runsNothing({ ...genuine, body });
     check((await reads()) === before, 'the forgery made the app read the secret again');
-    check(
-      appLogs.slice(logged).some((line) => /dropped because/i.test(line)),
-      'the drop was not logged',
-    );
-    return { detail: 'runs nothing, and no second read of the secret (1 in all)' };
+    return {
+      detail: `runs nothing (${outcome.how}: the secret was checked less than a minute ago), and no second read of the secret (1 in all)`,
+    };
+  });
+  await run.step('A delivery signed with the retired secret', async () => {
+    check(genuine, 'no delivery to copy');
+    const envelope = JSON.parse(genuine.body) as { createdAt: string };
+    const later = new Date(Date.parse(envelope.createdAt) + 1000).toISOString();
+    const body = genuine.body.replace(`"createdAt":"${envelope.createdAt}"`, `"createdAt":"${later}"`);
+    check(body !== genuine.body, 'nothing to change');
+    const forged = signedDelivery(body, String(subscribeData.secret ?? ''));
+    const outcome = await runsNothing({ ...forged, path });
+    check(/rotated/.test(outcome.line), `not refused as signed with a retired secret: ${outcome.line}`);
+    return { detail: 'runs nothing: dated after the rotation, so the old secret no longer vouches for it' };
   });
 };

@@ -29,6 +29,23 @@ const unreadable = (z: ZObject, what: string): never => {
   );
 };
 
+/** How many `sha256=` signatures the delivery carries: more than one while its secret is being rotated. */
+export const signatureCount = (raw: RawDelivery | undefined): number =>
+  (findSignatureHeader(raw?.headers) ?? '').split(',').filter((part) => part.trim().startsWith('sha256='))
+    .length;
+
+/**
+ * The `createdAt` of a delivery (epoch ms) read from its raw body, or `null` when it has none or cannot be
+ * read; for a delivery whose signature has been verified.
+ */
+export const deliveryCreatedAt = (raw: RawDelivery | undefined): number | null => {
+  const json = parseJsonSafely(raw?.content ?? '', MAX_JSON_DEPTH);
+  if (!json.ok || typeof json.value !== 'object' || json.value === null) return null;
+  const createdAt = (json.value as { createdAt?: unknown }).createdAt;
+  const ms = typeof createdAt === 'string' ? Date.parse(createdAt) : NaN;
+  return Number.isFinite(ms) ? ms : null;
+};
+
 /** Verifies `raw`'s signature with any of `secrets`; never throws. */
 export const verifyDelivery = (raw: RawDelivery | undefined, secrets: ReadonlyArray<string>): Verification =>
   verifySignature(raw?.content, findSignatureHeader(raw?.headers), secrets);

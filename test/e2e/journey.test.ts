@@ -34,7 +34,10 @@ it('runs the whole journey, every step passing', async () => {
     /^1 run after 1 read of the subscription's current secret · Alan Turing <alan@example\.com> · approved/,
   );
   expect(detail('A forged delivery after the rotation')).toBe(
-    'runs nothing, and no second read of the secret (1 in all)',
+    'runs nothing (halted: the secret was checked less than a minute ago), and no second read of the secret (1 in all)',
+  );
+  expect(detail('A delivery signed with the retired secret')).toBe(
+    'runs nothing: dated after the rotation, so the old secret no longer vouches for it',
   );
   expect(detail('A booth is booked')).toMatch(/cached v\d+ "available" → bypassed v\d+ "booked"/);
   expect(result.rows.filter((row) => / runs its Zap$/.test(row.step))).toHaveLength(8);
