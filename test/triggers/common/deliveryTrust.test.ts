@@ -229,7 +229,9 @@ describe('rotation: a secret rotated and retired costs nothing, a forgery still 
       deliver('new_registration', body('FORM_SUBMISSION', registration()), { secret: NEW_SECRET });
     const error = await caught(genuine);
     expect(error.name).toBe('HaltedError');
-    expect(errorMessage(error)).toMatch(/If the organizer rotated this subscription's secret in the last minute/);
+    expect(errorMessage(error)).toMatch(
+      /If the organizer rotated this subscription's secret in the last minute/,
+    );
     expect(requests).toBe(1);
     jest.spyOn(Date, 'now').mockReturnValue(Date.now() + 61 * 1000);
     expect(await genuine()).toHaveLength(1);
