@@ -4,6 +4,7 @@
  * one place where records are sorted and de-duplicated, and every later step reads that order.
  */
 import type { Bundle, ZObject } from 'zapier-platform-core';
+import type * as zod from 'zod';
 import type { ZodError } from 'zod';
 import { connectList, connectRequest, connectRequestFull, connectRequestOrNull } from './client';
 import { collect } from './lists';
@@ -15,6 +16,7 @@ import {
   SUBMISSION_KEY_RULE,
   SUBMISSION_PERSON_RULE,
   SUBMISSION_RULE,
+  type RecordRule,
 } from './records';
 import {
   Agenda,
@@ -117,51 +119,32 @@ const submissionCall = (params: SubmissionQuery) => ({
 });
 
 /**
- * 4. Reads the submissions of one event created at or after `since`, handing each usable one to `visit` as
- * it arrives (in the answer's order, which the contract does not define). The answer is read as a stream
- * and each record checked on its own (odd-record rule), so memory holds only what `visit` keeps: keep the
- * least each operation needs. When the read fails (any error answer, or one that is cut, not JSON or not a
- * list) it throws after `visit` may have seen some records: drop what was gathered.
+ * A reader of the submissions endpoint that checks each record against `rule` (the odd-record rule) and
+ * hands each usable one to `visit` as it arrives (in the answer's order, which the contract does not
+ * define). The answer is read as a stream, so memory holds only what `visit` keeps: keep the least each
+ * operation needs. When the read fails (any error answer, or one that is cut, not JSON or not a list) it
+ * throws after `visit` may have seen some records: drop what was gathered.
  */
-export const readSubmissions = async (
-  z: ZObject,
-  bundle: B,
-  params: SubmissionQuery,
-  visit: (submission: Submission, position: number) => void,
-): Promise<SubmissionRead> => {
-  const read = await connectList(z, bundle, { ...submissionCall(params), rule: SUBMISSION_RULE }, visit);
-  return { items: read.items, kept: read.kept, bytes: read.bytes, serverTime: serverTimeOf(read.headers) };
-};
+const submissionReader =
+  <S extends zod.ZodObject<zod.ZodRawShape>>(rule: RecordRule<S>) =>
+  async (
+    z: ZObject,
+    bundle: B,
+    params: SubmissionQuery,
+    visit: (record: zod.infer<S>, position: number) => void,
+  ): Promise<SubmissionRead> => {
+    const read = await connectList(z, bundle, { ...submissionCall(params), rule }, visit);
+    return { items: read.items, kept: read.kept, bytes: read.bytes, serverTime: serverTimeOf(read.headers) };
+  };
 
-/** 4, keys only: like `readSubmissions`, with only `SubmissionKey`'s fields read (other fields are not checked). */
-export const readSubmissionKeys = async (
-  z: ZObject,
-  bundle: B,
-  params: SubmissionQuery,
-  visit: (key: SubmissionKey, position: number) => void,
-): Promise<SubmissionRead> => {
-  const read = await connectList(z, bundle, { ...submissionCall(params), rule: SUBMISSION_KEY_RULE }, visit);
-  return { items: read.items, kept: read.kept, bytes: read.bytes, serverTime: serverTimeOf(read.headers) };
-};
+/** 4. The submissions of one event created at or after `since`, record by record. */
+export const readSubmissions = submissionReader<typeof Submission>(SUBMISSION_RULE);
 
-/**
- * 4, people only: like `readSubmissions`, with only `SubmissionPerson`'s fields read (the attendee behind an
- * order); the lookup keeps the one record it looks for.
- */
-export const readSubmissionPeople = async (
-  z: ZObject,
-  bundle: B,
-  params: SubmissionQuery,
-  visit: (person: SubmissionPerson, position: number) => void,
-): Promise<SubmissionRead> => {
-  const read = await connectList(
-    z,
-    bundle,
-    { ...submissionCall(params), rule: SUBMISSION_PERSON_RULE },
-    visit,
-  );
-  return { items: read.items, kept: read.kept, bytes: read.bytes, serverTime: serverTimeOf(read.headers) };
-};
+/** 4, keys only: with only `SubmissionKey`'s fields read (other fields are not checked). */
+export const readSubmissionKeys = submissionReader<typeof SubmissionKey>(SUBMISSION_KEY_RULE);
+
+/** 4, people only: with only `SubmissionPerson`'s fields read (the attendee behind an order). */
+export const readSubmissionPeople = submissionReader<typeof SubmissionPerson>(SUBMISSION_PERSON_RULE);
 
 /** 4, gathered: every usable submission of the answer, newest first (small windows only). */
 export const listSubmissions = async (

@@ -226,6 +226,29 @@ const send = async (
 
 const isRedirectRefusal = (error: unknown): boolean => connectErrorCode(error) === 'REDIRECT_REFUSED';
 
+/** `send`, with a failure to get any answer (network, timeout) turned into a clear error without secrets. */
+const sendOrExplain = async (
+  z: ZObject,
+  bundle: Pick<Bundle, 'authData'>,
+  call: ConnectCall<unknown>,
+  baseUrl: string,
+  url: string,
+  redact: Redact,
+  raw = false,
+): Promise<Answered> => {
+  try {
+    return await send(z, bundle, call, baseUrl, url, raw);
+  } catch (error) {
+    if (isRedirectRefusal(error)) throw error;
+    throw networkError(
+      z,
+      redactError(error, redact),
+      { baseUrl, typedUrl: bundle.authData.baseUrl, what: call.what },
+      call.retry,
+    );
+  }
+};
+
 export const connectRequestFull = async <T>(
   z: ZObject,
   bundle: Pick<Bundle, 'authData'> & Partial<Pick<Bundle, 'subscribeData'>>,
@@ -249,18 +272,7 @@ const requestAndRead = async <T>(
   const baseUrl = resolveBaseUrl(z, bundle.authData);
   const url = buildUrl(baseUrl, call.path, call.query);
 
-  let response: Answered;
-  try {
-    response = await send(z, bundle, call as ConnectCall<unknown>, baseUrl, url);
-  } catch (error) {
-    if (isRedirectRefusal(error)) throw error;
-    throw networkError(
-      z,
-      redactError(error, redact),
-      { baseUrl, typedUrl: bundle.authData.baseUrl, what: call.what },
-      call.retry,
-    );
-  }
+  const response = await sendOrExplain(z, bundle, call as ConnectCall<unknown>, baseUrl, url, redact);
 
   const answer: RawAnswer = {
     status: response.status,
@@ -367,18 +379,7 @@ const readList = async <S extends ObjectSchema>(
   const deadline = Date.now() + (call.timeoutMs ?? LOOKUP_LIMIT_MS);
   const baseUrl = resolveBaseUrl(z, bundle.authData);
   const url = buildUrl(baseUrl, call.path, call.query);
-  let sent: Answered;
-  try {
-    sent = await send(z, bundle, { ...call, schema: null }, baseUrl, url, call.stream === true);
-  } catch (error) {
-    if (isRedirectRefusal(error)) throw error;
-    throw networkError(
-      z,
-      redactError(error, redact),
-      { baseUrl, typedUrl: bundle.authData.baseUrl, what: call.what },
-      call.retry,
-    );
-  }
+  const sent = await sendOrExplain(z, bundle, { ...call, schema: null }, baseUrl, url, redact, call.stream);
   const log = recordLog((line) => z.console.log(line), call.what);
   const contentType = sent.headers.get('content-type') ?? '';
   const broken = (error: unknown, head: string): never => {
