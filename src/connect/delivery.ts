@@ -8,6 +8,7 @@
 import type { ZObject } from 'zapier-platform-core';
 import type { ZodType } from 'zod';
 import { MAX_JSON_DEPTH, parseJsonSafely } from './json';
+import { type ObjectSchema, checkRecord, recordLog } from './records';
 import { WebhookDelivery } from './schemas';
 import { type Verification, findSignatureHeader, verifySignature } from './signature';
 
@@ -86,19 +87,29 @@ export const readDelivery = (
   return parseDelivery(z, raw);
 };
 
-/** The delivery's `data` as a `what` ("registration") of `schema`; a mismatch is an error naming the field. */
+/**
+ * The delivery's `data` as a `what` ("registration") of `schema`, by the contract's odd-record rule: an
+ * optional field outside its documented form is treated as absent, with a log line; a record whose
+ * identifier (`idKey`) or another required field is unusable is an error naming the field.
+ */
 export const deliveryRecord = <D>(
   z: ZObject,
   delivery: WebhookDelivery,
-  schema: ZodType<D>,
-  what: string,
+  rule: { schema: ZodType<D>; what: string; idKey: string },
 ): D => {
-  const record = schema.safeParse(delivery.data);
-  if (record.success) return record.data;
-  const issue = record.error.issues[0];
-  const where = issue?.path.length ? issue.path.map(String).join('.') : 'data';
+  const checked = checkRecord(
+    { noun: rule.what, schema: rule.schema as unknown as ObjectSchema, idKey: rule.idKey },
+    delivery.data,
+  );
+  if (checked.ok) {
+    if (checked.dropped.length) {
+      const log = recordLog((line) => z.console.log(line), `delivery ${delivery.id}`);
+      log.kept(rule.what, String((checked.record as Record<string, unknown>)[rule.idKey]), checked.dropped);
+    }
+    return checked.record as D;
+  }
   throw new z.errors.Error(
-    `Delivery ${delivery.id} (${delivery.type}) did not carry a valid ${what} (${where}: ${issue?.message ?? 'invalid'}), so it could not be turned into Zap data. Contact the service's support with this delivery id.`,
+    `Delivery ${delivery.id} (${delivery.type}) did not carry a valid ${rule.what}: ${checked.reason}, so it could not be turned into Zap data. Contact the service's support with this delivery id.`,
     'INVALID_DELIVERY',
     400,
   );

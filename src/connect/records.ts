@@ -16,7 +16,7 @@
 import type { z } from 'zod';
 import { Event, FloorPlan, Order, Submission, SubmissionKey, SubmissionPerson } from './schemas';
 
-type ObjectSchema = z.ZodObject<z.ZodRawShape>;
+export type ObjectSchema = z.ZodObject<z.ZodRawShape>;
 
 export interface RecordRule<S extends ObjectSchema> {
   /** The noun, in a user's words, for log lines: "registration". */

@@ -198,7 +198,7 @@ export const instantTrigger = <D, I extends { id: string }>(spec: InstantTrigger
         `delivery ${delivery.id} is of kind ${delivery.type}, which this Zap does not listen to`,
       );
     }
-    const record = deliveryRecord(z, delivery, item.schema, item.what);
+    const record = deliveryRecord(z, delivery, item);
     const wanted = text(bundle.inputData?.eventId) || subscription.eventId || null;
     const recordEventId = item.eventIdOf(record) || null;
     if (wanted && recordEventId !== wanted) {

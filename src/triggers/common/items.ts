@@ -55,6 +55,8 @@ export interface ItemRule<D, I extends { id: string }> {
   what: string;
   /** The contract schema of a delivery's `data`. */
   schema: ZodType<D>;
+  /** The record's identifier in `schema` (`submissionId`, `id`), to name it in log lines. */
+  idKey: string;
   /** The event a record belongs to, for the chosen-event check. */
   eventIdOf: (record: D) => string | null | undefined;
   /** Records as items (enrichment included); `kind` is the delivery's kind, `null` for recent test data. */
@@ -103,6 +105,7 @@ const recentAnswerFields: DynamicOutputFields = async (z, bundle) => {
 export const registrationItem: ItemRule<Submission, SubmissionItem> = {
   what: 'registration',
   schema: SubmissionSchema,
+  idKey: 'submissionId',
   eventIdOf: (submission) => submission.eventId,
   toItems: async (z, bundle, records) => {
     const contexts = await eventContexts(
@@ -165,6 +168,7 @@ export const orderItemOutputFields = [
 export const paymentItem: ItemRule<Order, PaymentItem> = {
   what: 'payment',
   schema: OrderSchema,
+  idKey: 'id',
   eventIdOf: (order) => order.eventId,
   toItems: async (z, bundle, records) => records.map(await orderItemMaker(z, bundle, records, paymentItemId)),
   sample: staticSample('payment', () => orderItemSample(paymentItemId(SAMPLE_ORDER))),
@@ -175,6 +179,7 @@ export const paymentItem: ItemRule<Order, PaymentItem> = {
 export const eventItem: ItemRule<Event, EventItem> = {
   what: 'event',
   schema: EventSchema,
+  idKey: 'id',
   eventIdOf: (event) => event.id,
   toItems: async (_z, _bundle, records) => records.map((event) => toEventItem(event)),
   sample: eventSample,
@@ -185,6 +190,7 @@ export const eventItem: ItemRule<Event, EventItem> = {
 export const eventChangeItem: ItemRule<Event, EventChangeItem> = {
   what: 'event',
   schema: EventSchema,
+  idKey: 'id',
   eventIdOf: (event) => event.id,
   toItems: async (_z, _bundle, records, kind) => records.map((event) => toEventChangeItem(event, kind)),
   sample: eventChangeSample,

@@ -357,6 +357,30 @@ describe('rotation: a secret rotated and retired costs nothing, a forgery still 
   });
 });
 
+describe('odd records: a field outside its documented form is read as absent, as in lists', () => {
+  it('a registration with an empty approval date and an odd answer runs, without those, saying so', async () => {
+    const odd = {
+      ...registration({ submissionId: 'sub_odd' }),
+      approvedAt: '',
+      answers: [{ key: 'company', label: 'Company', value: 'Acme' }, { key: 42 }],
+    };
+    const [item] = await deliver('new_registration', body('FORM_SUBMISSION', odd));
+    expect(item).toMatchObject({ submissionId: 'sub_odd', approvedAt: null, answers__company: 'Acme' });
+    expect(logs.join('\n')).toMatch(
+      /Odd record in delivery dlv_\d+: registration "sub_odd" kept without .*answers\[1\].*approvedAt \(Invalid ISO datetime\)/,
+    );
+  });
+
+  it('a payment whose amount is unusable is an error naming the field, never a silent loss', async () => {
+    const error = await caught(() =>
+      deliver('payment_succeeded', body('PAYMENT_SUCCESS', { ...SAMPLE_ORDER, totalAmount: 'lots' })),
+    );
+    expect(errorMessage(error)).toMatch(
+      /did not carry a valid payment: its totalAmount is missing or unusable/,
+    );
+  });
+});
+
 describe('own keys only', () => {
   it.each([
     ['"__proto__"', '"__proto__"'],

@@ -543,7 +543,7 @@ describe('errors a user can act on', () => {
       ),
     );
     expect(errorMessage(badRecord)).toMatch(
-      /Delivery dlv_bad \(FORM_SUBMISSION\) did not carry a valid registration \(submissionId: /,
+      /Delivery dlv_bad \(FORM_SUBMISSION\) did not carry a valid registration: its submissionId is missing or unusable/,
     );
   });
 
