@@ -141,7 +141,8 @@ export const verifyWithCurrentSecret = async (
   const current: CurrentSecret = { secret: text(hook.secret) || null, rotatedBy: null };
   const currentSecret = secretOf(current);
   if (verifies(currentSecret)) {
-    await remember({ ...current, rotatedBy: deliveryCreatedAt(raw) });
+    // The given secret stopped vouching at the first rotation seen, whichever secret came after it.
+    await remember({ ...current, rotatedBy: earliest(newer?.rotatedBy, deliveryCreatedAt(raw)) });
     z.console.log(
       `Subscription ${hookId}: its signing secret was rotated; the current one was fetched and verified this delivery.`,
     );

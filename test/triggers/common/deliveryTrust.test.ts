@@ -265,6 +265,28 @@ describe('rotation: a secret rotated and retired costs nothing, a forgery still 
     expect(service.requests).toBe(1);
   });
 
+  it('after a second rotation, the first secret still vouches only for what is dated before the first', async () => {
+    let secret = NEW_SECRET;
+    nock(BASE_URL)
+      .get(paths.hook('hook_1'))
+      .reply(() => [
+        200,
+        { id: 'hook_1', event: 'FORM_SUBMISSION', eventId: null, targetUrl: TARGET_URL, secret },
+      ])
+      .persist();
+    const t = Date.now();
+    const at = (offsetMs: number) =>
+      body('FORM_SUBMISSION', registration(), { createdAt: new Date(t + offsetMs).toISOString() });
+    expect(await deliver('new_registration', at(0), { secret: NEW_SECRET })).toHaveLength(1);
+    // A minute later the organizer rotates again.
+    secret = 'whsec_third_7a8b9c';
+    jest.spyOn(Date, 'now').mockReturnValue(t + 61_000);
+    expect(await deliver('new_registration', at(60_000), { secret })).toHaveLength(1);
+    // Signed with the first secret and dated between the two rotations: not sent by the service.
+    expect(await deliver('new_registration', at(30_000), { secret: OLD_SECRET })).toEqual([]);
+    expect(await deliver('new_registration', at(-30_000), { secret: OLD_SECRET })).toHaveLength(1);
+  });
+
   it('a delivery signed with both secrets (a rotation in progress) makes the app learn the new one at once', async () => {
     const service = currentSecret(NEW_SECRET);
     const startedAt = Date.now();
