@@ -7,7 +7,7 @@ import type { Bundle, ZObject } from 'zapier-platform-core';
 import type * as zod from 'zod';
 import type { ZodError } from 'zod';
 import { connectList, connectRequest, connectRequestFull, connectRequestOrNull } from './client';
-import { collect } from './lists';
+import { type Visit, collect } from './lists';
 import { paths } from './paths';
 import {
   EVENT_RULE,
@@ -146,35 +146,26 @@ export const readSubmissionKeys = submissionReader<typeof SubmissionKey>(SUBMISS
 /** 4, people only: with only `SubmissionPerson`'s fields read (the attendee behind an order). */
 export const readSubmissionPeople = submissionReader<typeof SubmissionPerson>(SUBMISSION_PERSON_RULE);
 
-/** 4, gathered: every usable submission of the answer, newest first (small windows only). */
-export const listSubmissions = async (
-  z: ZObject,
-  bundle: B,
-  params: SubmissionQuery,
-): Promise<SubmissionPage> => {
-  const { items, visit } = collect<Submission>();
-  const read = await readSubmissions(z, bundle, params, visit);
-  return {
-    submissions: newestFirst(items, (s) => s.submissionId),
-    bytes: read.bytes,
-    serverTime: read.serverTime,
+/** A reader's usable records gathered, newest first, one per id (small windows only). */
+const gathered =
+  <R extends { submissionId: string; createdAt: string }>(
+    read: (z: ZObject, bundle: B, params: SubmissionQuery, visit: Visit<R>) => Promise<SubmissionRead>,
+  ) =>
+  async (z: ZObject, bundle: B, params: SubmissionQuery): Promise<SubmissionPage<R>> => {
+    const { items, visit } = collect<R>();
+    const result = await read(z, bundle, params, visit);
+    return {
+      submissions: newestFirst(items, (s) => s.submissionId),
+      bytes: result.bytes,
+      serverTime: result.serverTime,
+    };
   };
-};
+
+/** 4, gathered: every usable submission of the answer, newest first. */
+export const listSubmissions = gathered<Submission>(readSubmissions);
 
 /** 4, keys only, gathered: the same list with only `SubmissionKey`'s fields kept, newest first. */
-export const listSubmissionKeys = async (
-  z: ZObject,
-  bundle: B,
-  params: SubmissionQuery,
-): Promise<SubmissionPage<SubmissionKey>> => {
-  const { items, visit } = collect<SubmissionKey>();
-  const read = await readSubmissionKeys(z, bundle, params, visit);
-  return {
-    submissions: newestFirst(items, (s) => s.submissionId),
-    bytes: read.bytes,
-    serverTime: read.serverTime,
-  };
-};
+export const listSubmissionKeys = gathered<SubmissionKey>(readSubmissionKeys);
 
 /** 5. Orders of a company, newest first. */
 export const listOrders = async (
