@@ -56,11 +56,15 @@ export interface ConnectResult<T> {
 }
 
 const DEFAULT_TIMEOUT_MS = 20_000;
-/** A streamed list read without its own time limit (a lookup through a whole event): Zapier stops at 30 s. */
-const LOOKUP_LIMIT_MS = 27_000;
-/** ... and it gives up sooner when no byte of the answer arrives for this long. */
-const STALL_MS = DEFAULT_TIMEOUT_MS;
-const TIMER_STEP_MS = 250;
+/** Time limits of a streamed list read that has no `timeoutMs` of its own (a lookup through a whole event). */
+export const STREAM_LIMITS = {
+  /** The whole answer: Zapier stops an invocation at 30 s. */
+  lookupMs: 27_000,
+  /** No byte of the answer for this long: it stalled. */
+  stallMs: DEFAULT_TIMEOUT_MS,
+  /** How often the limits are checked, at most. */
+  stepMs: 250,
+};
 
 /** Joins a normalised base URL and an encoded path, with a query built from defined values only. */
 export const buildUrl = (baseUrl: string, path: string, query?: Query): string => {
@@ -376,7 +380,7 @@ const readList = async <S extends ObjectSchema>(
   visit: Visit<z.infer<S>>,
   redact: Redact,
 ): Promise<ListResult> => {
-  const deadline = Date.now() + (call.timeoutMs ?? LOOKUP_LIMIT_MS);
+  const deadline = Date.now() + (call.timeoutMs ?? STREAM_LIMITS.lookupMs);
   const baseUrl = resolveBaseUrl(z, bundle.authData);
   const url = buildUrl(baseUrl, call.path, call.query);
   const sent = await sendOrExplain(z, bundle, { ...call, schema: null }, baseUrl, url, redact, call.stream);
@@ -418,18 +422,18 @@ const readList = async <S extends ObjectSchema>(
   }
   const reader = listReader(call.rule, visit, log);
   // With `timeoutMs` (a poll inside Zapier's 30 s) the whole answer must arrive by then. Without it (a lookup
-  // reading a whole event) it has until just before Zapier's 30 s, and must not stall for `STALL_MS` either.
+  // reading a whole event) it has until just before Zapier's 30 s, and must not stall for `STREAM_LIMITS.stallMs` either.
   let timedOut = false;
   let lastChunk = Date.now();
   const timer = setInterval(
     () => {
       const now = Date.now();
-      if (now >= deadline || (call.timeoutMs === undefined && now - lastChunk >= STALL_MS)) {
+      if (now >= deadline || (call.timeoutMs === undefined && now - lastChunk >= STREAM_LIMITS.stallMs)) {
         timedOut = true;
         body.destroy?.(new Error('timeout'));
       }
     },
-    Math.min(TIMER_STEP_MS, Math.max(10, Math.floor((call.timeoutMs ?? STALL_MS) / 10))),
+    Math.min(STREAM_LIMITS.stepMs, Math.max(10, Math.floor((call.timeoutMs ?? STREAM_LIMITS.stallMs) / 10))),
   );
   let failure: unknown = null;
   try {

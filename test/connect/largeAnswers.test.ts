@@ -14,6 +14,7 @@ import {
   connectErrorCode,
   listSubmissionKeys,
   listSubmissions,
+  STREAM_LIMITS,
   paths,
   readSubmissions,
 } from '../../src/connect';
@@ -202,6 +203,49 @@ describe('answers that are not a complete list', () => {
     expect(errorMessage(error)).toMatch(
       /while fetching the registrations of this event: no answer came in time/,
     );
+  });
+
+  describe('a lookup through a whole event (no time limit of its own)', () => {
+    const saved = { ...STREAM_LIMITS };
+    beforeEach(() => Object.assign(STREAM_LIMITS, { lookupMs: 1_500, stallMs: 300, stepMs: 20 }));
+    afterEach(() => Object.assign(STREAM_LIMITS, saved));
+
+    /** The answer in pieces, one every `everyMs`, stopping after `pieces` of them when `stopAfter` is set. */
+    const trickle = (everyMs: number, pieces: number, stopAfter?: number) => () => {
+      const size = Math.ceil(full.length / pieces);
+      let sent = 0;
+      const stream = new Readable({ read() {} });
+      const timer = setInterval(() => {
+        if (stopAfter !== undefined && sent >= stopAfter) return clearInterval(timer);
+        stream.push(full.slice(sent * size, (sent + 1) * size));
+        sent++;
+        if (sent >= pieces) {
+          clearInterval(timer);
+          stream.push(null);
+        }
+      }, everyMs);
+      return stream;
+    };
+
+    it('reads an answer that keeps arriving for longer than the stall limit', async () => {
+      serve(200, trickle(100, 8));
+      const page = await run((z, b) => listSubmissions(z, b, params));
+      expect(page.submissions).toHaveLength(records.length);
+    });
+
+    it('gives up on an answer that stalls, with the no-answer message', async () => {
+      serve(200, trickle(50, 8, 2));
+      const error = await caught(() => run((z, b) => listSubmissions(z, b, params)));
+      expect(errorMessage(error)).toMatch(
+        /while fetching the registrations of this event: no answer came in time/,
+      );
+    });
+
+    it('gives up on an answer still arriving at the whole-read limit', async () => {
+      serve(200, trickle(250, 40));
+      const error = await caught(() => run((z, b) => listSubmissions(z, b, params)));
+      expect(errorMessage(error)).toMatch(/no answer came in time/);
+    });
   });
 
   it('HTML after some records is not valid JSON', async () => {
