@@ -16,6 +16,7 @@ import {
   SUBMISSION_KEY_RULE,
   SUBMISSION_PERSON_RULE,
   SUBMISSION_RULE,
+  type ObjectSchema,
   type RecordRule,
 } from './records';
 import {
@@ -126,7 +127,7 @@ const submissionCall = (params: SubmissionQuery) => ({
  * throws after `visit` may have seen some records: drop what was gathered.
  */
 const submissionReader =
-  <S extends zod.ZodObject<zod.ZodRawShape>>(rule: RecordRule<S>) =>
+  <S extends ObjectSchema>(rule: RecordRule<S>) =>
   async (
     z: ZObject,
     bundle: B,

@@ -23,7 +23,7 @@ import {
 import { parseJsonSafely } from './json';
 import { ListReadError } from './listSplitter';
 import { type ListRead, type Visit, listReader, readListText } from './lists';
-import { type RecordRule, recordLog } from './records';
+import { type ObjectSchema, type RecordRule, recordLog } from './records';
 import { type Redact, bundleRedactor, redactError } from './secrets';
 
 export type Query = Record<string, string | number | boolean | null | undefined>;
@@ -334,8 +334,6 @@ const rawAnswer = (sent: Answered, content: string): RawAnswer => ({
 });
 
 const isSuccess = (status: number) => status >= 200 && status <= 299;
-
-type ObjectSchema = z.ZodObject<z.ZodRawShape>;
 
 export interface ListCall<S extends ObjectSchema> extends Omit<ConnectCall<unknown>, 'schema' | 'body'> {
   /** How each record is checked (the odd-record rule, contract §1). */

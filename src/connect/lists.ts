@@ -13,9 +13,7 @@
 import type { z } from 'zod';
 import { parseJsonSafely } from './json';
 import { EnvelopeSplitter, type EnvelopeSummary, ListReadError, type SplitterOptions } from './listSplitter';
-import { type RecordLog, type RecordRule, keepRecord } from './records';
-
-type ObjectSchema = z.ZodObject<z.ZodRawShape>;
+import { type ObjectSchema, type RecordLog, type RecordRule, keepRecord } from './records';
 
 export type Visit<T> = (record: T, position: number) => void;
 

@@ -50,7 +50,7 @@ interface CurrentSecret {
   secret: string | null;
   /**
    * The service's time (epoch ms) by which the subscription was signing with `secret`: the `createdAt` of the
-   * earliest delivery seen signed with it. `null` when not known.
+   * first delivery seen signed with it (and not with the given one). `null` when not known.
    */
   rotatedBy?: number | null;
 }
@@ -93,9 +93,12 @@ export const verifyWithCurrentSecret = async (
   const remember = (current: CurrentSecret) => cache.set(key, current, CURRENT_SECRET_TTL_SECONDS);
 
   if (newer && verifies(secretOf(newer))) {
-    // Signed with the new secret: the rotation had happened by this delivery's date.
-    const rotatedBy = earliest(newer.rotatedBy, deliveryCreatedAt(raw));
-    if (rotatedBy !== (newer.rotatedBy ?? null)) await remember({ ...newer, rotatedBy });
+    // Signed with the new secret: the rotation had happened by this delivery's date. Once that date is
+    // known, later deliveries are not parsed again for it (the body is parsed once, after verification).
+    if (newer.rotatedBy === null || newer.rotatedBy === undefined) {
+      const rotatedBy = deliveryCreatedAt(raw);
+      if (rotatedBy !== null) await remember({ ...newer, rotatedBy });
+    }
     return { ok: true, refreshed: false };
   }
   if (first.ok) {
