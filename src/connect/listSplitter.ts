@@ -244,7 +244,10 @@ export class EnvelopeSplitter {
             i = n;
             break;
           }
-          this.fields[this.key] = this.parseCaptured(chunk, end, chunkStart);
+          const value = this.parseCaptured(chunk, end, chunkStart);
+          // Own keys only, as for every JSON the app reads (json.ts): a "__proto__" member is dropped.
+          if (this.key === '__proto__') this.droppedKeys++;
+          else this.fields[this.key] = value;
           this.mode = chunk[end] === COMMA ? Mode.Key : Mode.Done;
           i = end + 1;
           break;

@@ -147,6 +147,20 @@ describe('splitting', () => {
     }
   });
 
+  it('drops a "__proto__" member of the envelope too, spelled out or escaped', () => {
+    for (const body of [
+      '{"data":[],"__proto__":[]}',
+      '{"\\u005f_proto__":{"total":9},"data":[{"id":"a"}],"total":1}',
+    ]) {
+      const splitter = new EnvelopeSplitter(() => undefined);
+      splitter.write(body);
+      const summary = splitter.end();
+      expect(Object.keys(summary.fields)).not.toContain('__proto__');
+      expect(summary.droppedKeys).toBe(1);
+      expect(readCut(Buffer.from(body), [])).toEqual(expected(Buffer.from(body)));
+    }
+  });
+
   it('equals JSON.parse for any list of JSON values cut anywhere (property)', () => {
     const envelope = fc.record({
       before: fc.dictionary(
