@@ -25,3 +25,6 @@ const HTML_ESCAPES: Record<string, string> = {
 
 /** A value made safe for HTML text and for quoted attribute values alike. */
 export const escapeHtml = (value: string): string => value.replace(/[&<>"'`]/g, (c) => HTML_ESCAPES[c] ?? c);
+
+/** A string value trimmed, or `''` for anything that is not a string (input data, answers, subscribe data). */
+export const trimmed = (value: unknown): string => (typeof value === 'string' ? value.trim() : '');

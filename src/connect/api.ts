@@ -383,9 +383,26 @@ export const subscribeHook = async (
  * Contract §5: one subscription with its current secret (`null`: signed with the account-level secret);
  * `null` when the service no longer has it.
  */
-export const getHook = (z: ZObject, bundle: B, hookId: string): Promise<HookSubscription | null> =>
-  connectRequestOrNull(z, bundle, {
-    path: paths.hook(hookId),
-    schema: HookSubscription,
-    what: 'the webhook subscription',
-  });
+/** The subscription (§5) with its current secret, and the service's clock when it answered. */
+export interface HookRead {
+  /** `null` when the service no longer has the subscription. */
+  hook: HookSubscription | null;
+  /** The answer's `Date` header (epoch ms), or `null` when it has none that can be read. */
+  serviceTime: number | null;
+}
+
+/** §5: a subscription with its current secret; the `Date` of the answer dates what it says. */
+export const getHook = async (z: ZObject, bundle: B, hookId: string): Promise<HookRead> => {
+  try {
+    const answer = await connectRequestFull(z, bundle, {
+      path: paths.hook(hookId),
+      schema: HookSubscription,
+      what: 'the webhook subscription',
+    });
+    const date = Date.parse(answer.headers.get('date') ?? '');
+    return { hook: answer.data, serviceTime: Number.isFinite(date) ? date : null };
+  } catch (error) {
+    if (isNotFound(error)) return { hook: null, serviceTime: null };
+    throw error;
+  }
+};

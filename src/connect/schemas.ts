@@ -212,6 +212,8 @@ export const HookSubscription = lazy(() =>
     eventId: z.string().nullable().optional(),
     targetUrl: z.string(),
     secret: z.string().min(1).nullable().optional(),
+    /** When the current secret took effect (after a rotation); absent or `null` when never rotated. */
+    secretRotatedAt: OptionalTimestamp,
     createdAt: OptionalTimestamp,
   }),
 );

@@ -11,6 +11,7 @@ import { REDACTED, connectRequest, listEvents, paths, redactor } from '../../src
 import { App, BASE_URL, SENTINEL_KEY, appTester, authData, caught, testerCache } from '../support/app';
 import { deliveryBody, hookBundle, signedDelivery } from '../../scripts/lib/hookRequest';
 import { SAMPLE_SUBMISSION } from '../../src/mappers/submission';
+import { serviceHooks } from '../support/serviceHooks';
 
 const WEBHOOK_SECRET = 'whsec_ACCOUNT_7d1e55aa90c3';
 const HOOK_SECRET = 'whsec_HOOK_0c9b2f41e6a8';
@@ -50,6 +51,7 @@ const logs: string[] = [];
 let logSpy: jest.SpyInstance;
 beforeEach(() => {
   testerCache(appTester).zcacheTestObj = {};
+  serviceHooks(HOOK_SECRET);
   logs.length = 0;
   logSpy = jest.spyOn(console, 'log').mockImplementation((...args: unknown[]) => {
     logs.push(args.map(String).join(' '));

@@ -20,6 +20,7 @@ import {
   testerCache,
 } from '../support/app';
 import { deliveryBody, hookBundle, signedDelivery } from '../../scripts/lib/hookRequest';
+import { type ServiceHooks, serviceHooks } from '../support/serviceHooks';
 
 const hexOf = (secret: string, body: string | Buffer) =>
   createHmac('sha256', secret).update(body).digest('hex');
@@ -296,6 +297,7 @@ const deliveryFor = (key: string): { type: string; data: unknown } => {
 describe.each(hookTriggers.map((t) => [t.key, t] as const))('perform of %s', (key, trigger) => {
   const logs: string[] = [];
   let logSpy: jest.SpyInstance;
+  let hooks: ServiceHooks;
 
   beforeEach(() => {
     testerCache(appTester).zcacheTestObj = {};
@@ -308,11 +310,8 @@ describe.each(hookTriggers.map((t) => [t.key, t] as const))('perform of %s', (ke
       .query(true)
       .reply(200, { data: [SAMPLE_EVENT] })
       .persist();
-    // A signature that matches nothing makes the app fetch the subscription's current secret: unchanged here.
-    nock(BASE_URL)
-      .get(paths.hook('hook_1'))
-      .reply(200, { id: 'hook_1', event: 'x', eventId: null, targetUrl: 'https://t', secret: SUB_SECRET })
-      .persist();
+    // The subscription's current secret, as the service answers it: unchanged here.
+    hooks = serviceHooks(SUB_SECRET);
   });
   afterEach(() => {
     logSpy.mockRestore();
@@ -347,12 +346,16 @@ describe.each(hookTriggers.map((t) => [t.key, t] as const))('perform of %s', (ke
 
   it('uses the connection’s secret only when the subscription has none', async () => {
     const payload = body();
+    hooks.current.set('hook_1', null);
     await expect(
       run(signedDelivery(payload, ACCOUNT_SECRET), {
         subscriptionSecret: null,
         accountSecret: ACCOUNT_SECRET,
       }),
     ).resolves.toHaveLength(1);
+    // Another subscription, signed with a secret of its own.
+    hooks.current.delete('hook_1');
+    testerCache(appTester).zcacheTestObj = {};
     await expect(
       run(signedDelivery(body(), ACCOUNT_SECRET), { accountSecret: ACCOUNT_SECRET }),
     ).resolves.toEqual([]);

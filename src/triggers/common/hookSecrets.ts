@@ -1,30 +1,30 @@
 /**
- * Which secret verifies a delivery, so that a rotated secret costs nothing, a retired one opens nothing and a
- * forgery still runs nothing.
+ * Which secret verifies a delivery, so that a rotated secret costs nothing, a retired one stays retired and a
+ * forgery runs nothing. What is known of a subscription's secrets is kept in one account-cache entry (its
+ * `SecretState`); the cache is an optimisation only: losing it costs a read of the subscription, never trust.
  *
- * 1. The secret the subscription was given when the Zap was turned on (`subscribeData.secret`), or the
- *    connection's Webhook Signing Secret when it has none.
- * 2. When well-formed signatures match neither: the subscription's current secret learned by an earlier
- *    fetch, kept in the account cache.
- * 3. Still no match: the current secret is fetched (`GET …/hooks/:id`) at most once per subscription per
- *    minute (a rate-limit entry in the account cache), kept, and the delivery verified again. A delivery that
- *    arrives while another one is fetching waits a few seconds for that result. One that still matches
- *    nothing within the minute after a fetch is halted with a message, not dropped: it may be the first
- *    delivery of a rotation made in that minute, and a forgery sent just before it must not make it vanish.
- *    If the cache fails altogether, each delivery may fetch once: at most one request per delivery.
- * 4. Once a newer secret is known, the given one is retired for everything dated after the rotation: the
- *    service signs every newer delivery with the new secret (during the overlap, with both), and a retry
- *    keeps the signature of its first attempt (contract §5), so a delivery signed only with the old secret
- *    is accepted when it is dated at or before the rotation (`rotatedBy`: the date of the first delivery
- *    seen signed with the new secret) and dropped otherwise. A delivery that carries several signatures (a
- *    rotation in progress) makes the app learn the new secret at once (same rate limit), so the old secret
- *    stops opening the Zap when a rotation starts, not only when the old secret stops being used.
+ * 1. The subscription's current secret (at first the one it was given when the Zap was turned on, or the
+ *    connection's Webhook Signing Secret when it has none) verifies a delivery only while it has been
+ *    confirmed as current within the last few minutes (`GET …/hooks/:id`). Without a recent confirmation
+ *    the current secret is read first: one read per subscription per few minutes while deliveries flow.
+ * 2. When that read shows a new secret, the old one is retired. It still vouches for deliveries dated at or
+ *    before the rotation (the service retries a delivery with its first signature for 72 h), and for
+ *    nothing after it. The rotation is dated by the service's clock (the `Date` of the read that found the
+ *    new secret), lowered by every delivery the new secret verifies, never by a delivery only the old secret
+ *    verified. When the state had been lost (no earlier confirmation), the date of the rotation is unknown:
+ *    the retired secret then vouches for nothing, and a delivery signed only with it is halted, with a
+ *    message, rather than run.
+ * 3. A delivery that matches no known secret reads the current secret at most once per subscription per
+ *    minute (forgeries cannot make the app hammer the service); inside that minute it is halted with a
+ *    message, not dropped, since it may be the first delivery of a rotation made in that minute.
+ * 4. One read at a time per subscription: a delivery that needs one while another is under way waits for
+ *    its result (whether or not a secret was known before), and reads itself only if that result does not
+ *    come within `secretTimings.waitMs`. If the cache fails altogether, each delivery reads once.
  *
  * Nothing here ever puts a secret into a message or a log line.
  */
 import type { Bundle, ZObject } from 'zapier-platform-core';
 import {
-  type HookSubscription,
   type RawDelivery,
   deliveryCreatedAt,
   errorText,
@@ -34,173 +34,297 @@ import {
 } from '../../connect';
 import type { AccountCache } from '../../account/store';
 import { accountCache } from '../../account/store';
+import { trimmed as text } from '../../text';
 
-/** At most one fetch of a subscription's current secret per this many seconds. */
+/** A current secret confirmed less than this long ago verifies deliveries without another read. */
+export const SECRET_CONFIRM_INTERVAL_SECONDS = 5 * 60;
+/** A delivery that matches no known secret reads the current one at most once per this many seconds. */
 export const SECRET_REFRESH_INTERVAL_SECONDS = 60;
-/** How long a fetched secret is kept (a later rotation is fetched again when it stops verifying). */
-export const CURRENT_SECRET_TTL_SECONDS = 30 * 24 * 3600;
-/** How long a delivery waits for a fetch another delivery started. */
-export const REFRESH_WAIT_MS = 5000;
-const REFRESH_POLL_MS = 200;
+/** How long what is known of a subscription's secrets is kept. */
+export const SECRET_STATE_TTL_SECONDS = 30 * 24 * 3600;
+/** How many retired secrets are remembered per subscription. */
+const MAX_RETIRED = 4;
+
+/** How long a delivery waits for a read another delivery is making, and how often it looks. */
+export const secretTimings = { waitMs: 10_000, pollMs: 100, lockSeconds: 30 };
 
 export type SecretCheck = { ok: true; refreshed: boolean } | { ok: false; reason: string };
 
-interface CurrentSecret {
-  /** `null`: the subscription is signed with the account-level secret. */
+interface RetiredSecret {
+  /** `null`: the account-level secret. */
   secret: string | null;
-  /**
-   * The service's time (epoch ms) by which the subscription was signing with `secret`: the `createdAt` of the
-   * first delivery seen signed with it (and not with the given one). `null` when not known.
-   */
-  rotatedBy?: number | null;
+  /** Deliveries signed only with it are genuine when dated at or before this (epoch ms); `null`: none. */
+  until: number | null;
 }
 
-const text = (value: unknown): string => (typeof value === 'string' ? value.trim() : '');
+/** What is known of one subscription's secrets. */
+interface SecretState {
+  /** `null`: the subscription is signed with the account-level secret. */
+  current: string | null;
+  /** The service's time (epoch ms) when `current` was last read as current; `null`: never. */
+  confirmedAt: number | null;
+  /** This app's time (epoch ms) of the last read of the subscription, for freshness. */
+  checkedAt: number;
+  /** This app's time of the last read made because a delivery matched no known secret. */
+  mismatchAt: number;
+  /** Newest first. */
+  retired: RetiredSecret[];
+}
+
+type ReadReason = 'stale' | 'rotating' | 'mismatch';
+
+type Verdict =
+  | { kind: 'run' }
+  /** Verified by the current secret, which must be read again first. */
+  | { kind: 'read'; why: Exclude<ReadReason, 'mismatch'> }
+  /** Matches no known secret; `mayRead`: the current one was not read for a mismatch in the last minute. */
+  | { kind: 'unknown'; mayRead: boolean }
+  | { kind: 'drop'; reason: string }
+  | { kind: 'halt'; message: string };
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+const iso = (ms: number) => new Date(ms).toISOString();
 
-const halted = (z: ZObject, hookId: string): never => {
-  throw new z.errors.HaltedError(
-    `This delivery's signature matches neither the signing secret this Zap was given nor subscription ${hookId}'s current secret, which was checked less than ${SECRET_REFRESH_INTERVAL_SECONDS} seconds ago, so nothing ran. If the organizer rotated this subscription's secret in the last minute, the deliveries from now on will run, and what this one carried can be found in the service's dashboard. Otherwise someone is sending forged deliveries to this Zap's address.`,
-  );
+interface Context {
+  z: ZObject;
+  hookId: string;
+  accountSecret: string;
+  raw: RawDelivery | undefined;
+  /** The delivery's `createdAt` (epoch ms), as written in its body. */
+  createdAt: number | null;
+  now: () => number;
+}
+
+const secretOf = (ctx: Context, secret: string | null) => text(secret) || ctx.accountSecret;
+const verifies = (ctx: Context, secret: string | null) => {
+  const value = secretOf(ctx, secret);
+  return Boolean(value) && verifyDelivery(ctx.raw, [value]).ok;
 };
 
-const earliest = (a: number | null | undefined, b: number | null): number | null =>
-  a === null || a === undefined ? b : b === null ? a : Math.min(a, b);
+/** What `state` says of the delivery, without reading anything. */
+const judge = (ctx: Context, state: SecretState): Verdict => {
+  const age = ctx.now() - state.checkedAt;
+  if (verifies(ctx, state.current)) {
+    if (age > SECRET_CONFIRM_INTERVAL_SECONDS * 1000) return { kind: 'read', why: 'stale' };
+    // Several signatures: a rotation has started, so the new secret is read now (at most once a minute).
+    if (signatureCount(ctx.raw) > 1 && age > SECRET_REFRESH_INTERVAL_SECONDS * 1000) {
+      return { kind: 'read', why: 'rotating' };
+    }
+    return { kind: 'run' };
+  }
+  const retired = state.retired.find((entry) => verifies(ctx, entry.secret));
+  if (retired) return retiredVerdict(ctx, retired);
+  return { kind: 'unknown', mayRead: ctx.now() - state.mismatchAt > SECRET_REFRESH_INTERVAL_SECONDS * 1000 };
+};
+
+const forgedOrJustRotated = (hookId: string) =>
+  `This delivery's signature matches neither the signing secret this Zap was given nor subscription ${hookId}'s current secret, which was checked less than ${SECRET_REFRESH_INTERVAL_SECONDS} seconds ago, so nothing ran. If the organizer rotated this subscription's secret in the last minute, the deliveries from now on will run, and what this one carried can be found in the service's dashboard. Otherwise someone is sending forged deliveries to this Zap's address.`;
+
+const retiredVerdict = (ctx: Context, retired: RetiredSecret): Verdict => {
+  if (retired.until === null) {
+    return {
+      kind: 'halt',
+      message: `This delivery is signed only with a signing secret that the organizer has since replaced for subscription ${ctx.hookId}, and when it was replaced is not known here any more, so it cannot be told from a delivery forged with the old secret. Nothing ran. If the service sent it before the secret was changed, what it carried can be found in the service's dashboard.`,
+    };
+  }
+  if (ctx.createdAt !== null && ctx.createdAt <= retired.until) return { kind: 'run' };
+  return {
+    kind: 'drop',
+    reason: `it is signed only with a secret the organizer has replaced: subscription ${ctx.hookId} signs everything dated after ${iso(retired.until)} with its new secret, and this delivery is dated ${ctx.createdAt === null ? 'nowhere' : iso(ctx.createdAt)}, so it was not sent by the service`,
+  };
+};
+
+/** A delivery the current secret verified dates the last rotation: it happened at or before it. */
+const lowerRotation = (ctx: Context, state: SecretState): SecretState | null => {
+  const last = state.retired[0];
+  if (!last || last.until === null || ctx.createdAt === null || ctx.createdAt >= last.until) return null;
+  if (!verifies(ctx, state.current)) return null;
+  return { ...state, retired: [{ ...last, until: ctx.createdAt }, ...state.retired.slice(1)] };
+};
+
+/** The state after a read of the subscription that found `secret` current at the service's `serviceTime`. */
+const afterRead = (
+  ctx: Context,
+  state: SecretState,
+  read: { secret: string | null; serviceTime: number; rotatedAt: number | null },
+  why: ReadReason,
+): SecretState => {
+  const { secret, serviceTime } = read;
+  const checkedAt = ctx.now();
+  const mismatchAt = why === 'mismatch' ? checkedAt : state.mismatchAt;
+  if (secretOf(ctx, secret) === secretOf(ctx, state.current)) {
+    return { ...state, current: secret, confirmedAt: serviceTime, checkedAt, mismatchAt };
+  }
+  // Rotated: when the service says so (`secretRotatedAt`); else since the last confirmation, at or before this
+  // read and at or before any delivery the new secret verifies. Without a confirmation (the state was lost)
+  // and without the service's word, the rotation cannot be dated.
+  let until: number | null =
+    read.rotatedAt !== null && read.rotatedAt <= serviceTime
+      ? read.rotatedAt
+      : state.confirmedAt === null
+        ? null
+        : serviceTime;
+  const next: SecretState = { current: secret, confirmedAt: serviceTime, checkedAt, mismatchAt, retired: [] };
+  if (until !== null && ctx.createdAt !== null && verifies(ctx, secret))
+    until = Math.min(until, ctx.createdAt);
+  next.retired = [{ secret: state.current, until }, ...state.retired].slice(0, MAX_RETIRED);
+  return next;
+};
+
+const stateKey = (hookId: string) => `hook-secrets:${hookId}`;
+const lockKey = (hookId: string) => `hook-secrets-read:${hookId}`;
+
+const initialState = (given: string | null): SecretState => ({
+  current: given,
+  confirmedAt: null,
+  checkedAt: 0,
+  mismatchAt: 0,
+  retired: [],
+});
+
+/**
+ * Waits for a read that another delivery has under way to land in the cache: resolves its state, or
+ * `undefined` when none landed within `secretTimings.waitMs` (the caller then reads itself).
+ */
+const awaitOtherRead = async (
+  cache: AccountCache,
+  hookId: string,
+  seen: number,
+): Promise<SecretState | undefined> => {
+  for (let waited = 0; waited < secretTimings.waitMs; waited += secretTimings.pollMs) {
+    await sleep(secretTimings.pollMs);
+    const state = await cache.get<SecretState>(stateKey(hookId));
+    if (state && state.checkedAt > seen) return state;
+  }
+  return undefined;
+};
+
+/** Reads the subscription's current secret and records it; `null` when the service no longer has it. */
+const readCurrent = async (
+  ctx: Context,
+  bundle: Bundle,
+  cache: AccountCache,
+  state: SecretState,
+  why: ReadReason,
+): Promise<SecretState | null> => {
+  let read;
+  try {
+    read = await getHook(ctx.z, bundle, ctx.hookId);
+  } catch (error) {
+    if (why === 'rotating') {
+      // The delivery was verified by a secret confirmed a minute or more ago: it runs; the next one retries.
+      ctx.z.console.log(
+        `Subscription ${ctx.hookId}: its secret is being rotated, and the new one could not be read yet (${errorText(error)}); this delivery was verified with the current one.`,
+      );
+      return state;
+    }
+    // Not silently lost: the run errors and says why, so it can be replayed once the service answers.
+    throw new ctx.z.errors.Error(
+      `This delivery could not be checked against the subscription's current signing secret, which could not be read: ${errorText(error)}. Nothing ran; replay this run once the service answers again.`,
+      'SECRET_REFRESH_FAILED',
+      502,
+    );
+  }
+  if (!read.hook) return null;
+  const rotatedAt = Date.parse(read.hook.secretRotatedAt ?? '');
+  const next = afterRead(
+    ctx,
+    state,
+    {
+      secret: text(read.hook.secret) || null,
+      serviceTime: read.serviceTime ?? ctx.now(),
+      rotatedAt: Number.isFinite(rotatedAt) ? rotatedAt : null,
+    },
+    why,
+  );
+  await cache.set(stateKey(ctx.hookId), next, SECRET_STATE_TTL_SECONDS);
+  if (secretOf(ctx, next.current) !== secretOf(ctx, state.current)) {
+    ctx.z.console.log(
+      `Subscription ${ctx.hookId}: its signing secret was rotated; the current one was read, and the one before it now vouches only for deliveries dated before the rotation.`,
+    );
+  }
+  return next;
+};
 
 export const verifyWithCurrentSecret = async (
   z: ZObject,
   bundle: Bundle,
   subscription: { id?: string; secret?: string | null },
   raw: RawDelivery | undefined,
+  now: () => number = Date.now,
 ): Promise<SecretCheck> => {
   const accountSecret = text(bundle.authData.webhookSecret);
-  const given = text(subscription.secret) || accountSecret;
+  const given = text(subscription.secret) || null;
   const hookId = text(subscription.id);
-  const secretOf = (current: CurrentSecret) => text(current.secret) || accountSecret;
-  const verifies = (secret: string) => Boolean(secret) && verifyDelivery(raw, [secret]).ok;
+  const probe = verifyDelivery(raw, [given ?? accountSecret].filter(Boolean));
+  // A missing or malformed signature is refused at once; only a well-formed mismatch may be a rotation.
+  if (!probe.ok && !probe.mismatch) return { ok: false, reason: probe.reason };
+  if (!hookId) return probe.ok ? { ok: true, refreshed: false } : { ok: false, reason: probe.reason };
 
-  const first = verifyDelivery(raw, given ? [given] : []);
-  // Only signatures that were checked and did not match can be fixed by another secret.
-  if (!first.ok && (!first.mismatch || !hookId)) return { ok: false, reason: first.reason };
-  if (!hookId) return { ok: true, refreshed: false };
+  const ctx: Context = { z, hookId, accountSecret, raw, createdAt: deliveryCreatedAt(raw), now };
+  const cache = accountCache(z, bundle, now);
+  const state = (await cache.get<SecretState>(stateKey(hookId))) ?? initialState(given);
+  const verdict = judge(ctx, state);
+  const why = readReason(verdict);
+  if (!why) return conclude(ctx, cache, state, verdict, false);
 
-  const cache = accountCache(z, bundle);
-  const key = `hook-secret:${hookId}`;
-  const known = await cache.get<CurrentSecret>(key);
-  // A newer secret than the given one, learned earlier.
-  const newer = known && secretOf(known) !== given ? known : null;
-  const remember = (current: CurrentSecret) => cache.set(key, current, CURRENT_SECRET_TTL_SECONDS);
-
-  if (newer && verifies(secretOf(newer))) {
-    // Signed with the new secret: the rotation had happened by this delivery's date. Once that date is
-    // known, later deliveries are not parsed again for it (the body is parsed once, after verification).
-    if (newer.rotatedBy === null || newer.rotatedBy === undefined) {
-      const rotatedBy = deliveryCreatedAt(raw);
-      if (rotatedBy !== null) await remember({ ...newer, rotatedBy });
-    }
-    return { ok: true, refreshed: false };
+  // One read at a time per subscription: wait for one under way, whether or not a secret was known.
+  const mine = await cache.claim(lockKey(hookId), secretTimings.lockSeconds);
+  const other = mine ? undefined : await awaitOtherRead(cache, hookId, state.checkedAt);
+  if (other) {
+    const then = judge(ctx, other);
+    const again = readReason(then);
+    if (!again) return conclude(ctx, cache, other, then, false);
   }
-  if (first.ok) {
-    if (newer) return retiredCheck(hookId, newer, raw);
-    if (signatureCount(raw) > 1) await learnDuringRotation(z, bundle, cache, hookId, given, raw, remember);
-    return { ok: true, refreshed: false };
-  }
-
-  const mayFetch = await cache.claim(refreshKey(hookId), SECRET_REFRESH_INTERVAL_SECONDS);
-  if (!mayFetch) {
-    // Fetched less than a minute ago. If that result is still on its way (another delivery is fetching
-    // right now), wait for it; if it is known and does not verify, halt (see the module comment).
-    if (!known) {
-      for (let waited = 0; waited < REFRESH_WAIT_MS; waited += REFRESH_POLL_MS) {
-        await sleep(REFRESH_POLL_MS);
-        const fetched = await cache.get<CurrentSecret>(key);
-        if (fetched) {
-          if (verifies(secretOf(fetched))) return { ok: true, refreshed: false };
-          break;
-        }
-      }
-    }
-    return halted(z, hookId);
-  }
-
-  let hook;
+  const base = other ?? state;
+  let next: SecretState | null;
   try {
-    hook = await getHook(z, bundle, hookId);
-  } catch (error) {
-    // Not silently lost: the run errors and says why, so it can be replayed once the service answers.
-    throw new z.errors.Error(
-      `A delivery did not match the signing secret this Zap was given, and the subscription's current secret could not be fetched to check it again: ${errorText(error)}`,
-      'SECRET_REFRESH_FAILED',
-      502,
-    );
+    next = await readCurrent(ctx, bundle, cache, base, why);
+  } finally {
+    if (mine) await cache.delete(lockKey(hookId));
   }
-  if (!hook) {
+  if (!next) {
     return {
       ok: false,
-      reason: `the signature does not match, and subscription ${hookId} no longer exists in the service (turn the Zap off and on again)`,
+      reason: `the signature could not be checked: subscription ${hookId} no longer exists in the service (turn the Zap off and on again)`,
     };
   }
-  const current: CurrentSecret = { secret: text(hook.secret) || null, rotatedBy: null };
-  const currentSecret = secretOf(current);
-  if (verifies(currentSecret)) {
-    // The given secret stopped vouching at the first rotation seen, whichever secret came after it.
-    await remember({ ...current, rotatedBy: earliest(newer?.rotatedBy, deliveryCreatedAt(raw)) });
-    z.console.log(
-      `Subscription ${hookId}: its signing secret was rotated; the current one was fetched and verified this delivery.`,
-    );
-    return { ok: true, refreshed: true };
-  }
-  await remember(current);
-  return {
-    ok: false,
-    reason: current.secret
-      ? "the signature matches neither the secret this Zap was given nor the subscription's current secret"
-      : 'the signature does not match the account-level Webhook Signing Secret of the connection (if it was rotated in the dashboard, reconnect the account with the new one)',
-  };
+  // A read that failed while a rotation starts leaves the state as it was: the delivery runs (see readCurrent).
+  if (next === base) return { ok: true, refreshed: false };
+  return conclude(ctx, cache, next, judge(ctx, next), true);
 };
 
-const refreshKey = (hookId: string) => `hook-secret-refresh:${hookId}`;
+/** The read a verdict asks for, if any. */
+const readReason = (verdict: Verdict): ReadReason | null =>
+  verdict.kind === 'read' ? verdict.why : verdict.kind === 'unknown' && verdict.mayRead ? 'mismatch' : null;
 
-/** A delivery signed only with the given secret, once a newer one is known: genuine only if dated before. */
-const retiredCheck = (hookId: string, newer: CurrentSecret, raw: RawDelivery | undefined): SecretCheck => {
-  const rotatedBy = newer.rotatedBy ?? null;
-  if (rotatedBy === null) return { ok: true, refreshed: false };
-  const createdAt = deliveryCreatedAt(raw);
-  if (createdAt !== null && createdAt <= rotatedBy) return { ok: true, refreshed: false };
-  return {
-    ok: false,
-    reason: `it is signed only with the secret this Zap was given, which the organizer has rotated: subscription ${hookId} signs everything dated after ${new Date(rotatedBy).toISOString()} with its new secret, and this delivery is dated ${createdAt === null ? 'nowhere' : new Date(createdAt).toISOString()}, so it was not sent by the service`,
-  };
-};
-
-/**
- * A delivery with several signatures, verified by the given secret: a rotation is in progress, so the new
- * secret is fetched now (rate-limited like any fetch). A failed fetch changes nothing for this delivery.
- */
-const learnDuringRotation = async (
-  z: ZObject,
-  bundle: Bundle,
+/** Turns a verdict into the check's answer; `afterRead`: the state was just read by this delivery. */
+const conclude = async (
+  ctx: Context,
   cache: AccountCache,
-  hookId: string,
-  given: string,
-  raw: RawDelivery | undefined,
-  remember: (current: CurrentSecret) => Promise<unknown>,
-): Promise<void> => {
-  if (!(await cache.claim(refreshKey(hookId), SECRET_REFRESH_INTERVAL_SECONDS))) return;
-  let hook: HookSubscription | null;
-  try {
-    hook = await getHook(z, bundle, hookId);
-  } catch (error) {
-    z.console.log(
-      `Subscription ${hookId}: its secret is being rotated, and the new one could not be fetched yet (${errorText(error)}); this delivery was verified with the current one.`,
-    );
-    return;
+  state: SecretState,
+  verdict: Verdict,
+  afterRead: boolean,
+): Promise<SecretCheck> => {
+  switch (verdict.kind) {
+    case 'run': {
+      const lowered = lowerRotation(ctx, state);
+      if (lowered) await cache.set(stateKey(ctx.hookId), lowered, SECRET_STATE_TTL_SECONDS);
+      return { ok: true, refreshed: afterRead };
+    }
+    case 'drop':
+      return { ok: false, reason: verdict.reason };
+    case 'halt':
+      throw new ctx.z.errors.HaltedError(verdict.message);
+    default:
+      // Matches nothing, just read (a forgery, or a rotated account-level secret), or read by another
+      // delivery less than a minute ago (halted: it may be the first delivery of a rotation in that minute).
+      if (afterRead || verdict.kind === 'read') return { ok: false, reason: mismatchReason(state) };
+      throw new ctx.z.errors.HaltedError(forgedOrJustRotated(ctx.hookId));
   }
-  const secret = text(hook?.secret);
-  if (!hook || !secret || secret === given) return;
-  await remember({ secret, rotatedBy: deliveryCreatedAt(raw) });
-  z.console.log(
-    `Subscription ${hookId}: its signing secret is being rotated; the new one was fetched, and the one this Zap was given now verifies only deliveries dated before the rotation.`,
-  );
 };
+
+const mismatchReason = (state: SecretState): string =>
+  state.current
+    ? "the signature matches neither the secret this Zap was given nor the subscription's current secret"
+    : 'the signature does not match the account-level Webhook Signing Secret of the connection (if it was rotated in the dashboard, reconnect the account with the new one)';

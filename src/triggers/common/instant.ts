@@ -26,6 +26,7 @@ import {
   type HookKind,
   type Order,
   type Submission,
+  deliveryCreatedAt,
   deliveryRecord,
   parseDelivery,
   subscribeHook,
@@ -36,6 +37,7 @@ import { recentOrders, recentSubmissions } from '../../account/recent';
 import { accountCache } from '../../account/store';
 import { companyIdOf } from '../../fields/company';
 import { eventField, optionalEventId } from '../../fields/event';
+import { trimmed as text } from '../../text';
 import { verifyWithCurrentSecret } from './hookSecrets';
 import type { ItemRule } from './items';
 
@@ -47,6 +49,21 @@ export const DELIVERY_MEMORY_SECONDS = 96 * 3600;
  */
 export const CLOCK_SKEW_MARGIN_MS = 15 * 60 * 1000;
 export const DELIVERY_MAX_AGE_MS = 72 * 3600 * 1000 + CLOCK_SKEW_MARGIN_MS;
+
+/**
+ * Why a delivery dated `createdAt` cannot have been sent by the service by `now`, or `null` when it can: not
+ * more than the clock-skew margin ahead (the service never dates a delivery in the future)
+ * and not older than the 72 h retry window.
+ */
+export const freshnessProblem = (createdAt: number, now: number): string | null => {
+  if (createdAt - now > CLOCK_SKEW_MARGIN_MS) {
+    return `it is dated ${new Date(createdAt).toISOString()}, ahead of now by more than the ${CLOCK_SKEW_MARGIN_MS / 60_000} minutes a clock can be off: the service never sends a delivery dated in the future`;
+  }
+  if (now - createdAt > DELIVERY_MAX_AGE_MS) {
+    return `it was created at ${new Date(createdAt).toISOString()}, more than 72 hours ago: the service retries for 72 hours only, so this is a replay`;
+  }
+  return null;
+};
 
 /** Recent records for the editor's test, given the chosen event (or `null` for all). */
 export type ListSource<D> = (z: ZObject, bundle: Bundle, eventId: string | null) => Promise<D[]>;
@@ -73,8 +90,6 @@ export interface HookSubscribeData {
   kind: HookKind;
   eventId: string | null;
 }
-
-const text = (value: unknown): string => (typeof value === 'string' ? value.trim() : '');
 
 const subscribeDataOf = (bundle: Bundle): Partial<HookSubscribeData> => {
   const data: unknown = bundle.subscribeData;
@@ -164,6 +179,13 @@ export const instantTrigger = <D, I extends { id: string }>(spec: InstantTrigger
         'no signing secret is available: the subscription has none and the connection has no Webhook Signing Secret (reconnect the account with it)',
       );
     }
+    // Dated first (from the body, before trusting it): a delivery the service could not have sent now is
+    // dropped without reading anything, so a replay or a delivery from the future costs nothing and opens
+    // nothing. One whose date cannot be read is judged once verified and parsed.
+    const now = Date.now();
+    const dated = deliveryCreatedAt(bundle.rawRequest);
+    const undated = dated === null ? null : freshnessProblem(dated, now);
+    if (undated) return drop(z, undated);
     const verified = await verifyWithCurrentSecret(z, bundle, subscription, bundle.rawRequest);
     if (!verified.ok) return drop(z, verified.reason);
     // Verified: only now is the body trusted and parsed.
@@ -182,15 +204,8 @@ export const instantTrigger = <D, I extends { id: string }>(spec: InstantTrigger
       );
     }
     const createdAt = Date.parse(delivery.createdAt ?? '');
-    const now = Date.now();
     if (!Number.isFinite(createdAt)) {
       return drop(z, `delivery ${delivery.id} has no creation time, so it cannot be told from an old replay`);
-    }
-    if (now - createdAt > DELIVERY_MAX_AGE_MS) {
-      return drop(
-        z,
-        `delivery ${delivery.id} was created at ${delivery.createdAt}, more than 72 hours ago: the service retries for 72 hours only, so this is a replay`,
-      );
     }
     if (!accepts(delivery.type, bundle.inputData ?? {})) {
       return drop(
