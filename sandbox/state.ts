@@ -590,6 +590,7 @@ export class SandboxState {
       secret: tenant.settings.hookSecrets ? this.newSecret() : null,
       previousSecret: null,
       previousSecretExpiresMs: null,
+      secretRotatedAt: null,
       createdAt: iso(ms),
     };
     tenant.hooks.set(hook.id, hook);
@@ -607,6 +608,7 @@ export class SandboxState {
       hook.previousSecret = expiresMs === null ? null : hook.secret;
       hook.previousSecretExpiresMs = expiresMs;
       hook.secret = secret;
+      hook.secretRotatedAt = iso(this.now());
     } else {
       tenant.previousWebhookSecret = expiresMs === null ? null : tenant.settings.webhookSecret;
       tenant.previousWebhookSecretExpiresMs = expiresMs;

@@ -158,6 +158,8 @@ export interface HookRecord {
   previousSecret: string | null;
   /** Sandbox clock: when previousSecret is retired (it signs nothing from then on). */
   previousSecretExpiresMs: number | null;
+  /** When `secret` took effect by a rotation (ISO); null before the first rotation. */
+  secretRotatedAt: string | null;
   createdAt: string;
 }
 

@@ -22,6 +22,7 @@ export function hookJson(hook: HookRecord, options: { nullSecret?: boolean } = {
     targetUrl: hook.targetUrl,
   };
   if (hook.secret !== null || options.nullSecret) out.secret = hook.secret;
+  if (hook.secretRotatedAt !== null) out.secretRotatedAt = hook.secretRotatedAt;
   out.createdAt = hook.createdAt;
   return out;
 }
