@@ -232,7 +232,7 @@ export const rotatedSecret = async (j: Journey, alanId: string): Promise<void> =
     check(body !== genuine.body, 'nothing to change');
     const forged = signedDelivery(body, String(subscribeData.secret ?? ''));
     const outcome = await runsNothing({ ...forged, path });
-    check(/rotated/.test(outcome.line), `not refused as signed with a retired secret: ${outcome.line}`);
+    check(/replaced/.test(outcome.line), `not refused as signed with a retired secret: ${outcome.line}`);
     return { detail: 'runs nothing: dated after the rotation, so the old secret no longer vouches for it' };
   });
 };
