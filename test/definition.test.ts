@@ -157,11 +157,23 @@ describe.each(cases(all))('%s', (_name, { kind, definition }) => {
     });
 
     it('D023: sample dates are ISO 8601 with a zone', () => {
-      for (const field of staticFields(operation.outputFields)) {
-        if (field.type !== 'datetime') continue;
+      // Every value of the sample that holds a date and a time, wherever it sits (a calendar day alone,
+      // "2026-12-01", has no time to zone), and every datetime output field.
+      const dates = stringsOf(operation.sample).filter((value) => /^\d{4}-\d{2}-\d{2}T/.test(value));
+      for (const value of dates) expect(value).toMatch(ISO_WITH_ZONE);
+      const datetimeFields = staticFields(operation.outputFields).filter((f) => f.type === 'datetime');
+      for (const field of datetimeFields) {
         const value = operation.sample?.[field.key];
         if (value !== null && value !== undefined)
           expect([field.key, value]).toEqual([field.key, expect.stringMatching(ISO_WITH_ZONE)]);
+      }
+      // A datetime field is declared for each date the sample holds at its top level, so the check above
+      // never passes for want of fields to check.
+      const topLevelDates = Object.entries(operation.sample ?? {}).filter(
+        ([, value]) => typeof value === 'string' && ISO_WITH_ZONE.test(value),
+      );
+      for (const [key] of topLevelDates) {
+        expect([key, datetimeFields.some((f) => f.key === key)]).toEqual([key, true]);
       }
     });
 

@@ -1,6 +1,6 @@
 // The listening server, the CLI and logging: binds 127.0.0.1, closes cleanly, never logs the key.
 
-import { buildSandbox, SEED_TENANTS, startSandbox } from '../../sandbox';
+import { buildSandbox, sandboxContext, SEED_TENANTS, startSandbox } from '../../sandbox';
 import { NORTHWIND, Receiver, subscribe } from './helpers';
 
 describe('startSandbox', () => {
@@ -48,11 +48,18 @@ describe('startSandbox', () => {
         body: JSON.stringify({ title: 'Close me' }),
       });
       await receiver.waitFor(1);
+      // The receiver answered 500: the delivery waits for its retry.
+      const delivery = sandboxContext(sandbox.app).delivery;
+      expect(delivery.pendingCount).toBe(1);
+      await sandbox.close();
+      expect(delivery.pendingCount).toBe(0);
+      // Nothing is sent after close: an attempt made now would be refused, and none is left to make.
+      expect(receiver.received).toHaveLength(1);
+      expect(await delivery.whenIdle()).toBe(true);
     } finally {
       await sandbox.close();
       await receiver.close();
     }
-    // A retry timer left behind would keep jest from exiting (and fail --detectOpenHandles).
   });
 });
 
