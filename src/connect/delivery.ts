@@ -73,21 +73,6 @@ export const parseDelivery = (z: ZObject, raw: RawDelivery | undefined): Deliver
 };
 
 /**
- * Verifies `raw` with any of `secrets`, then parses its envelope (`parseDelivery`). Resolves
- * `{ ok: false, reason }` for a delivery that fails verification or is too deep.
- */
-export const readDelivery = (
-  z: ZObject,
-  raw: RawDelivery | undefined,
-  secrets: ReadonlyArray<string>,
-): DeliveryReading => {
-  const verification = verifyDelivery(raw, secrets);
-  if (!verification.ok) return verification;
-  // Verified: only now is the body trusted and parsed.
-  return parseDelivery(z, raw);
-};
-
-/**
  * The delivery's `data` as a `what` ("registration") of `schema`, by the contract's odd-record rule: an
  * optional field outside its documented form is treated as absent, with a log line; a record whose
  * identifier (`idKey`) or another required field is unusable is an error naming the field.
