@@ -1,5 +1,5 @@
 /**
- * Zod schemas of the Connect wire contract (shared/contract.md §1–5).
+ * Zod schemas of the Connect wire contract (docs/connect-contract.md §1–5).
  *
  * Every object schema is loose: fields the service adds later are kept and passed through, never rejected.
  * Enumerations the service may extend (statuses, kinds) are plain strings, so a new value never breaks a Zap.
