@@ -1,0 +1,174 @@
+/**
+ * The conformance kit against the sandbox: as it is, nothing differs and everything is checked; with each
+ * deviation switch on, the check that names the deviation says so, and only deviations the app cannot
+ * live with make the run differ.
+ */
+import { type Deviation, SEED_TENANTS, startSandbox } from '../../sandbox';
+import { type Check, runConformance } from '../../scripts/conformance/index';
+
+const NORTHWIND = SEED_TENANTS[0];
+
+const run = async (deviations: Deviation[] = []): Promise<Check[]> => {
+  const sandbox = await startSandbox({ deviations });
+  try {
+    return await runConformance({
+      baseUrl: sandbox.url,
+      apiKey: NORTHWIND.apiKey,
+      companyId: NORTHWIND.companyId,
+    });
+  } finally {
+    await sandbox.close();
+  }
+};
+
+const byId = (checks: Check[]) => new Map(checks.map((c) => [c.id, c]));
+
+describe('against the sandbox as it is', () => {
+  let checks: Check[];
+  beforeAll(async () => {
+    checks = await run();
+  });
+
+  it('finds nothing that differs and leaves nothing unchecked', () => {
+    const notClean = checks.filter((c) => c.status !== 'holds' && c.status !== 'tolerated');
+    expect(notClean).toEqual([]);
+    // Plain http is tolerated on a loopback address only.
+    expect(checks.filter((c) => c.status === 'tolerated').map((c) => c.id)).toEqual(['connection.https']);
+  });
+
+  it('covers every endpoint and assumption of the issue, each check once', () => {
+    const ids = checks.map((c) => c.id);
+    expect(new Set(ids).size).toBe(ids.length);
+    expect(ids).toEqual(
+      expect.arrayContaining([
+        'connection.https',
+        'connection.no-redirects',
+        'connection.date-header',
+        'connection.clock-skew',
+        'events.envelope',
+        'events.limit-default',
+        'events.limit-clamp',
+        'submissions.envelope',
+        'submissions.filter',
+        'submissions.inclusive',
+        'submissions.millis',
+        'submissions.order',
+        'submissions.late',
+        'orders.envelope',
+        'floorPlans.envelope',
+        'floorPlans.one',
+        'catalog.envelope',
+        'catalog.paging',
+        'catalog.no-key',
+        'widgets.event',
+        'widgets.agenda',
+        'errors.wrong-key',
+        'errors.unknown-event',
+        'errors.malformed-since',
+        'errors.entitlement',
+        'hooks.unknown',
+      ]),
+    );
+    for (const c of checks) {
+      expect(c.assumption).not.toBe('');
+      expect(c.detail).not.toBe('');
+    }
+  });
+
+  it('changes nothing in the service: no request but GET', async () => {
+    const sandbox = await startSandbox();
+    try {
+      await runConformance({
+        baseUrl: sandbox.url,
+        apiKey: NORTHWIND.apiKey,
+        companyId: NORTHWIND.companyId,
+      });
+      const counts = await fetch(`${sandbox.url}/_sandbox/requests`, {
+        headers: { 'X-API-KEY': NORTHWIND.apiKey },
+      });
+      const routes = JSON.stringify(await counts.json());
+      expect(routes).toContain('GET ');
+      expect(routes).not.toMatch(/"(POST|PUT|PATCH|DELETE) /);
+    } finally {
+      await sandbox.close();
+    }
+  });
+});
+
+/** Each switch: the checks that name it, with their status, and whether the run as a whole differs. */
+const CASES: Array<[Deviation, Record<string, Check['status']>, boolean]> = [
+  [
+    'bare-arrays',
+    {
+      'events.envelope': 'differs',
+      'submissions.envelope': 'differs',
+      'orders.envelope': 'differs',
+      'floorPlans.envelope': 'differs',
+      'catalog.envelope': 'differs',
+    },
+    true,
+  ],
+  ['since-ignored', { 'submissions.filter': 'differs' }, true],
+  ['since-exclusive', { 'submissions.inclusive': 'tolerated', 'submissions.filter': 'holds' }, false],
+  ['since-seconds', { 'submissions.millis': 'tolerated', 'submissions.inclusive': 'holds' }, false],
+  [
+    'plain-errors',
+    {
+      'hooks.unknown': 'differs',
+      'floorPlans.unknown': 'differs',
+      'widgets.unknown': 'differs',
+      'orders.unknown-company': 'differs',
+      'errors.entitlement': 'differs',
+      'errors.wrong-key': 'tolerated',
+    },
+    true,
+  ],
+  ['no-date', { 'connection.date-header': 'tolerated', 'connection.clock-skew': 'unchecked' }, false],
+  ['skewed-clock', { 'connection.clock-skew': 'differs', 'connection.date-header': 'holds' }, true],
+  [
+    'limit-rejected',
+    {
+      'events.limit-clamp': 'tolerated',
+      'orders.limit-clamp': 'tolerated',
+      'catalog.limit-clamp': 'tolerated',
+    },
+    false,
+  ],
+  ['shuffle', { 'submissions.order': 'tolerated', 'orders.order': 'tolerated' }, false],
+];
+
+describe.each(CASES)('with the %s deviation', (deviation, expected, anyDiffers) => {
+  let checks: Check[];
+  beforeAll(async () => {
+    checks = await run([deviation]);
+  });
+
+  it(`reports it where it shows (${Object.keys(expected).join(', ')})`, () => {
+    const found = byId(checks);
+    for (const [id, status] of Object.entries(expected)) {
+      expect({ id, status: found.get(id)?.status }).toEqual({ id, status });
+    }
+  });
+
+  it(anyDiffers ? 'makes the run differ, saying what would fail' : 'leaves the run clean (tolerated)', () => {
+    const differing = checks.filter((c) => c.status === 'differs');
+    expect(differing.map((c) => c.id).sort()).toEqual(
+      anyDiffers
+        ? Object.keys(expected)
+            .filter((id) => expected[id] === 'differs')
+            .sort()
+        : [],
+    );
+    for (const c of differing) {
+      expect(c.detail).toMatch(/would|could|may/);
+      expect(c.action).toBeTruthy();
+    }
+  });
+});
+
+it('words what a user would see for the deviations the issue names', async () => {
+  const found = byId(await run(['since-ignored']));
+  expect(found.get('submissions.filter')?.detail).toMatch(
+    /every poll of New Form Submission would read the whole event/,
+  );
+});
