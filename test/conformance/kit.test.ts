@@ -3,7 +3,7 @@
  * deviation switch on, the check that names the deviation says so, and only deviations the app cannot
  * live with make the run differ.
  */
-import { type Deviation, SEED_TENANTS, startSandbox } from '../../sandbox';
+import { type Deviation, type RunningSandbox, SEED_TENANTS, sandboxCall, startSandbox } from '../../sandbox';
 import { type Check, runConformance } from '../../scripts/conformance/index';
 
 const NORTHWIND = SEED_TENANTS[0];
@@ -171,4 +171,47 @@ it('words what a user would see for the deviations the issue names', async () =>
   expect(found.get('submissions.filter')?.detail).toMatch(
     /every poll of New Form Submission would read the whole event/,
   );
+});
+
+describe('odd records (the odd-record rule of src/connect/records.ts)', () => {
+  let sandbox: RunningSandbox;
+  let eventId: string;
+  let submissionIds: string[];
+  const sim = (method: string, path: string, body?: unknown) =>
+    sandboxCall<Record<string, unknown>>(sandbox.url, NORTHWIND.apiKey, method, path, body);
+  const envelope = async () => {
+    const checks = await runConformance({ baseUrl: sandbox.url, apiKey: NORTHWIND.apiKey, eventId });
+    return byId(checks).get('submissions.envelope');
+  };
+
+  beforeAll(async () => {
+    sandbox = await startSandbox();
+    const events = (await sim('GET', '/api/v1/integrations/zapier/events?limit=100')) as {
+      data: Array<{ id: string; slug: string }>;
+    };
+    eventId = events.data.find((e) => e.slug === 'techweek-paris-2026')!.id;
+    const list = (await sim(
+      'GET',
+      `/api/v1/integrations/zapier/submissions?eventId=${eventId}&since=2000-01-01T00:00:00.000Z`,
+    )) as {
+      data: Array<{ submissionId: string }>;
+    };
+    submissionIds = list.data.map((s) => s.submissionId);
+  });
+  afterAll(() => sandbox.close());
+
+  it('counts records with an odd optional field as tolerated', async () => {
+    await sim('POST', `/_sandbox/submissions/${submissionIds[0]}/odd`, { set: { approvedAt: '' } });
+    await sim('POST', `/_sandbox/submissions/${submissionIds[1]}/odd`, { set: { firstName: 42 } });
+    const check = await envelope();
+    expect(check?.status).toBe('tolerated');
+    expect(check?.detail).toMatch(new RegExp(`^2 of ${submissionIds.length} records have an optional field`));
+  });
+
+  it('calls a record the app cannot read a difference', async () => {
+    await sim('POST', `/_sandbox/submissions/${submissionIds[2]}/odd`, { remove: ['createdAt'] });
+    const check = await envelope();
+    expect(check?.status).toBe('differs');
+    expect(check?.detail).toMatch(/^1 of \d+ registration records lack a field the app needs/);
+  });
 });
