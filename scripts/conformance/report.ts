@@ -59,16 +59,15 @@ export const renderSummary = (checks: Check[], options: RenderOptions = {}): str
   } else {
     out.push('', 'What to do:');
     for (const c of differing) {
-      const [first = '', ...rest] = wrap(`${c.id}: ${c.action ?? 'see the detail above.'}`, width - 4);
+      const [first = '', ...rest] = wrap(`${c.id} (${c.assumption})`, width - 4);
       out.push(`  - ${first}`, ...rest.map((line) => `    ${line}`));
+      out.push(...wrap(`→ ${c.action ?? 'See the detail above.'}`, width - 4).map((line) => `    ${line}`));
     }
   }
   const skipped = checks.filter((c) => c.status === 'unchecked');
   if (skipped.length) {
-    out.push(
-      '',
-      `Unchecked (${skipped.length}): ${skipped.map((c) => c.id).join(', ')}; the table says why.`,
-    );
+    const list = `Unchecked (${skipped.length}): ${skipped.map((c) => c.id).join(', ')}; the table says why.`;
+    out.push('', ...wrap(list, width));
   }
   return `${out.join('\n')}\n`;
 };

@@ -90,8 +90,9 @@ describe('against the sandbox', () => {
       runMain(['--base-url', sandbox.url, '--api-key', NORTHWIND.apiKey]),
     );
     expect(ran.code).toBe(EXIT.differs);
-    expect(ran.out).toMatch(/What to do:\n {2}- submissions\.filter: /);
-    expect(ran.out).toMatch(/orders\.envelope.*the table says why/);
+    expect(ran.out).toMatch(/What to do:\n {2}- submissions\.filter \(since filters/);
+    expect(ran.out).toMatch(/ {4}→ Send this report to the service/);
+    expect(ran.out).toMatch(/Unchecked \(\d+\): [^]*orders\.envelope, [^]*the table says why/);
   });
 
   it('exits 0 when the service differs only in ways the app handles', async () => {
