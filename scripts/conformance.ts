@@ -4,7 +4,8 @@
  * table grouped by endpoint and a summary; exit 0 when nothing differs, 1 when something does, 2 on a usage
  * or connection error. The API key is scrubbed from everything written.
  */
-import { writeFileSync } from 'node:fs';
+import { existsSync, statSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
 import { USAGE, UsageError, parseArgs } from './conformance/args';
 import { type Check, StopError, runConformance } from './conformance/index';
 import { renderSummary, renderTable, scrub, toJson } from './conformance/report';
@@ -26,6 +27,16 @@ const progress = (err: Streams['err']) => {
   };
 };
 
+/** A `--json` file must be writable where it is asked for: said before anything runs. */
+const checkJsonPath = (file: string | undefined): void => {
+  if (file === undefined) return;
+  const folder = path.dirname(path.resolve(file));
+  if (!existsSync(folder) || !statSync(folder).isDirectory()) {
+    throw new UsageError(`--json ${file}: the folder ${folder} does not exist`);
+  }
+  if (existsSync(file) && statSync(file).isDirectory()) throw new UsageError(`--json ${file} is a folder`);
+};
+
 export const main = async (argv: string[], streams: Streams): Promise<number> => {
   let key = '';
   const say = (stream: Streams['out'] | Streams['err'], text: string) => void stream.write(scrub(text, key));
@@ -37,6 +48,7 @@ export const main = async (argv: string[], streams: Streams): Promise<number> =>
     }
     const { args } = parsed;
     key = args.apiKey;
+    checkJsonPath(args.json);
     const line = progress(streams.err);
     let checks: Check[];
     try {

@@ -128,6 +128,18 @@ describe('usage and connection errors (exit 2, before any check)', () => {
       ['--base-url', 'https://api.example.com', '--api-key'],
       /--api-key needs a value/,
     ],
+    [
+      'a JSON file in a missing folder',
+      [
+        '--base-url',
+        'https://api.example.com',
+        '--api-key',
+        RECOGNISABLE_KEY,
+        '--json',
+        '/nonexistent-folder/x.json',
+      ],
+      /--json \/nonexistent-folder\/x\.json: the folder \/nonexistent-folder does not exist/,
+    ],
   ])('%s: says what is wrong and shows the usage', async (_case, args, message) => {
     const ran = await runMain(args);
     expect(ran.code).toBe(EXIT.stopped);
