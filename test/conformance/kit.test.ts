@@ -215,3 +215,65 @@ describe('odd records (the odd-record rule of src/connect/records.ts)', () => {
     expect(check?.detail).toMatch(/^1 of \d+ registration records lack a field the app needs/);
   });
 });
+
+it('sees a registration that becomes visible late, and measures the delay against the service clock', async () => {
+  // A sandbox clock that only moves when the test says so: the registration below is invisible at the
+  // first read of the run and visible when the run reads the event again at its end.
+  const start = Date.now();
+  let offset = 0;
+  const sandbox = await startSandbox({ now: () => start + offset });
+  try {
+    const sim = (method: string, path: string, body?: unknown) =>
+      sandboxCall<Record<string, unknown>>(sandbox.url, NORTHWIND.apiKey, method, path, body);
+    const events = (await sim('GET', '/api/v1/integrations/zapier/events?limit=100')) as {
+      data: Array<{ id: string; slug: string }>;
+    };
+    const eventId = events.data.find((e) => e.slug === 'techweek-paris-2026')!.id;
+    await sim('POST', '/_sandbox/submissions', {
+      eventId,
+      email: 'late.comer@example.com',
+      firstName: 'Late',
+      lastName: 'Comer',
+      createdAt: new Date(start - 100_000).toISOString(),
+      visibleAt: new Date(start + 10_000).toISOString(),
+    });
+    const checks = await runConformance({
+      baseUrl: sandbox.url,
+      apiKey: NORTHWIND.apiKey,
+      eventId,
+      onProgress: (group) => {
+        if (group === 'late registrations') offset = 60_000;
+      },
+    });
+    const late = byId(checks).get('submissions.late');
+    expect(late?.status).toBe('holds');
+    // The Date header has whole seconds, so the 100 s show as 99 or 100.
+    expect(late?.detail).toMatch(
+      /^\d+ registration\(s\) appeared between two reads \d+ s apart .*, at least (99|1\d\d) s late, within the contract's 2 minutes\.$/,
+    );
+  } finally {
+    await sandbox.close();
+  }
+});
+
+it('reports a redirect, which the app would never follow with the key', async () => {
+  const sandbox = await startSandbox();
+  try {
+    await sandboxCall(sandbox.url, NORTHWIND.apiKey, 'POST', '/_sandbox/faults', {
+      route: 'GET /api/v1/integrations/zapier/hooks/:id',
+      kind: 'redirect',
+      status: 307,
+      location: 'other-origin',
+    });
+    const found = byId(await runConformance({ baseUrl: sandbox.url, apiKey: NORTHWIND.apiKey }));
+    expect(found.get('connection.no-redirects')).toMatchObject({
+      status: 'differs',
+      detail: expect.stringMatching(
+        /GET \/api\/v1\/integrations\/zapier\/hooks\/\S+ → HTTP 307 to http:\/\/localhost:/,
+      ),
+    });
+    expect(found.get('hooks.unknown')?.status).toBe('differs');
+  } finally {
+    await sandbox.close();
+  }
+});
