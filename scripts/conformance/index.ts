@@ -33,7 +33,7 @@ const STEPS: Array<[string, (run: Run) => Promise<Check[]> | Check[]]> = [
 export const runConformance = async (options: ConformanceOptions): Promise<Check[]> => {
   const probe = new Probe(options.baseUrl, options.apiKey);
   options.onProgress?.('connection', 0, STEPS.length + 1);
-  await preflight(probe, options.baseUrl);
+  await preflight(probe, options);
   const run: Run = { probe, options, events: [], entitlement: null, firstRead: null };
   const checks: Check[] = [];
   for (const [index, [name, step]] of STEPS.entries()) {

@@ -166,6 +166,19 @@ describe('usage and connection errors (exit 2, before any check)', () => {
     expect(`${ran.out}${ran.err}`).not.toContain(RECOGNISABLE_KEY);
   });
 
+  it('says when the service knows no such event or company for the key', async () => {
+    const [event, company] = await withSandbox([], (sandbox) =>
+      Promise.all([
+        runMain(['--base-url', sandbox.url, '--api-key', NORTHWIND.apiKey, '--event', 'evt-none']),
+        runMain(['--base-url', sandbox.url, '--api-key', NORTHWIND.apiKey, '--company', 'cmp_none']),
+      ]),
+    );
+    expect(event).toMatchObject({ code: EXIT.stopped, out: '' });
+    expect(event.err).toMatch(/--event evt-none: the service knows no such event for this key \(HTTP 404\)/);
+    expect(company).toMatchObject({ code: EXIT.stopped, out: '' });
+    expect(company.err).toMatch(/--company cmp_none: the service knows no such company for this key/);
+  });
+
   it('says when the address is not a Connect API', async () => {
     const server = http.createServer((_, res) =>
       res.writeHead(404, { 'Content-Type': 'text/html' }).end('<h1>Not here</h1>'),

@@ -9,6 +9,7 @@ import { type Answer, type Probe, excerpt } from '../http';
 import type { Run } from '../run';
 import {
   type Check,
+  type ConformanceOptions,
   type Outcome,
   StopError,
   checkMaker,
@@ -20,8 +21,32 @@ import {
 
 const check = checkMaker('Connection', 'connection');
 
-/** Stops the run (exit 2) when nothing at `baseUrl` answers like the Connect API, or the key is refused. */
-export const preflight = async (probe: Probe, baseUrl: string): Promise<void> => {
+/**
+ * Stops the run (exit 2) when nothing at `baseUrl` answers like the Connect API, the key is refused, or the
+ * service knows no `--event` or `--company` of that name for the key.
+ */
+export const preflight = async (probe: Probe, options: ConformanceOptions): Promise<void> => {
+  await checkAddressAndKey(probe, options.baseUrl);
+  const tomorrow = new Date(Date.now() + 24 * 3600_000).toISOString();
+  if (options.eventId) {
+    const answer = await probe.get(paths.submissions(), { eventId: options.eventId, since: tomorrow });
+    if (answer.status === 404) {
+      throw new StopError(
+        `--event ${options.eventId}: the service knows no such event for this key (HTTP 404).`,
+      );
+    }
+  }
+  if (options.companyId) {
+    const answer = await probe.get(paths.orders(), { companyId: options.companyId, limit: 1 });
+    if (answer.status === 404) {
+      throw new StopError(
+        `--company ${options.companyId}: the service knows no such company for this key (HTTP 404); the Company ID is shown in the dashboard under Settings → Company.`,
+      );
+    }
+  }
+};
+
+const checkAddressAndKey = async (probe: Probe, baseUrl: string): Promise<void> => {
   const answer = await probe.get(paths.events(), { limit: 1 });
   if (answer.status === 401 || answer.status === 403) {
     throw new StopError(
