@@ -4,6 +4,7 @@
  * live with make the run differ.
  */
 import { type Deviation, type RunningSandbox, SEED_TENANTS, sandboxCall, startSandbox } from '../../sandbox';
+import { EXIT, main } from '../../scripts/conformance';
 import { type Check, runConformance } from '../../scripts/conformance/index';
 
 const NORTHWIND = SEED_TENANTS[0];
@@ -137,10 +138,28 @@ const CASES: Array<[Deviation, Record<string, Check['status']>, boolean]> = [
   ['shuffle', { 'submissions.order': 'tolerated', 'orders.order': 'tolerated' }, false],
 ];
 
+/** The command line's exit code against a sandbox with `deviations` (the same run as `run`, through `main`). */
+const exitCode = async (deviations: Deviation[]): Promise<number> => {
+  const sandbox = await startSandbox({ deviations });
+  const quiet = { write: () => true };
+  try {
+    const args = ['--base-url', sandbox.url, '--api-key', NORTHWIND.apiKey, '--company', NORTHWIND.companyId];
+    return await main(args, { out: quiet, err: quiet });
+  } finally {
+    await sandbox.close();
+  }
+};
+
 describe.each(CASES)('with the %s deviation', (deviation, expected, anyDiffers) => {
   let checks: Check[];
+  let code: number;
   beforeAll(async () => {
     checks = await run([deviation]);
+    code = await exitCode([deviation]);
+  });
+
+  it(`exits ${anyDiffers ? 1 : 0}`, () => {
+    expect(code).toBe(anyDiffers ? EXIT.differs : EXIT.clean);
   });
 
   it(`reports it where it shows (${Object.keys(expected).join(', ')})`, () => {

@@ -22,7 +22,9 @@ export const orderChecks = async (run: Run): Promise<Check[]> => {
   const companyId = run.options.companyId;
   const all = (why: string) =>
     Object.entries(ASSUMPTIONS).map(([name, assumption]) => check(name, assumption, unchecked(why)));
-  if (!companyId) return all('No --company given: orders are read per company.');
+  if (!companyId) {
+    return all('No --company given: orders are read per company (dashboard: Settings → Company).');
+  }
   const path = paths.orders();
   const answer = await run.probe.get(path, { companyId, limit: LIST_LIMIT_MAX });
   if (answer.status === 404)
