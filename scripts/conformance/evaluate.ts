@@ -25,14 +25,15 @@ export const answerText = (answer: Answer): string =>
   `HTTP ${answer.status} with ${answer.json === undefined ? excerpt(answer.text) : excerpt(answer.text, 80)}`;
 
 /**
- * A list answer read as the app reads it. `failing` names what a user would see fail when the list cannot
- * be read ("New Event, Event Changed and the Event dropdown would fail").
+ * A list answer read as the app reads it. `operations` names, in a user's words, what reads this list
+ * ("New Event and the Event dropdown"), for the detail when the list or some of its records cannot be read.
  */
 export const readList = <S extends ObjectSchema>(
   answer: Answer,
   rule: RecordRule<S>,
-  failing: string,
+  operations: string,
 ): ListOutcome<z.infer<S>> => {
+  const failing = `${operations} would fail`;
   const none = { records: [], fields: {}, readable: false };
   const action =
     'Send this report to the service: the contract (docs/connect-contract.md §1, §3) and the app expect `{ "data": [ … ] }` with the documented records.';
@@ -60,7 +61,7 @@ export const readList = <S extends ObjectSchema>(
     return {
       ...result,
       outcome: differs(
-        `${skipped} of ${read.items} ${rule.noun} records lack a field the app needs and would be skipped (${failing.replace(/would fail$/, 'would miss them')}).${first}`,
+        `${skipped} of ${read.items} ${rule.noun} records lack a field the app needs and would be skipped: ${operations} would miss them.${first}`,
         action,
       ),
     };

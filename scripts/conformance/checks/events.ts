@@ -16,7 +16,7 @@ export const eventChecks = async (run: Run): Promise<Check[]> => {
   const list = readList(
     answer,
     EVENT_RULE,
-    'New Event, List Events (every Event dropdown) and the samples of Event Changed and Event Published would fail',
+    'New Event, List Events (every Event dropdown) and the samples of Event Changed and Event Published',
   );
   run.events = newestFirst(list.records, (event) => event.id);
   const checks = [

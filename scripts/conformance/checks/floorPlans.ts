@@ -46,7 +46,7 @@ export const floorPlanChecks = async (run: Run): Promise<Check[]> => {
     return all('The organizer of this key lacks the venue feature (403): floor plans cannot be read.');
   if (!eventId) return all('No event of this key has a published floor plan; give one with --event.');
   answer ??= await run.probe.get(paths.floorPlans(eventId));
-  const list = readList<typeof FloorPlan>(answer, FLOOR_PLAN_RULE, `${OPERATIONS} would fail`);
+  const list = readList<typeof FloorPlan>(answer, FLOOR_PLAN_RULE, OPERATIONS);
   const checks = [check('envelope', ASSUMPTIONS.envelope, list.outcome)];
   const plan = list.records[0];
   checks.push(

@@ -42,7 +42,7 @@ export const limitChecks = async <S extends ObjectSchema>(
 ): Promise<NamedOutcome[]> => {
   const noun = `${rule.noun}s`;
   const out: NamedOutcome[] = [];
-  const plain = readList(await run.probe.get(path, query), rule, `${operation} would fail`);
+  const plain = readList(await run.probe.get(path, query), rule, operation);
   const n = plain.records.length;
   out.push({
     name: 'limit-default',
@@ -56,7 +56,7 @@ export const limitChecks = async <S extends ObjectSchema>(
           ),
   });
   const above = await run.probe.get(path, { ...query, limit: LIST_LIMIT_MAX * 10 });
-  const clamped = above.status === 200 ? readList(above, rule, `${operation} would fail`) : null;
+  const clamped = above.status === 200 ? readList(above, rule, operation) : null;
   out.push({
     name: 'limit-clamp',
     assumption: `A limit above ${LIST_LIMIT_MAX} is clamped to ${LIST_LIMIT_MAX}, not refused.`,
@@ -90,7 +90,7 @@ const newestKept = async <S extends ObjectSchema>(
 ): Promise<Outcome> => {
   const noun = `${rule.noun}s`;
   if (full.length < 2) return unchecked(`Fewer than 2 ${noun}: limit=1 cuts nothing.`);
-  const one = readList(await run.probe.get(path, { ...query, limit: 1 }), rule, `${operation} would fail`);
+  const one = readList(await run.probe.get(path, { ...query, limit: 1 }), rule, operation);
   if (!one.readable) return one.outcome;
   const first = one.records[0] as Dated | undefined;
   if (!first)

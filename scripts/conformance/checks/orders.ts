@@ -29,7 +29,7 @@ export const orderChecks = async (run: Run): Promise<Check[]> => {
   const answer = await run.probe.get(path, { companyId, limit: LIST_LIMIT_MAX });
   if (answer.status === 404)
     return all(`The service knows no company "${companyId}" for this key (HTTP 404): check --company.`);
-  const list = readList(answer, ORDER_RULE, `${OPERATIONS} would fail`);
+  const list = readList(answer, ORDER_RULE, OPERATIONS);
   const checks = [check('envelope', ASSUMPTIONS.envelope, list.outcome)];
   if (list.readable) {
     checks.push(

@@ -25,7 +25,7 @@ const PAGING = 'page is 1-based; consecutive pages do not overlap; total counts 
 
 export const publicChecks = async (run: Run): Promise<Check[]> => {
   const path = paths.publicEvents();
-  const first = readList(await run.probe.get(path, {}, false), EVENT_RULE, `${FIND} would fail`);
+  const first = readList(await run.probe.get(path, {}, false), EVENT_RULE, FIND);
   const checks = [
     catalog(
       'envelope',
@@ -92,7 +92,7 @@ const limitClamp = async (run: Run): Promise<Outcome> => {
     return tolerated(
       `limit=${LIST_LIMIT_MAX * 10} answered ${answerText(answer)}; the app never asks for more than ${LIST_LIMIT_MAX}.`,
     );
-  const list = readList(answer, EVENT_RULE, `${FIND} would fail`);
+  const list = readList(answer, EVENT_RULE, FIND);
   if (!list.readable) return list.outcome;
   return list.records.length <= LIST_LIMIT_MAX
     ? holds(`limit=${LIST_LIMIT_MAX * 10} answered ${list.records.length} events.`)
@@ -103,11 +103,7 @@ const limitClamp = async (run: Run): Promise<Outcome> => {
 
 const pagingOutcome = async (run: Run): Promise<Outcome> => {
   const page = async (n: number) =>
-    readList(
-      await run.probe.get(paths.publicEvents(), { page: n, limit: 2 }, false),
-      EVENT_RULE,
-      `${FIND} would fail`,
-    );
+    readList(await run.probe.get(paths.publicEvents(), { page: n, limit: 2 }, false), EVENT_RULE, FIND);
   const one = await page(1);
   const total = CatalogPaging.parse(one.fields).total;
   if (!one.readable) return one.outcome;
