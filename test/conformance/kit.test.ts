@@ -54,6 +54,7 @@ describe('against the sandbox as it is', () => {
         'submissions.inclusive',
         'submissions.millis',
         'submissions.order',
+        'submissions.timestamps',
         'submissions.late',
         'orders.envelope',
         'floorPlans.envelope',

@@ -26,6 +26,7 @@ const SINCE_ACTION =
 export const ASSUMPTIONS = {
   envelope: 'The list answers { "data": [Submission, …] } with the documented Submission records.',
   order: 'Order is not guaranteed; the usual order is newest first.',
+  timestamps: 'createdAt is ISO 8601 UTC with milliseconds (2026-11-22T10:00:00.000Z).',
   filter: 'since filters: only submissions created at or after it are answered.',
   inclusive: 'since is inclusive: a submission created exactly at since is answered.',
   millis: 'since is read to the millisecond.',
@@ -63,14 +64,28 @@ export const submissionChecks = async (run: Run): Promise<Check[]> => {
   );
   const checks = [check('envelope', ASSUMPTIONS.envelope, full.outcome)];
   if (!full.readable) {
-    const { order, filter, inclusive, millis } = ASSUMPTIONS;
-    const rest = unreadable({ order, filter, inclusive, millis });
+    const { order, timestamps, filter, inclusive, millis } = ASSUMPTIONS;
+    const rest = unreadable({ order, timestamps, filter, inclusive, millis });
     return [...checks, ...rest.map((l) => check(l.name, l.assumption, l.outcome))];
   }
   run.firstRead = { eventId, ids: ids(full.records), answeredAt: answeredAt(answer) };
-  checks.push(check('order', ASSUMPTIONS.order, orderCheck(full.records, 'registrations')));
+  checks.push(
+    check('order', ASSUMPTIONS.order, orderCheck(full.records, 'registrations')),
+    check('timestamps', ASSUMPTIONS.timestamps, timestampCheck(full.records)),
+  );
   const since = await sinceChecks(run, eventId, full.records);
   return [...checks, ...since.map(([name, outcome]) => check(name, ASSUMPTIONS[name], outcome))];
+};
+
+const UTC_MILLIS = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
+
+/** The contract's form of a timestamp holds; any other ISO 8601 time with a zone is tolerated. */
+const timestampCheck = (records: Submission[]): Outcome => {
+  const other = records.filter((s) => !UTC_MILLIS.test(s.createdAt));
+  if (!other.length) return holds(`All ${records.length} createdAt values are UTC with milliseconds.`);
+  return tolerated(
+    `${other.length} of ${records.length} createdAt values have another form (first: ${(other[0] as Submission).createdAt}); the app reads any ISO 8601 time with a zone.`,
+  );
 };
 
 /** The middle distinct createdAt with records before it, preferring one whose milliseconds are not 0 or 999. */
