@@ -30,17 +30,19 @@ export const wrap = (text: string, width: number): string[] => {
 export const renderTable = (checks: Check[], options: RenderOptions = {}): string => {
   const width = Math.max(60, options.width ?? 110);
   const nameWidth = Math.max(...checks.map((c) => c.id.split('.').slice(1).join('.').length), 4);
-  const indent = ' '.repeat(2 + 10 + 1 + nameWidth + 2);
+  const column = ' '.repeat(2 + 10 + 1 + nameWidth + 2);
+  // On a narrow terminal, what was seen starts under the name, not under the assumption.
+  const indent = width - column.length >= 70 ? column : ' '.repeat(2 + 10 + 1);
   const out: string[] = [];
   for (const group of [...new Set(checks.map((c) => c.group))]) {
     out.push('', group);
     for (const c of checks.filter((check) => check.group === group)) {
       const name = c.id.split('.').slice(1).join('.');
-      const [first = '', ...rest] = wrap(c.assumption, width - indent.length);
+      const [first = '', ...rest] = wrap(c.assumption, width - column.length);
       out.push(
         `  ${paint(c.status.padEnd(10), c.status, options.color)} ${name.padEnd(nameWidth)}  ${first}`,
       );
-      for (const line of rest) out.push(`${indent}${line}`);
+      for (const line of wrap(rest.join(' '), width - indent.length)) out.push(`${indent}${line}`);
       for (const line of wrap(`→ ${c.detail}`, width - indent.length)) out.push(`${indent}${line}`);
     }
   }
