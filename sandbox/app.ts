@@ -4,6 +4,7 @@
 import Fastify, { type FastifyInstance } from 'fastify';
 import { SandboxContext, Sleeper } from './context';
 import { DeliveryQueue, type DeliveryLogEntry, type DeliveryOptions } from './delivery';
+import { type Deviation, DeviationSet } from './deviations';
 import { FaultRegistry } from './faults';
 import { clientError, frameworkError, installHttp } from './http';
 import { IdempotencyStore } from './idempotency';
@@ -31,6 +32,8 @@ export interface SandboxOptions {
   idempotencyTtlMs?: number;
   /** Sandbox clock: how long a rotated-out secret still signs beside the new one (default 24 h). */
   rotationOverlapMs?: number;
+  /** Deviation switches (`deviations.ts`, default none): answers that depart from the contract on purpose. */
+  deviations?: readonly Deviation[];
 }
 
 export const REDACTED_HEADERS = [
@@ -79,7 +82,9 @@ export function buildSandbox(options: SandboxOptions = {}): FastifyInstance {
     new IdempotencyStore(now, Math.max(DAY_MS, options.idempotencyTtlMs ?? 0)),
     new Sleeper(),
     Math.max(0, options.rotationOverlapMs ?? DAY_MS),
+    new DeviationSet(options.deviations),
   );
+  if (ctx.deviations.has('shuffle')) state.shuffle = true;
 
   const app = Fastify({
     logger: options.logger

@@ -4,6 +4,7 @@
 
 import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { DEVIATION_NAMES, type Deviation, parseDeviations } from './deviations';
 import { startSandbox, sandboxContext, type DeliveryLogEntry } from './index';
 import { SEED_TENANTS } from './seed';
 
@@ -22,6 +23,7 @@ interface CliArgs {
   bodies: boolean;
   envFile: string | null;
   forceEnv: boolean;
+  deviations: Deviation[];
 }
 
 const USAGE = `usage: npm run sandbox -- [options]
@@ -34,7 +36,9 @@ const USAGE = `usage: npm run sandbox -- [options]
   --no-env          write no .env (the lines are still printed)
   --force-env       replace an .env that the sandbox did not write (the old one is kept as .env.bak)
   --scale N         add an event with N registrations over the last 24 h (load tests)
-  --no-seed         start without seed data (the seed organizers exist but hold nothing)`;
+  --no-seed         start without seed data (the seed organizers exist but hold nothing)
+  --deviate A,B     answer unlike the contract on purpose (sandbox/README.md, "Deviation switches"):
+                    ${DEVIATION_NAMES.join(', ')}`;
 
 function usage(message?: string): never {
   if (message) console.error(`${message}\n`);
@@ -53,6 +57,7 @@ export function parseArgs(argv: string[], env: NodeJS.ProcessEnv = process.env):
     bodies: false,
     envFile: path.join(ROOT, '.env'),
     forceEnv: false,
+    deviations: [],
   };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i] as string;
@@ -101,6 +106,15 @@ export function parseArgs(argv: string[], env: NodeJS.ProcessEnv = process.env):
       case '--no-seed':
         args.seed = false;
         break;
+      case '--deviate': {
+        const value = raw();
+        try {
+          args.deviations = [...new Set([...args.deviations, ...parseDeviations(value)])];
+        } catch (error) {
+          usage(`--deviate: ${(error as Error).message}`);
+        }
+        break;
+      }
       case '--help':
       case '-h':
         console.log(USAGE);
@@ -255,6 +269,7 @@ async function main(): Promise<void> {
       port: args.port,
       scale: args.scale,
       seed: args.seed,
+      deviations: args.deviations,
       logger: args.log,
       logStream: requestLogStream(print),
     });
@@ -296,6 +311,9 @@ async function main(): Promise<void> {
     [
       `Connect sandbox listening on ${url}  (ready in ${readyMs.toFixed(0)} ms, ${rssMb.toFixed(0)} MB` +
         `${args.scale > 0 ? `, scale ${args.scale}` : ''})`,
+      ...(args.deviations.length
+        ? [`  Deviating from the contract on purpose: ${args.deviations.join(', ')}`]
+        : []),
       '',
       `  Connect API       ${url}/api/v1/…  ${url}/connect/v1/…  ${url}/widgets/…`,
       `  Simulation API    ${url}/_sandbox/…   (npm run simulate -- help)`,

@@ -1,6 +1,7 @@
 // What the routes share: the state, the delivery queue, faults, idempotency, timers.
 
 import type { DeliveryQueue } from './delivery';
+import { DeviationSet } from './deviations';
 import type { FaultRegistry } from './faults';
 import type { IdempotencyStore } from './idempotency';
 import { Prng } from './prng';
@@ -66,6 +67,8 @@ export class SandboxContext {
     readonly sleeper: Sleeper,
     /** How long a rotated-out secret still signs beside the new one, unless a rotation says otherwise. */
     readonly rotationOverlapMs: number,
+    /** Deviation switches (`deviations.ts`): answers that depart from the contract on purpose. */
+    readonly deviations: DeviationSet = new DeviationSet(),
   ) {}
 
   /** List order is not guaranteed by the contract: with shuffle on, the sandbox makes that visible. */

@@ -33,8 +33,24 @@ function apiErrorOf(err: FastifyError | ApiError): ApiError | null {
   }
 }
 
-const sendError = (reply: FastifyReply, api: ApiError): FastifyReply =>
-  reply.code(api.statusCode).send(api.toBody());
+/** Reason phrases of the plain-text errors of the `plain-errors` deviation. */
+const PLAIN_REASONS: Record<number, string> = {
+  400: 'Bad Request',
+  401: 'Unauthorized',
+  403: 'Forbidden',
+  404: 'Not Found',
+  409: 'Conflict',
+  422: 'Unprocessable Entity',
+  429: 'Too Many Requests',
+};
+
+const sendError = (reply: FastifyReply, api: ApiError, plain = false): FastifyReply =>
+  plain
+    ? reply
+        .code(api.statusCode)
+        .type('text/plain; charset=utf-8')
+        .send(`${api.statusCode} ${PLAIN_REASONS[api.statusCode] ?? 'Error'}`)
+    : reply.code(api.statusCode).send(api.toBody());
 
 /** Fastify's `frameworkErrors` option: errors raised before routing (bad percent-encoding in the path). */
 export function frameworkError(err: FastifyError, _req: FastifyRequest, reply: FastifyReply): void {
@@ -86,7 +102,9 @@ export function installHttp(app: FastifyInstance, ctx: SandboxContext): void {
 
   app.addHook('onRequest', async (req, reply) => {
     // The service's clock in every answer, so a client reading the Date header sees the sandbox clock.
-    reply.header('date', new Date(ctx.state.now()).toUTCString());
+    const date = ctx.deviations.dateHeader(ctx.state.now());
+    if (date === null) reply.raw.sendDate = false;
+    else reply.header('date', date);
     const config = req.routeOptions.config;
     if (config.auth) {
       const key = req.headers['x-api-key'];
@@ -121,13 +139,15 @@ export function installHttp(app: FastifyInstance, ctx: SandboxContext): void {
   });
 
   app.setErrorHandler((err: FastifyError | ApiError, req, reply) => {
+    const plain = ctx.deviations.has('plain-errors');
     const api = apiErrorOf(err);
-    if (api) return sendError(reply, api);
+    if (api) return sendError(reply, api, plain);
     req.log.error({ err }, 'unexpected error');
-    return sendError(reply, new ApiError(500, 'INTERNAL', 'Internal error'));
+    return sendError(reply, new ApiError(500, 'INTERNAL', 'Internal error'), plain);
   });
 
   app.setNotFoundHandler((req, reply) => {
-    sendError(reply, new ApiError(404, 'NOT_FOUND', `No route ${req.method} ${req.url.split('?')[0]}`));
+    const notFound = new ApiError(404, 'NOT_FOUND', `No route ${req.method} ${req.url.split('?')[0]}`);
+    sendError(reply, notFound, ctx.deviations.has('plain-errors'));
   });
 }

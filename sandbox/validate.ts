@@ -48,16 +48,23 @@ function integer(field: string, raw: string, min: number): number {
 }
 
 /** `limit`: default 20, larger than 100 is clamped to 100, below 1 or not an integer is a 400. */
-export function readLimit(query: Query, fallback = 20, max = 100): number {
-  const raw = single(query, 'limit');
-  if (raw === undefined || raw === '') return fallback;
-  return Math.min(integer('limit', raw, 1), max);
+/** A limit above `max` is clamped to it, or refused (400) with `rejectAboveMax` (a deviation switch). */
+function limitOf(raw: string, max: number, rejectAboveMax: boolean): number {
+  const limit = integer('limit', raw, 1);
+  if (rejectAboveMax && limit > max) throw validation('limit', `limit must be at most ${max}`);
+  return Math.min(limit, max);
 }
 
-export function readOptionalLimit(query: Query, max = 100): number | undefined {
+export function readLimit(query: Query, fallback = 20, max = 100, rejectAboveMax = false): number {
+  const raw = single(query, 'limit');
+  if (raw === undefined || raw === '') return fallback;
+  return limitOf(raw, max, rejectAboveMax);
+}
+
+export function readOptionalLimit(query: Query, max = 100, rejectAboveMax = false): number | undefined {
   const raw = single(query, 'limit');
   if (raw === undefined || raw === '') return undefined;
-  return Math.min(integer('limit', raw, 1), max);
+  return limitOf(raw, max, rejectAboveMax);
 }
 
 export function readPage(query: Query): number {

@@ -12,24 +12,24 @@ export function registerEventRoutes(app: FastifyInstance, ctx: SandboxContext): 
   // The tenant's events, newest kept when limit cuts.
   app.get('/api/v1/integrations/zapier/events', { config: KEYED }, async (req) => {
     const tenant = tenantOf(req);
-    const limit = readLimit(query(req));
+    const limit = readLimit(query(req), 20, 100, ctx.deviations.has('limit-rejected'));
     const events = [...tenant.events.values()]
       .filter((e) => !e.deleted)
       .sort((a, b) => b.createdMs - a.createdMs || (a.id < b.id ? -1 : 1))
       .slice(0, limit);
-    return { data: ctx.order(events.map((e) => state.eventJson(e))) };
+    return ctx.deviations.listBody(ctx.order(events.map((e) => state.eventJson(e))));
   });
 
   // Public catalog: published events of every organizer, paged (soonest first; shuffle shuffles a page).
   app.get('/api/v1/public/events', { config: KEYLESS }, async (req) => {
     const q = query(req);
     const page = readPage(q);
-    const limit = readLimit(q);
+    const limit = readLimit(q, 20, 100, ctx.deviations.has('limit-rejected'));
     const all = [...state.eventsBySlug.values()]
       .filter((e) => e.status === 'published' && !e.deleted)
       .sort((a, b) => (a.startsAt < b.startsAt ? -1 : a.startsAt > b.startsAt ? 1 : a.id < b.id ? -1 : 1));
     const slice = all.slice((page - 1) * limit, page * limit).map((e) => state.eventJson(e));
-    return { data: ctx.order(slice), page, limit, total: all.length };
+    return ctx.deviations.listBody(ctx.order(slice), { page, limit, total: all.length });
   });
 
   app.get('/widgets/event/:slug', { config: KEYLESS }, async (req) => {

@@ -13,7 +13,7 @@ export function registerFloorPlanRoutes(app: FastifyInstance, ctx: SandboxContex
     if (!tenant.settings.entitlements.venue) throw entitlementRequired('venue');
     const data = ctx.order(state.publishedPlans(tenant, params(req).eventUuid ?? ''));
     reply.header('Cache-Control', 'private, max-age=300');
-    return { data };
+    return ctx.deviations.listBody(data);
   });
 
   app.get('/connect/v1/events/:eventUuid/floor-plans/:planId', { config: KEYED }, async (req, reply) => {

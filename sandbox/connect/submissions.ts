@@ -18,8 +18,9 @@ export function* submissionsBody(
   state: SandboxState,
   list: readonly SubmissionRecord[],
   order: Uint32Array,
+  bare = false,
 ): Generator<string> {
-  yield '{"data":[';
+  yield bare ? '[' : '{"data":[';
   for (let start = 0; start < order.length; start += SLICE) {
     const end = Math.min(order.length, start + SLICE);
     const parts = new Array<string>(end - start);
@@ -28,7 +29,7 @@ export function* submissionsBody(
     }
     yield (start === 0 ? '' : ',') + parts.join(',');
   }
-  yield ']}';
+  yield bare ? ']' : ']}';
 }
 
 export function registerSubmissionRoutes(app: FastifyInstance, ctx: SandboxContext): void {
@@ -39,15 +40,15 @@ export function registerSubmissionRoutes(app: FastifyInstance, ctx: SandboxConte
     const q = query(req);
     const eventId = requireQueryString(q, 'eventId');
     const since = requireQueryTimestamp(q, 'since');
-    const limit = readOptionalLimit(q);
+    const limit = readOptionalLimit(q, 100, ctx.deviations.has('limit-rejected'));
     state.event(tenant, eventId);
-    let list = state.submissionsSince(tenant, eventId, since);
+    let list = state.submissionsSince(tenant, eventId, ctx.deviations.effectiveSince(since));
     if (limit !== undefined && list.length > limit) list = list.slice(list.length - limit);
     // Newest first: the list is oldest first, so the order reads it backwards.
     const order = new Uint32Array(list.length);
     for (let i = 0; i < list.length; i++) order[i] = list.length - 1 - i;
     ctx.orderIndexes(order);
     reply.type('application/json; charset=utf-8');
-    return reply.send(Readable.from(submissionsBody(state, list, order)));
+    return reply.send(Readable.from(submissionsBody(state, list, order, ctx.deviations.has('bare-arrays'))));
   });
 }

@@ -1,0 +1,92 @@
+/**
+ * `npm run conformance -- --base-url URL --api-key KEY [--company ID] [--event UUID] [--json FILE]`: checks,
+ * read-only, that a Connect service behaves as docs/connect-contract.md says (docs/conformance.md). Prints a
+ * table grouped by endpoint and a summary; exit 0 when nothing differs, 1 when something does, 2 on a usage
+ * or connection error. The API key is scrubbed from everything written.
+ */
+import { existsSync, statSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { USAGE, UsageError, parseArgs } from './conformance/args';
+import { type Check, StopError, runConformance } from './conformance/index';
+import { renderSummary, renderTable, scrub, toJson } from './conformance/report';
+
+export const EXIT = { clean: 0, differs: 1, stopped: 2 } as const;
+
+interface Streams {
+  out: { write(text: string): unknown; isTTY?: boolean; columns?: number };
+  err: { write(text: string): unknown; isTTY?: boolean };
+}
+
+/** A progress line on a terminal, rewritten in place and cleared at the end; nothing elsewhere. */
+const progress = (err: Streams['err']) => {
+  if (!err.isTTY) return { step: () => undefined, clear: () => undefined };
+  return {
+    step: (group: string, index: number, total: number) =>
+      void err.write(`\r\u001b[2KChecking ${group}… (${index + 1}/${total})`),
+    clear: () => void err.write('\r\u001b[2K'),
+  };
+};
+
+/** A `--json` file must be writable where it is asked for: said before anything runs. */
+const checkJsonPath = (file: string | undefined): void => {
+  if (file === undefined) return;
+  const folder = path.dirname(path.resolve(file));
+  if (!existsSync(folder) || !statSync(folder).isDirectory()) {
+    throw new UsageError(`--json ${file}: the folder ${folder} does not exist`);
+  }
+  if (existsSync(file) && statSync(file).isDirectory()) throw new UsageError(`--json ${file} is a folder`);
+};
+
+export const main = async (argv: string[], streams: Streams): Promise<number> => {
+  let key = '';
+  const say = (stream: Streams['out'] | Streams['err'], text: string) => void stream.write(scrub(text, key));
+  try {
+    const parsed = parseArgs(argv);
+    if (parsed.help) {
+      say(streams.out, `${USAGE}\n`);
+      return EXIT.clean;
+    }
+    const { args } = parsed;
+    key = args.apiKey;
+    checkJsonPath(args.json);
+    const line = progress(streams.err);
+    let checks: Check[];
+    try {
+      checks = await runConformance({ ...args, onProgress: line.step });
+    } finally {
+      line.clear();
+    }
+    const color = Boolean(streams.out.isTTY) && !process.env.NO_COLOR;
+    const width = Math.min(streams.out.columns ?? 110, 140);
+    say(streams.out, `Conformance of ${args.baseUrl} to docs/connect-contract.md\n`);
+    say(streams.out, renderTable(checks, { color, width }) + renderSummary(checks, { color, width }));
+    if (args.json) {
+      writeFileSync(args.json, scrub(toJson(checks), key));
+      say(streams.out, `\nWrote ${args.json}.\n`);
+    }
+    return checks.some((c) => c.status === 'differs') ? EXIT.differs : EXIT.clean;
+  } catch (error) {
+    if (error instanceof UsageError) {
+      say(streams.err, `conformance: ${error.message}\n\n${USAGE}\n`);
+    } else if (error instanceof StopError) {
+      say(streams.err, `conformance: ${error.message}\nNothing was checked.\n`);
+    } else {
+      say(
+        streams.err,
+        `conformance: stopped by an unexpected error: ${(error as Error)?.stack ?? String(error)}\n`,
+      );
+    }
+    return EXIT.stopped;
+  }
+};
+
+if (require.main === module) {
+  main(process.argv.slice(2), { out: process.stdout, err: process.stderr }).then(
+    (code) => {
+      process.exitCode = code;
+    },
+    () => {
+      process.exitCode = EXIT.stopped;
+    },
+  );
+}

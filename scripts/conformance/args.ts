@@ -1,0 +1,87 @@
+/** The command line of `npm run conformance`. */
+import { normalizeServiceUrl } from '../../src/connect/config';
+import { pathSegmentProblem } from '../../src/connect/paths';
+
+export const USAGE = `usage: npm run conformance -- --base-url URL --api-key KEY [options]
+
+Checks, read-only, that a Connect service behaves as docs/connect-contract.md says (docs/conformance.md).
+
+  --base-url URL    the service's API address, e.g. https://api.example.com (required)
+  --api-key KEY     an API key of the organizer account to check with (required; never printed)
+  --company ID      the account's company ID (Settings → Company): orders are unchecked without it
+  --event UUID      the event to use for registrations and floor plans (default: the newest suitable one)
+  --json FILE       also write the checks to FILE as JSON
+  --help            this text
+
+Exit code: 0 when no check differs, 1 when at least one differs, 2 on a usage or connection error.`;
+
+export interface CliArgs {
+  baseUrl: string;
+  apiKey: string;
+  companyId?: string;
+  eventId?: string;
+  json?: string;
+}
+
+export type Parsed = { help: true } | { help: false; args: CliArgs };
+
+export class UsageError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'UsageError';
+  }
+}
+
+const FLAGS: Record<string, keyof CliArgs> = {
+  '--base-url': 'baseUrl',
+  '--api-key': 'apiKey',
+  '--company': 'companyId',
+  '--event': 'eventId',
+  '--json': 'json',
+};
+
+/** Reads `argv` (after the script name); throws `UsageError` naming what is wrong (never the key's value). */
+export const parseArgs = (argv: string[]): Parsed => {
+  const given: Partial<CliArgs> = {};
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i] as string;
+    if (arg === '--help' || arg === '-h') return { help: true };
+    const eq = arg.indexOf('=');
+    const flag = arg.startsWith('--') && eq > 0 ? arg.slice(0, eq) : arg;
+    const field = FLAGS[flag];
+    if (!field)
+      throw new UsageError(`unknown option ${flag.startsWith('-') ? flag : `"${flag.slice(0, 40)}"`}`);
+    const value = flag === arg ? argv[++i] : arg.slice(eq + 1);
+    if (value === undefined || value.trim() === '' || (flag === arg && value.startsWith('--'))) {
+      throw new UsageError(`${flag} needs a value`);
+    }
+    given[field] = value.trim();
+  }
+  if (!given.baseUrl) throw new UsageError('--base-url is required');
+  if (!given.apiKey) throw new UsageError('--api-key is required');
+  const args = { ...given, baseUrl: checkedBaseUrl(given.baseUrl), apiKey: given.apiKey };
+  checkIds(args);
+  return { help: false, args };
+};
+
+/** The base URL as the app would use it; plain http to another host is kept, for the https check to report. */
+const checkedBaseUrl = (raw: string): string => {
+  const result = normalizeServiceUrl(raw);
+  if ('url' in result) return result.url;
+  if (result.problem === 'it must start with https://' && /^http:\/\//i.test(raw)) {
+    const url = new URL(raw);
+    return `${url.protocol}//${url.host}${url.pathname.replace(/\/+$/, '')}`;
+  }
+  throw new UsageError(`--base-url "${raw.slice(0, 100)}" cannot be used: ${result.problem}`);
+};
+
+/** Checks the optional identifiers: they become path segments. */
+const checkIds = (args: CliArgs): void => {
+  for (const [flag, value] of [
+    ['--event', args.eventId],
+    ['--company', args.companyId],
+  ] as const) {
+    const problem = value === undefined ? null : pathSegmentProblem(value);
+    if (problem) throw new UsageError(`${flag} "${String(value).slice(0, 60)}" cannot be used: ${problem}`);
+  }
+};

@@ -1,0 +1,127 @@
+/** Checks every keyed list with `limit` shares (events, orders): default, clamping, newest kept, order. */
+import type { ObjectSchema, RecordRule } from '../../../src/connect/records';
+import { LIST_LIMIT_MAX } from '../../../src/connect/schemas';
+import { answerText, readList } from '../evaluate';
+import type { Query } from '../http';
+import type { Run } from '../run';
+import { type Outcome, differs, holds, tolerated, unchecked } from '../types';
+
+export const LIST_LIMIT_DEFAULT = 20;
+
+interface Dated {
+  createdAt: string;
+}
+
+export interface NamedOutcome {
+  name: string;
+  assumption: string;
+  outcome: Outcome;
+}
+
+/** Newest first by `createdAt` holds; any other order is tolerated (the app sorts every list). */
+export const orderCheck = (records: Dated[], noun: string): Outcome => {
+  if (records.length < 2) return unchecked(`Fewer than 2 ${noun}: no order to see.`);
+  const times = records.map((r) => Date.parse(r.createdAt));
+  const newestFirst = times.every((t, i) => i === 0 || t <= (times[i - 1] as number));
+  if (newestFirst) return holds(`${records.length} ${noun}, newest first.`);
+  const oldestFirst = times.every((t, i) => i === 0 || t >= (times[i - 1] as number));
+  return tolerated(
+    `${records.length} ${noun}, ${oldestFirst ? 'oldest first' : 'in no order by createdAt'}; the app sorts every list newest first itself.`,
+  );
+};
+
+const newest = (records: Dated[]): number => Math.max(...records.map((r) => Date.parse(r.createdAt)));
+
+export const limitChecks = async <S extends ObjectSchema>(
+  run: Run,
+  path: string,
+  query: Query,
+  full: Dated[],
+  rule: RecordRule<S>,
+  operation: string,
+): Promise<NamedOutcome[]> => {
+  const noun = `${rule.noun}s`;
+  const out: NamedOutcome[] = [];
+  const plain = readList(await run.probe.get(path, query), rule, operation);
+  const n = plain.records.length;
+  out.push({
+    name: 'limit-default',
+    assumption: `Without limit, at most ${LIST_LIMIT_DEFAULT} ${noun} are answered.`,
+    outcome: !plain.readable
+      ? plain.outcome
+      : n <= LIST_LIMIT_DEFAULT && (n === LIST_LIMIT_DEFAULT || n === full.length)
+        ? holds(`${n} ${noun} without limit (${full.length} with limit=${LIST_LIMIT_MAX}).`)
+        : tolerated(
+            `${n} ${noun} without limit (${full.length} with limit=${LIST_LIMIT_MAX}); the app always sends limit.`,
+          ),
+  });
+  const above = await run.probe.get(path, { ...query, limit: LIST_LIMIT_MAX * 10 });
+  const clamped = above.status === 200 ? readList(above, rule, operation) : null;
+  out.push({
+    name: 'limit-clamp',
+    assumption: `A limit above ${LIST_LIMIT_MAX} is clamped to ${LIST_LIMIT_MAX}, not refused.`,
+    outcome: !clamped
+      ? tolerated(
+          `limit=${LIST_LIMIT_MAX * 10} answered ${answerText(above)}; the app never asks for more than ${LIST_LIMIT_MAX}.`,
+        )
+      : !clamped.readable
+        ? clamped.outcome
+        : clamped.records.length <= LIST_LIMIT_MAX
+          ? holds(`limit=${LIST_LIMIT_MAX * 10} answered ${clamped.records.length} ${noun}.`)
+          : tolerated(
+              `limit=${LIST_LIMIT_MAX * 10} answered ${clamped.records.length} ${noun}; the app reads them all.`,
+            ),
+  });
+  out.push({
+    name: 'limit-newest',
+    assumption: `When limit cuts the list, the newest ${noun} (by createdAt) are kept.`,
+    outcome: await newestKept(run, path, query, full, rule, operation),
+  });
+  return out;
+};
+
+const newestKept = async <S extends ObjectSchema>(
+  run: Run,
+  path: string,
+  query: Query,
+  full: Dated[],
+  rule: RecordRule<S>,
+  operation: string,
+): Promise<Outcome> => {
+  const noun = `${rule.noun}s`;
+  if (full.length < 2) return unchecked(`Fewer than 2 ${noun}: limit=1 cuts nothing.`);
+  const one = readList(await run.probe.get(path, { ...query, limit: 1 }), rule, operation);
+  if (!one.readable) return one.outcome;
+  const first = one.records[0] as Dated | undefined;
+  if (!first)
+    return differs(
+      `limit=1 answered no ${rule.noun} although there are ${full.length}: ${operation} would see nothing.`,
+      'Ask the service how `limit` cuts a list: the contract keeps the newest.',
+    );
+  if (Date.parse(first.createdAt) >= newest(full)) {
+    return one.records.length === 1
+      ? holds(`limit=1 answered the newest of ${full.length} ${noun}.`)
+      : tolerated(
+          `limit=1 answered ${one.records.length} ${noun}, the newest among them; the app keeps the newest itself.`,
+        );
+  }
+  return differs(
+    `limit=1 answered a ${rule.noun} older than the newest: once an account has more ${noun} than the app asks for (${LIST_LIMIT_MAX}), ${operation} would never see new ones.`,
+    'Ask the service to keep the newest records when limit cuts a list (docs/connect-contract.md §1), or page the list in the app.',
+  );
+};
+
+/** The checks that need a readable list, each "unchecked" because the list is not (its envelope differs). */
+export const unreadable = (assumptions: Record<string, string>): NamedOutcome[] =>
+  Object.entries(assumptions).map(([name, assumption]) => ({
+    name,
+    assumption,
+    outcome: unchecked('The list could not be read (see its envelope check).'),
+  }));
+
+export const LIST_ASSUMPTIONS = (noun: string): Record<string, string> => ({
+  order: 'Order is not guaranteed; the usual order is newest first.',
+  'limit-default': `Without limit, at most ${LIST_LIMIT_DEFAULT} ${noun} are answered.`,
+  'limit-clamp': `A limit above ${LIST_LIMIT_MAX} is clamped to ${LIST_LIMIT_MAX}, not refused.`,
+  'limit-newest': `When limit cuts the list, the newest ${noun} (by createdAt) are kept.`,
+});

@@ -1,0 +1,216 @@
+/**
+ * Endpoints 6 to 8, answered without a key: the public catalog (envelope, paging, `limit`, published only)
+ * and the event and agenda widgets; and that none of them asks for a key.
+ */
+import { paths } from '../../../src/connect/paths';
+import { EVENT_RULE } from '../../../src/connect/records';
+import { Agenda, CatalogPaging, type Event, EventWidget, LIST_LIMIT_MAX } from '../../../src/connect/schemas';
+import { answerText, checkError, readList, readObject } from '../evaluate';
+import type { Run } from '../run';
+import { type Check, type Outcome, checkMaker, differs, holds, tolerated, unchecked } from '../types';
+import { ENTITLEMENT_EXPECTATION } from './floorPlans';
+import { LIST_LIMIT_DEFAULT, unreadable } from './lists';
+
+const catalog = checkMaker('Public catalog (GET /api/v1/public/events, no key)', 'catalog');
+const widgets = checkMaker('Widgets (GET /widgets/event/:slug[/agenda], no key)', 'widgets');
+
+const FIND = 'Find Event with "Also Search the Public Catalog"';
+const PAGING_ACTION =
+  'Send this report to the service: the catalog pages with page (1-based) and limit (docs/connect-contract.md §1).';
+
+const PUBLISHED_ONLY = 'The catalog shows published events only.';
+const LIMIT_DEFAULT = `Without limit, a page holds at most ${LIST_LIMIT_DEFAULT} events.`;
+const LIMIT_CLAMP = `A limit above ${LIST_LIMIT_MAX} is clamped to ${LIST_LIMIT_MAX}, not refused.`;
+const PAGING = 'page is 1-based; consecutive pages do not overlap; total counts every event.';
+
+export const publicChecks = async (run: Run): Promise<Check[]> => {
+  const path = paths.publicEvents();
+  const first = readList(await run.probe.get(path, {}, false), EVENT_RULE, FIND);
+  const checks = [
+    catalog(
+      'envelope',
+      'The catalog answers { "data": [Event, …], page, limit, total } without a key.',
+      envelopeOutcome(first),
+    ),
+  ];
+  if (!first.readable) {
+    const rest = unreadable({
+      'published-only': PUBLISHED_ONLY,
+      'limit-default': LIMIT_DEFAULT,
+      'limit-clamp': LIMIT_CLAMP,
+      paging: PAGING,
+    });
+    return [
+      ...checks,
+      ...rest.map((l) => catalog(l.name, l.assumption, l.outcome)),
+      ...(await widgetChecks(run, [])),
+    ];
+  }
+  const published = first.records.filter((e) => e.status !== 'published');
+  checks.push(
+    catalog(
+      'published-only',
+      PUBLISHED_ONLY,
+      published.length
+        ? differs(
+            `${published.length} of ${first.records.length} catalog events are not published: ${FIND} would offer them.`,
+            'Ask the service why the public catalog shows unpublished events.',
+          )
+        : holds(`All ${first.records.length} events of the first page are published.`),
+    ),
+    catalog('limit-default', LIMIT_DEFAULT, limitDefault(first)),
+    catalog('limit-clamp', LIMIT_CLAMP, await limitClamp(run)),
+    catalog('paging', PAGING, await pagingOutcome(run)),
+  );
+  return [...checks, ...(await widgetChecks(run, first.records))];
+};
+
+const envelopeOutcome = (list: ReturnType<typeof readList<typeof Event>>): Outcome => {
+  if (!list.readable) return list.outcome;
+  const paging = CatalogPaging.parse(list.fields);
+  const missing = (['page', 'limit', 'total'] as const).filter((k) => paging[k] === undefined);
+  if (!missing.length || list.outcome.status === 'differs') return list.outcome;
+  return tolerated(
+    `${list.outcome.detail} No usable ${missing.join(', ')} in the envelope; the app pages by counting the events of each page.`,
+  );
+};
+
+const limitDefault = (list: { records: Event[]; fields: Record<string, unknown> }): Outcome => {
+  const limit = CatalogPaging.parse(list.fields).limit;
+  return list.records.length <= LIST_LIMIT_DEFAULT && (limit === undefined || limit === LIST_LIMIT_DEFAULT)
+    ? holds(
+        `${list.records.length} events on page 1 without limit${limit !== undefined ? `, limit ${limit} in the envelope` : ''}.`,
+      )
+    : tolerated(
+        `${list.records.length} events on page 1 without limit (limit ${String(limit)} in the envelope); the app always sends limit.`,
+      );
+};
+
+const limitClamp = async (run: Run): Promise<Outcome> => {
+  const answer = await run.probe.get(paths.publicEvents(), { page: 1, limit: LIST_LIMIT_MAX * 10 }, false);
+  if (answer.status !== 200)
+    return tolerated(
+      `limit=${LIST_LIMIT_MAX * 10} answered ${answerText(answer)}; the app never asks for more than ${LIST_LIMIT_MAX}.`,
+    );
+  const list = readList(answer, EVENT_RULE, FIND);
+  if (!list.readable) return list.outcome;
+  return list.records.length <= LIST_LIMIT_MAX
+    ? holds(`limit=${LIST_LIMIT_MAX * 10} answered ${list.records.length} events.`)
+    : tolerated(
+        `limit=${LIST_LIMIT_MAX * 10} answered ${list.records.length} events; the app reads them all.`,
+      );
+};
+
+const pagingOutcome = async (run: Run): Promise<Outcome> => {
+  const page = async (n: number) =>
+    readList(await run.probe.get(paths.publicEvents(), { page: n, limit: 2 }, false), EVENT_RULE, FIND);
+  const one = await page(1);
+  const total = CatalogPaging.parse(one.fields).total;
+  if (!one.readable) return one.outcome;
+  if (one.records.length < 2 || (total !== undefined && total <= 2))
+    return unchecked('The catalog holds 2 events or fewer: nothing to page.');
+  const two = await page(2);
+  if (!two.readable) return two.outcome;
+  const firstIds = new Set(one.records.map((e) => e.id));
+  const repeated = two.records.filter((e) => firstIds.has(e.id)).length;
+  const echoed = CatalogPaging.parse(two.fields).page;
+  if (repeated)
+    return differs(
+      `Pages 1 and 2 (limit=2) share ${repeated} event(s): ${FIND} would list events twice and miss others.`,
+      PAGING_ACTION,
+    );
+  if (!two.records.length)
+    return differs(
+      `Page 2 (limit=2) is empty although total is ${String(total)}: ${FIND} would miss every event after the first page.`,
+      PAGING_ACTION,
+    );
+  if (echoed !== undefined && echoed !== 2)
+    return tolerated(`Pages do not overlap, but page 2 says page ${echoed}; the app counts pages itself.`);
+  return holds(`Pages 1 and 2 (limit=2) hold different events; total ${String(total)}.`);
+};
+
+const WIDGET_RULE = { noun: 'event page', schema: EventWidget, idKey: 'id' };
+const AGENDA_RULE = { noun: 'agenda', schema: Agenda, idKey: 'eventId' };
+
+/** Slugs to try, best first: the chosen event's, then the catalog's (all published). */
+const slugsOf = (run: Run, catalogEvents: Event[]): string[] => {
+  const chosen = run.events.find((e) => e.id === run.options.eventId && e.status === 'published');
+  const published = run.events.filter((e) => e.status === 'published');
+  return [...new Set([chosen?.slug, ...catalogEvents.map((e) => e.slug), ...published.map((e) => e.slug)])]
+    .filter((slug): slug is string => Boolean(slug))
+    .slice(0, 10);
+};
+
+const widgetChecks = async (run: Run, catalogEvents: Event[]): Promise<Check[]> => {
+  const slugs = slugsOf(run, catalogEvents);
+  const page = 'The event widget answers the Event object with description and coverImageUrl.';
+  const agenda = 'The agenda widget answers { eventId, slug, timezone, sessions: [ … ] }.';
+  const checks: Check[] = [];
+  const [slug] = slugs;
+  if (!slug) {
+    const why = unchecked("No published event found in the catalog or among the key's events.");
+    checks.push(widgets('event', page, why), widgets('agenda', agenda, why));
+  } else {
+    const answer = await run.probe.get(paths.eventWidget(slug), {}, false);
+    checks.push(
+      widgets(
+        'event',
+        page,
+        readObject(answer, WIDGET_RULE, 'Find Event would fail to add the event page').outcome,
+      ),
+    );
+    checks.push(widgets('agenda', agenda, await agendaOutcome(run, slugs)));
+  }
+  const missing = await run.probe.get(
+    paths.eventWidget(`conformance-no-such-event-${Date.now()}`),
+    {},
+    false,
+  );
+  const notFound = checkError(missing, {
+    status: 404,
+    code: 'NOT_FOUND',
+    wrongStatus:
+      'Find Event and Find Event Agenda would fail with an error for an event that is not published, instead of finding nothing',
+    noCode:
+      'Find Event and Find Event Agenda would fail with an error for an event that is not published, instead of finding nothing',
+  });
+  checks.push(widgets('unknown', 'An unknown or unpublished slug answers 404 NOT_FOUND.', notFound));
+  checks.push(catalog('no-key', 'The catalog and the widgets answer without a key.', noKeyOutcome(run)));
+  return checks;
+};
+
+/** The first agenda that answers; the other slugs are read on until a 403 shows (for the errors group). */
+const agendaOutcome = async (run: Run, slugs: string[]): Promise<Outcome> => {
+  let found: Outcome | null = null;
+  for (const slug of slugs) {
+    if (found && run.entitlement) break;
+    const answer = await run.probe.get(paths.agendaWidget(slug), {}, false);
+    if (answer.status === 403) {
+      run.entitlement ??= {
+        where: `the agenda of "${slug}"`,
+        outcome: checkError(answer, ENTITLEMENT_EXPECTATION),
+      };
+    } else {
+      found ??= readObject(
+        answer,
+        AGENDA_RULE,
+        'Find Event Agenda and the agenda of Generate Embed Code would fail',
+      ).outcome;
+    }
+  }
+  return found ?? unchecked('No published event whose organizer has the agenda feature was found.');
+};
+
+const noKeyOutcome = (run: Run): Outcome => {
+  const keyless = run.probe.answers.filter((a) => !a.keyed);
+  const refused = keyless.filter(
+    // A 403 of the agenda widget is the organizer's missing agenda feature, checked with the errors.
+    (a) => a.status === 401 || (a.status === 403 && !a.path.endsWith('/agenda')),
+  );
+  if (!refused.length)
+    return holds(`${keyless.length} requests without a key, none refused for want of one.`);
+  return differs(
+    `${refused.length} of ${keyless.length} requests without a key were refused (first: ${answerText(refused[0] as (typeof refused)[number])}): ${FIND}, Find Event Agenda and the embeds would fail, since the app and visitors' browsers call these without a key.`,
+    'Ask the service: the interface document says endpoints 6 to 8 need no key.',
+  );
+};

@@ -1,0 +1,213 @@
+/**
+ * Endpoint 4, the submissions of one event since a timestamp: envelope and records, order, what `since`
+ * does (filters at all, inclusive or not, milliseconds honoured), and whether records appear late.
+ */
+import { paths } from '../../../src/connect/paths';
+import { CURSOR_TIMING } from '../../../src/triggers/common/cursor';
+import { SUBMISSION_RULE } from '../../../src/connect/records';
+import type { Submission } from '../../../src/connect/schemas';
+import { answerText, readList } from '../evaluate';
+import type { Answer } from '../http';
+import type { Run } from '../run';
+import { pickEvent } from '../run';
+import { type Check, type Outcome, checkMaker, differs, holds, tolerated, unchecked } from '../types';
+import { orderCheck, unreadable } from './lists';
+
+export const GROUP = 'Submissions (GET /api/v1/integrations/zapier/submissions)';
+const check = checkMaker(GROUP, 'submissions');
+
+/** A `since` before any event: the whole event. */
+export const WHOLE_EVENT_SINCE = '2000-01-01T00:00:00.000Z';
+
+const POLLS = 'New Form Submission';
+const SINCE_ACTION =
+  'Send this report to the service: `since` must return the submissions created at or after it (docs/connect-contract.md §3).';
+
+export const ASSUMPTIONS = {
+  envelope: 'The list answers { "data": [Submission, …] } with the documented Submission records.',
+  order: 'Order is not guaranteed; the usual order is newest first.',
+  timestamps: 'createdAt is ISO 8601 UTC with milliseconds (2026-11-22T10:00:00.000Z).',
+  filter: 'since filters: only submissions created at or after it are answered.',
+  inclusive: 'since is inclusive: a submission created exactly at since is answered.',
+  millis: 'since is read to the millisecond.',
+  late: 'A submission becomes visible at most 2 minutes after its createdAt.',
+} as const;
+
+const ids = (records: Submission[]): Set<string> => new Set(records.map((s) => s.submissionId));
+const ms = (s: Submission): number => Date.parse(s.createdAt);
+const iso = (t: number): string => new Date(t).toISOString();
+
+/** The service's clock when it answered (its Date header), else the local clock. */
+export const answeredAt = (answer: Answer): number => {
+  const date = Date.parse(answer.headers.get('date') ?? '');
+  return Number.isFinite(date) ? date : answer.receivedAt;
+};
+
+export const submissionChecks = async (run: Run): Promise<Check[]> => {
+  const path = paths.submissions();
+  let answer: Answer | null = null;
+  const eventId = await pickEvent(run, async (id) => {
+    answer = await run.probe.get(path, { eventId: id, since: WHOLE_EVENT_SINCE });
+    return readList(answer, SUBMISSION_RULE, POLLS).records.length >= 2;
+  });
+  if (!eventId) {
+    const why = unchecked('No event of this key has 2 registrations or more; give one with --event.');
+    return Object.entries(ASSUMPTIONS)
+      .filter(([name]) => name !== 'late')
+      .map(([name, assumption]) => check(name, assumption, why));
+  }
+  answer ??= await run.probe.get(path, { eventId, since: WHOLE_EVENT_SINCE });
+  const full = readList(
+    answer,
+    SUBMISSION_RULE,
+    `${POLLS}, Find Registration and the samples of New Registration, Registration Approved and Attendee Checked In`,
+  );
+  const checks = [check('envelope', ASSUMPTIONS.envelope, full.outcome)];
+  if (!full.readable) {
+    const { order, timestamps, filter, inclusive, millis } = ASSUMPTIONS;
+    const rest = unreadable({ order, timestamps, filter, inclusive, millis });
+    return [...checks, ...rest.map((l) => check(l.name, l.assumption, l.outcome))];
+  }
+  run.firstRead = { eventId, ids: ids(full.records), answeredAt: answeredAt(answer) };
+  checks.push(
+    check('order', ASSUMPTIONS.order, orderCheck(full.records, 'registrations')),
+    check('timestamps', ASSUMPTIONS.timestamps, timestampCheck(full.records)),
+  );
+  const since = await sinceChecks(run, eventId, full.records);
+  return [...checks, ...since.map(([name, outcome]) => check(name, ASSUMPTIONS[name], outcome))];
+};
+
+const UTC_MILLIS = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
+
+/** The contract's form of a timestamp holds; any other ISO 8601 time with a zone is tolerated. */
+const timestampCheck = (records: Submission[]): Outcome => {
+  const other = records.filter((s) => !UTC_MILLIS.test(s.createdAt));
+  if (!other.length) return holds(`All ${records.length} createdAt values are UTC with milliseconds.`);
+  return tolerated(
+    `${other.length} of ${records.length} createdAt values have another form (first: ${(other[0] as Submission).createdAt}); the app reads any ISO 8601 time with a zone.`,
+  );
+};
+
+/** The middle distinct createdAt with records before it, preferring one whose milliseconds are not 0 or 999. */
+const pivotOf = (records: Submission[]): number | null => {
+  const times = [...new Set(records.map(ms))].sort((a, b) => a - b).slice(1);
+  const odd = times.filter((t) => t % 1000 !== 0 && t % 1000 !== 999);
+  const pool = odd.length ? odd : times;
+  return pool.length ? (pool[Math.floor(pool.length / 2)] as number) : null;
+};
+
+type Named = ['filter' | 'inclusive' | 'millis', Outcome];
+
+const sinceChecks = async (run: Run, eventId: string, full: Submission[]): Promise<Named[]> => {
+  const pivot = pivotOf(full);
+  if (pivot === null) {
+    const why = unchecked('Every registration of the event has the same createdAt: since cannot be tried.');
+    return [
+      ['filter', why],
+      ['inclusive', why],
+      ['millis', why],
+    ];
+  }
+  const read = async (t: number) => {
+    const answer = await run.probe.get(paths.submissions(), { eventId, since: iso(t) });
+    return { answer, list: readList(answer, SUBMISSION_RULE, POLLS) };
+  };
+  const at = await read(pivot);
+  if (!at.list.readable) return [['filter', at.list.outcome]];
+  const older = at.list.records.filter((s) => ms(s) < pivot);
+  const filter: Outcome = !older.length
+    ? holds(
+        `since=${iso(pivot)} answered ${at.list.records.length} of ${full.length}, none created before it.`,
+      )
+    : differs(
+        older.length >= full.filter((s) => ms(s) < pivot).length
+          ? `since is ignored (since=${iso(pivot)} answered all ${at.list.records.length} registrations): every poll of ${POLLS} would read the whole event, and a large event would make polls time out.`
+          : `since=${iso(pivot)} answered ${older.length} registrations created before it: ${POLLS} would read more than they ask for.`,
+        SINCE_ACTION,
+      );
+  if (filter.status === 'differs') {
+    const why = unchecked('since does not filter (see above), so its boundary cannot be told.');
+    return [
+      ['filter', filter],
+      ['inclusive', why],
+      ['millis', why],
+    ];
+  }
+  const atPivot = full.filter((s) => ms(s) === pivot).map((s) => s.submissionId);
+  const got = ids(at.list.records);
+  const inclusive: Outcome = atPivot.every((id) => got.has(id))
+    ? holds(`The ${atPivot.length} registration(s) created exactly at since were answered.`)
+    : tolerated(
+        `since is exclusive: the ${atPivot.length} registration(s) created exactly at since were left out; the app asks from just before what it has, so it misses nothing.`,
+      );
+  return [
+    ['filter', filter],
+    ['inclusive', inclusive],
+    ['millis', await millisCheck(read, pivot, atPivot)],
+  ];
+};
+
+const millisCheck = async (
+  read: (t: number) => Promise<{ answer: Answer; list: { readable: boolean; records: Submission[] } }>,
+  pivot: number,
+  atPivot: string[],
+): Promise<Outcome> => {
+  if (pivot % 1000 === 999 || pivot % 1000 === 0) {
+    return unchecked(
+      'Every registration has a createdAt of a whole second: milliseconds cannot be told apart.',
+    );
+  }
+  const after = await read(pivot + 1);
+  if (!after.list.readable) {
+    return differs(
+      `since with milliseconds (${iso(pivot + 1)}) answered ${answerText(after.answer)}: every poll of ${POLLS} would fail.`,
+      SINCE_ACTION,
+    );
+  }
+  const got = ids(after.list.records);
+  return atPivot.some((id) => got.has(id))
+    ? tolerated(
+        `since=${iso(pivot + 1)} still answered the registration(s) created at ${iso(pivot)}: milliseconds are ignored. Polls read up to a second more; the app drops what it has already returned.`,
+      )
+    : holds(`since=${iso(pivot + 1)} left out the registration(s) created 1 ms before it.`);
+};
+
+/** How late a submission may become visible: the contract's 2 minutes, and the app's margin beyond them. */
+export const LATE_LIMITS = {
+  contractMs: CURSOR_TIMING.visibilityDelayMs,
+  appMs: CURSOR_TIMING.visibilityDelayMs + CURSOR_TIMING.marginMs,
+};
+
+/**
+ * Run last: reads the event again and looks for submissions that were not in the first read although their
+ * createdAt is older than that read's answer time, i.e. submissions that became visible late.
+ */
+export const lateCheck = async (run: Run): Promise<Check> => {
+  const first = run.firstRead;
+  if (!first) return check('late', ASSUMPTIONS.late, unchecked('No event with registrations was read.'));
+  const since = iso(first.answeredAt - 10 * 60_000);
+  const answer = await run.probe.get(paths.submissions(), { eventId: first.eventId, since });
+  const list = readList(answer, SUBMISSION_RULE, POLLS);
+  if (!list.readable) return check('late', ASSUMPTIONS.late, list.outcome);
+  const seconds = Math.round((answeredAt(answer) - first.answeredAt) / 1000);
+  const late = list.records
+    .filter((s) => !first.ids.has(s.submissionId) && ms(s) < first.answeredAt - 1000)
+    .map((s) => first.answeredAt - ms(s));
+  const worst = Math.max(0, ...late);
+  const words = `${late.length} registration(s) appeared between two reads ${seconds} s apart with a createdAt before the first read, at least ${Math.round(worst / 1000)} s late`;
+  const outcome: Outcome = !late.length
+    ? holds(
+        `No registration appeared late between two reads ${seconds} s apart (a service with no traffic shows none).`,
+      )
+    : worst <= LATE_LIMITS.contractMs
+      ? holds(`${words}, within the contract's 2 minutes.`)
+      : worst <= LATE_LIMITS.appMs
+        ? tolerated(
+            `${words}: beyond the contract's 2 minutes, within the app's margin of ${LATE_LIMITS.appMs / 60_000} minutes.`,
+          )
+        : differs(
+            `${words}: ${POLLS} may skip registrations that appear more than ${LATE_LIMITS.appMs / 60_000} minutes after their createdAt.`,
+            'Ask the service how late a submission can become visible; the app waits 2 minutes plus a 3-minute margin (CURSOR_TIMING in src/triggers/common/cursor.ts).',
+          );
+  return check('late', ASSUMPTIONS.late, outcome);
+};

@@ -1,0 +1,299 @@
+/**
+ * The conformance kit against the sandbox: as it is, nothing differs and everything is checked; with each
+ * deviation switch on, the check that names the deviation says so, and only deviations the app cannot
+ * live with make the run differ.
+ */
+import { type Deviation, type RunningSandbox, SEED_TENANTS, sandboxCall, startSandbox } from '../../sandbox';
+import { EXIT, main } from '../../scripts/conformance';
+import { type Check, runConformance } from '../../scripts/conformance/index';
+
+const NORTHWIND = SEED_TENANTS[0];
+
+const run = async (deviations: Deviation[] = []): Promise<Check[]> => {
+  const sandbox = await startSandbox({ deviations });
+  try {
+    return await runConformance({
+      baseUrl: sandbox.url,
+      apiKey: NORTHWIND.apiKey,
+      companyId: NORTHWIND.companyId,
+    });
+  } finally {
+    await sandbox.close();
+  }
+};
+
+const byId = (checks: Check[]) => new Map(checks.map((c) => [c.id, c]));
+
+describe('against the sandbox as it is', () => {
+  let checks: Check[];
+  beforeAll(async () => {
+    checks = await run();
+  });
+
+  it('finds nothing that differs and leaves nothing unchecked', () => {
+    const notClean = checks.filter((c) => c.status !== 'holds' && c.status !== 'tolerated');
+    expect(notClean).toEqual([]);
+    // Plain http is tolerated on a loopback address only.
+    expect(checks.filter((c) => c.status === 'tolerated').map((c) => c.id)).toEqual(['connection.https']);
+  });
+
+  it('covers every endpoint and assumption of the issue, each check once', () => {
+    const ids = checks.map((c) => c.id);
+    expect(new Set(ids).size).toBe(ids.length);
+    expect(ids).toEqual(
+      expect.arrayContaining([
+        'connection.https',
+        'connection.no-redirects',
+        'connection.date-header',
+        'connection.clock-skew',
+        'events.envelope',
+        'events.limit-default',
+        'events.limit-clamp',
+        'submissions.envelope',
+        'submissions.filter',
+        'submissions.inclusive',
+        'submissions.millis',
+        'submissions.order',
+        'submissions.timestamps',
+        'submissions.late',
+        'orders.envelope',
+        'floorPlans.envelope',
+        'floorPlans.one',
+        'catalog.envelope',
+        'catalog.paging',
+        'catalog.no-key',
+        'widgets.event',
+        'widgets.agenda',
+        'errors.wrong-key',
+        'errors.unknown-event',
+        'errors.malformed-since',
+        'errors.entitlement',
+        'hooks.unknown',
+      ]),
+    );
+    for (const c of checks) {
+      expect(c.assumption).not.toBe('');
+      expect(c.detail).not.toBe('');
+    }
+  });
+
+  it('changes nothing in the service: no request but GET', async () => {
+    const sandbox = await startSandbox();
+    try {
+      await runConformance({
+        baseUrl: sandbox.url,
+        apiKey: NORTHWIND.apiKey,
+        companyId: NORTHWIND.companyId,
+      });
+      const counts = await fetch(`${sandbox.url}/_sandbox/requests`, {
+        headers: { 'X-API-KEY': NORTHWIND.apiKey },
+      });
+      const routes = JSON.stringify(await counts.json());
+      expect(routes).toContain('GET ');
+      expect(routes).not.toMatch(/"(POST|PUT|PATCH|DELETE) /);
+    } finally {
+      await sandbox.close();
+    }
+  });
+});
+
+/** Each switch: the checks that name it, with their status, and whether the run as a whole differs. */
+const CASES: Array<[Deviation, Record<string, Check['status']>, boolean]> = [
+  [
+    'bare-arrays',
+    {
+      'events.envelope': 'differs',
+      'submissions.envelope': 'differs',
+      'orders.envelope': 'differs',
+      'floorPlans.envelope': 'differs',
+      'catalog.envelope': 'differs',
+    },
+    true,
+  ],
+  ['since-ignored', { 'submissions.filter': 'differs' }, true],
+  ['since-exclusive', { 'submissions.inclusive': 'tolerated', 'submissions.filter': 'holds' }, false],
+  ['since-seconds', { 'submissions.millis': 'tolerated', 'submissions.inclusive': 'holds' }, false],
+  [
+    'plain-errors',
+    {
+      'hooks.unknown': 'differs',
+      'floorPlans.unknown': 'differs',
+      'widgets.unknown': 'differs',
+      'orders.unknown-company': 'differs',
+      'errors.entitlement': 'differs',
+      'errors.wrong-key': 'tolerated',
+    },
+    true,
+  ],
+  ['no-date', { 'connection.date-header': 'tolerated', 'connection.clock-skew': 'unchecked' }, false],
+  ['skewed-clock', { 'connection.clock-skew': 'differs', 'connection.date-header': 'holds' }, true],
+  [
+    'limit-rejected',
+    {
+      'events.limit-clamp': 'tolerated',
+      'orders.limit-clamp': 'tolerated',
+      'catalog.limit-clamp': 'tolerated',
+    },
+    false,
+  ],
+  ['shuffle', { 'submissions.order': 'tolerated', 'orders.order': 'tolerated' }, false],
+];
+
+/** The command line's exit code against a sandbox with `deviations` (the same run as `run`, through `main`). */
+const exitCode = async (deviations: Deviation[]): Promise<number> => {
+  const sandbox = await startSandbox({ deviations });
+  const quiet = { write: () => true };
+  try {
+    const args = ['--base-url', sandbox.url, '--api-key', NORTHWIND.apiKey, '--company', NORTHWIND.companyId];
+    return await main(args, { out: quiet, err: quiet });
+  } finally {
+    await sandbox.close();
+  }
+};
+
+describe.each(CASES)('with the %s deviation', (deviation, expected, anyDiffers) => {
+  let checks: Check[];
+  let code: number;
+  beforeAll(async () => {
+    checks = await run([deviation]);
+    code = await exitCode([deviation]);
+  });
+
+  it(`exits ${anyDiffers ? 1 : 0}`, () => {
+    expect(code).toBe(anyDiffers ? EXIT.differs : EXIT.clean);
+  });
+
+  it(`reports it where it shows (${Object.keys(expected).join(', ')})`, () => {
+    const found = byId(checks);
+    for (const [id, status] of Object.entries(expected)) {
+      expect({ id, status: found.get(id)?.status }).toEqual({ id, status });
+    }
+  });
+
+  it(anyDiffers ? 'makes the run differ, saying what would fail' : 'leaves the run clean (tolerated)', () => {
+    const differing = checks.filter((c) => c.status === 'differs');
+    expect(differing.map((c) => c.id).sort()).toEqual(
+      anyDiffers
+        ? Object.keys(expected)
+            .filter((id) => expected[id] === 'differs')
+            .sort()
+        : [],
+    );
+    for (const c of differing) {
+      expect(c.detail).toMatch(/would|could|may/);
+      expect(c.action).toBeTruthy();
+    }
+  });
+});
+
+it('words what a user would see for the deviations the issue names', async () => {
+  const found = byId(await run(['since-ignored']));
+  expect(found.get('submissions.filter')?.detail).toMatch(
+    /every poll of New Form Submission would read the whole event/,
+  );
+});
+
+describe('odd records (the odd-record rule of src/connect/records.ts)', () => {
+  let sandbox: RunningSandbox;
+  let eventId: string;
+  let submissionIds: string[];
+  const sim = (method: string, path: string, body?: unknown) =>
+    sandboxCall<Record<string, unknown>>(sandbox.url, NORTHWIND.apiKey, method, path, body);
+  const envelope = async () => {
+    const checks = await runConformance({ baseUrl: sandbox.url, apiKey: NORTHWIND.apiKey, eventId });
+    return byId(checks).get('submissions.envelope');
+  };
+
+  beforeAll(async () => {
+    sandbox = await startSandbox();
+    const events = (await sim('GET', '/api/v1/integrations/zapier/events?limit=100')) as {
+      data: Array<{ id: string; slug: string }>;
+    };
+    eventId = events.data.find((e) => e.slug === 'techweek-paris-2026')!.id;
+    const list = (await sim(
+      'GET',
+      `/api/v1/integrations/zapier/submissions?eventId=${eventId}&since=2000-01-01T00:00:00.000Z`,
+    )) as {
+      data: Array<{ submissionId: string }>;
+    };
+    submissionIds = list.data.map((s) => s.submissionId);
+  });
+  afterAll(() => sandbox.close());
+
+  it('counts records with an odd optional field as tolerated', async () => {
+    await sim('POST', `/_sandbox/submissions/${submissionIds[0]}/odd`, { set: { approvedAt: '' } });
+    await sim('POST', `/_sandbox/submissions/${submissionIds[1]}/odd`, { set: { firstName: 42 } });
+    const check = await envelope();
+    expect(check?.status).toBe('tolerated');
+    expect(check?.detail).toMatch(new RegExp(`^2 of ${submissionIds.length} records have an optional field`));
+  });
+
+  it('calls a record the app cannot read a difference', async () => {
+    await sim('POST', `/_sandbox/submissions/${submissionIds[2]}/odd`, { remove: ['createdAt'] });
+    const check = await envelope();
+    expect(check?.status).toBe('differs');
+    expect(check?.detail).toMatch(/^1 of \d+ registration records lack a field the app needs/);
+  });
+});
+
+it('sees a registration that becomes visible late, and measures the delay against the service clock', async () => {
+  // A sandbox clock that only moves when the test says so: the registration below is invisible at the
+  // first read of the run and visible when the run reads the event again at its end.
+  const start = Date.now();
+  let offset = 0;
+  const sandbox = await startSandbox({ now: () => start + offset });
+  try {
+    const sim = (method: string, path: string, body?: unknown) =>
+      sandboxCall<Record<string, unknown>>(sandbox.url, NORTHWIND.apiKey, method, path, body);
+    const events = (await sim('GET', '/api/v1/integrations/zapier/events?limit=100')) as {
+      data: Array<{ id: string; slug: string }>;
+    };
+    const eventId = events.data.find((e) => e.slug === 'techweek-paris-2026')!.id;
+    await sim('POST', '/_sandbox/submissions', {
+      eventId,
+      email: 'late.comer@example.com',
+      firstName: 'Late',
+      lastName: 'Comer',
+      createdAt: new Date(start - 100_000).toISOString(),
+      visibleAt: new Date(start + 10_000).toISOString(),
+    });
+    const checks = await runConformance({
+      baseUrl: sandbox.url,
+      apiKey: NORTHWIND.apiKey,
+      eventId,
+      onProgress: (group) => {
+        if (group === 'late registrations') offset = 60_000;
+      },
+    });
+    const late = byId(checks).get('submissions.late');
+    expect(late?.status).toBe('holds');
+    // The Date header has whole seconds, so the 100 s show as 99 or 100.
+    expect(late?.detail).toMatch(
+      /^\d+ registration\(s\) appeared between two reads \d+ s apart .*, at least (99|1\d\d) s late, within the contract's 2 minutes\.$/,
+    );
+  } finally {
+    await sandbox.close();
+  }
+});
+
+it('reports a redirect, which the app would never follow with the key', async () => {
+  const sandbox = await startSandbox();
+  try {
+    await sandboxCall(sandbox.url, NORTHWIND.apiKey, 'POST', '/_sandbox/faults', {
+      route: 'GET /api/v1/integrations/zapier/hooks/:id',
+      kind: 'redirect',
+      status: 307,
+      location: 'other-origin',
+    });
+    const found = byId(await runConformance({ baseUrl: sandbox.url, apiKey: NORTHWIND.apiKey }));
+    expect(found.get('connection.no-redirects')).toMatchObject({
+      status: 'differs',
+      detail: expect.stringMatching(
+        /GET \/api\/v1\/integrations\/zapier\/hooks\/\S+ → HTTP 307 to http:\/\/localhost:/,
+      ),
+    });
+    expect(found.get('hooks.unknown')?.status).toBe('differs');
+  } finally {
+    await sandbox.close();
+  }
+});
