@@ -2,13 +2,24 @@
  * The attendee behind an order or payment, looked up lazily. The Connect interface has no "get one
  * registration", so finding the registration an order names means reading its event's registrations: costly
  * on a big event. Order and payment items therefore carry dehydration pointers (`z.dehydrate`) instead of
- * the attendee's fields; Zapier runs `hydrateAttendee` only when a later step uses one of them.
+ * the attendee's fields; Zapier runs `hydrateAttendee` only when a later step uses one of them, each field in
+ * its own invocation, in any order and possibly all at once.
  *
- * The lookup is bounded: first the registrations made from a day before the order on (a registration is
- * almost always made just before its order), then the whole event; at most `ATTENDEE_LOOKUP_MS` in all. The
- * answer is read as a stream and only the registration looked for is kept, so memory stays flat whatever
- * the size of the event. Its result is kept for the account for 10 minutes, so the several attendee fields
- * of one order cost one lookup.
+ * One order's attendee costs at most one lookup, however many of its fields are resolved:
+ * - the result is kept for the account for 10 minutes, per registration;
+ * - a lookup in progress is shared: the first hydration claims the event's lookup in the cache (`nx`), the
+ *   others wait for its result (polling the cache, for at most `ATTENDEE_WAIT_MS`; then, or when the cache
+ *   fails, they look up themselves: losing the cache costs requests, never a result);
+ * - several orders of one event share one pass: each hydration adds its registration to the event's
+ *   "wanted" list, and the pass collects every wanted registration it meets (and only those), storing each
+ *   result under its own registration. 100 orders replayed at once cost about one pass of the event.
+ *
+ * A pass reads the registrations made from a day before the earliest of its orders on (a registration is
+ * almost always made just before its order), then, for what it has not found, the whole event. The
+ * submissions endpoint has a lower bound (`since`) but no upper one, no order and no limit, so the end of
+ * what is read cannot be bounded by the request: the read is stopped instead as soon as every registration
+ * looked for is in hand (the request is cancelled, so the rest is never downloaded). Only when a
+ * registration is not found is the whole event read to its end (that is the proof that it is gone).
  */
 import type { Bundle, ZObject } from 'zapier-platform-core';
 import {
@@ -28,13 +39,50 @@ import {
   noAttendee,
 } from '../mappers/attendee';
 import { ALL_TIME } from './registrations';
-import { accountCache } from './store';
+import { type AccountCache, accountCache } from './store';
 
-/** Time for the whole lookup (all windows); a hydration has Zapier's 30 s. */
+/** Time for the reads of one lookup (all windows); a hydration has Zapier's 30 s. */
 export const ATTENDEE_LOOKUP_MS = 20_000;
-/** The first window starts this long before the order. */
+/** How long a hydration waits for another one's lookup before looking up itself. */
+export const ATTENDEE_WAIT_MS = 22_000;
+/** A hydration's time in all: Zapier stops an invocation at 30 s. */
+const HYDRATION_MS = 27_000;
+/** The first window starts this long before the earliest order of the pass. */
 const BEFORE_ORDER_MS = 24 * 3600 * 1000;
-const ATTENDEE_TTL_SECONDS = 600;
+/** At most this many registrations in one event's wanted list (and so in the memory of one pass). */
+export const MAX_WANTED = 500;
+const RESULT_TTL_SECONDS = 600;
+/** A failed lookup is shared this long with the hydrations that waited for it (then tried anew). */
+const FAILURE_TTL_SECONDS = 15;
+const WANTED_TTL_SECONDS = 120;
+const CLAIM_TTL_SECONDS = Math.ceil((ATTENDEE_LOOKUP_MS + 5_000) / 1000);
+const FIRST_POLL_MS = 100;
+const MAX_POLL_MS = 1_000;
+
+/** Time as the lookup sees it; tests drive it. */
+export interface LookupClock {
+  now(): number;
+  sleep(ms: number): Promise<void>;
+}
+
+export const systemClock: LookupClock = {
+  now: () => Date.now(),
+  sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
+};
+
+/** One read of the event's registrations by a lookup (for tests and the benchmark). */
+export interface LookupRead {
+  since: string;
+  bytes: number;
+  items: number;
+  /** False when the read stopped before the end of the answer (everything looked for was found). */
+  complete: boolean;
+}
+
+export interface LookupOptions {
+  clock?: LookupClock;
+  onRead?: (read: LookupRead) => void;
+}
 
 export interface AttendeeLookup {
   orderId: string;
@@ -43,6 +91,23 @@ export interface AttendeeLookup {
   /** The order's `createdAt`: the first window starts a day before it. */
   orderCreatedAt?: string | null;
 }
+
+/** What is kept per registration: its attendee, or why there is none (the note names each order itself). */
+type Known = { attendee: Attendee } | { missing: 'event' | 'registration' };
+/** A failed lookup, as the hydrations that waited for it rethrow it. */
+interface SharedFailure {
+  reason: string;
+  code: string | null;
+}
+/** The event's wanted list: registration and its order's time. */
+type Wanted = Array<[string, number | null]>;
+
+const keysOf = (eventId: string) => ({
+  known: (submissionId: string) => `attendee-of:${eventId}:${submissionId}`,
+  failed: (submissionId: string) => `attendee-failed:${eventId}:${submissionId}`,
+  lookup: `attendee-lookup:${eventId}`,
+  wanted: `attendee-wanted:${eventId}`,
+});
 
 const lookupOf = (inputData: Record<string, unknown>): AttendeeLookup | null => {
   const text = (key: string) => (typeof inputData[key] === 'string' ? (inputData[key] as string).trim() : '');
@@ -56,81 +121,253 @@ const lookupOf = (inputData: Record<string, unknown>): AttendeeLookup | null => 
   };
 };
 
+const orderTime = (lookup: AttendeeLookup): number | null => {
+  const ms = Date.parse(lookup.orderCreatedAt ?? '');
+  return Number.isFinite(ms) ? ms : null;
+};
+
+const failureText = (lookup: AttendeeLookup, reason: string) =>
+  `The attendee of order ${lookup.orderId} (registration ${lookup.submissionId}) could not be read: ${reason} Replay this Zap run from the Zap history once the service answers again.`;
+
+/** Errors that keep their kind (Zapier retries a throttled call, and asks to reconnect for an expired key). */
+const keepsItsKind = (error: unknown): error is Error =>
+  error instanceof Error && ['ThrottledError', 'ExpiredAuthError'].includes(error.name);
+
 const rethrown = (z: ZObject, lookup: AttendeeLookup, error: unknown): Error => {
-  if (error instanceof Error && ['ThrottledError', 'ExpiredAuthError'].includes(error.name)) return error;
+  if (keepsItsKind(error)) return error;
   return new z.errors.Error(
-    `The attendee of order ${lookup.orderId} (registration ${lookup.submissionId}) could not be read: ${errorText(error)} Replay this Zap run from the Zap history once the service answers again.`,
+    failureText(lookup, errorText(error)),
     connectErrorCode(error) ?? 'ATTENDEE_LOOKUP_FAILED',
     502,
   );
 };
 
-/** The attendee of `lookup`'s registration (cached 10 minutes for the account). */
+const attendeeOfKnown = (known: Known, lookup: AttendeeLookup): Attendee => {
+  if ('attendee' in known) return known.attendee;
+  return noAttendee(
+    known.missing === 'event'
+      ? `The event ${lookup.eventId} of order ${lookup.orderId} no longer exists (it may have been deleted), so its registration ${lookup.submissionId} cannot be read.`
+      : `Registration ${lookup.submissionId} of order ${lookup.orderId} is not among the registrations of its event (it may have been deleted).`,
+  );
+};
+
+const isKnown = (value: unknown): value is Known =>
+  typeof value === 'object' && value !== null && ('attendee' in value || 'missing' in value);
+
+interface Context {
+  z: ZObject;
+  bundle: Pick<Bundle, 'authData'>;
+  cache: AccountCache;
+  keys: ReturnType<typeof keysOf>;
+  lookup: AttendeeLookup;
+  clock: LookupClock;
+  onRead?: (read: LookupRead) => void;
+  /** When this hydration started. */
+  start: number;
+}
+
+const knownOf = async (ctx: Context, submissionId: string): Promise<Known | undefined> => {
+  const value = await ctx.cache.get<unknown>(ctx.keys.known(submissionId));
+  return isKnown(value) ? value : undefined;
+};
+
+const wantedList = async (ctx: Context): Promise<Wanted> => {
+  const list = await ctx.cache.get<unknown>(ctx.keys.wanted);
+  return Array.isArray(list)
+    ? (list as unknown[]).filter(
+        (item): item is [string, number | null] =>
+          Array.isArray(item) &&
+          typeof item[0] === 'string' &&
+          (typeof item[1] === 'number' || item[1] === null),
+      )
+    : [];
+};
+
+/**
+ * Adds this hydration's registration to the event's wanted list, so that a pass run by another hydration
+ * collects it too. The cache has no atomic "add": a write can lose another's, so the addition is checked and
+ * tried again a few times; an addition still lost only means this registration waits for the next pass.
+ */
+const want = async (ctx: Context): Promise<void> => {
+  const id = ctx.lookup.submissionId;
+  for (let attempt = 0; attempt < 3; attempt++) {
+    const list = await wantedList(ctx);
+    if (list.some(([wanted]) => wanted === id) || list.length >= MAX_WANTED) return;
+    if (attempt > 0) await ctx.clock.sleep(FIRST_POLL_MS * attempt);
+    const stored = await ctx.cache.set(
+      ctx.keys.wanted,
+      [...list, [id, orderTime(ctx.lookup)]],
+      WANTED_TTL_SECONDS,
+    );
+    if (!stored) return; // the cache fails: no pass will collect it anyway
+  }
+};
+
+/** Drops the registrations a pass has settled from the wanted list (others may have been added meanwhile). */
+const unwant = async (ctx: Context, settled: Set<string>): Promise<void> => {
+  const list = await wantedList(ctx);
+  const rest = list.filter(([id]) => !settled.has(id));
+  if (rest.length === list.length) return;
+  if (rest.length) await ctx.cache.set(ctx.keys.wanted, rest, WANTED_TTL_SECONDS);
+  else await ctx.cache.delete(ctx.keys.wanted);
+};
+
+/**
+ * One pass through the event's registrations for `targets` (registration → its order's time), stopping as
+ * soon as all are found. Each result is stored per registration as soon as its window has been read; a
+ * failure is stored briefly for the registrations that found no result, so that those waiting for them
+ * rethrow it rather than read again. Returns the result of this hydration's registration.
+ */
+const pass = async (ctx: Context, targets: Map<string, number | null>): Promise<Known> => {
+  const { z, bundle, cache, keys, lookup, clock } = ctx;
+  const deadline = Math.min(clock.now() + ATTENDEE_LOOKUP_MS, ctx.start + HYDRATION_MS);
+  const found = new Map<string, Attendee>();
+  const settled = new Map<string, Known>();
+  const store = async () => {
+    const fresh = [...found].filter(([id]) => !settled.has(id));
+    for (const [id, attendee] of fresh) settled.set(id, { attendee });
+    await Promise.all(
+      fresh.map(([id, attendee]) => cache.set(keys.known(id), { attendee }, RESULT_TTL_SECONDS)),
+    );
+  };
+  const settleRest = async (known: Known) => {
+    const rest = [...targets.keys()].filter((id) => !settled.has(id));
+    for (const id of rest) settled.set(id, known);
+    await Promise.all(rest.map((id) => cache.set(keys.known(id), known, RESULT_TTL_SECONDS)));
+  };
+  const visit = (person: SubmissionPerson) => {
+    if (targets.has(person.submissionId) && !found.has(person.submissionId)) {
+      found.set(person.submissionId, attendeeOf(person));
+    }
+  };
+  const times = [...targets.values()];
+  const earliest = times.every((ms): ms is number => ms !== null) ? Math.min(...times) : null;
+  const windows = [
+    ...(earliest !== null && earliest - BEFORE_ORDER_MS > Date.parse(ALL_TIME)
+      ? [new Date(earliest - BEFORE_ORDER_MS).toISOString()]
+      : []),
+    ALL_TIME,
+  ];
+
+  try {
+    for (const since of windows) {
+      if (found.size >= targets.size) break;
+      const timeoutMs = deadline - clock.now();
+      if (timeoutMs <= 0) {
+        throw new Error(`the search took longer than ${ATTENDEE_LOOKUP_MS / 1000} seconds.`);
+      }
+      const read = await readSubmissionPeople(
+        z,
+        bundle,
+        { eventId: lookup.eventId, since, timeoutMs, stopWhen: () => found.size >= targets.size },
+        visit,
+      );
+      ctx.onRead?.({ since, bytes: read.bytes, items: read.items, complete: read.complete });
+      await store();
+      if (since === ALL_TIME && read.complete) await settleRest({ missing: 'registration' });
+    }
+  } catch (error) {
+    await store();
+    if (isNotFound(error)) {
+      await settleRest({ missing: 'event' });
+    } else {
+      if (!keepsItsKind(error)) {
+        const failure: SharedFailure = { reason: errorText(error), code: connectErrorCode(error) ?? null };
+        const unsettled = [...targets.keys()].filter((id) => !settled.has(id));
+        await Promise.all(unsettled.map((id) => cache.set(keys.failed(id), failure, FAILURE_TTL_SECONDS)));
+      }
+      const mine = settled.get(lookup.submissionId);
+      await unwant(ctx, new Set([...targets.keys()]));
+      if (mine) return mine;
+      throw rethrown(z, lookup, error);
+    }
+  }
+  await unwant(ctx, new Set(settled.keys()));
+  const mine = settled.get(lookup.submissionId);
+  if (mine) return mine;
+  // Not reachable: a pass ends with every target settled, or throws.
+  throw rethrown(z, lookup, new Error('the search ended without an answer.'));
+};
+
+/** The attendee of `lookup`'s registration, with at most one lookup per registration (see above). */
 export const findAttendee = async (
   z: ZObject,
   bundle: Pick<Bundle, 'authData'>,
   lookup: AttendeeLookup,
-  now: () => number = Date.now,
+  options: LookupOptions = {},
 ): Promise<Attendee> => {
-  const cache = accountCache(z, bundle, now);
-  const key = `attendee:${lookup.eventId}:${lookup.submissionId}`;
-  const cached = await cache.get<Attendee>(key);
-  if (cached) return cached;
-
-  const remember = async (attendee: Attendee) => {
-    await cache.set(key, attendee, ATTENDEE_TTL_SECONDS);
-    return attendee;
+  const clock = options.clock ?? systemClock;
+  const ctx: Context = {
+    z,
+    bundle,
+    cache: accountCache(z, bundle, () => clock.now()),
+    keys: keysOf(lookup.eventId),
+    lookup,
+    clock,
+    onRead: options.onRead,
+    start: clock.now(),
   };
-  const deadline = now() + ATTENDEE_LOOKUP_MS;
-  const orderMs = Date.parse(lookup.orderCreatedAt ?? '');
-  const windows = Number.isFinite(orderMs)
-    ? [new Date(orderMs - BEFORE_ORDER_MS).toISOString(), ALL_TIME]
-    : [ALL_TIME];
-
-  for (const since of windows) {
-    const timeoutMs = deadline - now();
-    if (timeoutMs <= 0) break;
-    let match: SubmissionPerson | null = null;
-    try {
-      await readSubmissionPeople(z, bundle, { eventId: lookup.eventId, since, timeoutMs }, (person) => {
-        if (person.submissionId === lookup.submissionId) match = person;
-      });
-    } catch (error) {
-      if (isNotFound(error)) {
-        return remember(
-          noAttendee(
-            `The event ${lookup.eventId} of order ${lookup.orderId} no longer exists (it may have been deleted), so its registration ${lookup.submissionId} cannot be read.`,
-          ),
+  const { cache, keys } = ctx;
+  const id = lookup.submissionId;
+  const alone = () => pass(ctx, new Map([[id, orderTime(lookup)]]));
+  let pause = FIRST_POLL_MS;
+  for (let round = 0; ; round++) {
+    const known = await knownOf(ctx, id);
+    if (known) return attendeeOfKnown(known, lookup);
+    // A lookup in progress: wait for it (it may be for other registrations; then the next pass is ours).
+    const running = round > 0 && (await cache.get<unknown>(keys.lookup)) !== undefined;
+    if (!running) {
+      const failed = await cache.get<SharedFailure>(keys.failed(id));
+      if (failed && typeof failed.reason === 'string') {
+        throw new z.errors.Error(
+          failureText(lookup, failed.reason),
+          failed.code ?? 'ATTENDEE_LOOKUP_FAILED',
+          502,
         );
       }
-      throw rethrown(z, lookup, error);
+      await want(ctx);
+      const claimed = await cache.setIfAbsent(keys.lookup, { since: clock.now() }, CLAIM_TTL_SECONDS);
+      if (claimed === null) return attendeeOfKnown(await alone(), lookup);
+      if (claimed) {
+        try {
+          // A pass may have ended between the first read and the claim.
+          const settledMeanwhile = await knownOf(ctx, id);
+          if (settledMeanwhile) return attendeeOfKnown(settledMeanwhile, lookup);
+          const targets = new Map<string, number | null>([[id, orderTime(lookup)]]);
+          for (const [other, ms] of await wantedList(ctx)) {
+            if (targets.size >= MAX_WANTED) break;
+            if (!targets.has(other)) targets.set(other, ms);
+          }
+          return attendeeOfKnown(await pass(ctx, targets), lookup);
+        } finally {
+          await cache.delete(keys.lookup);
+        }
+      }
     }
-    if (match) return remember(attendeeOf(match));
+    if (clock.now() - ctx.start >= ATTENDEE_WAIT_MS) return attendeeOfKnown(await alone(), lookup);
+    await clock.sleep(pause);
+    pause = Math.min(MAX_POLL_MS, pause * 2);
   }
-  if (deadline - now() <= 0) {
-    throw rethrown(z, lookup, new Error(`the search took longer than ${ATTENDEE_LOOKUP_MS / 1000} seconds.`));
-  }
-  return remember(
-    noAttendee(
-      `Registration ${lookup.submissionId} of order ${lookup.orderId} is not among the registrations of its event (it may have been deleted).`,
-    ),
-  );
 };
 
 /**
- * The hydrator (registered in the app's `hydrators`): one attendee field of one order. `inputData` holds the
- * order's ids and `field`, the item key asked for.
+ * A hydrator (registered in the app's `hydrators`): one attendee field of one order. `inputData` holds the
+ * order's ids and `field`, the item key asked for. `options` are for tests and the benchmark.
  */
-export const hydrateAttendee = async (z: ZObject, bundle: Bundle): Promise<unknown> => {
-  const inputData = (bundle.inputData ?? {}) as Record<string, unknown>;
-  const field = inputData.field as AttendeeFieldKey;
-  const lookup = lookupOf(inputData);
-  if (!lookup || !Object.hasOwn(ATTENDEE_FIELD_OF, field)) {
-    return field === 'attendeeFound' ? false : null;
-  }
-  const attendee = await findAttendee(z, bundle, lookup);
-  return attendee[ATTENDEE_FIELD_OF[field]];
-};
+export const attendeeHydrator =
+  (options: LookupOptions = {}) =>
+  async (z: ZObject, bundle: Bundle): Promise<unknown> => {
+    const inputData = (bundle.inputData ?? {}) as Record<string, unknown>;
+    const field = inputData.field as AttendeeFieldKey;
+    const lookup = lookupOf(inputData);
+    if (!lookup || !Object.hasOwn(ATTENDEE_FIELD_OF, field)) {
+      return field === 'attendeeFound' ? false : null;
+    }
+    const attendee = await findAttendee(z, bundle, lookup, options);
+    return attendee[ATTENDEE_FIELD_OF[field]];
+  };
+
+export const hydrateAttendee = attendeeHydrator();
 
 /**
  * The attendee fields of an order's item: one dehydration pointer per field, resolved only when a later step
