@@ -55,6 +55,10 @@ const RESULT_TTL_SECONDS = 600;
 /** A failed lookup is shared this long with the hydrations that waited for it (then tried anew). */
 const FAILURE_TTL_SECONDS = 15;
 const WANTED_TTL_SECONDS = 120;
+/** Slots of the wanted list read at once. */
+const WANTED_BATCH = 50;
+/** How long the hydration that runs a pass lets others of the same moment join it before it starts. */
+const GATHER_MS = 250;
 const CLAIM_TTL_SECONDS = Math.ceil((ATTENDEE_LOOKUP_MS + 5_000) / 1000);
 const FIRST_POLL_MS = 100;
 const MAX_POLL_MS = 1_000;
@@ -106,7 +110,10 @@ const keysOf = (eventId: string) => ({
   known: (submissionId: string) => `attendee-of:${eventId}:${submissionId}`,
   failed: (submissionId: string) => `attendee-failed:${eventId}:${submissionId}`,
   lookup: `attendee-lookup:${eventId}`,
-  wanted: `attendee-wanted:${eventId}`,
+  /** Slot `n` of the event's wanted list: one registration each, taken with `nx` (no write is lost). */
+  wanted: (n: number) => `attendee-wanted:${eventId}:${n}`,
+  /** How many slots are in use, as last seen (a hint: where to start taking one, how far to read). */
+  wantedCount: `attendee-wanted-count:${eventId}`,
 });
 
 const lookupOf = (inputData: Record<string, unknown>): AttendeeLookup | null => {
@@ -171,45 +178,59 @@ const knownOf = async (ctx: Context, submissionId: string): Promise<Known | unde
   return isKnown(value) ? value : undefined;
 };
 
+const isWanted = (item: unknown): item is [string, number | null] =>
+  Array.isArray(item) && typeof item[0] === 'string' && (typeof item[1] === 'number' || item[1] === null);
+
+/** The registrations in the event's wanted list (read in batches of slots, in parallel). */
 const wantedList = async (ctx: Context): Promise<Wanted> => {
-  const list = await ctx.cache.get<unknown>(ctx.keys.wanted);
-  return Array.isArray(list)
-    ? (list as unknown[]).filter(
-        (item): item is [string, number | null] =>
-          Array.isArray(item) &&
-          typeof item[0] === 'string' &&
-          (typeof item[1] === 'number' || item[1] === null),
-      )
-    : [];
+  const hint = await ctx.cache.get<unknown>(ctx.keys.wantedCount);
+  const used = typeof hint === 'number' ? hint : 0;
+  const list: Wanted = [];
+  for (let from = 0; from < MAX_WANTED; from += WANTED_BATCH) {
+    const slots = await Promise.all(
+      Array.from({ length: Math.min(WANTED_BATCH, MAX_WANTED - from) }, (_, i) =>
+        ctx.cache.get<unknown>(ctx.keys.wanted(from + i)),
+      ),
+    );
+    const live = slots.filter(isWanted);
+    list.push(...live);
+    if (live.length === 0 && from + WANTED_BATCH >= used) break;
+  }
+  return list;
 };
 
 /**
  * Adds this hydration's registration to the event's wanted list, so that a pass run by another hydration
- * collects it too. The cache has no atomic "add": a write can lose another's, so the addition is checked and
- * tried again a few times; an addition still lost only means this registration waits for the next pass.
+ * collects it too. The cache has no atomic "add to a list", so each registration takes a slot of its own
+ * with `nx`, starting where the last one was taken: concurrent hydrations never overwrite each other. Slots
+ * expire after `WANTED_TTL_SECONDS`; a full list only means this registration is looked up in a pass of its
+ * own.
  */
 const want = async (ctx: Context): Promise<void> => {
-  const id = ctx.lookup.submissionId;
-  for (let attempt = 0; attempt < 3; attempt++) {
-    const list = await wantedList(ctx);
-    if (list.some(([wanted]) => wanted === id) || list.length >= MAX_WANTED) return;
-    if (attempt > 0) await ctx.clock.sleep(FIRST_POLL_MS * attempt);
-    const stored = await ctx.cache.set(
-      ctx.keys.wanted,
-      [...list, [id, orderTime(ctx.lookup)]],
-      WANTED_TTL_SECONDS,
-    );
-    if (!stored) return; // the cache fails: no pass will collect it anyway
+  const entry: [string, number | null] = [ctx.lookup.submissionId, orderTime(ctx.lookup)];
+  const hint = await ctx.cache.get<unknown>(ctx.keys.wantedCount);
+  const first = typeof hint === 'number' && hint >= 0 && hint < MAX_WANTED ? Math.floor(hint) : 0;
+  for (let i = 0; i < MAX_WANTED; i++) {
+    const n = (first + i) % MAX_WANTED;
+    const taken = await ctx.cache.setIfAbsent(ctx.keys.wanted(n), entry, WANTED_TTL_SECONDS);
+    if (taken === null) return; // the cache fails: no pass will collect it anyway
+    if (taken) {
+      await ctx.cache.set(ctx.keys.wantedCount, n + 1, WANTED_TTL_SECONDS);
+      return;
+    }
   }
 };
 
-/** Drops the registrations a pass has settled from the wanted list (others may have been added meanwhile). */
-const unwant = async (ctx: Context, settled: Set<string>): Promise<void> => {
-  const list = await wantedList(ctx);
-  const rest = list.filter(([id]) => !settled.has(id));
-  if (rest.length === list.length) return;
-  if (rest.length) await ctx.cache.set(ctx.keys.wanted, rest, WANTED_TTL_SECONDS);
-  else await ctx.cache.delete(ctx.keys.wanted);
+/** The wanted registrations that have no result yet (with this hydration's own first), at most `MAX_WANTED`. */
+const targetsOf = async (ctx: Context): Promise<Map<string, number | null>> => {
+  const targets = new Map<string, number | null>([[ctx.lookup.submissionId, orderTime(ctx.lookup)]]);
+  const others = new Map<string, number | null>();
+  for (const [id, ms] of await wantedList(ctx)) if (!targets.has(id)) others.set(id, ms);
+  const settled = await Promise.all([...others.keys()].map((id) => knownOf(ctx, id)));
+  [...others].forEach(([id, ms], i) => {
+    if (!settled[i] && targets.size < MAX_WANTED) targets.set(id, ms);
+  });
+  return targets;
 };
 
 /**
@@ -277,12 +298,10 @@ const pass = async (ctx: Context, targets: Map<string, number | null>): Promise<
         await Promise.all(unsettled.map((id) => cache.set(keys.failed(id), failure, FAILURE_TTL_SECONDS)));
       }
       const mine = settled.get(lookup.submissionId);
-      await unwant(ctx, new Set([...targets.keys()]));
       if (mine) return mine;
       throw rethrown(z, lookup, error);
     }
   }
-  await unwant(ctx, new Set(settled.keys()));
   const mine = settled.get(lookup.submissionId);
   if (mine) return mine;
   // Not reachable: a pass ends with every target settled, or throws.
@@ -311,6 +330,9 @@ export const findAttendee = async (
   const id = lookup.submissionId;
   const alone = () => pass(ctx, new Map([[id, orderTime(lookup)]]));
   let pause = FIRST_POLL_MS;
+  // Asked for in the wanted list once, and again after each pass that ended without this registration
+  // (its slot may have been past the part of the list that pass read).
+  let ask = true;
   for (let round = 0; ; round++) {
     const known = await knownOf(ctx, id);
     if (known) return attendeeOfKnown(known, lookup);
@@ -325,20 +347,18 @@ export const findAttendee = async (
           502,
         );
       }
-      await want(ctx);
+      if (ask) await want(ctx);
       const claimed = await cache.setIfAbsent(keys.lookup, { since: clock.now() }, CLAIM_TTL_SECONDS);
+      ask = claimed === false;
       if (claimed === null) return attendeeOfKnown(await alone(), lookup);
       if (claimed) {
         try {
           // A pass may have ended between the first read and the claim.
           const settledMeanwhile = await knownOf(ctx, id);
           if (settledMeanwhile) return attendeeOfKnown(settledMeanwhile, lookup);
-          const targets = new Map<string, number | null>([[id, orderTime(lookup)]]);
-          for (const [other, ms] of await wantedList(ctx)) {
-            if (targets.size >= MAX_WANTED) break;
-            if (!targets.has(other)) targets.set(other, ms);
-          }
-          return attendeeOfKnown(await pass(ctx, targets), lookup);
+          // Orders looked up at the same moment (a Zap history replayed) join this pass.
+          await clock.sleep(GATHER_MS);
+          return attendeeOfKnown(await pass(ctx, await targetsOf(ctx)), lookup);
         } finally {
           await cache.delete(keys.lookup);
         }

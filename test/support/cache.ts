@@ -5,14 +5,21 @@
  */
 export class FakeCache {
   broken = false;
-  /** Calls of `set` with `nx` that stored, and that found the key taken. */
-  readonly claims = { won: 0, lost: 0 };
+  /** Calls of `set` with `nx`: the key, and whether it stored (`false`: the key was taken). */
+  readonly claims: Array<{ key: string; won: boolean }> = [];
   private readonly store = new Map<string, { json: string; expires: number }>();
 
   constructor(private readonly now: () => number = Date.now) {}
 
   evict(): void {
     this.store.clear();
+  }
+
+  /** How many `nx` claims of keys containing `part` stored (`won`) and found the key taken (`lost`). */
+  claimsOf(part: string): { won: number; lost: number } {
+    const mine = this.claims.filter((claim) => claim.key.includes(part));
+    const won = mine.filter((claim) => claim.won).length;
+    return { won, lost: mine.length - won };
   }
 
   /** The live keys, for assertions. */
@@ -38,11 +45,9 @@ export class FakeCache {
     set: async (key: string, value: unknown, ttl?: number | null, _scope?: unknown, nx?: boolean | null) => {
       if (this.broken) throw new Error('cache unavailable');
       if (nx) {
-        if (this.live(key) !== undefined) {
-          this.claims.lost++;
-          return false;
-        }
-        this.claims.won++;
+        const won = this.live(key) === undefined;
+        this.claims.push({ key, won });
+        if (!won) return false;
       }
       const expires = ttl ? this.now() + ttl * 1000 : Number.POSITIVE_INFINITY;
       this.store.set(key, { json: JSON.stringify(value), expires });
