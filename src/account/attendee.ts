@@ -57,6 +57,8 @@ const FAILURE_TTL_SECONDS = 15;
 const WANTED_TTL_SECONDS = 120;
 /** Slots of the wanted list read at once. */
 const WANTED_BATCH = 50;
+/** Slots read past the count last written. */
+const WANTED_MARGIN = 4;
 /** How long the hydration that runs a pass lets others of the same moment join it before it starts. */
 const GATHER_MS = 250;
 const CLAIM_TTL_SECONDS = Math.ceil((ATTENDEE_LOOKUP_MS + 5_000) / 1000);
@@ -181,20 +183,25 @@ const knownOf = async (ctx: Context, submissionId: string): Promise<Known | unde
 const isWanted = (item: unknown): item is [string, number | null] =>
   Array.isArray(item) && typeof item[0] === 'string' && (typeof item[1] === 'number' || item[1] === null);
 
-/** The registrations in the event's wanted list (read in batches of slots, in parallel). */
+/**
+ * The registrations in the event's wanted list: the slots up to the count last written (and a few more, for
+ * takers that have not written it yet), read in parallel batches. A slot past them (the list wrapped around,
+ * or a count written out of order) is missed by this pass: its hydration asks again for the next one.
+ */
 const wantedList = async (ctx: Context): Promise<Wanted> => {
   const hint = await ctx.cache.get<unknown>(ctx.keys.wantedCount);
-  const used = typeof hint === 'number' ? hint : 0;
+  const end = Math.min(
+    MAX_WANTED,
+    (typeof hint === 'number' && hint > 0 ? Math.floor(hint) : 0) + WANTED_MARGIN,
+  );
   const list: Wanted = [];
-  for (let from = 0; from < MAX_WANTED; from += WANTED_BATCH) {
+  for (let from = 0; from < end; from += WANTED_BATCH) {
     const slots = await Promise.all(
-      Array.from({ length: Math.min(WANTED_BATCH, MAX_WANTED - from) }, (_, i) =>
+      Array.from({ length: Math.min(WANTED_BATCH, end - from) }, (_, i) =>
         ctx.cache.get<unknown>(ctx.keys.wanted(from + i)),
       ),
     );
-    const live = slots.filter(isWanted);
-    list.push(...live);
-    if (live.length === 0 && from + WANTED_BATCH >= used) break;
+    list.push(...slots.filter(isWanted));
   }
   return list;
 };
@@ -330,9 +337,6 @@ export const findAttendee = async (
   const id = lookup.submissionId;
   const alone = () => pass(ctx, new Map([[id, orderTime(lookup)]]));
   let pause = FIRST_POLL_MS;
-  // Asked for in the wanted list once, and again after each pass that ended without this registration
-  // (its slot may have been past the part of the list that pass read).
-  let ask = true;
   for (let round = 0; ; round++) {
     const known = await knownOf(ctx, id);
     if (known) return attendeeOfKnown(known, lookup);
@@ -347,9 +351,7 @@ export const findAttendee = async (
           502,
         );
       }
-      if (ask) await want(ctx);
       const claimed = await cache.setIfAbsent(keys.lookup, { since: clock.now() }, CLAIM_TTL_SECONDS);
-      ask = claimed === false;
       if (claimed === null) return attendeeOfKnown(await alone(), lookup);
       if (claimed) {
         try {
@@ -363,6 +365,10 @@ export const findAttendee = async (
           await cache.delete(keys.lookup);
         }
       }
+      // Another hydration runs a pass: ask to be collected by it (it waits a moment for such requests) or,
+      // when it has already started reading, by the next one. A request of an earlier round may have been
+      // past what that pass read: asking again costs a slot, never a result.
+      await want(ctx);
     }
     if (clock.now() - ctx.start >= ATTENDEE_WAIT_MS) return attendeeOfKnown(await alone(), lookup);
     await clock.sleep(pause);

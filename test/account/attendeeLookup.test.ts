@@ -255,6 +255,20 @@ describe('one order: at most one lookup, however its fields are resolved', () =>
     expect(server.requests).toHaveLength(1);
   });
 
+  it('an order that arrives while a pass for another order is reading gets the next pass', async () => {
+    const server = new EventServer(2_000, MINUTE);
+    const cache = new FakeCache();
+    server.hold();
+    const first = hydrate({ server, cache }, orderOf(server, 1_900), 'attendeeEmail');
+    await until(() => server.requests.length === 1, 'the first pass reads');
+    const late = hydrate({ server, cache }, orderOf(server, 1_950), 'attendeeEmail');
+    await until(() => lookupClaims(cache).lost === 1, 'the late order finds the lookup busy');
+    server.release();
+    expect(await Promise.all([first, late])).toEqual(['person1900@example.com', 'person1950@example.com']);
+    expect(lookupClaims(cache).won).toBe(2);
+    expect(server.requests).toHaveLength(2);
+  });
+
   it('a waiter does not wait forever: after the bounded wait it looks up itself', async () => {
     const server = new EventServer(100, MINUTE);
     const cache = new FakeCache();
