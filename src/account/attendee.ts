@@ -100,11 +100,11 @@ export interface AttendeeLookup {
 
 /** What is kept per registration: its attendee, or why there is none (the note names each order itself). */
 type Known = { attendee: Attendee } | { missing: 'event' | 'registration' };
-/** A failed lookup, as the hydrations that waited for it rethrow it. */
-interface SharedFailure {
-  reason: string;
-  code: string | null;
-}
+/** A failed lookup, as the hydrations that waited for it rethrow it (of the same kind). */
+type SharedFailure =
+  | { kind: 'error'; reason: string; code: string | null }
+  | { kind: 'throttled'; message: string; delay: number | null }
+  | { kind: 'expired'; message: string };
 /** The event's wanted list: registration and its order's time. */
 type Wanted = Array<[string, number | null]>;
 
@@ -149,6 +149,41 @@ const rethrown = (z: ZObject, lookup: AttendeeLookup, error: unknown): Error => 
     connectErrorCode(error) ?? 'ATTENDEE_LOOKUP_FAILED',
     502,
   );
+};
+
+const sharedFailureOf = (error: unknown): SharedFailure => {
+  if (error instanceof Error && error.name === 'ThrottledError') {
+    try {
+      const { message, delay } = JSON.parse(error.message) as { message?: unknown; delay?: unknown };
+      if (typeof message === 'string') {
+        return { kind: 'throttled', message, delay: typeof delay === 'number' ? delay : null };
+      }
+    } catch {
+      // not core's JSON form: shared as an ordinary failure
+    }
+  }
+  if (error instanceof Error && error.name === 'ExpiredAuthError') {
+    return { kind: 'expired', message: error.message };
+  }
+  return { kind: 'error', reason: errorText(error), code: connectErrorCode(error) ?? null };
+};
+
+/** The error a hydration throws for a failure shared by the pass it waited for. */
+const sharedError = (z: ZObject, lookup: AttendeeLookup, failure: SharedFailure): Error => {
+  if (failure.kind === 'throttled')
+    return new z.errors.ThrottledError(failure.message, failure.delay ?? undefined);
+  if (failure.kind === 'expired') return new z.errors.ExpiredAuthError(failure.message);
+  return new z.errors.Error(
+    failureText(lookup, failure.reason),
+    failure.code ?? 'ATTENDEE_LOOKUP_FAILED',
+    502,
+  );
+};
+
+const isSharedFailure = (value: unknown): value is SharedFailure => {
+  if (typeof value !== 'object' || value === null) return false;
+  const failure = value as Record<string, unknown>;
+  return failure.kind === 'error' ? typeof failure.reason === 'string' : typeof failure.message === 'string';
 };
 
 const attendeeOfKnown = (known: Known, lookup: AttendeeLookup): Attendee => {
@@ -299,11 +334,9 @@ const pass = async (ctx: Context, targets: Map<string, number | null>): Promise<
     if (isNotFound(error)) {
       await settleRest({ missing: 'event' });
     } else {
-      if (!keepsItsKind(error)) {
-        const failure: SharedFailure = { reason: errorText(error), code: connectErrorCode(error) ?? null };
-        const unsettled = [...targets.keys()].filter((id) => !settled.has(id));
-        await Promise.all(unsettled.map((id) => cache.set(keys.failed(id), failure, FAILURE_TTL_SECONDS)));
-      }
+      const failure = sharedFailureOf(error);
+      const unsettled = [...targets.keys()].filter((id) => !settled.has(id));
+      await Promise.all(unsettled.map((id) => cache.set(keys.failed(id), failure, FAILURE_TTL_SECONDS)));
       const mine = settled.get(lookup.submissionId);
       if (mine) return mine;
       throw rethrown(z, lookup, error);
@@ -343,14 +376,8 @@ export const findAttendee = async (
     // A lookup in progress: wait for it (it may be for other registrations; then the next pass is ours).
     const running = round > 0 && (await cache.get<unknown>(keys.lookup)) !== undefined;
     if (!running) {
-      const failed = await cache.get<SharedFailure>(keys.failed(id));
-      if (failed && typeof failed.reason === 'string') {
-        throw new z.errors.Error(
-          failureText(lookup, failed.reason),
-          failed.code ?? 'ATTENDEE_LOOKUP_FAILED',
-          502,
-        );
-      }
+      const failed = await cache.get<unknown>(keys.failed(id));
+      if (isSharedFailure(failed)) throw sharedError(z, lookup, failed);
       const claimed = await cache.setIfAbsent(keys.lookup, { since: clock.now() }, CLAIM_TTL_SECONDS);
       if (claimed === null) return attendeeOfKnown(await alone(), lookup);
       if (claimed) {

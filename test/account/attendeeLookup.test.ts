@@ -255,6 +255,22 @@ describe('one order: at most one lookup, however its fields are resolved', () =>
     expect(server.requests).toHaveLength(1);
   });
 
+  it('so is a throttled lookup, which each field rethrows as throttled (Zapier runs it again later)', async () => {
+    const server = new EventServer(100, MINUTE);
+    const cache = new FakeCache();
+    server.fail = 429;
+    server.hold();
+    const running = FIELDS.map((field) =>
+      caught(() => hydrate({ server, cache }, orderOf(server, 90), field)),
+    );
+    await until(() => lookupClaims(cache).won === 1 && lookupClaims(cache).lost === 5, 'six claims');
+    server.release();
+    const failures = await Promise.all(running);
+    expect(failures.map((error) => error.name)).toEqual(FIELDS.map(() => 'ThrottledError'));
+    expect(new Set(failures.map((error) => error.message)).size).toBe(1);
+    expect(server.requests).toHaveLength(1);
+  });
+
   it('an order that arrives while a pass for another order is reading gets the next pass', async () => {
     const server = new EventServer(2_000, MINUTE);
     const cache = new FakeCache();
