@@ -61,6 +61,8 @@ const WANTED_BATCH = 50;
 const WANTED_MARGIN = 4;
 /** How long the hydration that runs a pass lets others of the same moment join it before it starts. */
 const GATHER_MS = 250;
+/** How often a pass reads the wanted list again while the answer arrives. */
+const PICKUP_MS = 1_000;
 const CLAIM_TTL_SECONDS = Math.ceil((ATTENDEE_LOOKUP_MS + 5_000) / 1000);
 const FIRST_POLL_MS = 100;
 const MAX_POLL_MS = 1_000;
@@ -280,12 +282,40 @@ const targetsOf = async (ctx: Context): Promise<Map<string, number | null>> => {
  * soon as all are found. Each result is stored per registration as soon as its window has been read; a
  * failure is stored briefly for the registrations that found no result, so that those waiting for them
  * rethrow it rather than read again. Returns the result of this hydration's registration.
+ *
+ * With `collecting` (the pass the others wait for), the wanted list is read again every `PICKUP_MS` while
+ * the answer arrives: a registration asked for meanwhile is collected too if it comes later in the answer.
+ * It never keeps the read going (what was read before it joined is not read again), and is concluded
+ * missing by no pass but its own.
  */
-const pass = async (ctx: Context, targets: Map<string, number | null>): Promise<Known> => {
+const pass = async (
+  ctx: Context,
+  targets: Map<string, number | null>,
+  collecting = false,
+): Promise<Known> => {
   const { z, bundle, cache, keys, lookup, clock } = ctx;
   const deadline = Math.min(clock.now() + ATTENDEE_LOOKUP_MS, ctx.start + HYDRATION_MS);
   const found = new Map<string, Attendee>();
   const settled = new Map<string, Known>();
+  /** The targets not found yet: the read stops when there are none. */
+  const pending = new Set(targets.keys());
+  /** Registrations asked for during the pass. */
+  const joined = new Set<string>();
+  let lookedAt = clock.now();
+  let looking: Promise<void> | null = null;
+  const lookAgain = () => {
+    if (!collecting || looking || clock.now() - lookedAt < PICKUP_MS) return;
+    lookedAt = clock.now();
+    looking = wantedList(ctx)
+      .then((list) => {
+        for (const [id] of list) {
+          if (!targets.has(id) && !found.has(id) && joined.size < MAX_WANTED) joined.add(id);
+        }
+      })
+      .finally(() => {
+        looking = null;
+      });
+  };
   const store = async () => {
     const fresh = [...found].filter(([id]) => !settled.has(id));
     for (const [id, attendee] of fresh) settled.set(id, { attendee });
@@ -293,15 +323,24 @@ const pass = async (ctx: Context, targets: Map<string, number | null>): Promise<
       fresh.map(([id, attendee]) => cache.set(keys.known(id), { attendee }, RESULT_TTL_SECONDS)),
     );
   };
+  /** Settles the targets not found (and, for an event that is gone, those that joined too). */
   const settleRest = async (known: Known) => {
-    const rest = [...targets.keys()].filter((id) => !settled.has(id));
+    const rest = [...pending, ...('missing' in known && known.missing === 'event' ? joined : [])].filter(
+      (id) => !settled.has(id),
+    );
     for (const id of rest) settled.set(id, known);
     await Promise.all(rest.map((id) => cache.set(keys.known(id), known, RESULT_TTL_SECONDS)));
   };
   const visit = (person: SubmissionPerson) => {
-    if (targets.has(person.submissionId) && !found.has(person.submissionId)) {
-      found.set(person.submissionId, attendeeOf(person));
+    const id = person.submissionId;
+    if ((pending.has(id) || joined.has(id)) && !found.has(id)) {
+      found.set(id, attendeeOf(person));
+      pending.delete(id);
     }
+  };
+  const stopWhen = () => {
+    lookAgain();
+    return pending.size === 0;
   };
   const times = [...targets.values()];
   const earliest = times.every((ms): ms is number => ms !== null) ? Math.min(...times) : null;
@@ -314,7 +353,7 @@ const pass = async (ctx: Context, targets: Map<string, number | null>): Promise<
 
   try {
     for (const since of windows) {
-      if (found.size >= targets.size) break;
+      if (pending.size === 0) break;
       const timeoutMs = deadline - clock.now();
       if (timeoutMs <= 0) {
         throw new Error(`the search took longer than ${ATTENDEE_LOOKUP_MS / 1000} seconds.`);
@@ -322,9 +361,10 @@ const pass = async (ctx: Context, targets: Map<string, number | null>): Promise<
       const read = await readSubmissionPeople(
         z,
         bundle,
-        { eventId: lookup.eventId, since, timeoutMs, stopWhen: () => found.size >= targets.size },
+        { eventId: lookup.eventId, since, timeoutMs, stopWhen },
         visit,
       );
+      await looking;
       ctx.onRead?.({ since, bytes: read.bytes, items: read.items, complete: read.complete });
       await store();
       if (since === ALL_TIME && read.complete) await settleRest({ missing: 'registration' });
@@ -335,7 +375,7 @@ const pass = async (ctx: Context, targets: Map<string, number | null>): Promise<
       await settleRest({ missing: 'event' });
     } else {
       const failure = sharedFailureOf(error);
-      const unsettled = [...targets.keys()].filter((id) => !settled.has(id));
+      const unsettled = [...pending].filter((id) => !settled.has(id));
       await Promise.all(unsettled.map((id) => cache.set(keys.failed(id), failure, FAILURE_TTL_SECONDS)));
       const mine = settled.get(lookup.submissionId);
       if (mine) return mine;
@@ -387,7 +427,7 @@ export const findAttendee = async (
           if (settledMeanwhile) return attendeeOfKnown(settledMeanwhile, lookup);
           // Orders looked up at the same moment (a Zap history replayed) join this pass.
           await clock.sleep(GATHER_MS);
-          return attendeeOfKnown(await pass(ctx, await targetsOf(ctx)), lookup);
+          return attendeeOfKnown(await pass(ctx, await targetsOf(ctx), true), lookup);
         } finally {
           await cache.delete(keys.lookup);
         }

@@ -285,6 +285,27 @@ describe('one order: at most one lookup, however its fields are resolved', () =>
     expect(server.requests).toHaveLength(2);
   });
 
+  it('an order that arrives while a pass is reading is collected by it when its registration comes later', async () => {
+    const server = new EventServer(2_000, MINUTE);
+    const cache = new FakeCache();
+    // The clock of the hydration that runs the pass moves only when the test moves it.
+    const clock = { at: 1_000_000, now: () => clock.at, sleep: tick };
+    server.hold();
+    // Newest first, the first order's registration comes 1,300 records into the answer, the late one's 500.
+    const first = hydrate({ server, cache, clock }, orderOf(server, 700), 'attendeeEmail');
+    await until(() => server.requests.length === 1, 'the pass reads');
+    const late = hydrate({ server, cache }, orderOf(server, 1_500), 'attendeeEmail');
+    await until(
+      () => lookupClaims(cache).lost === 1 && cache.claimsOf(':attendee-wanted:').won === 1,
+      'the late order asked to be collected',
+    );
+    clock.at += 1_000; // time for the pass to read the wanted list again
+    server.release();
+    expect(await Promise.all([first, late])).toEqual(['person700@example.com', 'person1500@example.com']);
+    expect(lookupClaims(cache).won).toBe(1);
+    expect(server.requests).toHaveLength(1);
+  });
+
   it('a waiter does not wait forever: after the bounded wait it looks up itself', async () => {
     const server = new EventServer(100, MINUTE);
     const cache = new FakeCache();
