@@ -10,9 +10,12 @@
  * - a lookup in progress is shared: the first hydration claims the event's lookup in the cache (`nx`), the
  *   others wait for its result (polling the cache, for at most `ATTENDEE_WAIT_MS`; then, or when the cache
  *   fails, they look up themselves: losing the cache costs requests, never a result);
- * - several orders of one event share one pass: each hydration adds its registration to the event's
- *   "wanted" list, and the pass collects every wanted registration it meets (and only those), storing each
- *   result under its own registration. 100 orders replayed at once cost about one pass of the event.
+ * - several orders of one event share one pass: a hydration that finds the event's lookup taken adds its
+ *   registration to the event's "wanted" list (a slot of its own, taken with `nx`); the pass starts a
+ *   moment after its claim with every wanted registration, reads the list again as it goes (one asked for
+ *   meanwhile is collected if it comes later in the answer), keeps only those records and stores each
+ *   result under its own registration. 100 orders replayed at once cost about one pass of the event; an
+ *   order the pass missed gets the next one.
  *
  * A pass reads the registrations made from a day before the earliest of its orders on (a registration is
  * almost always made just before its order), then, for what it has not found, the whole event. The
