@@ -15,7 +15,9 @@
  *   moment after its claim with every wanted registration, reads the list again as it goes (one asked for
  *   meanwhile is collected if it comes later in the answer), keeps only those records and stores each
  *   result under its own registration. 100 orders replayed at once cost about one pass of the event; an
- *   order the pass missed gets the next one.
+ *   order the pass missed gets the next one;
+ * - a lookup that fails is shared too, for `FAILURE_TTL_SECONDS`: the fields that waited for it fail with
+ *   the same error (a throttled one stays throttled, so Zapier runs them again later).
  *
  * A pass reads the registrations made from a day before the earliest of its orders on (a registration is
  * almost always made just before its order), then, for what it has not found, the whole event. The
