@@ -1,4 +1,4 @@
-// `npm run bench:scale [-- --sizes 20000,100000,200000]`: the five operations that read a whole event (or a
+// `npm run bench:scale [-- --sizes 20000,100000,200000] [--attendee-only]`: the five operations that read a whole event (or a
 // whole day) of registrations, against the sandbox seeded with one event of each size. Each operation runs
 // alone in a fresh Node process on the compiled app (scripts/bench-scale-child.cjs), and so does a bare
 // download of the same answer plus one `JSON.parse` of it. Prints, per size and operation: wall time (and its
