@@ -4,6 +4,9 @@
 // <company id>.
 // Prints `RESULT {json}`: wall time of the operation, what it returned, the process memory before it (app
 // loaded) and the peak memory of the whole process.
+// The attendee operations (`attendee-…`) read the orders to look up from the JSON file named by
+// BENCH_ATTENDEE_ORDERS, and resolve the attendee fields through the app's hydrator, with a `z.cache` that
+// honours `nx` and TTL as Zapier's does (the test runner's cache honours neither).
 const http = require('node:http');
 const path = require('node:path');
 
@@ -44,11 +47,102 @@ const bare = () =>
       .on('error', reject);
   });
 
+/** `z.cache` as Zapier's: JSON values that expire after their TTL, and `nx` that stores only a free key. */
+const zapierLikeCache = () => {
+  const store = new Map();
+  const live = (key) => {
+    const entry = store.get(key);
+    if (entry && entry.expires <= Date.now()) store.delete(key);
+    return store.get(key);
+  };
+  return {
+    get: async (key) => {
+      const entry = live(key);
+      return entry ? JSON.parse(entry.json) : null;
+    },
+    set: async (key, value, ttl = null, scope = null, nx = null) => {
+      void scope; // every key of the app is already scoped to its account
+      if (nx && live(key)) return false;
+      store.set(key, { json: JSON.stringify(value), expires: ttl ? Date.now() + ttl * 1000 : Infinity });
+      return true;
+    },
+    delete: async (key) => store.delete(key),
+  };
+};
+
+const ATTENDEE_FIELDS = [
+  'attendeeFound',
+  'attendeeFirstName',
+  'attendeeLastName',
+  'attendeeFullName',
+  'attendeeEmail',
+  'attendeeNote',
+];
+
+/** The attendee operations: which orders, and which fields of each, resolved all at once. */
+const attendeeRun = (tester, App) => {
+  const orders = JSON.parse(require('node:fs').readFileSync(process.env.BENCH_ATTENDEE_ORDERS, 'utf8'));
+  const { hydrateAttendee } = require(path.resolve(appDir, 'src', 'account', 'attendee.js'));
+  if (App.hydrators.attendee !== hydrateAttendee) throw new Error('the app does not register the hydrator');
+  const authData = { apiKey, baseUrl, companyId };
+  const asked = {
+    'attendee-recent': [orders.recent].map((order) => [order, 'attendeeEmail']),
+    'attendee-middle': [orders.middle].map((order) => [order, 'attendeeEmail']),
+    'attendee-six': ATTENDEE_FIELDS.map((field) => [orders.middle, field]),
+    'attendee-hundred': orders.hundred.map((order) => [order, 'attendeeEmail']),
+  }[operation];
+  if (!asked) throw new Error(`unknown operation ${operation}`);
+  const cache = zapierLikeCache();
+  const hydrate = (order, field) =>
+    tester(
+      (z, bundle) => {
+        z.cache = cache;
+        return hydrateAttendee(z, bundle);
+      },
+      {
+        authData,
+        inputData: {
+          orderId: order.id,
+          eventId: order.eventId,
+          submissionId: order.submissionId,
+          orderCreatedAt: order.createdAt,
+          field,
+        },
+      },
+    );
+  return async () => {
+    const values = await Promise.all(asked.map(([order, field]) => hydrate(order, field)));
+    // Every attendee is there: its note is empty, every other field set.
+    const wrong = values.filter((value, i) => (asked[i][1] === 'attendeeNote' ? value !== '' : !value));
+    if (wrong.length > 0) throw new Error(`attendees not found: ${JSON.stringify(wrong.slice(0, 3))}`);
+    return values;
+  };
+};
+
 const main = async () => {
   const started = { rss: 0, ms: 0 };
   let run;
   if (operation === 'bare') {
     run = bare;
+  } else if (operation.startsWith('attendee-')) {
+    const { createAppTester } = require('zapier-platform-core');
+    const App = require(path.resolve(appDir, 'index.js')).default;
+    const tester = createAppTester(App);
+    // Warm the code path on an unknown event first (it reads nothing).
+    await tester(
+      (z, bundle) =>
+        require(path.resolve(appDir, 'src', 'account', 'attendee.js')).hydrateAttendee(z, bundle),
+      {
+        authData: { apiKey, baseUrl, companyId },
+        inputData: {
+          orderId: 'ord_warm',
+          eventId: '00000000-0000-4000-8000-000000000000',
+          submissionId: 'sub_warm',
+          field: 'attendeeFound',
+        },
+      },
+    ).catch(() => undefined);
+    run = attendeeRun(tester, App);
   } else {
     const { createAppTester } = require('zapier-platform-core');
     const App = require(path.resolve(appDir, 'index.js')).default;

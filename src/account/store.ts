@@ -33,6 +33,12 @@ export interface AccountCache {
   get<T>(key: string): Promise<T | undefined>;
   set<T>(key: string, value: T, ttlSeconds: number): Promise<boolean>;
   delete(key: string): Promise<void>;
+  /**
+   * Stores `value` only if `key` holds nothing (the cache's `nx`): `true` when stored, `false` when the key
+   * was already taken, `null` when the cache failed (the caller then goes on without it). A cache that
+   * ignores `nx` (core's test runner) stores every time.
+   */
+  setIfAbsent<T>(key: string, value: T, ttlSeconds: number): Promise<boolean | null>;
   /** Cached value of `load()` for `ttlSeconds`; `bypass` skips the read (and refreshes the entry). */
   remember<T>(key: string, ttlSeconds: number, load: () => Promise<T>, bypass?: boolean): Promise<T>;
   /**
@@ -75,6 +81,15 @@ export const accountCache = (
   return {
     get,
     set: (key, value, ttlSeconds) => set(key, value, ttlSeconds),
+    setIfAbsent: async (key, value, ttlSeconds) => {
+      try {
+        const ttl = Math.max(1, Math.ceil(ttlSeconds));
+        const entry: Entry<typeof value> = { v: value, e: now() + ttl * 1000 };
+        return (await cache.set(fullKey(key), entry, ttl, SCOPE, true)) !== false;
+      } catch {
+        return null;
+      }
+    },
     delete: async (key) => {
       try {
         await cache.delete(fullKey(key), SCOPE);

@@ -101,6 +101,8 @@ export interface SubmissionRead {
   bytes: number;
   /** The service's clock when it answered (its `Date` header, to the second), when it sent one. */
   serverTime: number | null;
+  /** False when `stopWhen` stopped the read before the end of the answer (the rest was not downloaded). */
+  complete: boolean;
 }
 
 export interface SubmissionQuery {
@@ -109,6 +111,11 @@ export interface SubmissionQuery {
   since: string;
   /** Milliseconds for the whole answer: a poll gives up inside Zapier's 30 s, so its failure is seen. */
   timeoutMs?: number;
+  /**
+   * Asked as the answer arrives (after each piece of it, once its records are visited): true stops the
+   * read and cancels the request, so a lookup that found what it looks for reads no further.
+   */
+  stopWhen?: () => boolean;
 }
 
 const submissionCall = (params: SubmissionQuery) => ({
@@ -117,6 +124,7 @@ const submissionCall = (params: SubmissionQuery) => ({
   what: 'the registrations of this event',
   timeoutMs: params.timeoutMs,
   stream: true,
+  stopWhen: params.stopWhen,
 });
 
 /**
@@ -135,7 +143,13 @@ const submissionReader =
     visit: (record: zod.infer<S>, position: number) => void,
   ): Promise<SubmissionRead> => {
     const read = await connectList(z, bundle, { ...submissionCall(params), rule }, visit);
-    return { items: read.items, kept: read.kept, bytes: read.bytes, serverTime: serverTimeOf(read.headers) };
+    return {
+      items: read.items,
+      kept: read.kept,
+      bytes: read.bytes,
+      serverTime: serverTimeOf(read.headers),
+      complete: read.complete,
+    };
   };
 
 /** 4. The submissions of one event created at or after `since`, record by record. */

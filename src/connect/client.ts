@@ -176,6 +176,7 @@ const send = async (
   baseUrl: string,
   url: string,
   raw = false,
+  signal?: AbortSignal,
 ): Promise<Answered> => {
   let target = url;
   let method: string = call.method ?? 'GET';
@@ -198,6 +199,7 @@ const send = async (
       throwForThrottlingEarly: false,
       timeout: call.timeoutMs ?? DEFAULT_TIMEOUT_MS,
       ...(raw ? { raw: true } : {}),
+      ...(signal ? { signal } : {}),
     } as RequestOptions);
     const rawBody = raw ? (response as unknown as { body?: RawBody }).body : undefined;
     const location = response.headers.get('location');
@@ -239,9 +241,10 @@ const sendOrExplain = async (
   url: string,
   redact: Redact,
   raw = false,
+  signal?: AbortSignal,
 ): Promise<Answered> => {
   try {
-    return await send(z, bundle, call, baseUrl, url, raw);
+    return await send(z, bundle, call, baseUrl, url, raw, signal);
   } catch (error) {
     if (isRedirectRefusal(error)) throw error;
     throw networkError(
@@ -305,6 +308,9 @@ const requestAndRead = async <T>(
   return { data: parsed.data, status: answer.status, headers: response.headers, bytes };
 };
 
+/** Thrown by the visitor of a read that `stopWhen` stops, to leave the chunk being read at once. */
+const STOP: unique symbol = Symbol('stop reading');
+
 /** The most of an error answer's body that is read when it comes as a stream: enough for any message. */
 const ERROR_BODY_LIMIT = 64 * 1024;
 
@@ -343,11 +349,19 @@ export interface ListCall<S extends ObjectSchema> extends Omit<ConnectCall<unkno
    * registrations of an event): neither the body, nor its text, nor the whole list is ever held.
    */
   stream?: boolean;
+  /**
+   * With `stream`: asked after each piece of the answer has been read (and its records visited). When it
+   * returns true the read stops there: the request is cancelled, so the rest of the answer is never
+   * downloaded, and the result says `complete: false`. A lookup that has found what it looks for uses it.
+   */
+  stopWhen?: () => boolean;
 }
 
 export interface ListResult extends ListRead {
   status: number;
   headers: ConnectResult<unknown>['headers'];
+  /** False when `stopWhen` stopped the read before the end of the answer. */
+  complete: boolean;
 }
 
 /**
@@ -381,7 +395,19 @@ const readList = async <S extends ObjectSchema>(
   const deadline = Date.now() + (call.timeoutMs ?? STREAM_LIMITS.lookupMs);
   const baseUrl = resolveBaseUrl(z, bundle.authData);
   const url = buildUrl(baseUrl, call.path, call.query);
-  const sent = await sendOrExplain(z, bundle, { ...call, schema: null }, baseUrl, url, redact, call.stream);
+  // A streamed read can be cancelled (`stopWhen`): aborting the request closes the connection, so the
+  // service stops sending, where merely leaving the body unread would only pause it.
+  const cancel = call.stream ? new AbortController() : undefined;
+  const sent = await sendOrExplain(
+    z,
+    bundle,
+    { ...call, schema: null },
+    baseUrl,
+    url,
+    redact,
+    call.stream,
+    cancel?.signal,
+  );
   const log = recordLog((line) => z.console.log(line), call.what);
   const contentType = sent.headers.get('content-type') ?? '';
   const broken = (error: unknown, head: string): never => {
@@ -400,7 +426,7 @@ const readList = async <S extends ObjectSchema>(
         `The answer for ${call.what} had ${read.droppedKeys} "__proto__" field(s); they were ignored (only a record's own fields are read).`,
       );
     }
-    return { ...read, status: sent.status, headers: sent.headers };
+    return { ...read, status: sent.status, headers: sent.headers, complete: true };
   };
 
   if (!sent.body) {
@@ -418,7 +444,15 @@ const readList = async <S extends ObjectSchema>(
     const content = await readText(body, ERROR_BODY_LIMIT).catch(() => '');
     throwForAnswer(z, rawAnswer(sent, redact(content)), call.what, call.retry);
   }
-  const reader = listReader(call.rule, visit, log);
+  // `stopWhen` is asked after each record too, so that no record past the stop is visited.
+  const stopWhen = call.stopWhen;
+  const visitor: Visit<z.infer<S>> = stopWhen
+    ? (record, position) => {
+        visit(record, position);
+        if (stopWhen()) throw STOP;
+      }
+    : visit;
+  const reader = listReader(call.rule, visitor, log);
   // With `timeoutMs` (a poll inside Zapier's 30 s) the whole answer must arrive by then. Without it (a lookup
   // reading a whole event) it has until just before Zapier's 30 s, and must not stall for `STREAM_LIMITS.stallMs` either.
   let timedOut = false;
@@ -434,13 +468,19 @@ const readList = async <S extends ObjectSchema>(
     Math.min(STREAM_LIMITS.stepMs, Math.max(10, Math.floor((call.timeoutMs ?? STREAM_LIMITS.stallMs) / 10))),
   );
   let failure: unknown = null;
+  let stopped = false;
   try {
     for await (const chunk of body) {
       lastChunk = Date.now();
       try {
         reader.write(chunk);
       } catch (error) {
-        failure = error;
+        if (error === STOP) stopped = true;
+        else failure = error;
+        break;
+      }
+      if (stopWhen?.()) {
+        stopped = true;
         break;
       }
     }
@@ -456,6 +496,14 @@ const readList = async <S extends ObjectSchema>(
     );
   } finally {
     clearInterval(timer);
+  }
+  if (stopped) {
+    // The abort makes the fetch emit an error on the body: a listener keeps it from being unhandled.
+    (body as { on?: (event: string, listener: () => void) => unknown }).on?.('error', () => undefined);
+    cancel?.abort();
+    body.destroy?.();
+    const read = reader.stop();
+    return { ...read, status: sent.status, headers: sent.headers, complete: false };
   }
   if (failure !== null) return broken(failure, reader.headText());
   try {

@@ -365,6 +365,19 @@ export class EnvelopeSplitter {
     };
   }
 
+  /**
+   * What has been read so far, for a read stopped on purpose before the end of the body (no check that the
+   * answer is complete: its rest was never asked for). `fields` holds only the members already read.
+   */
+  progress(): EnvelopeSummary {
+    return {
+      fields: { ...this.fields },
+      records: this.records,
+      bytes: this.bytes,
+      droppedKeys: this.droppedKeys,
+    };
+  }
+
   /** The first bytes of the body, as text (for messages). */
   headText(): string {
     return Buffer.concat(this.head).toString('utf8');

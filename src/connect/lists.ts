@@ -34,6 +34,8 @@ export interface ListReader {
   write(chunk: Uint8Array | string): void;
   /** Ends the read: throws `ListReadError` when the answer was not complete, or not a list. */
   end(): ListRead;
+  /** Ends a read stopped on purpose (the rest of the body is not wanted): what was read until then. */
+  stop(): ListRead;
   /** The first bytes of the body, for messages. */
   headText(): string;
 }
@@ -57,6 +59,17 @@ export const listReader = <S extends ObjectSchema>(
     write: (chunk) => splitter.write(chunk),
     end: () => {
       const summary: EnvelopeSummary = splitter.end();
+      log.close();
+      return {
+        fields: summary.fields,
+        items: summary.records,
+        kept,
+        bytes: summary.bytes,
+        droppedKeys: summary.droppedKeys,
+      };
+    },
+    stop: () => {
+      const summary: EnvelopeSummary = splitter.progress();
       log.close();
       return {
         fields: summary.fields,

@@ -360,3 +360,65 @@ it('reads only the keys of the registrations when asked to (a Zap being turned o
     serverTime: null,
   });
 });
+
+describe('a read stopped once the lookup has what it needs (stopWhen)', () => {
+  it('visits no record after the one it stops at, reports an incomplete read and is not an error', async () => {
+    const records = Array.from({ length: 400 }, (_, i) => registration(i));
+    const body = JSON.stringify({ data: records });
+    serve(200, chunked(body, 512));
+    const seen: string[] = [];
+    const read = await run((z, b) =>
+      readSubmissions(z, b, { ...params, stopWhen: () => seen.includes('sub_00010') }, (s) =>
+        seen.push(s.submissionId),
+      ),
+    );
+    expect(read.complete).toBe(false);
+    expect(seen).toContain('sub_00010');
+    expect(seen).toHaveLength(11);
+  });
+
+  it('a read that is never stopped is complete', async () => {
+    serve(200, chunked(JSON.stringify({ data: [registration(1)] }), 7));
+    const read = await run((z, b) => readSubmissions(z, b, { ...params, stopWhen: () => false }, () => {}));
+    expect(read).toMatchObject({ complete: true, items: 1, kept: 1 });
+  });
+
+  it('closes the connection, so the service stops sending the rest of a large answer', async () => {
+    // A server on 127.0.0.1 that writes a 64 MB answer only as fast as it is read, and counts what it wrote.
+    const total = 64 * 1024 * 1024;
+    const piece = JSON.stringify(registration(7));
+    let written = 0;
+    let closedEarly: (value: boolean) => void = () => undefined;
+    const closed = new Promise<boolean>((resolve) => (closedEarly = resolve));
+    const server = createServer((_request, response) => {
+      response.writeHead(200, { 'Content-Type': 'application/json' });
+      response.on('close', () => closedEarly(written < total));
+      response.write('{"data":[');
+      const more = () => {
+        while (written < total) {
+          const chunk = `${written === 0 ? '' : ','}${piece}${`,${piece}`.repeat(63)}`;
+          written += Buffer.byteLength(chunk);
+          if (!response.write(chunk)) return void response.once('drain', more);
+        }
+        response.end(']}');
+      };
+      more();
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const { port } = server.address() as AddressInfo;
+    try {
+      let visited = 0;
+      const read = await appTester(
+        (z: ZObject, b: Bundle) =>
+          readSubmissions(z, b, { ...params, stopWhen: () => visited >= 1000 }, () => visited++),
+        { authData: authData({ baseUrl: `http://127.0.0.1:${port}` }) },
+      );
+      expect(read.complete).toBe(false);
+      expect(await closed).toBe(true);
+      // What was sent before the close reached the app: at most what the sockets' buffers hold past the stop.
+      expect(written).toBeLessThan(total / 4);
+    } finally {
+      server.close();
+    }
+  });
+});

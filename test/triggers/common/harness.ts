@@ -10,7 +10,10 @@ import type { Submission } from '../../../src/connect';
 import { SAMPLE_EVENT } from '../../../src/mappers/event';
 import { SAMPLE_SUBMISSION } from '../../../src/mappers/submission';
 import newSubmission from '../../../src/triggers/newSubmission';
+import { FakeCache } from '../../support/cache';
 import { functionOf } from '../../../scripts/lib/app';
+
+export { FakeCache };
 
 export const MINUTE = 60_000;
 export const HOUR = 60 * MINUTE;
@@ -150,28 +153,6 @@ export class ScriptedServer {
     this.log.push({ at: this.now, sinceMs, items: rows.length, bytes: Buffer.byteLength(body) });
     return this.reply(200, body);
   }
-}
-
-/** `z.cache` as a JSON store that a scenario can evict or break. */
-export class FakeCache {
-  broken = false;
-  private readonly store = new Map<string, string>();
-  evict(): void {
-    this.store.clear();
-  }
-  readonly api = {
-    get: async (key: string) => {
-      if (this.broken) throw new Error('cache unavailable');
-      const value = this.store.get(key);
-      return value === undefined ? null : (JSON.parse(value) as unknown);
-    },
-    set: async (key: string, value: unknown) => {
-      if (this.broken) throw new Error('cache unavailable');
-      this.store.set(key, JSON.stringify(value));
-      return true;
-    },
-    delete: async (key: string) => this.store.delete(key),
-  };
 }
 
 /** Log lines the app wrote (`z.console.log`), for scenarios that check them. */

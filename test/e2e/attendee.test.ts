@@ -1,0 +1,119 @@
+/**
+ * End to end against the sandbox, with one event of 20,000 registrations: the attendee fields of an order
+ * item resolved as Zapier resolves them (each field its own hydration, all at once), through a cache that
+ * honours `nx` and TTL as Zapier's does. However many fields and orders, one read of the event's
+ * registrations serves them.
+ */
+import type { Bundle, ZObject } from 'zapier-platform-core';
+import { type RunningSandbox, startSandbox } from '../../sandbox';
+import { type LookupClock, attendeeHydrator } from '../../src/account/attendee';
+import { accountCache } from '../../src/account/store';
+import { FakeCache } from '../support/cache';
+import { appTester } from '../support/app';
+import { NORTHWIND, authOf, simulate } from '../support/sandbox';
+
+const SIZE = 20_000;
+const FIELDS = ['attendeeFound', 'attendeeFirstName', 'attendeeLastName', 'attendeeEmail', 'attendeeNote'];
+const READS = `GET /api/v1/integrations/zapier/submissions`;
+
+type OrderJson = { id: string; eventId: string; submissionId: string; createdAt: string };
+
+/**
+ * Time stands still for the lookup (its sleeps are real): a waiting field never reaches its time limit and
+ * looks up itself, however slow the machine, so the number of reads does not depend on timing.
+ */
+const STILL: LookupClock = {
+  now: () => 1_000_000,
+  sleep: (ms) => new Promise((resolve) => setTimeout(resolve, Math.min(ms, 50))),
+};
+const hydrateAttendee = attendeeHydrator({ clock: STILL });
+
+let sandbox: RunningSandbox;
+let eventId: string;
+
+beforeAll(async () => {
+  sandbox = await startSandbox({ port: 0, scale: SIZE });
+  eventId = sandbox.scaleEventId!;
+});
+
+afterAll(async () => {
+  await sandbox.close();
+});
+
+const reads = async () =>
+  (
+    await simulate<{ count: number }>(
+      sandbox,
+      NORTHWIND,
+      'GET',
+      `/_sandbox/requests?route=${encodeURIComponent(READS)}`,
+    )
+  ).count;
+
+const orderFor = (submissionId: string) =>
+  simulate<OrderJson>(sandbox, NORTHWIND, 'POST', '/_sandbox/orders', { submissionId, outcome: 'paid' });
+
+/** One hydration of `field` of `order`, with `cache` as the app's `z.cache`. */
+const hydrate = (cache: FakeCache, order: OrderJson, field: string) =>
+  appTester(
+    ((z: ZObject, bundle: Bundle) => {
+      (z as { cache: unknown }).cache = cache.api;
+      return hydrateAttendee(z, bundle);
+    }) as never,
+    {
+      authData: authOf(sandbox, NORTHWIND),
+      inputData: {
+        orderId: order.id,
+        eventId: order.eventId,
+        submissionId: order.submissionId,
+        orderCreatedAt: order.createdAt,
+        field,
+      },
+    },
+  );
+
+it('the fields of an order for a registration just made, resolved at once, cost one read', async () => {
+  const registration = await simulate<{ submissionId: string }>(
+    sandbox,
+    NORTHWIND,
+    'POST',
+    '/_sandbox/submissions',
+    { eventId, email: 'grace@example.com', firstName: 'Grace', lastName: 'Hopper' },
+  );
+  const order = await orderFor(registration.submissionId);
+  const before = await reads();
+  const cache = new FakeCache();
+  const values = await Promise.all(FIELDS.map((field) => hydrate(cache, order, field)));
+  expect(values).toEqual([true, 'Grace', 'Hopper', 'grace@example.com', '']);
+  expect((await reads()) - before).toBe(1);
+});
+
+it('20 orders spread over the event, with all their fields resolved together, cost one read', async () => {
+  const all = await fetch(
+    `${sandbox.url}/api/v1/integrations/zapier/submissions?eventId=${eventId}&since=2000-01-01T00:00:00.000Z`,
+    { headers: { 'X-API-KEY': NORTHWIND.apiKey } },
+  );
+  const registrations = ((await all.json()) as { data: Array<{ submissionId: string; email: string }> }).data;
+  const picked = Array.from({ length: 20 }, (_, k) => registrations[Math.floor(((k + 0.5) * SIZE) / 20)]!);
+  const orders: OrderJson[] = [];
+  for (const registration of picked) orders.push(await orderFor(registration.submissionId));
+  const before = await reads();
+  const cache = new FakeCache();
+  // A lookup of the event is under way while the 100 hydrations arrive: each asks to be collected.
+  const store = accountCache({ cache: cache.api } as unknown as ZObject, {
+    authData: authOf(sandbox, NORTHWIND),
+  });
+  await store.setIfAbsent(`attendee-lookup:${eventId}`, {}, 60);
+  const running = orders.flatMap((order) => FIELDS.map((field) => hydrate(cache, order, field)));
+  const asked = () => cache.claimsOf(':attendee-wanted:').won;
+  for (let turn = 0; asked() < running.length; turn++) {
+    if (turn > 100_000) throw new Error('the hydrations never asked to be collected');
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+  // That lookup ends: one of the hydrations runs the next pass, for all of them.
+  await store.delete(`attendee-lookup:${eventId}`);
+  const values = await Promise.all(running);
+  const emails = values.filter((_, i) => FIELDS[i % FIELDS.length] === 'attendeeEmail');
+  expect(emails).toEqual(picked.map((registration) => registration.email));
+  expect((await reads()) - before).toBe(1);
+});
