@@ -12,6 +12,7 @@ import {
   requireObject,
   requireString,
 } from '../validate';
+import { ROUTES } from './routes';
 
 const JSON_TYPE = 'application/json; charset=utf-8';
 
@@ -72,7 +73,7 @@ async function checkInOnce(
 }
 
 export function registerCheckInRoute(app: FastifyInstance, ctx: SandboxContext): void {
-  app.post('/api/v1/checkin', { config: { ...KEYED, delayInHandler: true } }, async (req, reply) => {
+  app.post(ROUTES.checkIn.pattern, { config: { ...KEYED, delayInHandler: true } }, async (req, reply) => {
     const tenant = tenantOf(req);
     if (!tenant.settings.entitlements.qrScan) throw entitlementRequired('qrScan');
     const key = parseIdempotencyKey(req.headers['idempotency-key']);

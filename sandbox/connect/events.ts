@@ -5,12 +5,13 @@ import type { SandboxContext } from '../context';
 import { entitlementRequired } from '../errors';
 import { KEYED, KEYLESS, params, query, tenantOf } from '../request';
 import { readLimit, readPage } from '../validate';
+import { ROUTES } from './routes';
 
 export function registerEventRoutes(app: FastifyInstance, ctx: SandboxContext): void {
   const { state } = ctx;
 
   // The tenant's events, newest kept when limit cuts.
-  app.get('/api/v1/integrations/zapier/events', { config: KEYED }, async (req) => {
+  app.get(ROUTES.events.pattern, { config: KEYED }, async (req) => {
     const tenant = tenantOf(req);
     const limit = readLimit(query(req), 20, 100, ctx.deviations.has('limit-rejected'));
     const events = [...tenant.events.values()]
@@ -21,7 +22,7 @@ export function registerEventRoutes(app: FastifyInstance, ctx: SandboxContext): 
   });
 
   // Public catalog: published events of every organizer, paged (soonest first; shuffle shuffles a page).
-  app.get('/api/v1/public/events', { config: KEYLESS }, async (req) => {
+  app.get(ROUTES.catalog.pattern, { config: KEYLESS }, async (req) => {
     const q = query(req);
     const page = readPage(q);
     const limit = readLimit(q, 20, 100, ctx.deviations.has('limit-rejected'));
@@ -32,13 +33,13 @@ export function registerEventRoutes(app: FastifyInstance, ctx: SandboxContext): 
     return ctx.deviations.listBody(ctx.order(slice), { page, limit, total: all.length });
   });
 
-  app.get('/widgets/event/:slug', { config: KEYLESS }, async (req) => {
+  app.get(ROUTES.eventWidget.pattern, { config: KEYLESS }, async (req) => {
     const e = state.publicEventBySlug(params(req).slug ?? '');
     return { ...state.eventJson(e), description: e.description, coverImageUrl: e.coverImageUrl };
   });
 
   // Agenda widget (agenda entitlement of the owning organizer).
-  app.get('/widgets/event/:slug/agenda', { config: KEYLESS }, async (req, reply) => {
+  app.get(ROUTES.agendaWidget.pattern, { config: KEYLESS }, async (req, reply) => {
     const e = state.publicEventBySlug(params(req).slug ?? '');
     const owner = state.tenants.get(e.tenantId);
     if (!owner?.settings.entitlements.agenda) throw entitlementRequired('agenda');

@@ -4,11 +4,12 @@ import type { FastifyInstance } from 'fastify';
 import type { SandboxContext } from '../context';
 import { ApiError, entitlementRequired } from '../errors';
 import { KEYED, params, tenantOf } from '../request';
+import { ROUTES } from './routes';
 
 export function registerFloorPlanRoutes(app: FastifyInstance, ctx: SandboxContext): void {
   const { state } = ctx;
 
-  app.get('/connect/v1/events/:eventUuid/floor-plans', { config: KEYED }, async (req, reply) => {
+  app.get(ROUTES.floorPlans.pattern, { config: KEYED }, async (req, reply) => {
     const tenant = tenantOf(req);
     if (!tenant.settings.entitlements.venue) throw entitlementRequired('venue');
     const data = ctx.order(state.publishedPlans(tenant, params(req).eventUuid ?? ''));
@@ -16,7 +17,7 @@ export function registerFloorPlanRoutes(app: FastifyInstance, ctx: SandboxContex
     return ctx.deviations.listBody(data);
   });
 
-  app.get('/connect/v1/events/:eventUuid/floor-plans/:planId', { config: KEYED }, async (req, reply) => {
+  app.get(ROUTES.floorPlan.pattern, { config: KEYED }, async (req, reply) => {
     const tenant = tenantOf(req);
     if (!tenant.settings.entitlements.venue) throw entitlementRequired('venue');
     const { eventUuid = '', planId = '' } = params(req);

@@ -7,6 +7,7 @@ import { KEYED, params, tenantOf } from '../request';
 import type { Tenant } from '../state';
 import { WEBHOOK_KINDS, type HookEvent, type HookRecord } from '../types';
 import { requireObject, requireString, type Body } from '../validate';
+import { ROUTES } from './routes';
 
 const LOOPBACK = /^(localhost|127(?:\.\d{1,3}){3}|\[::1\])$/i;
 
@@ -54,7 +55,7 @@ function readEventFilter(tenant: Tenant, body: Body): string | null {
 export function registerHookRoutes(app: FastifyInstance, ctx: SandboxContext): void {
   const { state } = ctx;
 
-  app.post('/api/v1/integrations/zapier/hooks', { config: KEYED }, async (req, reply) => {
+  app.post(ROUTES.subscribe.pattern, { config: KEYED }, async (req, reply) => {
     const tenant = tenantOf(req);
     const body = requireObject(req.body);
     const targetUrl = readTargetUrl(body);
@@ -68,13 +69,13 @@ export function registerHookRoutes(app: FastifyInstance, ctx: SandboxContext): v
   });
 
   // The subscription with its current secret (null: signed with the account-level secret).
-  app.get('/api/v1/integrations/zapier/hooks/:id', { config: KEYED }, async (req) => {
+  app.get(ROUTES.hook.pattern, { config: KEYED }, async (req) => {
     const hook = tenantOf(req).hooks.get(params(req).id ?? '');
     if (!hook) throw new ApiError(404, 'NOT_FOUND', 'Subscription not found');
     return hookJson(hook, { nullSecret: true });
   });
 
-  app.delete('/api/v1/integrations/zapier/hooks/:id', { config: KEYED }, async (req, reply) => {
+  app.delete(ROUTES.unsubscribe.pattern, { config: KEYED }, async (req, reply) => {
     const tenant = tenantOf(req);
     const id = params(req).id ?? '';
     if (!tenant.hooks.has(id)) throw new ApiError(404, 'NOT_FOUND', 'Subscription not found');

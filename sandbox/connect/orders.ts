@@ -5,11 +5,12 @@ import type { SandboxContext } from '../context';
 import { ApiError } from '../errors';
 import { KEYED, query, tenantOf } from '../request';
 import { readLimit, requireQueryString } from '../validate';
+import { ROUTES } from './routes';
 
 export function registerOrderRoutes(app: FastifyInstance, ctx: SandboxContext): void {
   const { state } = ctx;
 
-  app.get('/api/v1/integrations/zapier/orders', { config: KEYED }, async (req) => {
+  app.get(ROUTES.orders.pattern, { config: KEYED }, async (req) => {
     const tenant = tenantOf(req);
     const q = query(req);
     const companyId = requireQueryString(q, 'companyId');

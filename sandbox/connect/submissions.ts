@@ -9,6 +9,7 @@ import { KEYED, query, tenantOf } from '../request';
 import type { SandboxState } from '../state';
 import type { SubmissionRecord } from '../types';
 import { readOptionalLimit, requireQueryString, requireQueryTimestamp } from '../validate';
+import { ROUTES } from './routes';
 
 /** Records serialised per chunk of the streamed answer. */
 const SLICE = 500;
@@ -35,7 +36,7 @@ export function* submissionsBody(
 export function registerSubmissionRoutes(app: FastifyInstance, ctx: SandboxContext): void {
   const { state } = ctx;
 
-  app.get('/api/v1/integrations/zapier/submissions', { config: KEYED }, async (req, reply) => {
+  app.get(ROUTES.submissions.pattern, { config: KEYED }, async (req, reply) => {
     const tenant = tenantOf(req);
     const q = query(req);
     const eventId = requireQueryString(q, 'eventId');
