@@ -31,9 +31,14 @@ it('SUBMISSION_NOT_APPROVED says the registration exists but is not approved, wi
   expect(errorMessage(await send())).toBe(
     'The registration behind QR code "X" was rejected, so it has no ticket to check in. If it was rejected by mistake, approve it in the dashboard, then run this step again. The service said: not approved.',
   );
+  // The documented answer cannot tell pending from rejected: the message says it may be either.
   reply(422, { code: 'SUBMISSION_NOT_APPROVED' });
   expect(errorMessage(await send())).toBe(
-    'The registration behind QR code "X" is not approved, so it has no ticket to check in. Approve it in the dashboard, then run this step again.',
+    'The registration behind QR code "X" is not approved: it is still pending or was rejected, so it has no ticket to check in. Look it up in the dashboard: if it is pending (or was rejected by mistake), approve it, then run this step again.',
+  );
+  reply(422, { code: 'SUBMISSION_NOT_APPROVED', status: 'cancelled' });
+  expect(errorMessage(await send())).toBe(
+    'The registration behind QR code "X" is not approved (its status is "cancelled"), so it has no ticket to check in. Look it up in the dashboard; once it is approved, run this step again.',
   );
 });
 

@@ -199,6 +199,32 @@ describe('errors a door volunteer can act on', () => {
     );
   });
 
+  it("a registration that is not one of the chosen event's: the event is named and the Event field pointed at", async () => {
+    checkInCall(apiError(404, 'TICKET_NOT_FOUND'));
+    eventsList();
+    const error = await caught(() =>
+      run({ checkInBy: 'registration', eventId: EVENT_ID, submissionId: 'sub_OTHER_EVENT' }),
+    );
+    const message = errorMessage(error);
+    expect(message).toBe(
+      `Registration sub_OTHER_EVENT is not one of the registrations of "${SAMPLE_EVENT.title}" (the event in the Event field), so nobody was checked in. Check the Event field: it must be the event this person registered for (map it from the same step as the registration ID, or pick it again); and check that the registration ID belongs to this organizer account.`,
+    );
+    expect(message).not.toMatch(/No ticket of your events/);
+  });
+
+  it('names the event by its ID when its title cannot be read', async () => {
+    checkInCall(apiError(404, 'TICKET_NOT_FOUND'));
+    nock(BASE_URL).get(paths.events()).query(true).times(2).reply(500, 'down');
+    const error = await caught(() =>
+      run({ checkInBy: 'registration', eventId: EVENT_ID, submissionId: 'sub_9' }),
+    );
+    expect(errorMessage(error)).toMatch(
+      new RegExp(
+        `^Registration sub_9 is not one of the registrations of the event in the Event field \\(ID ${EVENT_ID}\\), so nobody was checked in\\. Check the Event field`,
+      ),
+    );
+  });
+
   it('the registration exists but is not approved, with its status', async () => {
     checkInCall(apiError(422, 'SUBMISSION_NOT_APPROVED', { submissionId: 'sub_9', status: 'pending' }));
     const error = await caught(() => run({ code: CODE }));
