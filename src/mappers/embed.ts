@@ -4,7 +4,14 @@
  * the URLs come from src/connect/surfaces.ts); no key or token is ever part of it (these surfaces need none).
  */
 import type { PlainOutputField } from 'zapier-platform-core';
-import { embedScriptUrl, mapUrl } from '../connect';
+import {
+  AGENDA_LANGUAGES,
+  AGENDA_THEMES,
+  embedScriptUrl,
+  isAgendaLanguage,
+  isAgendaTheme,
+  mapUrl,
+} from '../connect';
 import { escapeHtml } from '../text';
 import { staticSample } from './sample';
 
@@ -35,17 +42,33 @@ export type EmbedItem = {
   warning: string;
 };
 
-const draftWarning = (spec: EmbedSpec): string =>
-  spec.eventIsPublished === false
-    ? 'This event is a draft: the embed shows nothing to visitors until the event is published.'
-    : '';
+const quoted = (value: string) => `"${value.trim().slice(0, 40)}"`;
+
+/** What visitors will not see as the step asked: a draft event, a theme or language the script lacks. */
+const warningOf = (spec: EmbedSpec): string => {
+  const warnings: string[] = [];
+  if (spec.eventIsPublished === false) {
+    warnings.push('This event is a draft: the embed shows nothing to visitors until the event is published.');
+  }
+  if (spec.kind === 'agenda' && !isAgendaTheme(spec.theme)) {
+    warnings.push(
+      `The embed script has no theme ${quoted(spec.theme)} (it has ${Object.keys(AGENDA_THEMES).join(', ')}): the agenda shows in the light theme.`,
+    );
+  }
+  if (spec.kind === 'agenda' && !isAgendaLanguage(spec.language)) {
+    warnings.push(
+      `The embed script has no language ${quoted(spec.language)} (it has ${Object.keys(AGENDA_LANGUAGES).join(', ')}, also with a region such as fr-CA): the agenda shows its words in English. Use a language code, such as fr for French.`,
+    );
+  }
+  return warnings.join(' ');
+};
 
 export const toEmbedItem = (spec: EmbedSpec): EmbedItem => {
   const common = {
     eventId: spec.eventId,
     eventSlug: spec.eventSlug,
     eventTitle: spec.eventTitle,
-    warning: draftWarning(spec),
+    warning: warningOf(spec),
   };
   if (spec.kind === 'map') {
     const url = mapUrl(spec.frontUrl, spec.eventId, spec.planId);
