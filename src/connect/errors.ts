@@ -144,7 +144,7 @@ const throwAnswerError = (z: ZObject, answer: RawAnswer, what: string, retry: Re
   }
   if (status === 422 && code === 'IDEMPOTENCY_KEY_REUSED') {
     throw new z.errors.Error(
-      `This Scan ID was already used in the last 24 hours for a different check-in (another code, registration or check-in time), so nothing was checked in. Give every scan its own Scan ID, or leave Scan ID empty.${apiMessage ? ` The service said: ${apiMessage}.` : ''}`,
+      `This scan reference was already used in the last 24 hours for a different check-in (another code, registration or check-in time), so nothing was checked in. Map a reference that is unique to each scan into "Scanner's Scan Reference", or leave that field empty.${apiMessage ? ` The service said: ${apiMessage}.` : ''}`,
       code,
       status,
     );

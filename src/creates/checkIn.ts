@@ -114,7 +114,7 @@ export default defineCreate({
       (_z: ZObject, bundle: Bundle) => checkInModeFields(bundle),
       {
         key: 'checkInTime',
-        label: 'Check-in Time',
+        label: 'Check-In Time',
         type: 'datetime' as const,
         required: false,
         helpText:

@@ -20,7 +20,7 @@ const invalid = (z: ZObject, message: string): never => {
 const perform = async (z: ZObject, bundle: Bundle) => {
   const kind = textInput(bundle, 'embedType').toLowerCase() || 'agenda';
   if (kind !== 'map' && kind !== 'agenda') {
-    invalid(z, `"Embed" must be Floor Plan Map or Agenda, not "${kind.slice(0, 40)}".`);
+    invalid(z, `"What to Embed" must be Floor Plan Map or Agenda, not "${kind.slice(0, 40)}".`);
   }
   const eventId = requiredEventId(z, bundle);
 
@@ -83,7 +83,7 @@ export default defineCreate({
     inputFields: [
       {
         key: 'embedType',
-        label: 'Embed',
+        label: 'What to Embed',
         type: 'string' as const,
         required: true,
         default: 'agenda',

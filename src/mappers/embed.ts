@@ -118,14 +118,14 @@ export const embedSample: EmbedItem = staticSample('embed', () =>
 
 export const embedOutputFields: PlainOutputField[] = [
   { key: 'id', label: 'ID', type: 'string', primary: true },
-  { key: 'embedType', label: 'Embed Type (map or agenda)', type: 'string' },
+  { key: 'embedType', label: 'Embed Type', type: 'string' },
   { key: 'html', label: 'HTML Embed Code', type: 'string' },
   { key: 'url', label: 'Map Frame URL or Embed Script URL', type: 'string' },
   { key: 'eventId', label: 'Event ID', type: 'string' },
   { key: 'eventSlug', label: 'Event Slug', type: 'string' },
   { key: 'eventTitle', label: 'Event Title', type: 'string' },
-  { key: 'planId', label: 'Floor Plan ID (map)', type: 'string' },
-  { key: 'theme', label: 'Theme (agenda)', type: 'string' },
-  { key: 'language', label: 'Language (agenda)', type: 'string' },
-  { key: 'warning', label: 'Warning (empty when none)', type: 'string' },
+  { key: 'planId', label: 'Floor Plan ID', type: 'string' },
+  { key: 'theme', label: 'Theme', type: 'string' },
+  { key: 'language', label: 'Language', type: 'string' },
+  { key: 'warning', label: 'Warning', type: 'string' },
 ];

@@ -42,11 +42,11 @@ it('SUBMISSION_NOT_APPROVED says the registration exists but is not approved, wi
   );
 });
 
-it('IDEMPOTENCY_KEY_REUSED explains the Scan ID', async () => {
+it('IDEMPOTENCY_KEY_REUSED explains the scan reference', async () => {
   reply(422, { code: 'IDEMPOTENCY_KEY_REUSED', message: 'different body' });
   const error = await send();
   expect(connectErrorCode(error)).toBe('IDEMPOTENCY_KEY_REUSED');
   expect(errorMessage(error)).toMatch(
-    /^This Scan ID was already used .* leave Scan ID empty\. The service said: different body\.$/,
+    /^This scan reference was already used .* "Scanner's Scan Reference", or leave that field empty\. The service said: different body\.$/,
   );
 });

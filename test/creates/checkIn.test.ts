@@ -179,7 +179,7 @@ describe('the Idempotency-Key', () => {
     expect(new Set(keys).size).toBe(keys.length);
   });
 
-  it('is the Scan ID when one is given: verbatim, quoted when it has spaces, hashed when it cannot be a header', async () => {
+  it('is the scan reference when one is given: verbatim, quoted when it has spaces, hashed when it cannot be a header', async () => {
     expect(await keyOf({ code: CODE, scanId: ' door-2/scan-000123 ' })).toBe('door-2/scan-000123');
     expect(await keyOf({ code: CODE, scanId: 'door 2 "north"' })).toBe('"door 2 \\"north\\""');
     const hashed = await keyOf({ code: CODE, scanId: 'porte-é-1' });
@@ -245,11 +245,11 @@ describe('errors a door volunteer can act on', () => {
     expect(error.name).toBe('ThrottledError');
   });
 
-  it('a Scan ID reused for another check-in says what to change', async () => {
+  it('a scan reference reused for another check-in says what to change', async () => {
     checkInCall(apiError(422, 'IDEMPOTENCY_KEY_REUSED'));
     const error = await caught(() => run({ code: CODE, scanId: 'scan-1' }));
     expect(errorMessage(error)).toMatch(
-      /^This Scan ID was already used in the last 24 hours for a different check-in/,
+      /^This scan reference was already used in the last 24 hours for a different check-in .* into "Scanner's Scan Reference", or leave that field empty\./,
     );
   });
 
@@ -407,13 +407,14 @@ describe('the fields each mode shows', () => {
     ]);
   });
 
-  it('the Scan ID is labelled and explained as a value mapped from the scanner step', () => {
+  it('the scan reference is labelled and explained as a value mapped from the scanner step, not as an ID to type', () => {
     const scanId = inputFields.find(
       (field) => typeof field === 'object' && field.key === 'scanId',
     ) as Field & {
       helpText: string;
     };
-    expect(scanId.label).toBe('Scan ID From Your Scanner');
-    expect(scanId.helpText).toMatch(/^Not typed by hand: map the unique ID your scanner app gives each scan/);
+    expect(scanId.label).toBe("Scanner's Scan Reference");
+    expect(scanId.label).not.toMatch(/\bID\b/);
+    expect(scanId.helpText).toMatch(/^Not typed by hand: map the reference your scanner app gives each scan/);
   });
 });

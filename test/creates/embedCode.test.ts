@@ -102,6 +102,9 @@ it('offers the themes and languages of the embed script as choices, and says wha
     'de',
     'es',
   ]);
+  expect((fields.find((f) => f.key === 'embedType') as { label?: string } | undefined)?.label).toBe(
+    'What to Embed',
+  );
 
   events();
   const known = await run({ eventId: EVENT_ID, theme: 'Auto', language: 'fr-CA' });
@@ -122,7 +125,7 @@ it('still builds the map when the event title cannot be read', async () => {
 
 it.each([
   [{ embedType: 'map', eventId: EVENT_ID }, /^Choose the floor plan to show/],
-  [{ embedType: 'video', eventId: EVENT_ID }, /^"Embed" must be Floor Plan Map or Agenda/],
+  [{ embedType: 'video', eventId: EVENT_ID }, /^"What to Embed" must be Floor Plan Map or Agenda/],
   [{ embedType: 'agenda', eventId: 'techweek-2026' }, /^"techweek-2026" is not an event ID/],
   [{ embedType: 'agenda' }, /^No event was given/],
 ])('refuses %j before any request', async (inputData, message) => {
