@@ -13,6 +13,7 @@ import { createAppTester } from 'zapier-platform-core';
 import App from '../index';
 import { SEED_TENANTS, sandboxCall, startSandbox } from '../sandbox';
 import { functionOf } from './lib/app';
+import { SHOWN_PLAN } from './lib/showcase';
 
 export const REPORTS_DIR = path.resolve(__dirname, '..', 'reports');
 
@@ -218,8 +219,8 @@ export const showEmbeds = async (prefix = 'journey-embeds'): Promise<EmbedShow> 
       'GET',
       '/api/v1/integrations/zapier/events?limit=100',
     );
-    const event = data.find((e) => e.slug === 'techweek-paris-2026');
-    if (!event) throw new Error('the sandbox has no TechWeek event');
+    const event = data.find((e) => e.slug === SHOWN_PLAN.eventSlug);
+    if (!event) throw new Error(`the sandbox has no event ${SHOWN_PLAN.eventSlug}`);
     const authData = {
       apiKey: tenant.apiKey,
       baseUrl: sandbox.url,
@@ -236,7 +237,7 @@ export const showEmbeds = async (prefix = 'journey-embeds'): Promise<EmbedShow> 
     try {
       map = (await tester(perform, {
         authData,
-        inputData: { embedType: 'map', eventId: event.id, planId: 'plan_main' },
+        inputData: { embedType: 'map', eventId: event.id, planId: SHOWN_PLAN.planId },
       })) as { html: string };
       agenda = (await tester(perform, {
         authData,

@@ -13,7 +13,7 @@
  */
 import { type Plugin, build } from 'esbuild';
 import { rmSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join, relative, resolve } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import '../index';
 import { builtSamples } from '../src/mappers/sample';
@@ -51,13 +51,16 @@ export const builtSamples = (): ReadonlyMap<string, unknown> => new Map(Object.e
   },
 });
 
-/** Writes `dist/index.js` and prints its size. */
-export const bundleApp = async (): Promise<void> => {
-  rmSync(join(ROOT, 'dist'), { recursive: true, force: true });
+/**
+ * Writes `dist/index.js` (emptying `dist/` first) and prints its size. `npm run build -- --out FILE` writes
+ * the bundle to FILE instead and removes nothing else (the documents test builds a copy in a temp folder).
+ */
+export const bundleApp = async (outFile: string = OUT): Promise<void> => {
+  rmSync(outFile === OUT ? dirname(OUT) : outFile, { recursive: true, force: true });
   const result = await build({
     absWorkingDir: ROOT,
     entryPoints: ['index.ts'],
-    outfile: OUT,
+    outfile: outFile,
     bundle: true,
     platform: 'node',
     target: 'node22',
@@ -83,12 +86,14 @@ export const bundleApp = async (): Promise<void> => {
     );
   }
   console.log(
-    `build: dist/index.js, ${Math.round(statSync(OUT).size / 1024)} KiB from ${used.length - fromZod} app files and ${fromZod} zod modules; ${builtSamples().size} static samples`,
+    `build: ${relative(ROOT, outFile)}, ${Math.round(statSync(outFile).size / 1024)} KiB from ${used.length - fromZod} app files and ${fromZod} zod modules; ${builtSamples().size} static samples`,
   );
 };
 
 if (require.main === module) {
-  bundleApp().catch((error: unknown) => {
+  const at = process.argv.indexOf('--out');
+  const outFile = at >= 0 && process.argv[at + 1] ? resolve(process.argv[at + 1] as string) : OUT;
+  bundleApp(outFile).catch((error: unknown) => {
     console.error(error instanceof Error ? error.message : String(error));
     process.exit(1);
   });

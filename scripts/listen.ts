@@ -3,11 +3,13 @@
  * running sandbox (its `performSubscribe`, with a local receiver as the target URL), runs the trigger's
  * `perform` on every signed delivery exactly as Zapier hands it over (`rawRequest`), prints each Zap item,
  * or why a delivery was dropped, as it arrives, and turns the trigger off again on Ctrl+C. Like
- * `stripe listen`, for this integration.
+ * `stripe listen`, for this integration. Fields a Zap item carries as dehydration pointers (the attendee of a
+ * payment or order) are printed resolved, as Zapier resolves them when a later step uses them: by the app's
+ * hydrator, with the pointer's bundle.
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createAppTester } from 'zapier-platform-core';
+import { type PerformFunction, createAppTester } from 'zapier-platform-core';
 import App from '../index';
 import { type ReceivedDelivery, hookBundle } from './lib/hookRequest';
 import { functionOf, operationOf } from './lib/app';
@@ -30,7 +32,7 @@ const HELP = `usage: npm run listen -- <instant trigger key> [event] [--input '{
 
 Turns the instant trigger on against the sandbox of .env (npm run sandbox), prints every Zap item (or why
 a delivery was dropped) as it arrives, and turns it off again on Ctrl+C. [event]: an event ID, slug or
-title words (default: every event). Then cause something: npm run simulate -- register`;
+title words (default: every event). It then says which \`npm run simulate\` command fires the trigger.`;
 
 /** The app's instant (REST hook) triggers, by key. */
 export const instantTriggerKeys = (): string[] =>
@@ -58,6 +60,70 @@ export interface ListenOptions {
 
 const describe = (item: Item): string => JSON.stringify(item, null, 2).replace(/\n/g, '\n    ');
 
+/**
+ * The `npm run simulate` commands that make the service send what `key` reacts to, in order (the first ones
+ * prepare what the last one needs), scoped to `event` when the trigger watches one, and what the last sends.
+ */
+export const simulationFor = (
+  key: string,
+  event?: Pick<EventJson, 'slug'>,
+  inputData: Item = {},
+): { commands: string[]; sends: string } => {
+  const on = event ? ` --event ${event.slug}` : '';
+  const approved = `register --status approved${on}`;
+  switch (key) {
+    case 'new_registration':
+      return { commands: [`register${on}`], sends: 'FORM_SUBMISSION' };
+    case 'registration_approved':
+      return { commands: [`register${on}`, `approve${on}`], sends: 'FORM_SUBMISSION_APPROVED' };
+    case 'payment_succeeded':
+      return { commands: [approved, `pay${on}`], sends: 'PAYMENT_SUCCESS' };
+    case 'payment_failed':
+      return { commands: [approved, `fail${on}`], sends: 'PAYMENT_FAILED' };
+    case 'payment_refunded':
+      return { commands: [approved, `pay${on}`, 'refund'], sends: 'PAYMENT_REFUNDED' };
+    case 'attendee_checked_in':
+      return { commands: [approved, `scan${on}`], sends: 'ATTENDANT_CHECKED_IN' };
+    case 'event_published':
+      return event
+        ? { commands: [`unpublish ${event.slug}`, `publish ${event.slug}`], sends: 'EVENT_PUBLISHED' }
+        : { commands: ['publish'], sends: 'EVENT_CREATED and EVENT_PUBLISHED' };
+    case 'event_changed': {
+      const changes = (Array.isArray(inputData.changes) ? inputData.changes : [inputData.changes])
+        .flatMap((v) => (typeof v === 'string' ? v.split(',') : []))
+        .map((v) => v.trim().toLowerCase())
+        .filter(Boolean);
+      if (event) {
+        return {
+          commands: [`unpublish ${event.slug}`, `publish ${event.slug}`],
+          sends: 'EVENT_UNPUBLISHED, then EVENT_PUBLISHED',
+        };
+      }
+      if (changes.length > 0 && changes.every((change) => change === 'unpublished')) {
+        return {
+          commands: ['publish', 'unpublish <the slug publish printed>'],
+          sends: 'EVENT_UNPUBLISHED',
+        };
+      }
+      return { commands: ['publish'], sends: 'EVENT_CREATED and EVENT_PUBLISHED' };
+    }
+    default:
+      return { commands: ['help'], sends: '' };
+  }
+};
+
+/** The "cause something" hint printed once the trigger listens. */
+export const simulationHint = (
+  key: string,
+  event?: Pick<EventJson, 'slug'>,
+  inputData: Item = {},
+): string => {
+  const { commands, sends } = simulationFor(key, event, inputData);
+  return `${commands.map((c) => `npm run simulate -- ${c}`).join(', then ')}${sends ? ` (sends ${sends})` : ''}`;
+};
+
+const POINTER = /^hydrate\|\|\|([\s\S]*)\|\|\|hydrate$/;
+
 /** Subscribes `key` and handles deliveries until `stop()`. */
 export const listen = async (options: ListenOptions): Promise<Listener> => {
   const { env, key, print } = options;
@@ -81,6 +147,49 @@ export const listen = async (options: ListenOptions): Promise<Listener> => {
     console.log = consoleLog;
     if (logToStdout === undefined) delete process.env.LOG_TO_STDOUT;
     else process.env.LOG_TO_STDOUT = logToStdout;
+  };
+
+  /**
+   * What Zapier puts in place of a dehydration pointer when a step uses it: the app's hydrator named by the
+   * pointer (`hydrators.attendee`), run with the pointer's bundle as its input.
+   */
+  const hydrators = (App.hydrators ?? {}) as Record<string, unknown>;
+  const resolvePointers = async (value: unknown): Promise<{ value: unknown; resolved: number }> => {
+    if (Array.isArray(value)) {
+      const parts = await Promise.all(value.map(resolvePointers));
+      return { value: parts.map((p) => p.value), resolved: parts.reduce((n, p) => n + p.resolved, 0) };
+    }
+    if (value !== null && typeof value === 'object') {
+      const entries = await Promise.all(
+        Object.entries(value).map(async ([k, v]) => [k, await resolvePointers(v)] as const),
+      );
+      return {
+        value: Object.fromEntries(entries.map(([k, p]) => [k, p.value])),
+        resolved: entries.reduce((n, [, p]) => n + p.resolved, 0),
+      };
+    }
+    const pointer = typeof value === 'string' ? POINTER.exec(value)?.[1] : undefined;
+    if (pointer === undefined) return { value, resolved: 0 };
+    let payload: { method?: unknown; bundle?: unknown } = {};
+    try {
+      payload = JSON.parse(pointer) as typeof payload;
+    } catch {
+      return { value: '(a dehydration pointer that is not JSON)', resolved: 1 };
+    }
+    const method = typeof payload.method === 'string' ? payload.method : '';
+    const hydrator = method.startsWith('hydrators.')
+      ? hydrators[method.slice('hydrators.'.length)]
+      : undefined;
+    if (typeof hydrator !== 'function') return { value: `(no hydrator "${method}" in the app)`, resolved: 1 };
+    try {
+      const inputData = (payload.bundle ?? {}) as Item;
+      return {
+        value: await appTester(hydrator as PerformFunction, { authData, inputData, meta }),
+        resolved: 1,
+      };
+    } catch (error) {
+      return { value: `(could not be resolved: ${problemText(error)})`, resolved: 1 };
+    }
   };
 
   let queue: Promise<void> = Promise.resolve();
@@ -114,7 +223,15 @@ export const listen = async (options: ListenOptions): Promise<Listener> => {
           print(`${head}  dropped (${timing}): ${why.replace(/^.*?delivery dropped because /, '')}`);
         } else {
           print(`${head}  → ${items.length} Zap item${items.length === 1 ? '' : 's'} (${timing})`);
-          for (const item of items) print(`    ${describe(item)}`);
+          for (const item of items) {
+            const shown = await resolvePointers(item);
+            print(`    ${describe(shown.value as Item)}`);
+            if (shown.resolved > 0) {
+              print(
+                `    (${shown.resolved} field${shown.resolved === 1 ? '' : 's'} resolved as Zapier resolves them when a later step uses them)`,
+              );
+            }
+          }
         }
       } catch (error) {
         print(`${head}  the Zap run fails: ${error instanceof Error ? error.message : String(error)}`);
@@ -247,7 +364,7 @@ const main = async (): Promise<void> => {
   const event = eventWords.length > 0 ? await findEvent(env, eventWords.join(' ')) : undefined;
   const listener = await listen({ env, key, event, inputData, port, print });
   print(
-    'Waiting for deliveries; in another terminal: npm run simulate -- register. Ctrl+C stops and unsubscribes.',
+    `Waiting for deliveries; in another terminal: ${simulationHint(key, event, inputData)}. Ctrl+C stops and unsubscribes.`,
   );
 
   let stopping = false;

@@ -5,6 +5,7 @@
 import path from 'node:path';
 import { CHROMIUM_MISSING, chromiumPath, showEmbeds } from './browser';
 import { runJourney } from './journey';
+import { SHOWN_PLAN } from './lib/showcase';
 
 const color = Boolean(process.stdout.isTTY) && !process.env.NO_COLOR;
 const line = (text: string) => void process.stdout.write(`${text}\n`);
@@ -20,7 +21,9 @@ const embeds = async (): Promise<boolean> => {
   }
   try {
     const { shots, booths, sessions } = await showEmbeds();
-    line(`  ${booths} booths of TechWeek's main hall and ${sessions} agenda sessions visible. Screenshots:`);
+    line(
+      `  ${booths} booths of ${SHOWN_PLAN.eventName}'s ${SHOWN_PLAN.name} (${SHOWN_PLAN.planId}, the plan of the map embed code above) and ${sessions} agenda sessions visible. Screenshots:`,
+    );
     for (const file of [shots.page, shots.map, shots.agenda]) line(`    ${relative(file)}`);
     return true;
   } catch (error) {

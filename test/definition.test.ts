@@ -23,6 +23,15 @@ const FREE_TEXT_ID_INPUTS: Record<string, string> = {
   submissionIdText: 'a typed registration ID to search for',
 };
 
+/**
+ * Inputs labelled with "ID" that are not dropdowns: searches by an ID typed or mapped on purpose. Any other
+ * label asking for an "ID" is flagged by Zapier's checks (the scan reference of a check-in is not one).
+ */
+const SEARCH_BY_ID_INPUTS: Record<string, string> = {
+  orderIdText: 'Find Order by an order or payment ID',
+  submissionIdText: 'Find Order and Find Registration by a registration ID',
+};
+
 const SMALL_WORDS = new Set([
   'a',
   'an',
@@ -174,6 +183,22 @@ describe.each(cases(all))('%s', (_name, { kind, definition }) => {
       );
       for (const [key] of topLevelDates) {
         expect([key, datetimeFields.some((f) => f.key === key)]).toEqual([key, true]);
+      }
+    });
+
+    it('output labels are short Title Case names, one per field, without explanations in parentheses', () => {
+      const labels = staticFields(operation.outputFields).map((field) => field.label ?? '');
+      for (const label of labels) {
+        expect([label, isTitleCase(label)]).toEqual([label, true]);
+        expect(label).not.toMatch(/[()]/);
+      }
+      expect(new Set(labels).size).toBe(labels.length);
+    });
+
+    it('D004: an input label that asks for an ID belongs to a dropdown or an ID typed on purpose', () => {
+      for (const field of staticFields(operation.inputFields)) {
+        if (!/\bIDs?\b/.test(field.label ?? '') || field.dynamic) continue;
+        expect([field.key, field.key in SEARCH_BY_ID_INPUTS]).toEqual([field.key, true]);
       }
     });
 

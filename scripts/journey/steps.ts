@@ -1,5 +1,6 @@
 /** Sections 10 to 13 of the journey: searches, embed code, bad input, and the Zaps turned off. */
 import { functionOf } from '../lib/app';
+import { SHOWN_PLAN } from '../lib/showcase';
 import {
   HOOK_TRIGGERS,
   type Item,
@@ -47,9 +48,10 @@ export const searchSteps = async (
     call(functionOf('searches', 'find_floor_plan'), { authData, inputData }).then(asItems);
   const counts = (plan: Item) =>
     `${String(plan.availableCount)} available, ${String(plan.heldCount)} held, ${String(plan.bookedCount)} booked`;
-  const plan = await run.step('Find Floor Plan', async () => {
-    const [found] = await floorPlan({ eventId: seededEventId });
-    check(found, 'no published floor plan found');
+  // The plan a user picks in the Floor Plan dropdown; npm start's screenshots show the same one.
+  const plan = await run.step(`Find Floor Plan "${SHOWN_PLAN.name}"`, async () => {
+    const [found] = await floorPlan({ eventId: seededEventId, planId: SHOWN_PLAN.planId });
+    check(found, `no published floor plan ${SHOWN_PLAN.planId}`);
     return { detail: `"${String(found.name)}" v${String(found.version)} · ${counts(found)}`, value: found };
   });
   await run.step('A booth is booked: cached, then Bypass Cache', async () => {

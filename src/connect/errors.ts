@@ -144,7 +144,7 @@ const throwAnswerError = (z: ZObject, answer: RawAnswer, what: string, retry: Re
   }
   if (status === 422 && code === 'IDEMPOTENCY_KEY_REUSED') {
     throw new z.errors.Error(
-      `This Scan ID was already used in the last 24 hours for a different check-in (another code, registration or check-in time), so nothing was checked in. Give every scan its own Scan ID, or leave Scan ID empty.${apiMessage ? ` The service said: ${apiMessage}.` : ''}`,
+      `This scan reference was already used in the last 24 hours for a different check-in (another code, registration or check-in time), so nothing was checked in. Map a reference that is unique to each scan into "Scanner's Scan Reference", or leave that field empty.${apiMessage ? ` The service said: ${apiMessage}.` : ''}`,
       code,
       status,
     );
@@ -203,8 +203,32 @@ const notApprovedText = (what: string, status: string | null): string => {
   if (state === 'pending') {
     return `${subject} is still waiting for approval (status "pending"), so it has no ticket to check in yet. Approve it in the dashboard, then run this step again.`;
   }
-  const shown = state ? ` (its status is "${status?.trim().slice(0, 40)}")` : '';
-  return `${subject} is not approved${shown}, so it has no ticket to check in. Approve it in the dashboard, then run this step again.`;
+  if (state) {
+    return `${subject} is not approved (its status is "${status?.trim().slice(0, 40)}"), so it has no ticket to check in. Look it up in the dashboard; once it is approved, run this step again.`;
+  }
+  // The documented answer says only "not approved": the registration may be pending or rejected.
+  return `${subject} is not approved: it is still pending or was rejected, so it has no ticket to check in. Look it up in the dashboard: if it is pending (or was rejected by mistake), approve it, then run this step again.`;
+};
+
+/**
+ * The error for a check-in by registration that the service answered 404 `TICKET_NOT_FOUND`: the
+ * registration is not one of the chosen event's (the Event field names another event than the one the person
+ * registered for, or the ID is not a registration of this organizer account). `eventTitle` names the event of
+ * the Event field; `null` when it could not be read.
+ */
+export const registrationNotInEventError = (
+  z: ZObject,
+  body: { eventId: string; submissionId: string },
+  eventTitle: string | null,
+): Error => {
+  const event = eventTitle
+    ? `"${eventTitle.slice(0, 120)}" (the event in the Event field)`
+    : `the event in the Event field (ID ${body.eventId.slice(0, 80)})`;
+  return new z.errors.Error(
+    `Registration ${body.submissionId.slice(0, 80)} is not one of the registrations of ${event}, so nobody was checked in. Check the Event field: it must be the event this person registered for (map it from the same step as the registration ID, or pick it again); and check that the registration ID belongs to this organizer account.`,
+    'TICKET_NOT_FOUND',
+    404,
+  );
 };
 
 /** Node's network error codes in a user's words. */

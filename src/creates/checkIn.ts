@@ -4,7 +4,13 @@
  * same answer back. "Already checked in" is a success carrying the first check-in time.
  */
 import { type Bundle, type ZObject, defineCreate } from 'zapier-platform-core';
-import { type CheckInBody, checkIn, isOutdatedReplay } from '../connect';
+import {
+  type CheckInBody,
+  checkIn,
+  connectErrorCode,
+  isOutdatedReplay,
+  registrationNotInEventError,
+} from '../connect';
 import { findEvent } from '../account/events';
 import {
   type CheckInMode,
@@ -75,11 +81,18 @@ const perform = async (z: ZObject, bundle: Bundle) => {
   let key = scanId ? chosenScanKey(scanId) : derivedScanKey(body);
   let answer;
   try {
-    answer = await checkIn(z, bundle, body, keyHeaderValue(key));
+    try {
+      answer = await checkIn(z, bundle, body, keyHeaderValue(key));
+    } catch (error) {
+      if (!isOutdatedReplay(error)) throw error;
+      key = followUpScanKey(key, Date.now());
+      answer = await checkIn(z, bundle, body, keyHeaderValue(key));
+    }
   } catch (error) {
-    if (!isOutdatedReplay(error)) throw error;
-    key = followUpScanKey(key, Date.now());
-    answer = await checkIn(z, bundle, body, keyHeaderValue(key));
+    // By registration, "no ticket" means the registration is not one of the chosen event's: name the event.
+    if (!('submissionId' in body) || connectErrorCode(error) !== 'TICKET_NOT_FOUND') throw error;
+    const event = await findEvent(z, bundle, body.eventId).catch(() => null);
+    throw registrationNotInEventError(z, body, event?.title ?? null);
   }
   // The person is checked in at this point: a failing title lookup must not turn that into an error.
   const event = await findEvent(z, bundle, answer.eventId).catch(() => null);
@@ -101,7 +114,7 @@ export default defineCreate({
       (_z: ZObject, bundle: Bundle) => checkInModeFields(bundle),
       {
         key: 'checkInTime',
-        label: 'Check-in Time',
+        label: 'Check-In Time',
         type: 'datetime' as const,
         required: false,
         helpText:

@@ -5,7 +5,7 @@
  * embed points at a plan that does not exist. Hosts come from the environment or the connection's overrides (src/connect/config.ts).
  */
 import { type Bundle, type ZObject, defineCreate } from 'zapier-platform-core';
-import { resolveEmbedUrl, resolveFrontUrl } from '../connect';
+import { AGENDA_LANGUAGES, AGENDA_THEMES, resolveEmbedUrl, resolveFrontUrl } from '../connect';
 import { findEvent } from '../account/events';
 import { cachedFloorPlan } from '../account/plansAndAgendas';
 import { eventField, requiredEventId } from '../fields/event';
@@ -20,7 +20,7 @@ const invalid = (z: ZObject, message: string): never => {
 const perform = async (z: ZObject, bundle: Bundle) => {
   const kind = textInput(bundle, 'embedType').toLowerCase() || 'agenda';
   if (kind !== 'map' && kind !== 'agenda') {
-    invalid(z, `"Embed" must be Floor Plan Map or Agenda, not "${kind.slice(0, 40)}".`);
+    invalid(z, `"What to Embed" must be Floor Plan Map or Agenda, not "${kind.slice(0, 40)}".`);
   }
   const eventId = requiredEventId(z, bundle);
 
@@ -83,7 +83,7 @@ export default defineCreate({
     inputFields: [
       {
         key: 'embedType',
-        label: 'Embed',
+        label: 'What to Embed',
         type: 'string' as const,
         required: true,
         default: 'agenda',
@@ -113,7 +113,9 @@ export default defineCreate({
         type: 'string' as const,
         required: false,
         default: 'light',
-        helpText: 'For **Agenda**: the theme of the agenda block, for example `light` or `dark`.',
+        choices: { ...AGENDA_THEMES },
+        helpText:
+          'For **Agenda**: the colors of the agenda block. The embed script knows Light, Dark and Auto; with any other value it shows Light, and the step says so in **Warning**.',
       },
       {
         key: 'language',
@@ -121,8 +123,9 @@ export default defineCreate({
         type: 'string' as const,
         required: false,
         default: 'en',
+        choices: { ...AGENDA_LANGUAGES },
         helpText:
-          'For **Agenda**: the language of the agenda block, as a language code such as `en`, `fr` or `de`.',
+          "For **Agenda**: the language of the agenda block's words and dates. The embed script knows English (`en`), French (`fr`), German (`de`) and Spanish (`es`), also with a region such as `fr-CA`; with any other value (a language name such as French included) it shows English words, and the step says so in **Warning**.",
       },
     ],
     sample: embedSample,

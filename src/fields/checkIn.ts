@@ -69,12 +69,12 @@ export const registrationField = {
 
 export const scanIdField = {
   key: 'scanId',
-  label: 'Scan ID From Your Scanner',
+  label: "Scanner's Scan Reference",
   type: 'string' as const,
   required: false,
   group: 'advanced',
   helpText:
-    "Not typed by hand: map the unique ID your scanner app gives each scan, from the scanner's step. It is sent as the `Idempotency-Key`, so the same scan is never checked in twice. Leave empty when the scanner has none: an ID is then derived from the code or registration and the check-in time.",
+    "Not typed by hand: map the reference your scanner app gives each scan (its scan number or scan ID), from the scanner's step. It is sent as the `Idempotency-Key`, so the same scan is never checked in twice. Leave empty when the scanner has none: a reference is then derived from the code or registration and the check-in time.",
 };
 
 /** The fields the chosen mode needs (both sets for a mode mapped from an earlier step). */

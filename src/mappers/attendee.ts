@@ -81,5 +81,5 @@ export const attendeeOutputFields: PlainOutputField[] = [
   { key: 'attendeeFullName', label: 'Attendee Full Name', type: 'string' },
   { key: 'attendeeEmail', label: 'Attendee Email', type: 'string' },
   { key: 'attendeeFound', label: 'Attendee Found', type: 'boolean' },
-  { key: 'attendeeNote', label: 'Attendee Note (why the attendee fields are empty)', type: 'string' },
+  { key: 'attendeeNote', label: 'Attendee Note', type: 'string' },
 ];

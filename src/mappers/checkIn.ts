@@ -74,9 +74,9 @@ export const checkInSample: CheckInItem = staticSample('checkIn', () =>
 
 export const checkInOutputFields: PlainOutputField[] = [
   { key: 'id', label: 'ID', type: 'string', primary: true },
-  { key: 'result', label: 'Result (checked_in or already_checked_in)', type: 'string' },
+  { key: 'result', label: 'Result', type: 'string' },
   { key: 'alreadyCheckedIn', label: 'Was Already Checked In', type: 'boolean' },
-  { key: 'checkInTime', label: 'Check-in Time (the first one when already checked in)', type: 'datetime' },
+  { key: 'checkInTime', label: 'Check-In Time', type: 'datetime' },
   { key: 'submissionId', label: 'Registration ID', type: 'string' },
   { key: 'eventId', label: 'Event ID', type: 'string' },
   { key: 'eventTitle', label: 'Event Title', type: 'string' },
@@ -85,6 +85,6 @@ export const checkInOutputFields: PlainOutputField[] = [
   { key: 'lastName', label: 'Attendee Last Name', type: 'string' },
   { key: 'fullName', label: 'Attendee Full Name', type: 'string' },
   { key: 'email', label: 'Attendee Email', type: 'string' },
-  { key: 'isRepeatedScan', label: 'Same Scan Was Sent Before (answer repeated)', type: 'boolean' },
-  { key: 'scanId', label: 'Scan ID Sent as Idempotency-Key', type: 'string' },
+  { key: 'isRepeatedScan', label: 'Same Scan Sent Before', type: 'boolean' },
+  { key: 'scanId', label: 'Scan Reference Sent as Idempotency-Key', type: 'string' },
 ];

@@ -4,7 +4,14 @@
  * the URLs come from src/connect/surfaces.ts); no key or token is ever part of it (these surfaces need none).
  */
 import type { PlainOutputField } from 'zapier-platform-core';
-import { embedScriptUrl, mapUrl } from '../connect';
+import {
+  AGENDA_LANGUAGES,
+  AGENDA_THEMES,
+  embedScriptUrl,
+  isAgendaLanguage,
+  isAgendaTheme,
+  mapUrl,
+} from '../connect';
 import { escapeHtml } from '../text';
 import { staticSample } from './sample';
 
@@ -35,17 +42,33 @@ export type EmbedItem = {
   warning: string;
 };
 
-const draftWarning = (spec: EmbedSpec): string =>
-  spec.eventIsPublished === false
-    ? 'This event is a draft: the embed shows nothing to visitors until the event is published.'
-    : '';
+const quoted = (value: string) => `"${value.trim().slice(0, 40)}"`;
+
+/** What visitors will not see as the step asked: a draft event, a theme or language the script lacks. */
+const warningOf = (spec: EmbedSpec): string => {
+  const warnings: string[] = [];
+  if (spec.eventIsPublished === false) {
+    warnings.push('This event is a draft: the embed shows nothing to visitors until the event is published.');
+  }
+  if (spec.kind === 'agenda' && !isAgendaTheme(spec.theme)) {
+    warnings.push(
+      `The embed script has no theme ${quoted(spec.theme)} (it has ${Object.keys(AGENDA_THEMES).join(', ')}): the agenda shows in the light theme.`,
+    );
+  }
+  if (spec.kind === 'agenda' && !isAgendaLanguage(spec.language)) {
+    warnings.push(
+      `The embed script has no language ${quoted(spec.language)} (it has ${Object.keys(AGENDA_LANGUAGES).join(', ')}, also with a region such as fr-CA): the agenda shows its words in English. Use a language code, such as fr for French.`,
+    );
+  }
+  return warnings.join(' ');
+};
 
 export const toEmbedItem = (spec: EmbedSpec): EmbedItem => {
   const common = {
     eventId: spec.eventId,
     eventSlug: spec.eventSlug,
     eventTitle: spec.eventTitle,
-    warning: draftWarning(spec),
+    warning: warningOf(spec),
   };
   if (spec.kind === 'map') {
     const url = mapUrl(spec.frontUrl, spec.eventId, spec.planId);
@@ -95,14 +118,14 @@ export const embedSample: EmbedItem = staticSample('embed', () =>
 
 export const embedOutputFields: PlainOutputField[] = [
   { key: 'id', label: 'ID', type: 'string', primary: true },
-  { key: 'embedType', label: 'Embed Type (map or agenda)', type: 'string' },
+  { key: 'embedType', label: 'Embed Type', type: 'string' },
   { key: 'html', label: 'HTML Embed Code', type: 'string' },
   { key: 'url', label: 'Map Frame URL or Embed Script URL', type: 'string' },
   { key: 'eventId', label: 'Event ID', type: 'string' },
   { key: 'eventSlug', label: 'Event Slug', type: 'string' },
   { key: 'eventTitle', label: 'Event Title', type: 'string' },
-  { key: 'planId', label: 'Floor Plan ID (map)', type: 'string' },
-  { key: 'theme', label: 'Theme (agenda)', type: 'string' },
-  { key: 'language', label: 'Language (agenda)', type: 'string' },
-  { key: 'warning', label: 'Warning (empty when none)', type: 'string' },
+  { key: 'planId', label: 'Floor Plan ID', type: 'string' },
+  { key: 'theme', label: 'Theme', type: 'string' },
+  { key: 'language', label: 'Language', type: 'string' },
+  { key: 'warning', label: 'Warning', type: 'string' },
 ];

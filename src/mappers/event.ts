@@ -89,18 +89,18 @@ export const eventSample: EventItem = staticSample('event', () => toEventItem(SA
 
 export const eventOutputFields: PlainOutputField[] = [
   { key: 'id', label: 'Event ID', type: 'string', primary: true },
-  { key: 'eventId', label: 'Event ID (Copy)', type: 'string' },
+  { key: 'eventId', label: 'Copy of Event ID', type: 'string' },
   { key: 'slug', label: 'Event Slug', type: 'string' },
   { key: 'title', label: 'Event Title', type: 'string' },
-  { key: 'status', label: 'Status (draft or published)', type: 'string' },
+  { key: 'status', label: 'Status', type: 'string' },
   { key: 'isPublished', label: 'Is Published', type: 'boolean' },
   { key: 'startsAt', label: 'Starts At', type: 'datetime' },
   { key: 'endsAt', label: 'Ends At', type: 'datetime' },
   { key: 'timezone', label: 'Time Zone', type: 'string' },
   { key: 'venueName', label: 'Venue Name', type: 'string' },
   { key: 'url', label: 'Public Event Page URL', type: 'string' },
-  { key: 'description', label: 'Description (published events)', type: 'string' },
-  { key: 'coverImageUrl', label: 'Cover Image URL (published events)', type: 'string' },
+  { key: 'description', label: 'Description', type: 'string' },
+  { key: 'coverImageUrl', label: 'Cover Image URL', type: 'string' },
   { key: 'createdAt', label: 'Created At', type: 'datetime' },
   { key: 'updatedAt', label: 'Updated At', type: 'datetime' },
 ];
@@ -129,6 +129,6 @@ export const eventChangeSample: EventChangeItem = staticSample('eventChange', ()
 
 export const eventChangeOutputFields: PlainOutputField[] = [
   ...eventOutputFields,
-  { key: 'change', label: 'Change (created, updated, published, unpublished or deleted)', type: 'string' },
+  { key: 'change', label: 'Change', type: 'string' },
   { key: 'changeKind', label: 'Change Kind as Sent by the Service', type: 'string' },
 ];

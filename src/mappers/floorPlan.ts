@@ -115,7 +115,7 @@ export const floorPlanSample: FloorPlanItem = staticSample('floorPlan', () =>
 
 export const floorPlanOutputFields: PlainOutputField[] = [
   { key: 'id', label: 'Plan ID', type: 'string', primary: true },
-  { key: 'planId', label: 'Plan ID (Copy)', type: 'string' },
+  { key: 'planId', label: 'Copy of Plan ID', type: 'string' },
   { key: 'eventId', label: 'Event ID', type: 'string' },
   { key: 'eventTitle', label: 'Event Title', type: 'string' },
   { key: 'name', label: 'Plan Name', type: 'string' },
@@ -127,13 +127,13 @@ export const floorPlanOutputFields: PlainOutputField[] = [
   { key: 'availableCount', label: 'Available Booths', type: 'integer' },
   { key: 'heldCount', label: 'Held Booths', type: 'integer' },
   { key: 'bookedCount', label: 'Booked Booths', type: 'integer' },
-  { key: 'availableBooths', label: 'Labels of Available Booths (comma separated)', type: 'string' },
+  { key: 'availableBooths', label: 'Available Booth Labels', type: 'string' },
   { key: 'booths[]id', label: 'Booths: ID', type: 'string' },
   { key: 'booths[]label', label: 'Booths: Label', type: 'string' },
-  { key: 'booths[]status', label: 'Booths: Status (available, held or booked)', type: 'string' },
+  { key: 'booths[]status', label: 'Booths: Status', type: 'string' },
   { key: 'booths[]x', label: 'Booths: X', type: 'number' },
   { key: 'booths[]y', label: 'Booths: Y', type: 'number' },
   { key: 'booths[]w', label: 'Booths: Width', type: 'number' },
   { key: 'booths[]h', label: 'Booths: Height', type: 'number' },
-  { key: 'dataAsOf', label: 'Data as Of (answers are cached up to 5 minutes)', type: 'datetime' },
+  { key: 'dataAsOf', label: 'Data Read At', type: 'datetime' },
 ];

@@ -7,26 +7,34 @@ import { type Bundle, type ZObject, defineSearch } from 'zapier-platform-core';
 import { findEvent } from '../account/events';
 import { cachedAgenda } from '../account/plansAndAgendas';
 import { eventField, requiredEventId } from '../fields/event';
-import { textInput } from '../fields/read';
+import { readIsoDateTime, textInput } from '../fields/read';
 import { agendaOutputFields, agendaSample, agendaTimeZone, localDay, toAgendaItem } from '../mappers/agenda';
 
-/** The Day input as `YYYY-MM-DD` in the agenda's time zone (a mapped date-time is read in that zone). */
+/**
+ * The Day input as `YYYY-MM-DD` in the agenda's time zone, or `null` when empty. Only `YYYY-MM-DD` or an ISO
+ * 8601 date and time (a value mapped from an earlier step, read in that zone when it has no offset) are
+ * accepted: anything else (`Dec 20`, `20/12`) is refused, since read leniently it would name another year or
+ * nothing and the search would find nothing without a word.
+ */
 const dayFilter = (z: ZObject, raw: string, timeZone: string): string | null => {
   if (!raw) return null;
-  if (/^\d{4}-\d{2}-\d{2}$/.test(raw)) return raw;
-  const ms = Date.parse(raw);
-  if (Number.isNaN(ms)) {
+  const isDay = /^\d{4}-\d{2}-\d{2}$/.test(raw);
+  const reading = readIsoDateTime(isDay ? `${raw}T12:00:00Z` : raw, isDay ? 'UTC' : timeZone);
+  if ('problem' in reading) {
+    const why = isDay ? ` (${reading.problem})` : '';
     throw new z.errors.Error(
-      `"${raw.slice(0, 40)}" in Day is not a date. Use the form 2026-12-01, or leave Day empty for the whole agenda.`,
+      `"${raw.slice(0, 40)}" in Day is not a date${why}. Write the day as YYYY-MM-DD, for example 2026-12-01 (or map a date and time from an earlier step), or leave Day empty for the whole agenda.`,
       'INVALID_INPUT',
       400,
     );
   }
-  return localDay(new Date(ms).toISOString(), timeZone);
+  return isDay ? raw : localDay(new Date(reading.ms).toISOString(), timeZone);
 };
 
 const perform = async (z: ZObject, bundle: Bundle) => {
   const eventId = requiredEventId(z, bundle);
+  // A Day that is not a date is refused before any request (read again below in the agenda's time zone).
+  dayFilter(z, textInput(bundle, 'day'), 'UTC');
   const event = await findEvent(z, bundle, eventId);
   if (!event) return [];
   const { value: agenda, fetchedAt } = await cachedAgenda(z, bundle, event.slug);
@@ -57,7 +65,7 @@ export default defineSearch({
         type: 'string' as const,
         required: false,
         helpText:
-          "Only the sessions of this day, in the event's time zone, written like `2026-12-01`. Empty for every day.",
+          "Only the sessions of this day, in the event's time zone, written YYYY-MM-DD (for example `2026-12-01`); a date and time mapped from an earlier step is read as its day. Anything else is refused. Empty for every day.",
       },
       {
         key: 'track',

@@ -31,17 +31,22 @@ it('SUBMISSION_NOT_APPROVED says the registration exists but is not approved, wi
   expect(errorMessage(await send())).toBe(
     'The registration behind QR code "X" was rejected, so it has no ticket to check in. If it was rejected by mistake, approve it in the dashboard, then run this step again. The service said: not approved.',
   );
+  // The documented answer cannot tell pending from rejected: the message says it may be either.
   reply(422, { code: 'SUBMISSION_NOT_APPROVED' });
   expect(errorMessage(await send())).toBe(
-    'The registration behind QR code "X" is not approved, so it has no ticket to check in. Approve it in the dashboard, then run this step again.',
+    'The registration behind QR code "X" is not approved: it is still pending or was rejected, so it has no ticket to check in. Look it up in the dashboard: if it is pending (or was rejected by mistake), approve it, then run this step again.',
+  );
+  reply(422, { code: 'SUBMISSION_NOT_APPROVED', status: 'cancelled' });
+  expect(errorMessage(await send())).toBe(
+    'The registration behind QR code "X" is not approved (its status is "cancelled"), so it has no ticket to check in. Look it up in the dashboard; once it is approved, run this step again.',
   );
 });
 
-it('IDEMPOTENCY_KEY_REUSED explains the Scan ID', async () => {
+it('IDEMPOTENCY_KEY_REUSED explains the scan reference', async () => {
   reply(422, { code: 'IDEMPOTENCY_KEY_REUSED', message: 'different body' });
   const error = await send();
   expect(connectErrorCode(error)).toBe('IDEMPOTENCY_KEY_REUSED');
   expect(errorMessage(error)).toMatch(
-    /^This Scan ID was already used .* leave Scan ID empty\. The service said: different body\.$/,
+    /^This scan reference was already used .* "Scanner's Scan Reference", or leave that field empty\. The service said: different body\.$/,
   );
 });

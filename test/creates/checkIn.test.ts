@@ -179,7 +179,7 @@ describe('the Idempotency-Key', () => {
     expect(new Set(keys).size).toBe(keys.length);
   });
 
-  it('is the Scan ID when one is given: verbatim, quoted when it has spaces, hashed when it cannot be a header', async () => {
+  it('is the scan reference when one is given: verbatim, quoted when it has spaces, hashed when it cannot be a header', async () => {
     expect(await keyOf({ code: CODE, scanId: ' door-2/scan-000123 ' })).toBe('door-2/scan-000123');
     expect(await keyOf({ code: CODE, scanId: 'door 2 "north"' })).toBe('"door 2 \\"north\\""');
     const hashed = await keyOf({ code: CODE, scanId: 'porte-é-1' });
@@ -196,6 +196,32 @@ describe('errors a door volunteer can act on', () => {
     const error = await caught(() => run({ code: 'NOT-A-TICKET' }));
     expect(errorMessage(error)).toMatch(
       /^No ticket of your events matches QR code "NOT-A-TICKET"\. Check that the person is registered with this organizer account/,
+    );
+  });
+
+  it("a registration that is not one of the chosen event's: the event is named and the Event field pointed at", async () => {
+    checkInCall(apiError(404, 'TICKET_NOT_FOUND'));
+    eventsList();
+    const error = await caught(() =>
+      run({ checkInBy: 'registration', eventId: EVENT_ID, submissionId: 'sub_OTHER_EVENT' }),
+    );
+    const message = errorMessage(error);
+    expect(message).toBe(
+      `Registration sub_OTHER_EVENT is not one of the registrations of "${SAMPLE_EVENT.title}" (the event in the Event field), so nobody was checked in. Check the Event field: it must be the event this person registered for (map it from the same step as the registration ID, or pick it again); and check that the registration ID belongs to this organizer account.`,
+    );
+    expect(message).not.toMatch(/No ticket of your events/);
+  });
+
+  it('names the event by its ID when its title cannot be read', async () => {
+    checkInCall(apiError(404, 'TICKET_NOT_FOUND'));
+    nock(BASE_URL).get(paths.events()).query(true).times(2).reply(500, 'down');
+    const error = await caught(() =>
+      run({ checkInBy: 'registration', eventId: EVENT_ID, submissionId: 'sub_9' }),
+    );
+    expect(errorMessage(error)).toMatch(
+      new RegExp(
+        `^Registration sub_9 is not one of the registrations of the event in the Event field \\(ID ${EVENT_ID}\\), so nobody was checked in\\. Check the Event field`,
+      ),
     );
   });
 
@@ -219,11 +245,11 @@ describe('errors a door volunteer can act on', () => {
     expect(error.name).toBe('ThrottledError');
   });
 
-  it('a Scan ID reused for another check-in says what to change', async () => {
+  it('a scan reference reused for another check-in says what to change', async () => {
     checkInCall(apiError(422, 'IDEMPOTENCY_KEY_REUSED'));
     const error = await caught(() => run({ code: CODE, scanId: 'scan-1' }));
     expect(errorMessage(error)).toMatch(
-      /^This Scan ID was already used in the last 24 hours for a different check-in/,
+      /^This scan reference was already used in the last 24 hours for a different check-in .* into "Scanner's Scan Reference", or leave that field empty\./,
     );
   });
 
@@ -381,13 +407,14 @@ describe('the fields each mode shows', () => {
     ]);
   });
 
-  it('the Scan ID is labelled and explained as a value mapped from the scanner step', () => {
+  it('the scan reference is labelled and explained as a value mapped from the scanner step, not as an ID to type', () => {
     const scanId = inputFields.find(
       (field) => typeof field === 'object' && field.key === 'scanId',
     ) as Field & {
       helpText: string;
     };
-    expect(scanId.label).toBe('Scan ID From Your Scanner');
-    expect(scanId.helpText).toMatch(/^Not typed by hand: map the unique ID your scanner app gives each scan/);
+    expect(scanId.label).toBe("Scanner's Scan Reference");
+    expect(scanId.label).not.toMatch(/\bID\b/);
+    expect(scanId.helpText).toMatch(/^Not typed by hand: map the reference your scanner app gives each scan/);
   });
 });

@@ -89,6 +89,33 @@ it('escapes hostile titles, slugs and inputs, and never contains the key', async
   expect(agenda.warning).toMatch(/^This event is a draft/);
 });
 
+it('offers the themes and languages of the embed script as choices, and says what another value shows', async () => {
+  const fields = (generateEmbedCode.operation.inputFields ?? []) as Array<{ key: string; choices?: object }>;
+  expect(fields.find((f) => f.key === 'theme')?.choices).toEqual({
+    light: 'Light',
+    dark: 'Dark',
+    auto: "Auto (follows the visitor's light or dark setting)",
+  });
+  expect(Object.keys(fields.find((f) => f.key === 'language')?.choices ?? {})).toEqual([
+    'en',
+    'fr',
+    'de',
+    'es',
+  ]);
+  expect((fields.find((f) => f.key === 'embedType') as { label?: string } | undefined)?.label).toBe(
+    'What to Embed',
+  );
+
+  events();
+  const known = await run({ eventId: EVENT_ID, theme: 'Auto', language: 'fr-CA' });
+  expect(known.warning).toBe('');
+  const other = await run({ eventId: EVENT_ID, theme: 'purple', language: 'French' });
+  expect(other.html).toContain('data-theme="purple" data-lang="French"');
+  expect(other.warning).toBe(
+    'The embed script has no theme "purple" (it has light, dark, auto): the agenda shows in the light theme. The embed script has no language "French" (it has en, fr, de, es, also with a region such as fr-CA): the agenda shows its words in English. Use a language code, such as fr for French.',
+  );
+});
+
 it('still builds the map when the event title cannot be read', async () => {
   nock(BASE_URL).get(paths.events()).query(true).reply(500, 'down').persist();
   plans();
@@ -98,7 +125,7 @@ it('still builds the map when the event title cannot be read', async () => {
 
 it.each([
   [{ embedType: 'map', eventId: EVENT_ID }, /^Choose the floor plan to show/],
-  [{ embedType: 'video', eventId: EVENT_ID }, /^"Embed" must be Floor Plan Map or Agenda/],
+  [{ embedType: 'video', eventId: EVENT_ID }, /^"What to Embed" must be Floor Plan Map or Agenda/],
   [{ embedType: 'agenda', eventId: 'techweek-2026' }, /^"techweek-2026" is not an event ID/],
   [{ embedType: 'agenda' }, /^No event was given/],
 ])('refuses %j before any request', async (inputData, message) => {

@@ -177,6 +177,38 @@ it('a code that matches no ticket, and input mistakes, are clear errors', async 
   );
 });
 
+it('a real registration checked in under another event: the message names that event and the Event field', async () => {
+  const other = await sim<{ id: string }>(NORTHWIND, 'POST', '/_sandbox/events', {
+    title: 'Other Door Day',
+    status: 'published',
+  });
+  const guest = await register();
+  const message = errorMessage(
+    await caught(() =>
+      checkIn({ checkInBy: 'registration', eventId: other.id, submissionId: guest.submissionId }),
+    ),
+  );
+  expect(message).toMatch(
+    new RegExp(
+      `^Registration ${guest.submissionId} is not one of the registrations of "Other Door Day" \\(the event in the Event field\\), so nobody was checked in\\. Check the Event field`,
+    ),
+  );
+  // Under its own event, the same registration is checked in.
+  await expect(
+    checkIn({ checkInBy: 'registration', eventId, submissionId: guest.submissionId }),
+  ).resolves.toMatchObject({ result: 'checked_in' });
+});
+
+it('a rejected registration is not told that it waits for approval', async () => {
+  const guest = await register('pending');
+  await sim(NORTHWIND, 'POST', `/_sandbox/submissions/${guest.submissionId}/reject`);
+  const message = errorMessage(
+    await caught(() => checkIn({ checkInBy: 'registration', eventId, submissionId: guest.submissionId })),
+  );
+  expect(message).toMatch(/rejected/);
+  expect(message).not.toMatch(/waiting for approval/);
+});
+
 it('a tenant whose plan lacks QR check-in is told so', async () => {
   const events = await sim<{ data: Array<{ id: string; status: string }> }>(
     LUMEN,

@@ -4,6 +4,7 @@
  * must say what they did.
  */
 import { runJourney } from '../../scripts/journey';
+import { SHOWN_PLAN } from '../../scripts/lib/showcase';
 
 it('runs the whole journey, every step passing', async () => {
   const lines: string[] = [];
@@ -40,6 +41,9 @@ it('runs the whole journey, every step passing', async () => {
     'runs nothing: dated after the rotation, so the old secret no longer vouches for it',
   );
   expect(detail('A booth is booked')).toMatch(/cached v\d+ "available" → bypassed v\d+ "booked"/);
+  // The plan found, booked and embedded is the one npm start's screenshots show.
+  expect(detail('Find Floor Plan')).toMatch(new RegExp(`^"${SHOWN_PLAN.name}" v\\d+`));
+  expect(detail('Floor plan map iframe')).toContain(`/map/${SHOWN_PLAN.planId}?`);
   expect(result.rows.filter((row) => / runs its Zap$/.test(row.step))).toHaveLength(8);
   expect(lines.at(-1)).toMatch(/^✔ Journey complete: \d+ steps passed, 0 failed/);
   expect(lines.join('\n')).not.toContain('sk_sandbox_');

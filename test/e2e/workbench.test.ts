@@ -8,7 +8,13 @@ import os from 'node:os';
 import path from 'node:path';
 import { startSandbox, type RunningSandbox } from '../../sandbox';
 import { envLines } from '../../sandbox/cli';
-import { instantTriggerKeys, listen, type Listener } from '../../scripts/listen';
+import {
+  instantTriggerKeys,
+  listen,
+  simulationFor,
+  simulationHint,
+  type Listener,
+} from '../../scripts/listen';
 import { simulate } from '../../scripts/simulate';
 import { findEvent, loadEnv, parseEnv, problemText, UsageError } from '../../scripts/lib/workbench';
 import { NORTHWIND, simulate as service } from '../support/sandbox';
@@ -118,6 +124,44 @@ describe('listen', () => {
     expect(lines.at(-1)).toMatch(/^Unsubscribed hook_\w+\.$/);
     const left = await service<{ data: unknown[] }>(sandbox, NORTHWIND, 'GET', '/_sandbox/hooks');
     expect(left.data).toEqual([]);
+  });
+
+  it.each(instantTriggerKeys())(
+    '%s: the simulation it suggests makes the service send what fires it',
+    async (key) => {
+      const env = loadEnv(envFile);
+      const event = await findEvent(env, 'techweek');
+      const seen: string[] = [];
+      listener = await listen({ env, key, event, print: (line) => seen.push(line) });
+      const { commands } = simulationFor(key, event);
+      for (const command of commands) await run(...command.split(' '));
+      const head = await printed(seen, / {2}→ \d+ Zap items? \(/);
+      await listener.settled();
+      const item = seen.slice(seen.indexOf(head) + 1).join('\n');
+      // Attendee fields of payments are printed resolved, never as pointers.
+      expect(item).not.toContain('hydrate|||');
+      if (key.startsWith('payment_')) {
+        expect(item).toMatch(/"attendeeFound": true/);
+        expect(item).toMatch(/"attendeeEmail": "[^"]+@example\.com"/);
+        expect(item).toMatch(/\(\d+ fields resolved as Zapier resolves them when a later step uses them\)/);
+      }
+    },
+  );
+
+  it('suggests, without an event, a simulation that fires the trigger, and never register for a payment', () => {
+    expect(simulationHint('new_registration')).toBe('npm run simulate -- register (sends FORM_SUBMISSION)');
+    expect(simulationHint('payment_failed')).toBe(
+      'npm run simulate -- register --status approved, then npm run simulate -- fail (sends PAYMENT_FAILED)',
+    );
+    expect(simulationHint('event_published')).toBe(
+      'npm run simulate -- publish (sends EVENT_CREATED and EVENT_PUBLISHED)',
+    );
+    expect(simulationHint('event_changed', undefined, { changes: 'unpublished' })).toMatch(
+      /unpublish <the slug publish printed> \(sends EVENT_UNPUBLISHED\)$/,
+    );
+    for (const key of instantTriggerKeys().filter((k) => k !== 'new_registration')) {
+      expect(simulationFor(key).commands.at(-1)).not.toMatch(/^register/);
+    }
   });
 
   it('knows every instant trigger of the app', () => {

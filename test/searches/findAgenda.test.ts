@@ -130,6 +130,23 @@ describe('filters', () => {
       /^"Monday" in Day is not a date/,
     );
   });
+
+  it.each(['Dec 20', '20/12/2026', '2026/12/01', '1', 'December 1, 2026'])(
+    'refuses "%s", which read leniently names another day or nothing, before any request, saying the form',
+    async (day) => {
+      const message = errorMessage(await caught(() => run({ day }, true)));
+      expect(message).toBe(
+        `"${day}" in Day is not a date. Write the day as YYYY-MM-DD, for example 2026-12-01 (or map a date and time from an earlier step), or leave Day empty for the whole agenda.`,
+      );
+      expect(nock.pendingMocks()).toEqual([]);
+    },
+  );
+
+  it('refuses a day that does not exist', async () => {
+    expect(errorMessage(await caught(() => run({ day: '2026-02-30' }, true)))).toMatch(
+      /^"2026-02-30" in Day is not a date \(February 2026 has no day 30\)\. Write the day as YYYY-MM-DD/,
+    );
+  });
 });
 
 it('returns [] for an event that is not among yours', async () => {
