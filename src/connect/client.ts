@@ -395,6 +395,13 @@ const readList = async <S extends ObjectSchema>(
   };
 
   const done = (read: ListRead): ListResult => {
+    if (read.skippedMembers > 0) {
+      const names = read.skippedNames.map((name) => `"${name}"`).join(', ');
+      const more = read.skippedMembers > read.skippedNames.length ? ', …' : '';
+      z.console.log(
+        `The answer for ${call.what} had ${read.skippedMembers} member(s) besides its list (${names}${more}); they were read past and left out (only "data", "page", "limit" and "total" are read).`,
+      );
+    }
     if (read.droppedKeys > 0) {
       z.console.log(
         `The answer for ${call.what} had ${read.droppedKeys} "__proto__" field(s); they were ignored (only a record's own fields are read).`,

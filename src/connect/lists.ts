@@ -4,22 +4,25 @@
  *
  * - `listReader`: bytes as they arrive (a large answer read as a stream); only the record being read is
  *   held, and each usable record is handed to `visit` at once;
- * - `readListText`: a body already in memory (small lists), parsed by `JSON.parse`.
+ * - `readListText`: a body already in memory (small lists), read by the same splitter in one piece.
  *
  * `visit` gets each usable record with its position in the answer. A read that fails (broken, cut or
  * wrongly shaped answer) throws `ListReadError` after some records may have been visited: whatever a visitor
  * gathered must then be dropped, never used as a (shorter) list.
  */
 import type { z } from 'zod';
-import { parseJsonSafely } from './json';
-import { EnvelopeSplitter, type EnvelopeSummary, ListReadError, type SplitterOptions } from './listSplitter';
+import { EnvelopeSplitter, type EnvelopeSummary, type SplitterOptions } from './listSplitter';
 import { type ObjectSchema, type RecordLog, type RecordRule, keepRecord } from './records';
 
 export type Visit<T> = (record: T, position: number) => void;
 
 export interface ListRead {
-  /** The envelope's members other than `data` (`page`, `total`, …). */
+  /** The envelope's paging members (`page`, `limit`, `total`); other members are read past, not kept. */
   fields: Record<string, unknown>;
+  /** Envelope members other than `data` and the paging, read past without being held. */
+  skippedMembers: number;
+  /** The first few of their names, shortened, for a log line. */
+  skippedNames: string[];
   /** Items in `data`, usable or not. */
   items: number;
   /** Items handed to `visit`. */
@@ -46,8 +49,8 @@ export const listReader = <S extends ObjectSchema>(
   options?: SplitterOptions,
 ): ListReader => {
   let kept = 0;
-  const splitter = new EnvelopeSplitter((value, position) => {
-    const record = keepRecord(rule, value, position, log);
+  const splitter = new EnvelopeSplitter((value, position, pruned) => {
+    const record = keepRecord(rule, value, position, log, pruned);
     if (record !== null) {
       kept++;
       visit(record, position);
@@ -60,6 +63,8 @@ export const listReader = <S extends ObjectSchema>(
       log.close();
       return {
         fields: summary.fields,
+        skippedMembers: summary.skippedMembers,
+        skippedNames: summary.skippedNames,
         items: summary.records,
         kept,
         bytes: summary.bytes,
@@ -70,41 +75,17 @@ export const listReader = <S extends ObjectSchema>(
   };
 };
 
-const NEAR = 80;
-
-/** The same reading as `listReader`, of a whole body in memory. */
+/** The same reading as `listReader`, of a whole body in memory: same records, same log lines, same errors. */
 export const readListText = <S extends ObjectSchema>(
   text: string,
   rule: RecordRule<S>,
   visit: Visit<z.infer<S>>,
   log: RecordLog,
+  options?: SplitterOptions,
 ): ListRead => {
-  const head = text.slice(0, NEAR);
-  const json = parseJsonSafely(text);
-  if (!json.ok) {
-    const trimmed = text.trimStart();
-    throw trimmed.startsWith('{')
-      ? new ListReadError('syntax', 'the answer is not valid JSON', 0, head)
-      : new ListReadError('not-json', trimmed ? 'the answer is not JSON' : 'the answer was empty', 0, head);
-  }
-  const body = json.value;
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) {
-    const kind = Array.isArray(body) ? 'a list' : body === null ? 'null' : `a ${typeof body}`;
-    throw new ListReadError('shape', `the answer is ${kind}, not an object with a "data" list`, 0, head);
-  }
-  const { data, ...fields } = body as Record<string, unknown>;
-  if (!('data' in body)) throw new ListReadError('shape', 'the answer has no "data" list', 0, head);
-  if (!Array.isArray(data)) throw new ListReadError('shape', '"data" is not a list', 0, head);
-  let kept = 0;
-  data.forEach((value: unknown, position) => {
-    const record = keepRecord(rule, value, position, log);
-    if (record !== null) {
-      kept++;
-      visit(record, position);
-    }
-  });
-  log.close();
-  return { fields, items: data.length, kept, bytes: Buffer.byteLength(text), droppedKeys: json.droppedKeys };
+  const reader = listReader(rule, visit, log, options);
+  reader.write(text);
+  return reader.end();
 };
 
 /** Visits every record into an array (small lists, and tests). */

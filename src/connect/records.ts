@@ -14,6 +14,7 @@
  * personal data and may hold anything.
  */
 import type { z } from 'zod';
+import { MAX_JSON_DEPTH } from './json';
 import { Event, FloorPlan, Order, Submission, SubmissionKey, SubmissionPerson } from './schemas';
 
 export type ObjectSchema = z.ZodObject<z.ZodRawShape>;
@@ -192,7 +193,10 @@ export const recordLog = (write: LogLine, what: string, limit = RECORD_LOG_LINES
     kept(noun, id, dropped) {
       counts.kept++;
       const fields = dropped.map((d) => `${d.path} (${d.problem})`).join(', ');
-      line(`${noun} "${id}" kept without ${fields}; the value was not in its documented form.`);
+      const odd = dropped.some((d) => d.problem !== TOO_DEEP);
+      line(
+        `${noun} "${id}" kept without ${fields}${odd ? '; the value was not in its documented form' : ''}.`,
+      );
     },
     skipped(noun, position, id, reason) {
       counts.skipped++;
@@ -209,20 +213,36 @@ export const recordLog = (write: LogLine, what: string, limit = RECORD_LOG_LINES
   };
 };
 
-/** Checks one record and logs what the rule did: the record to use, or `null` when it is skipped. */
+/** What the reader says of a part of a record left out because it was nested too deeply (`json.ts`). */
+export const TOO_DEEP = `nested deeper than ${MAX_JSON_DEPTH} levels, so it could not be read`;
+
+/**
+ * Checks one record and logs what the rule did: the record to use, or `null` when it is skipped. `pruned`
+ * names the parts of the record the reader left out because they were nested too deeply (`''`: all of it);
+ * they count as odd fields: named in the line of a kept record, or in the reason a record is skipped.
+ */
 export const keepRecord = <S extends ObjectSchema>(
   rule: RecordRule<S>,
   value: unknown,
   position: number,
   log: RecordLog,
+  pruned: readonly string[] = [],
 ): z.infer<S> | null => {
-  const checked = checkRecord(rule, value);
-  if (!checked.ok) {
-    log.skipped(rule.noun, position, checked.id, checked.reason);
+  if (value === undefined && pruned.length) {
+    log.skipped(rule.noun, position, null, `all of it is ${TOO_DEEP}`);
     return null;
   }
-  if (checked.dropped.length) {
-    log.kept(rule.noun, String((checked.record as Record<string, unknown>)[rule.idKey]), checked.dropped);
+  const checked = checkRecord(rule, value);
+  if (!checked.ok) {
+    const deep = pruned.length
+      ? ` (${pruned.join(', ')} ${pruned.length > 1 ? 'were' : 'was'} ${TOO_DEEP})`
+      : '';
+    log.skipped(rule.noun, position, checked.id, `${checked.reason}${deep}`);
+    return null;
+  }
+  const dropped = [...pruned.map((path) => ({ path, problem: TOO_DEEP })), ...checked.dropped];
+  if (dropped.length) {
+    log.kept(rule.noun, String((checked.record as Record<string, unknown>)[rule.idKey]), dropped);
   }
   return checked.record;
 };
