@@ -6,7 +6,8 @@
  *   held, and each usable record is handed to `visit` at once;
  * - `readListText`: a body already in memory (small lists), read by the same splitter in one piece.
  *
- * `visit` gets each usable record with its position in the answer. A read that fails (broken, cut or
+ * `visit` gets each usable record with its position in the answer; a record `visit` throws on is skipped with a
+ * log line (the odd-record rule), as one that does not match its schema. A read that fails (broken, cut or
  * wrongly shaped answer) throws `ListReadError` after some records may have been visited: whatever a visitor
  * gathered must then be dropped, never used as a (shorter) list.
  */
@@ -51,9 +52,21 @@ export const listReader = <S extends ObjectSchema>(
   let kept = 0;
   const splitter = new EnvelopeSplitter((value, position, pruned) => {
     const record = keepRecord(rule, value, position, log, pruned);
-    if (record !== null) {
-      kept++;
+    if (record === null) return;
+    try {
       visit(record, position);
+      kept++;
+    } catch (error) {
+      // What an operation does with one record (keep it, compute its sort key) must not fail the list: the
+      // record is skipped by the odd-record rule. The error's kind only: its message may quote a value.
+      const id = (record as Record<string, unknown>)[rule.idKey];
+      const kind = error instanceof Error ? error.name : typeof error;
+      log.skipped(
+        rule.noun,
+        position,
+        typeof id === 'string' ? id.slice(0, 80) : null,
+        `it could not be read (${kind})`,
+      );
     }
   }, options);
   return {
