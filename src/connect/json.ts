@@ -172,6 +172,8 @@ const pruneValue = (
   levels: number,
   path: string,
   state: PruneState,
+  /** Whether the value is a member of an object: a list is read element by element only then (a list field). */
+  inObject = false,
 ): unknown => {
   if (jsonDepth(text) <= maxDepth) {
     const parsed = parseJsonSafely(text);
@@ -180,7 +182,10 @@ const pruneValue = (
     return parsed.value;
   }
   const first = text.charCodeAt(0);
-  if (levels <= 0 || maxDepth <= 1 || (first !== 0x7b && first !== 0x5b)) {
+  // Only an object or a list can be nested: anything else this deep is broken JSON (`"a" "v": [[…]]`).
+  if (first !== 0x7b && first !== 0x5b) throw new SyntaxError('not JSON');
+  const splits = first === 0x7b || (first === 0x5b && inObject);
+  if (levels <= 0 || maxDepth <= 1 || !splits) {
     state.pruned.push(path);
     return LEFT_OUT;
   }
@@ -200,7 +205,8 @@ const pruneValue = (
       state.droppedKeys++;
       continue;
     }
-    const value = pruneValue(member.text, maxDepth - 1, levels - 1, path ? `${path}.${key}` : key, state);
+    const at = path ? `${path}.${key}` : key;
+    const value = pruneValue(member.text, maxDepth - 1, levels - 1, at, state, true);
     if (value !== LEFT_OUT) object[key] = value;
     else delete object[key];
   }
@@ -209,8 +215,10 @@ const pruneValue = (
 
 /**
  * Parses a record that may be nested deeper than `maxDepth`: parts within the limit are parsed as usual, and
- * a part nested deeper is left out whole at the outermost level that holds it within `PRUNE_LEVELS` (an
- * answer's `value`, one element of a list field, one field), its place listed in `pruned`. Nothing recurses
+ * a part nested deeper is left out whole, its place listed in `pruned`. An object is read member by member
+ * and a list field element by element, for `PRUNE_LEVELS` levels (a record's field, an element of a list
+ * field such as an answer, a field of that element such as the answer's `value`); a too-deep part below
+ * that, or a list within a list, is left out whole. Nothing recurses
  * with the depth of the text: `JSON.parse` only ever sees parts within the limit. `ok: false` when the text
  * is not valid JSON.
  */

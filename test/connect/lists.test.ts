@@ -198,3 +198,31 @@ it('collects visited records into an array', () => {
   );
   expect(items.map((s) => s.submissionId)).toEqual(['sub_000001']);
 });
+
+it('skips a record its visitor throws on, with a line naming it, and reads the rest (streaming and not)', () => {
+  const body = Buffer.from(JSON.stringify({ data: [registration(1), registration(2), registration(3)] }));
+  for (const read of [
+    (visit: (s: { submissionId: string }) => void, log: (line: string) => void) => {
+      const reader = listReader(SUBMISSION_RULE, visit, recordLog(log, 'the list'));
+      reader.write(body);
+      return reader.end();
+    },
+    (visit: (s: { submissionId: string }) => void, log: (line: string) => void) =>
+      readListText(body.toString(), SUBMISSION_RULE, visit, recordLog(log, 'the list')),
+  ]) {
+    const seen: string[] = [];
+    const lines: string[] = [];
+    const result = read(
+      (s) => {
+        if (s.submissionId === 'sub_000002') throw new RangeError('the value "person.2@example.com" is odd');
+        seen.push(s.submissionId);
+      },
+      (line) => lines.push(line),
+    );
+    expect(seen).toEqual(['sub_000001', 'sub_000003']);
+    expect(result).toMatchObject({ items: 3, kept: 2 });
+    expect(lines).toEqual([
+      'Odd record in the list: registration "sub_000002" (item 2) skipped: it could not be read (RangeError).',
+    ]);
+  }
+});
