@@ -5,7 +5,7 @@
  * the attendee's fields; Zapier runs `hydrateAttendee` only when a later step uses one of them.
  *
  * The lookup is bounded: first the registrations made from a day before the order on (a registration is
- * almost always made just before its order), then the whole event; at most `ATTENDEE_LOOKUP_MS` in all. The
+ * almost always made just before its order), then the whole event; at most `ATTENDEE_LIMITS.lookupMs` in all. The
  * answer is read as a stream and only the registration looked for is kept, so memory stays flat whatever
  * the size of the event. Its result is kept for the account for 10 minutes, so the several attendee fields
  * of one order cost one lookup.
@@ -30,8 +30,8 @@ import {
 import { ALL_TIME } from './registrations';
 import { accountCache } from './store';
 
-/** Time for the whole lookup (all windows); a hydration has Zapier's 30 s. */
-export const ATTENDEE_LOOKUP_MS = 20_000;
+/** Time for the whole lookup (all windows); a hydration has Zapier's 30 s. Read at each lookup (tests set it). */
+export const ATTENDEE_LIMITS = { lookupMs: 20_000 };
 /** The first window starts this long before the order. */
 const BEFORE_ORDER_MS = 24 * 3600 * 1000;
 const ATTENDEE_TTL_SECONDS = 600;
@@ -81,7 +81,7 @@ export const findAttendee = async (
     await cache.set(key, attendee, ATTENDEE_TTL_SECONDS);
     return attendee;
   };
-  const deadline = now() + ATTENDEE_LOOKUP_MS;
+  const deadline = now() + ATTENDEE_LIMITS.lookupMs;
   const orderMs = Date.parse(lookup.orderCreatedAt ?? '');
   const windows = Number.isFinite(orderMs)
     ? [new Date(orderMs - BEFORE_ORDER_MS).toISOString(), ALL_TIME]
@@ -108,7 +108,11 @@ export const findAttendee = async (
     if (match) return remember(attendeeOf(match));
   }
   if (deadline - now() <= 0) {
-    throw rethrown(z, lookup, new Error(`the search took longer than ${ATTENDEE_LOOKUP_MS / 1000} seconds.`));
+    throw rethrown(
+      z,
+      lookup,
+      new Error(`the search took longer than ${ATTENDEE_LIMITS.lookupMs / 1000} seconds.`),
+    );
   }
   return remember(
     noAttendee(

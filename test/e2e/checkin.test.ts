@@ -9,6 +9,9 @@ import registrationList from '../../src/triggers/registrationList';
 import { appTester, caught, errorMessage, meta } from '../support/app';
 import { LUMEN, NORTHWIND, type Tenant, authOf as sandboxAuth, simulate } from '../support/sandbox';
 import { functionOf } from '../../scripts/lib/app';
+import { useGenerousTimeLimits } from '../support/limits';
+
+useGenerousTimeLimits();
 
 type Item = Record<string, unknown>;
 
