@@ -19,6 +19,8 @@
  * - Each record's nesting is counted as it is scanned. A record nested deeper than `MAX_JSON_DEPTH` is read
  *   member by member (`parseJsonPruned`): what is too deep is left out and named, for the odd-record rule
  *   to log, and the rest of the record and of the list is read as usual. No nesting can overflow the stack.
+ * - A record larger than `maxElementBytes` is read past without being held (only its first bytes are kept,
+ *   to name it) and handed out as `Oversize`, for the odd-record rule to skip with a log line.
  */
 import { MAX_JSON_DEPTH, parseJsonPruned, parseJsonSafely } from './json';
 
@@ -64,7 +66,7 @@ export interface EnvelopeSummary {
 }
 
 export interface SplitterOptions {
-  /** The largest element accepted, in bytes (default 8 MiB): a larger one is an error, not a memory spike. */
+  /** The largest element read, in bytes (default 8 MiB): a larger one is read past unheld, not a memory spike. */
   maxElementBytes?: number;
   /** Records nested deeper are read without their too-deep parts (default `MAX_JSON_DEPTH`). */
   maxDepth?: number;
@@ -72,6 +74,20 @@ export interface SplitterOptions {
 
 /** What was left out of one record because it was nested too deeply: its paths (`answers[3].value`). */
 export type PrunedPaths = string[];
+
+/** A record larger than `maxElementBytes`: read past without being held, and handed out as this. */
+export interface Oversize {
+  /** Its size in bytes. */
+  bytes: number;
+  /** Its first bytes as text (up to `OVERSIZE_HEAD_BYTES`), to find its identifier for the log line. */
+  head: string;
+}
+
+/** The largest record read by default (8 MiB); a larger one is read past and handed out as `Oversize`. */
+export const MAX_ELEMENT_BYTES = 8 * 1024 * 1024;
+
+/** Bytes kept of the beginning of a record too large to read. */
+export const OVERSIZE_HEAD_BYTES = 4096;
 
 /** The envelope members kept: the catalog's paging. Every other member is read past. */
 export const ENVELOPE_MEMBERS: ReadonlySet<string> = new Set(['page', 'limit', 'total']);
@@ -159,6 +175,9 @@ export class EnvelopeSplitter {
   private captureLimit = 0;
   /** Whether the capture of the current key or member value was let go (it was too large). */
   private released = false;
+  /** Where the current element starts in the body, and the first bytes of it once it was let go. */
+  private elementStart = 0;
+  private oversizeHead = '';
   private inString = false;
   /** Parity of the run of backslashes that ended the previous chunk inside a string. */
   private oddBackslashes = false;
@@ -169,10 +188,15 @@ export class EnvelopeSplitter {
   private foreignBytes = 0;
 
   constructor(
-    private readonly onElement: (value: unknown, index: number, pruned: PrunedPaths) => void,
+    private readonly onElement: (
+      value: unknown,
+      index: number,
+      pruned: PrunedPaths,
+      oversize?: Oversize,
+    ) => void,
     options: SplitterOptions = {},
   ) {
-    this.maxElementBytes = options.maxElementBytes ?? 8 * 1024 * 1024;
+    this.maxElementBytes = options.maxElementBytes ?? MAX_ELEMENT_BYTES;
     this.maxDepth = options.maxDepth ?? MAX_JSON_DEPTH;
   }
 
@@ -316,6 +340,7 @@ export class EnvelopeSplitter {
             i++;
           } else if (startsValue(byte)) {
             this.beginValue(i, this.maxElementBytes);
+            this.elementStart = chunkStart + i;
             this.mode = Mode.Element;
           } else {
             this.fail('syntax', `record ${this.records + 1} is not valid JSON`, chunk, i, chunkStart);
@@ -328,7 +353,13 @@ export class EnvelopeSplitter {
             i = n;
             break;
           }
-          if (this.deepest > this.maxDepth) {
+          if (this.heldTooMuch(end)) {
+            // Too large to hold: read past, and handed out as such (the odd-record rule skips it).
+            if (!this.released) this.keepOversizeHead(chunk.subarray(this.captureStart, end));
+            this.endCapture();
+            const oversize = { bytes: chunkStart + end - this.elementStart, head: this.oversizeHead };
+            this.onElement(undefined, this.records++, [], oversize);
+          } else if (this.deepest > this.maxDepth) {
             const pruned = this.parseCapturedPruned(chunk, end, chunkStart);
             this.onElement(pruned.value, this.records++, pruned.pruned);
           } else {
@@ -371,16 +402,10 @@ export class EnvelopeSplitter {
       if (this.pieceBytes <= this.captureLimit) {
         this.pieces.push(piece);
         this.captureStart = 0;
-      } else if (this.mode === Mode.Element) {
-        this.fail(
-          'too-large',
-          `one value is larger than ${Math.round(this.maxElementBytes / 1024 / 1024)} MB`,
-          chunk,
-          n - 1,
-          chunkStart,
-        );
       } else {
-        // A member name or an envelope member too large to hold: read past it, holding nothing.
+        // A record, a member name or an envelope member too large to hold: read past it, holding nothing
+        // (of a record, only its first bytes, to name it).
+        if (this.mode === Mode.Element) this.keepOversizeHead(piece);
         this.endCapture();
         this.released = true;
       }
@@ -444,6 +469,18 @@ export class EnvelopeSplitter {
   /** Whether the key or member value that ends just before `end` was too large to hold. */
   private heldTooMuch(end: number): boolean {
     return this.released || this.pieceBytes + (end - this.captureStart) > this.captureLimit;
+  }
+
+  /** Keeps the first bytes of the record being captured (its earlier pieces, then `last`) as text. */
+  private keepOversizeHead(last: Uint8Array): void {
+    const parts: Uint8Array[] = [];
+    let bytes = 0;
+    for (const part of [...this.pieces, last]) {
+      if (bytes >= OVERSIZE_HEAD_BYTES) break;
+      parts.push(part.subarray(0, OVERSIZE_HEAD_BYTES - bytes));
+      bytes += parts[parts.length - 1]!.length;
+    }
+    this.oversizeHead = Buffer.concat(parts).toString('utf8');
   }
 
   /** Ends a capture without reading it. */

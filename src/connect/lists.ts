@@ -12,7 +12,12 @@
  * gathered must then be dropped, never used as a (shorter) list.
  */
 import type { z } from 'zod';
-import { EnvelopeSplitter, type EnvelopeSummary, type SplitterOptions } from './listSplitter';
+import {
+  EnvelopeSplitter,
+  type EnvelopeSummary,
+  MAX_ELEMENT_BYTES,
+  type SplitterOptions,
+} from './listSplitter';
 import { type ObjectSchema, type RecordLog, type RecordRule, keepRecord } from './records';
 
 export type Visit<T> = (record: T, position: number) => void;
@@ -42,6 +47,32 @@ export interface ListReader {
   headText(): string;
 }
 
+const sizeText = (bytes: number): string =>
+  bytes >= 1024 * 1024 ? `${(bytes / 1024 / 1024).toFixed(1)} MB` : `${Math.ceil(bytes / 1024)} KB`;
+
+/**
+ * The identifier `"<idKey>": "<id>"` near the start of a record's text (a record too large to read), or
+ * `null`. Found with `indexOf`, no pattern; an escaped or overlong id is not read.
+ */
+export const idIn = (head: string, idKey: string): string | null => {
+  const name = `"${idKey}"`;
+  let at = head.indexOf(name);
+  while (at >= 0) {
+    let i = at + name.length;
+    while (head[i] === ' ' || head[i] === '\n' || head[i] === '\r' || head[i] === '\t') i++;
+    if (head[i] === ':') {
+      i++;
+      while (head[i] === ' ' || head[i] === '\n' || head[i] === '\r' || head[i] === '\t') i++;
+      if (head[i] !== '"') return null;
+      const end = head.indexOf('"', i + 1);
+      const id = end < 0 ? '' : head.slice(i + 1, end);
+      return id && end - i <= 200 && !id.includes('\\') ? id : null;
+    }
+    at = head.indexOf(name, at + 1);
+  }
+  return null;
+};
+
 /** A reader that checks each record of the answer against `rule` and visits the usable ones. */
 export const listReader = <S extends ObjectSchema>(
   rule: RecordRule<S>,
@@ -50,7 +81,13 @@ export const listReader = <S extends ObjectSchema>(
   options?: SplitterOptions,
 ): ListReader => {
   let kept = 0;
-  const splitter = new EnvelopeSplitter((value, position, pruned) => {
+  const splitter = new EnvelopeSplitter((value, position, pruned, oversize) => {
+    if (oversize) {
+      const limit = sizeText(options?.maxElementBytes ?? MAX_ELEMENT_BYTES);
+      const reason = `it is ${sizeText(oversize.bytes)}, more than the ${limit} a record may be, so it was not read`;
+      log.skipped(rule.noun, position, idIn(oversize.head, rule.idKey), reason);
+      return;
+    }
     const record = keepRecord(rule, value, position, log, pruned);
     if (record === null) return;
     try {

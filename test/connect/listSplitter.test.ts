@@ -262,12 +262,25 @@ describe('answers that are not a complete list', () => {
     expect(failure('{"error":{"code":"X"}}').message).toMatch(/has no "data" list/);
   });
 
-  it('refuses one element larger than its limit instead of holding it', () => {
-    const splitter = new EnvelopeSplitter(() => undefined, { maxElementBytes: 1000 });
-    splitter.write('{"data":[{"s":"');
+  it('reads past one element larger than its limit without holding it, and reads on', () => {
+    const seen: Array<[unknown, unknown]> = [];
+    const splitter = new EnvelopeSplitter(
+      (value, _index, _pruned, oversize) => seen.push([value, oversize]),
+      {
+        maxElementBytes: 1000,
+      },
+    );
+    splitter.write('{"data":[{"id":"big","s":"');
     const big = Buffer.alloc(600, 'a');
-    splitter.write(big);
-    expect(() => splitter.write(big)).toThrow(/larger than/);
+    for (let i = 0; i < 5; i++) splitter.write(big);
+    splitter.write('"},{"id":"next"},{"id":"whole","s":"' + 'b'.repeat(2000) + '"}]}');
+    expect(splitter.end()).toMatchObject({ records: 3 });
+    expect(seen[0]).toEqual([
+      undefined,
+      { bytes: 3019, head: expect.stringMatching(/^\{"id":"big","s":"a+$/) },
+    ]);
+    expect(seen[1]).toEqual([{ id: 'next' }, undefined]);
+    expect(seen[2]?.[1]).toMatchObject({ bytes: 2021, head: expect.stringMatching(/^\{"id":"whole"/) });
   });
 
   it('stops at the first problem and does not hand out later records', () => {

@@ -4,7 +4,7 @@
  */
 import fc from 'fast-check';
 import { ListReadError } from '../../src/connect/listSplitter';
-import { type ListRead, collect, listReader, readListText } from '../../src/connect/lists';
+import { type ListRead, collect, idIn, listReader, readListText } from '../../src/connect/lists';
 import { ORDER_RULE, type RecordRule, SUBMISSION_RULE, recordLog } from '../../src/connect/records';
 import type { z } from 'zod';
 
@@ -225,4 +225,33 @@ it('skips a record its visitor throws on, with a line naming it, and reads the r
       'Odd record in the list: registration "sub_000002" (item 2) skipped: it could not be read (RangeError).',
     ]);
   }
+});
+
+it('skips a record larger than a record may be, naming it by the id at its start, and reads the rest', () => {
+  const big = registration(2, { answers: [{ key: 'notes', value: 'x'.repeat(20_000) }] });
+  const body = Buffer.from(JSON.stringify({ data: [registration(1), big, registration(3)] }));
+  const lines: string[] = [];
+  const seen: string[] = [];
+  const reader = listReader(
+    SUBMISSION_RULE,
+    (s) => seen.push(s.submissionId),
+    recordLog((line) => lines.push(line), 'the list'),
+    { maxElementBytes: 10_000 },
+  );
+  for (let at = 0; at < body.length; at += 4096) reader.write(body.subarray(at, at + 4096));
+  expect(reader.end()).toMatchObject({ items: 3, kept: 2 });
+  expect(seen).toEqual(['sub_000001', 'sub_000003']);
+  expect(lines).toEqual([
+    expect.stringMatching(
+      /^Odd record in the list: registration "sub_000002" \(item 2\) skipped: it is 20 KB, more than the 10 KB a record may be, so it was not read\.$/,
+    ),
+  ]);
+});
+
+it("finds a record's id near its start without a pattern, or none", () => {
+  expect(idIn('{"a":1, "submissionId" :\t"sub_1","b"', 'submissionId')).toBe('sub_1');
+  expect(idIn('{"x":"submissionId","submissionId":"sub_2"', 'submissionId')).toBe('sub_2');
+  expect(idIn('{"submissionId":"sub_\\"x"}', 'submissionId')).toBeNull();
+  expect(idIn('{"submissionId":"sub_cut', 'submissionId')).toBeNull();
+  expect(idIn('{"id":"a"}', 'submissionId')).toBeNull();
 });

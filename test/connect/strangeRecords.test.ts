@@ -1,6 +1,6 @@
 /**
  * One record never fails a list, however strange: a registration nested thousands of levels deep, one with an
- * answer key of 120,000 characters, and an envelope member of 50 MB. Every read of the registrations (a poll
+ * answer key of 120,000 characters, one of 9 MB, and an envelope member of 50 MB. Every read of the registrations (a poll
  * of New Form Submission, Find Registration, the registration dropdown, the attendee lookup of an order)
  * succeeds with all the siblings, and a log line names what was left out.
  */
@@ -115,6 +115,22 @@ const scenarios: Scenario[] = [
     strangeKept: true,
     lines: [],
     answerLines: [/Registration "sub_strange": 1 answer key\(s\) longer than 200 characters/],
+  },
+  {
+    name: 'one registration of 9 MB, more than a record may be',
+    body: () => {
+      const [head, , tail] = listText('__BIG__');
+      const [before, after] = (head as string).split('__BIG__') as [string, string];
+      const record = JSON.stringify(
+        registration(STRANGE, 1, { answers: [{ key: 'notes', value: '__NOTES__' }] }),
+      );
+      const [start, end] = record.split('"__NOTES__"') as [string, string];
+      return [before, start, '"', padding(9 * 1024 * 1024), '"', end, after, tail as string];
+    },
+    strangeKept: false,
+    lines: [
+      /registration "sub_strange" \(item 3\) skipped: it is 9\.0 MB, more than the 8\.0 MB a record may be/,
+    ],
   },
   {
     name: 'an envelope member of 50 MB',
