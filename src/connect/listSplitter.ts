@@ -14,7 +14,9 @@
  *   an odd run across chunk boundaries), so an escaped quote never ends a string.
  * - Outside strings it counts nesting only; each element's own syntax is checked by `JSON.parse`, and the
  *   envelope's grammar by the state machine here, so a body is accepted only if it is valid JSON, and
- *   then the records are exactly those `JSON.parse` of the whole body would give.
+ *   then the records are exactly those `JSON.parse` of the whole body would give. The exceptions are what
+ *   is read past unheld (an envelope member other than the paging, a part of a record nested too deeply, a
+ *   record too large): their strings and brackets are followed, their syntax is not checked further.
  * - A body that ends before the envelope is closed is an error (`truncated`), never a shorter list.
  * - Each record's nesting is counted as it is scanned. A record nested deeper than `MAX_JSON_DEPTH` is read
  *   member by member (`parseJsonPruned`): what is too deep is left out and named, for the odd-record rule
