@@ -54,7 +54,7 @@ const sizeText = (bytes: number): string =>
  * The identifier `"<idKey>": "<id>"` near the start of a record's text (a record too large to read), or
  * `null`. Found with `indexOf`, no pattern; an escaped or overlong id is not read.
  */
-export const idIn = (head: string, idKey: string): string | null => {
+export const idNearStart = (head: string, idKey: string): string | null => {
   const name = `"${idKey}"`;
   let at = head.indexOf(name);
   while (at >= 0) {
@@ -85,7 +85,7 @@ export const listReader = <S extends ObjectSchema>(
     if (oversize) {
       const limit = sizeText(options?.maxElementBytes ?? MAX_ELEMENT_BYTES);
       const reason = `it is ${sizeText(oversize.bytes)}, more than the ${limit} a record may be, so it was not read`;
-      log.skipped(rule.noun, position, idIn(oversize.head, rule.idKey), reason);
+      log.skipped(rule.noun, position, idNearStart(oversize.head, rule.idKey), reason);
       return;
     }
     const record = keepRecord(rule, value, position, log, pruned);

@@ -4,7 +4,7 @@
  */
 import fc from 'fast-check';
 import { ListReadError } from '../../src/connect/listSplitter';
-import { type ListRead, collect, idIn, listReader, readListText } from '../../src/connect/lists';
+import { type ListRead, collect, idNearStart, listReader, readListText } from '../../src/connect/lists';
 import { ORDER_RULE, type RecordRule, SUBMISSION_RULE, recordLog } from '../../src/connect/records';
 import type { z } from 'zod';
 
@@ -249,9 +249,9 @@ it('skips a record larger than a record may be, naming it by the id at its start
 });
 
 it("finds a record's id near its start without a pattern, or none", () => {
-  expect(idIn('{"a":1, "submissionId" :\t"sub_1","b"', 'submissionId')).toBe('sub_1');
-  expect(idIn('{"x":"submissionId","submissionId":"sub_2"', 'submissionId')).toBe('sub_2');
-  expect(idIn('{"submissionId":"sub_\\"x"}', 'submissionId')).toBeNull();
-  expect(idIn('{"submissionId":"sub_cut', 'submissionId')).toBeNull();
-  expect(idIn('{"id":"a"}', 'submissionId')).toBeNull();
+  expect(idNearStart('{"a":1, "submissionId" :\t"sub_1","b"', 'submissionId')).toBe('sub_1');
+  expect(idNearStart('{"x":"submissionId","submissionId":"sub_2"', 'submissionId')).toBe('sub_2');
+  expect(idNearStart('{"submissionId":"sub_\\"x"}', 'submissionId')).toBeNull();
+  expect(idNearStart('{"submissionId":"sub_cut', 'submissionId')).toBeNull();
+  expect(idNearStart('{"id":"a"}', 'submissionId')).toBeNull();
 });
