@@ -18,7 +18,7 @@ import {
   MAX_ELEMENT_BYTES,
   type SplitterOptions,
 } from './listSplitter';
-import { type ObjectSchema, type RecordLog, type RecordRule, keepRecord } from './records';
+import { type ObjectSchema, type RecordLog, type RecordRule, isSystemic, keepRecord } from './records';
 
 export type Visit<T> = (record: T, position: number) => void;
 
@@ -81,6 +81,8 @@ export const listReader = <S extends ObjectSchema>(
   options?: SplitterOptions,
 ): ListReader => {
   let kept = 0;
+  let visitFailures = 0;
+  let firstVisitError: unknown = null;
   const splitter = new EnvelopeSplitter((value, position, pruned, oversize) => {
     if (oversize) {
       const limit = sizeText(options?.maxElementBytes ?? MAX_ELEMENT_BYTES);
@@ -96,6 +98,8 @@ export const listReader = <S extends ObjectSchema>(
     } catch (error) {
       // What an operation does with one record (keep it, compute its sort key) must not fail the list: the
       // record is skipped by the odd-record rule. The error's kind only: its message may quote a value.
+      visitFailures++;
+      firstVisitError ??= error;
       const id = (record as Record<string, unknown>)[rule.idKey];
       const kind = error instanceof Error ? error.name : typeof error;
       log.skipped(
@@ -111,6 +115,8 @@ export const listReader = <S extends ObjectSchema>(
     end: () => {
       const summary: EnvelopeSummary = splitter.end();
       log.close();
+      // Most records failing is the app's fault, not theirs: the read fails rather than losing them all.
+      if (isSystemic(visitFailures, kept)) throw firstVisitError;
       return {
         fields: summary.fields,
         skippedMembers: summary.skippedMembers,

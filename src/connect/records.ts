@@ -177,6 +177,17 @@ export interface RecordLog {
   readonly counts: { kept: number; skipped: number };
 }
 
+/**
+ * When the app's own handling of records (a visitor, a mapper) throws on at least this many records of one
+ * list, and on more of them than it handled, the fault is the app's, not the records': the list fails (and
+ * is read again later) rather than every record being skipped, which would lose them.
+ */
+export const SYSTEMIC_FAILURES = 3;
+
+/** Whether `failed` records out of `failed + handled` point to a fault of the app (see `SYSTEMIC_FAILURES`). */
+export const isSystemic = (failed: number, handled: number): boolean =>
+  failed >= SYSTEMIC_FAILURES && failed > handled;
+
 /** Lines written one by one before the rest are only counted (a broken feed must not flood the log). */
 export const RECORD_LOG_LINES = 20;
 

@@ -255,3 +255,17 @@ it("finds a record's id near its start without a pattern, or none", () => {
   expect(idNearStart('{"submissionId":"sub_cut', 'submissionId')).toBeNull();
   expect(idNearStart('{"id":"a"}', 'submissionId')).toBeNull();
 });
+
+it('fails the read when its visitor throws on most records: a fault of the app, not of the records', () => {
+  const body = JSON.stringify({ data: [registration(1), registration(2), registration(3), registration(4)] });
+  expect(() =>
+    readListText(
+      body,
+      SUBMISSION_RULE,
+      (s) => {
+        if (s.submissionId !== 'sub_000004') throw new TypeError('visitor bug');
+      },
+      recordLog(() => undefined, 'the list'),
+    ),
+  ).toThrow('visitor bug');
+});

@@ -62,4 +62,14 @@ describe('present', () => {
       'Odd record in this poll: registration "b" (item 2) skipped: it could not be turned into a Zap item (TypeError).',
     ]);
   });
+
+  it('fails the poll when most records throw: a fault of the app, where skipping them all would lose them', () => {
+    const broken = {
+      ...presenter,
+      toItem: (): { id: string } => {
+        throw new TypeError('mapper bug');
+      },
+    };
+    expect(() => present(bundleWith({}), records, broken, () => undefined)).toThrow('mapper bug');
+  });
 });
