@@ -7,7 +7,8 @@
  *   dropped while parsing, and reported, so nothing can be set through a prototype.
  * - **Bounded depth.** Validating a 50,000-deep body recurses until the stack overflows (`RangeError`). The
  *   depth is measured on the text first, without recursion, and a body nested deeper than the limit is
- *   refused before it is parsed.
+ *   refused before it is parsed. A record of a list is not refused whole: `parseJsonPruned` reads it without
+ *   its too-deep parts, which the odd-record rule names in its log line.
  */
 
 /** No contract object nests deeper than a handful of levels; this leaves ample room for extra fields. */

@@ -8,7 +8,10 @@
  *   level down: its odd optional fields are dropped, and an element whose own required fields are unusable
  *   is dropped from the list, never the whole record;
  * - a record whose identifier, `createdAt` or another required field is missing or unusable, or that is
- *   not an object at all, is skipped with a log line, and the rest of the list is kept.
+ *   not an object at all, is skipped with a log line, and the rest of the list is kept;
+ * - a part of a record nested deeper than `MAX_JSON_DEPTH` is a field that cannot be read: left out and
+ *   named (`keepRecord`'s `pruned`); a record too large to read, or one the app's own handling throws on, is
+ *   skipped with a log line (unless most records fail: see `SYSTEMIC_FAILURES`).
  *
  * Log lines name the record (its identifier or position) and the field, never its value: values are
  * personal data and may hold anything.
