@@ -194,6 +194,9 @@ export const isSystemic = (failed: number, handled: number): boolean =>
 /** Lines written one by one before the rest are only counted (a broken feed must not flood the log). */
 export const RECORD_LOG_LINES = 20;
 
+/** An identifier or a path as a log line shows it: at most `max` characters (service text may be huge). */
+const shortened = (text: string, max = 120): string => (text.length > max ? `${text.slice(0, max)}…` : text);
+
 /** A log for the odd records of one read of `what` ("the registrations of this event"). */
 export const recordLog = (write: LogLine, what: string, limit = RECORD_LOG_LINES): RecordLog => {
   const counts = { kept: 0, skipped: 0 };
@@ -206,15 +209,15 @@ export const recordLog = (write: LogLine, what: string, limit = RECORD_LOG_LINES
     counts,
     kept(noun, id, dropped) {
       counts.kept++;
-      const fields = dropped.map((d) => `${d.path} (${d.problem})`).join(', ');
+      const fields = dropped.map((d) => `${shortened(d.path)} (${d.problem})`).join(', ');
       const odd = dropped.some((d) => d.problem !== TOO_DEEP);
       line(
-        `${noun} "${id}" kept without ${fields}${odd ? '; the value was not in its documented form' : ''}.`,
+        `${noun} "${shortened(id)}" kept without ${fields}${odd ? '; the value was not in its documented form' : ''}.`,
       );
     },
     skipped(noun, position, id, reason) {
       counts.skipped++;
-      const which = id ? `${noun} "${id}" (item ${position + 1})` : `item ${position + 1}`;
+      const which = id ? `${noun} "${shortened(id)}" (item ${position + 1})` : `item ${position + 1}`;
       line(`${which} skipped: ${reason}.`);
     },
     close() {
