@@ -59,13 +59,19 @@ const fakeZ = (): ZObject => {
   return z as unknown as ZObject;
 };
 
+/**
+ * When the bench's deliveries were sent: a minute before the bench started, always well inside the replay
+ * window (a fixed date would age past it and every delivery would be dropped as a replay).
+ */
+const DELIVERED_AT = new Date(Date.now() - 60_000).toISOString();
+
 /** A FORM_SUBMISSION delivery body of about `bytes` bytes (mixed-script answer text pads it). */
 const bodyOfSize = (bytes: number, id: string): string => {
   const base = (notes: string) =>
     JSON.stringify({
       id,
       type: 'FORM_SUBMISSION',
-      createdAt: new Date().toISOString(),
+      createdAt: DELIVERED_AT,
       data: {
         ...SAMPLE_SUBMISSION,
         answers: [...(SAMPLE_SUBMISSION.answers ?? []), { key: 'notes', label: 'Notes', value: notes }],

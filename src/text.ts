@@ -8,11 +8,21 @@ export const folded = (text: string): string =>
     .trim()
     .toLowerCase();
 
+/**
+ * `text` without `char` at either end, in one pass. Patterns such as `/^-+|-+$/g` are quadratic on a long run
+ * of `char` that does not reach the end (the engine tries the run from each of its positions), so service text
+ * is never trimmed with them.
+ */
+export const trimChar = (text: string, char: string): string => {
+  let start = 0;
+  let end = text.length;
+  while (start < end && text[start] === char) start++;
+  while (end > start && text[end - 1] === char) end--;
+  return text.slice(start, end);
+};
+
 /** Words of a text as a slug ("TechWeek Paris 2026!" → "techweek-paris-2026"), for title-or-slug searches. */
-export const slugText = (text: string): string =>
-  folded(text)
-    .replace(/[^a-z0-9]+/g, '-')
-    .replace(/^-+|-+$/g, '');
+export const slugText = (text: string): string => trimChar(folded(text).replace(/[^a-z0-9]+/g, '-'), '-');
 
 const HTML_ESCAPES: Record<string, string> = {
   '&': '&amp;',

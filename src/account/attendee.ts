@@ -8,7 +8,7 @@
  * One order's attendee costs at most one lookup, however many of its fields are resolved:
  * - the result is kept for the account for 10 minutes, per registration;
  * - a lookup in progress is shared: the first hydration claims the event's lookup in the cache (`nx`), the
- *   others wait for its result (polling the cache, for at most `ATTENDEE_WAIT_MS`; then, or when the cache
+ *   others wait for its result (polling the cache, for at most `ATTENDEE_LIMITS.waitMs`; then, or when the cache
  *   fails, they look up themselves: losing the cache costs requests, never a result);
  * - several orders of one event share one pass: a hydration that finds the event's lookup taken adds its
  *   registration to the event's "wanted" list (a slot of its own, taken with `nx`); the pass starts a
@@ -46,12 +46,12 @@ import {
 import { ALL_TIME } from './registrations';
 import { type AccountCache, accountCache } from './store';
 
-/** Time for the reads of one lookup (all windows); a hydration has Zapier's 30 s. */
-export const ATTENDEE_LOOKUP_MS = 20_000;
-/** How long a hydration waits for another one's lookup before looking up itself. */
-export const ATTENDEE_WAIT_MS = 22_000;
-/** A hydration's time in all: Zapier stops an invocation at 30 s. */
-const HYDRATION_MS = 27_000;
+/**
+ * Time limits, read at each lookup (tests that do not test them set generous ones): the reads of one lookup
+ * (all windows), how long a hydration waits for another one's lookup before looking up itself, and a
+ * hydration's time in all (Zapier stops an invocation at 30 s).
+ */
+export const ATTENDEE_LIMITS = { lookupMs: 20_000, waitMs: 22_000, hydrationMs: 27_000 };
 /** The first window starts this long before the earliest order of the pass. */
 const BEFORE_ORDER_MS = 24 * 3600 * 1000;
 /** At most this many registrations in one event's wanted list (and so in the memory of one pass). */
@@ -68,7 +68,8 @@ const WANTED_MARGIN = 4;
 const GATHER_MS = 250;
 /** How often a pass reads the wanted list again while the answer arrives. */
 const PICKUP_MS = 1_000;
-const CLAIM_TTL_SECONDS = Math.ceil((ATTENDEE_LOOKUP_MS + 5_000) / 1000);
+/** The claim of an event's lookup outlives the lookup a little, in case its end is never written. */
+const claimTtlSeconds = () => Math.ceil((ATTENDEE_LIMITS.lookupMs + 5_000) / 1000);
 const FIRST_POLL_MS = 100;
 const MAX_POLL_MS = 1_000;
 
@@ -299,7 +300,7 @@ const pass = async (
   collecting = false,
 ): Promise<Known> => {
   const { z, bundle, cache, keys, lookup, clock } = ctx;
-  const deadline = Math.min(clock.now() + ATTENDEE_LOOKUP_MS, ctx.start + HYDRATION_MS);
+  const deadline = Math.min(clock.now() + ATTENDEE_LIMITS.lookupMs, ctx.start + ATTENDEE_LIMITS.hydrationMs);
   const found = new Map<string, Attendee>();
   const settled = new Map<string, Known>();
   /** The targets not found yet: the read stops when there are none. */
@@ -361,7 +362,7 @@ const pass = async (
       if (pending.size === 0) break;
       const timeoutMs = deadline - clock.now();
       if (timeoutMs <= 0) {
-        throw new Error(`the search took longer than ${ATTENDEE_LOOKUP_MS / 1000} seconds.`);
+        throw new Error(`the search took longer than ${ATTENDEE_LIMITS.lookupMs / 1000} seconds.`);
       }
       const read = await readSubmissionPeople(
         z,
@@ -423,7 +424,7 @@ export const findAttendee = async (
     if (!running) {
       const failed = await cache.get<unknown>(keys.failed(id));
       if (isSharedFailure(failed)) throw sharedError(z, lookup, failed);
-      const claimed = await cache.setIfAbsent(keys.lookup, { since: clock.now() }, CLAIM_TTL_SECONDS);
+      const claimed = await cache.setIfAbsent(keys.lookup, { since: clock.now() }, claimTtlSeconds());
       if (claimed === null) return attendeeOfKnown(await alone(), lookup);
       if (claimed) {
         try {
@@ -442,7 +443,7 @@ export const findAttendee = async (
       // past what that pass read: asking again costs a slot, never a result.
       await want(ctx);
     }
-    if (clock.now() - ctx.start >= ATTENDEE_WAIT_MS) return attendeeOfKnown(await alone(), lookup);
+    if (clock.now() - ctx.start >= ATTENDEE_LIMITS.waitMs) return attendeeOfKnown(await alone(), lookup);
     await clock.sleep(pause);
     pause = Math.min(MAX_POLL_MS, pause * 2);
   }

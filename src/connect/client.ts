@@ -55,15 +55,32 @@ export interface ConnectResult<T> {
   bytes: number;
 }
 
-const DEFAULT_TIMEOUT_MS = 20_000;
-/** Time limits of a streamed list read that has no `timeoutMs` of its own (a lookup through a whole event). */
+/**
+ * Time limits of requests without a `timeoutMs` of their own, and of a streamed list read without one (a
+ * lookup through a whole event). One table, read at each request, so that tests can set them
+ * (`setStreamLimits`): generous limits where a test asserts behaviour on a machine that may be slow, short
+ * ones where it asserts the limit itself.
+ */
 export const STREAM_LIMITS = {
+  /** An answer must start arriving within this. */
+  requestMs: 20_000,
   /** The whole answer: Zapier stops an invocation at 30 s. */
   lookupMs: 27_000,
   /** No byte of the answer for this long: it stalled. */
-  stallMs: DEFAULT_TIMEOUT_MS,
+  stallMs: 20_000,
   /** How often the limits are checked, at most. */
   stepMs: 250,
+};
+
+export type StreamLimits = typeof STREAM_LIMITS;
+
+/** Sets some of `STREAM_LIMITS`; returns a function that puts back the limits it replaced. */
+export const setStreamLimits = (limits: Partial<StreamLimits>): (() => void) => {
+  const saved = { ...STREAM_LIMITS };
+  Object.assign(STREAM_LIMITS, limits);
+  return () => {
+    Object.assign(STREAM_LIMITS, saved);
+  };
 };
 
 /** Joins a normalised base URL and an encoded path, with a query built from defined values only. */
@@ -197,7 +214,7 @@ const send = async (
       redirect: 'manual',
       skipThrowForStatus: true,
       throwForThrottlingEarly: false,
-      timeout: call.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+      timeout: call.timeoutMs ?? STREAM_LIMITS.requestMs,
       ...(raw ? { raw: true } : {}),
       ...(signal ? { signal } : {}),
     } as RequestOptions);
@@ -421,6 +438,13 @@ const readList = async <S extends ObjectSchema>(
   };
 
   const done = (read: ListRead): ListResult => {
+    if (read.skippedMembers > 0) {
+      const names = read.skippedNames.map((name) => `"${name}"`).join(', ');
+      const more = read.skippedMembers > read.skippedNames.length ? ', …' : '';
+      z.console.log(
+        `The answer for ${call.what} had ${read.skippedMembers} member(s) besides its list (${names}${more}); they were read past and left out (only "data", "page", "limit" and "total" are read).`,
+      );
+    }
     if (read.droppedKeys > 0) {
       z.console.log(
         `The answer for ${call.what} had ${read.droppedKeys} "__proto__" field(s); they were ignored (only a record's own fields are read).`,

@@ -5,6 +5,13 @@
 import type { ZObject } from 'zapier-platform-core';
 
 const ENV_BASE_URL = 'CONNECT_BASE_URL';
+/** `text` without its trailing slashes, in one pass (a `/\/+$/` pattern is quadratic on a run of slashes). */
+export const withoutTrailingSlashes = (text: string): string => {
+  let end = text.length;
+  while (end > 0 && text.charCodeAt(end - 1) === 0x2f) end--;
+  return text.slice(0, end);
+};
+
 export const ENV_FRONT_URL = 'CONNECT_FRONT_URL';
 export const ENV_EMBED_URL = 'CONNECT_EMBED_URL';
 
@@ -35,7 +42,7 @@ export const normalizeServiceUrl = (raw: string): { url: string } | { problem: s
   }
   if (parsed.username || parsed.password) return { problem: 'it must not contain a user name or password' };
   if (parsed.search || parsed.hash) return { problem: 'it must not contain "?" or "#" parts' };
-  const path = parsed.pathname.replace(/\/+$/, '');
+  const path = withoutTrailingSlashes(parsed.pathname);
   return { url: `${parsed.protocol}//${parsed.host}${path}` };
 };
 
@@ -82,7 +89,7 @@ export const isUnderBaseUrl = (url: string, baseUrl: string): boolean => {
     const target = new URL(url);
     const base = new URL(baseUrl);
     if (target.origin !== base.origin) return false;
-    const prefix = base.pathname.replace(/\/+$/, '');
+    const prefix = withoutTrailingSlashes(base.pathname);
     return prefix === '' || target.pathname === prefix || target.pathname.startsWith(`${prefix}/`);
   } catch {
     return false;

@@ -1,8 +1,10 @@
 /**
  * Incremental reader of a list answer, `{ "data": [ … ] }` (contract §1), fed with the bytes of the body as
  * they arrive. It splits the `data` array into its elements and hands each one, parsed by `JSON.parse`, to a
- * callback; the other members of the envelope (`page`, `total`, …) are parsed and kept. Neither the whole
- * body, nor its text, nor the whole list is ever held: only the record being read.
+ * callback. Of the other members of the envelope only the catalog's paging (`page`, `limit`, `total`) is kept,
+ * and only while small; any other member is read past without being held (a small one is still checked as
+ * JSON, a large one for its structure only). Neither the whole body, nor its text, nor the whole list is ever
+ * held: only the record being read.
  *
  * How it stays correct and fast:
  * - It works on bytes. Every byte that matters to the structure (`{ } [ ] " \ , :`) is ASCII, and no byte of
@@ -12,10 +14,17 @@
  *   an odd run across chunk boundaries), so an escaped quote never ends a string.
  * - Outside strings it counts nesting only; each element's own syntax is checked by `JSON.parse`, and the
  *   envelope's grammar by the state machine here, so a body is accepted only if it is valid JSON, and
- *   then the records are exactly those `JSON.parse` of the whole body would give.
+ *   then the records are exactly those `JSON.parse` of the whole body would give. The exceptions are what
+ *   is read past unheld (an envelope member other than the paging, a part of a record nested too deeply, a
+ *   record too large): their strings and brackets are followed, their syntax is not checked further.
  * - A body that ends before the envelope is closed is an error (`truncated`), never a shorter list.
+ * - Each record's nesting is counted as it is scanned. A record nested deeper than `MAX_JSON_DEPTH` is read
+ *   member by member (`parseJsonPruned`): what is too deep is left out and named, for the odd-record rule
+ *   to log, and the rest of the record and of the list is read as usual. No nesting can overflow the stack.
+ * - A record larger than `maxElementBytes` is read past without being held (only its first bytes are kept,
+ *   to name it) and handed out as `Oversize`, for the odd-record rule to skip with a log line.
  */
-import { parseJsonSafely } from './json';
+import { MAX_JSON_DEPTH, parseJsonPruned, parseJsonSafely } from './json';
 
 export type ListReadErrorKind =
   /** The body is not JSON at all (an HTML page, plain text). */
@@ -44,8 +53,12 @@ export class ListReadError extends Error {
 }
 
 export interface EnvelopeSummary {
-  /** The envelope's members other than `data`, parsed. */
+  /** The envelope's members kept (`page`, `limit`, `total`), parsed. */
   fields: Record<string, unknown>;
+  /** Other members of the envelope, read past and not kept (a `"__proto__"` member is counted in `droppedKeys`). */
+  skippedMembers: number;
+  /** The names of the first few of them, shortened, for a log line. */
+  skippedNames: string[];
   /** Elements of `data` handed to the callback. */
   records: number;
   /** Bytes of the body read. */
@@ -55,9 +68,38 @@ export interface EnvelopeSummary {
 }
 
 export interface SplitterOptions {
-  /** The largest element accepted, in bytes (default 8 MiB): a larger one is an error, not a memory spike. */
+  /** The largest element read, in bytes (default 8 MiB): a larger one is read past unheld, not a memory spike. */
   maxElementBytes?: number;
+  /** Records nested deeper are read without their too-deep parts (default `MAX_JSON_DEPTH`). */
+  maxDepth?: number;
 }
+
+/** What was left out of one record because it was nested too deeply: its paths (`answers[3].value`). */
+export type PrunedPaths = string[];
+
+/** A record larger than `maxElementBytes`: read past without being held, and handed out as this. */
+export interface Oversize {
+  /** Its size in bytes. */
+  bytes: number;
+  /** Its first bytes as text (up to `OVERSIZE_HEAD_BYTES`), to find its identifier for the log line. */
+  head: string;
+}
+
+/** The largest record read by default (8 MiB); a larger one is read past and handed out as `Oversize`. */
+export const MAX_ELEMENT_BYTES = 8 * 1024 * 1024;
+
+/** Bytes kept of the beginning of a record too large to read. */
+export const OVERSIZE_HEAD_BYTES = 4096;
+
+/** The envelope members kept: the catalog's paging. Every other member is read past. */
+export const ENVELOPE_MEMBERS: ReadonlySet<string> = new Set(['page', 'limit', 'total']);
+/** An envelope member larger than this is read past by its structure only, never held nor parsed. */
+export const MEMBER_BYTES = 64 * 1024;
+/** A member name longer than this is not held (it cannot be `data` nor a paging member). */
+const KEY_BYTES = 1024;
+/** Names of skipped members kept for the log line, and their length. */
+const SKIPPED_NAMES = 5;
+const NAME_CHARS = 40;
 
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
@@ -115,9 +157,13 @@ export class EnvelopeSplitter {
   private records = 0;
   private droppedKeys = 0;
   private readonly fields: Record<string, unknown> = Object.create(null) as Record<string, unknown>;
-  private readonly keys = new Set<string>();
-  private key = '';
+  private sawData = false;
+  private skippedMembers = 0;
+  private readonly skippedNames: string[] = [];
+  /** The current member's name; `null` when it was too long to hold. */
+  private key: string | null = '';
   private readonly maxElementBytes: number;
+  private readonly maxDepth: number;
 
   // The value being captured: where it starts in the current chunk, and earlier chunks' pieces of it.
   private captureStart = -1;
@@ -125,6 +171,15 @@ export class EnvelopeSplitter {
   private pieceBytes = 0;
   // Scanner state of the value being captured.
   private depth = 0;
+  /** The deepest nesting of the value being scanned so far. */
+  private deepest = 0;
+  /** The most bytes of the current key or member value held; past it, the capture is let go. */
+  private captureLimit = 0;
+  /** Whether the capture of the current key or member value was let go (it was too large). */
+  private released = false;
+  /** Where the current element starts in the body, and the first bytes of it once it was let go. */
+  private elementStart = 0;
+  private oversizeHead = '';
   private inString = false;
   /** Parity of the run of backslashes that ended the previous chunk inside a string. */
   private oddBackslashes = false;
@@ -135,10 +190,16 @@ export class EnvelopeSplitter {
   private foreignBytes = 0;
 
   constructor(
-    private readonly onElement: (value: unknown, index: number) => void,
+    private readonly onElement: (
+      value: unknown,
+      index: number,
+      pruned: PrunedPaths,
+      oversize?: Oversize,
+    ) => void,
     options: SplitterOptions = {},
   ) {
-    this.maxElementBytes = options.maxElementBytes ?? 8 * 1024 * 1024;
+    this.maxElementBytes = options.maxElementBytes ?? MAX_ELEMENT_BYTES;
+    this.maxDepth = options.maxDepth ?? MAX_JSON_DEPTH;
   }
 
   /** Reads the next bytes of the body; throws `ListReadError` (or what the callback throws). */
@@ -180,7 +241,7 @@ export class EnvelopeSplitter {
           if (isSpace(byte)) {
             i++;
           } else if (byte === QUOTE) {
-            this.beginCapture(i);
+            this.beginCapture(i, KEY_BYTES);
             this.inString = true;
             this.oddBackslashes = false;
             this.mode = Mode.KeyString;
@@ -200,14 +261,19 @@ export class EnvelopeSplitter {
             break;
           }
           i = end;
-          const key = this.parseCaptured(chunk, end, chunkStart);
-          if (typeof key !== 'string')
-            this.fail('syntax', 'a member name was expected', chunk, i, chunkStart);
-          if (key === 'data' && this.keys.has(key)) {
-            this.fail('shape', 'the member "data" appears twice', chunk, i, chunkStart);
+          if (this.heldTooMuch(end)) {
+            this.endCapture();
+            this.key = null;
+          } else {
+            const key = this.parseCaptured(chunk, end, chunkStart);
+            if (typeof key !== 'string')
+              this.fail('syntax', 'a member name was expected', chunk, i, chunkStart);
+            if (key === 'data' && this.sawData) {
+              this.fail('shape', 'the member "data" appears twice', chunk, i, chunkStart);
+            }
+            if (key === 'data') this.sawData = true;
+            this.key = key as string;
           }
-          this.key = key as string;
-          this.keys.add(this.key);
           this.mode = Mode.Colon;
           break;
         }
@@ -230,8 +296,10 @@ export class EnvelopeSplitter {
           } else if (byte === OPEN_BRACKET && this.key === 'data') {
             this.mode = Mode.ArrayFirst;
             i++;
+          } else if (this.key === 'data') {
+            this.fail('shape', '"data" is not a list', chunk, i, chunkStart);
           } else if (startsValue(byte)) {
-            this.beginValue(i);
+            this.beginValue(i, MEMBER_BYTES);
             this.mode = Mode.MemberValue;
           } else {
             this.fail('syntax', 'a value was expected', chunk, i, chunkStart);
@@ -244,10 +312,14 @@ export class EnvelopeSplitter {
             i = n;
             break;
           }
-          const value = this.parseCaptured(chunk, end, chunkStart);
+          // A small member is checked as JSON (parsed); a large or too deep one only by its structure.
+          const parse = !this.heldTooMuch(end) && this.deepest <= this.maxDepth;
+          const value = parse ? this.parseCaptured(chunk, end, chunkStart) : this.endCapture();
           // Own keys only, as for every JSON the app reads (json.ts): a "__proto__" member is dropped.
           if (this.key === '__proto__') this.droppedKeys++;
-          else this.fields[this.key] = value;
+          else if (parse && this.key !== null && ENVELOPE_MEMBERS.has(this.key))
+            this.fields[this.key] = value;
+          else this.skipMember();
           this.mode = chunk[end] === COMMA ? Mode.Key : Mode.Done;
           i = end + 1;
           break;
@@ -269,7 +341,8 @@ export class EnvelopeSplitter {
           if (isSpace(byte)) {
             i++;
           } else if (startsValue(byte)) {
-            this.beginValue(i);
+            this.beginValue(i, this.maxElementBytes);
+            this.elementStart = chunkStart + i;
             this.mode = Mode.Element;
           } else {
             this.fail('syntax', `record ${this.records + 1} is not valid JSON`, chunk, i, chunkStart);
@@ -282,8 +355,19 @@ export class EnvelopeSplitter {
             i = n;
             break;
           }
-          const value = this.parseCaptured(chunk, end, chunkStart);
-          this.onElement(value, this.records++);
+          if (this.heldTooMuch(end)) {
+            // Too large to hold: read past, and handed out as such (the odd-record rule skips it).
+            if (!this.released) this.keepOversizeHead(chunk.subarray(this.captureStart, end));
+            this.endCapture();
+            const oversize = { bytes: chunkStart + end - this.elementStart, head: this.oversizeHead };
+            this.onElement(undefined, this.records++, [], oversize);
+          } else if (this.deepest > this.maxDepth) {
+            const pruned = this.parseCapturedPruned(chunk, end, chunkStart);
+            this.onElement(pruned.value, this.records++, pruned.pruned);
+          } else {
+            const value = this.parseCaptured(chunk, end, chunkStart);
+            this.onElement(value, this.records++, []);
+          }
           this.mode = chunk[end] === COMMA ? Mode.ElementStart : Mode.AfterMember;
           i = end + 1;
           break;
@@ -317,17 +401,16 @@ export class EnvelopeSplitter {
     if (this.captureStart >= 0) {
       const piece = chunk.subarray(this.captureStart);
       this.pieceBytes += piece.length;
-      if (this.pieceBytes > this.maxElementBytes) {
-        this.fail(
-          'too-large',
-          `one value is larger than ${Math.round(this.maxElementBytes / 1024 / 1024)} MB`,
-          chunk,
-          n - 1,
-          chunkStart,
-        );
+      if (this.pieceBytes <= this.captureLimit) {
+        this.pieces.push(piece);
+        this.captureStart = 0;
+      } else {
+        // A record, a member name or an envelope member too large to hold: read past it, holding nothing
+        // (of a record, only its first bytes, to name it).
+        if (this.mode === Mode.Element) this.keepOversizeHead(piece);
+        this.endCapture();
+        this.released = true;
       }
-      this.pieces.push(piece);
-      this.captureStart = 0;
     }
   }
 
@@ -351,14 +434,13 @@ export class EnvelopeSplitter {
         this.tail(),
       );
     }
-    if (!this.keys.has('data')) {
+    if (!this.sawData) {
       throw new ListReadError('shape', 'the answer has no "data" list', this.bytes, this.headText());
-    }
-    if ('data' in this.fields) {
-      throw new ListReadError('shape', '"data" is not a list', this.bytes, this.headText());
     }
     return {
       fields: { ...this.fields },
+      skippedMembers: this.skippedMembers,
+      skippedNames: [...this.skippedNames],
       records: this.records,
       bytes: this.bytes,
       droppedKeys: this.droppedKeys,
@@ -372,6 +454,8 @@ export class EnvelopeSplitter {
   progress(): EnvelopeSummary {
     return {
       fields: { ...this.fields },
+      skippedMembers: this.skippedMembers,
+      skippedNames: [...this.skippedNames],
       records: this.records,
       bytes: this.bytes,
       droppedKeys: this.droppedKeys,
@@ -383,17 +467,55 @@ export class EnvelopeSplitter {
     return Buffer.concat(this.head).toString('utf8');
   }
 
-  private beginCapture(at: number): void {
+  private beginCapture(at: number, limit: number): void {
     this.captureStart = at;
     this.pieces = [];
     this.pieceBytes = 0;
+    this.captureLimit = limit;
+    this.released = false;
   }
 
-  private beginValue(at: number): void {
-    this.beginCapture(at);
+  private beginValue(at: number, limit: number): void {
+    this.beginCapture(at, limit);
     this.depth = 0;
+    this.deepest = 0;
     this.inString = false;
     this.oddBackslashes = false;
+  }
+
+  /** Whether the key or member value that ends just before `end` was too large to hold. */
+  private heldTooMuch(end: number): boolean {
+    return this.released || this.pieceBytes + (end - this.captureStart) > this.captureLimit;
+  }
+
+  /** Keeps the first bytes of the record being captured (its earlier pieces, then `last`) as text. */
+  private keepOversizeHead(last: Uint8Array): void {
+    const parts: Uint8Array[] = [];
+    let bytes = 0;
+    for (const part of [...this.pieces, last]) {
+      if (bytes >= OVERSIZE_HEAD_BYTES) break;
+      parts.push(part.subarray(0, OVERSIZE_HEAD_BYTES - bytes));
+      bytes += parts[parts.length - 1]!.length;
+    }
+    this.oversizeHead = Buffer.concat(parts).toString('utf8');
+  }
+
+  /** Ends a capture without reading it. */
+  private endCapture(): undefined {
+    this.captureStart = -1;
+    this.pieces = [];
+    this.pieceBytes = 0;
+    return undefined;
+  }
+
+  private skipMember(): void {
+    this.skippedMembers++;
+    if (this.skippedNames.length < SKIPPED_NAMES) {
+      const key = this.key;
+      this.skippedNames.push(
+        key === null ? '(a very long name)' : key.length > NAME_CHARS ? `${key.slice(0, NAME_CHARS)}…` : key,
+      );
+    }
   }
 
   /** Index of the quote that closes the current string, or -1 (state carried) when the chunk ends first. */
@@ -445,6 +567,7 @@ export class EnvelopeSplitter {
         this.oddBackslashes = false;
       } else if (byte === OPEN_BRACE || byte === OPEN_BRACKET) {
         depth++;
+        if (depth > this.deepest) this.deepest = depth;
       } else if (byte === CLOSE_BRACE || byte === CLOSE_BRACKET) {
         if (depth === 0) {
           const expected = terminator === Terminator.Element ? CLOSE_BRACKET : CLOSE_BRACE;
@@ -463,8 +586,8 @@ export class EnvelopeSplitter {
     return -1;
   }
 
-  /** Parses the captured value, which ends just before `end` in `chunk`, and ends the capture. */
-  private parseCaptured(chunk: Uint8Array, end: number, chunkStart: number): unknown {
+  /** The captured text, which ends just before `end` in `chunk`; ends the capture. */
+  private capturedText(chunk: Uint8Array, end: number): string {
     const start = this.captureStart;
     let text: string;
     if (this.pieces.length === 0) {
@@ -473,10 +596,33 @@ export class EnvelopeSplitter {
       this.pieces.push(chunk.subarray(0, end));
       text = Buffer.concat(this.pieces).toString('utf8');
     }
-    this.captureStart = -1;
-    this.pieces = [];
-    this.pieceBytes = 0;
-    const parsed = parseJsonSafely(text);
+    this.endCapture();
+    return text;
+  }
+
+  /** Parses a record nested deeper than the limit, without its too-deep parts (`parseJsonPruned`). */
+  private parseCapturedPruned(
+    chunk: Uint8Array,
+    end: number,
+    chunkStart: number,
+  ): { value: unknown; pruned: PrunedPaths } {
+    const parsed = parseJsonPruned(this.capturedText(chunk, end), this.maxDepth);
+    if (parsed.ok) {
+      this.droppedKeys += parsed.droppedKeys;
+      return { value: parsed.value, pruned: parsed.pruned };
+    }
+    return this.fail(
+      'syntax',
+      `record ${this.records + 1} is not valid JSON`,
+      chunk,
+      Math.max(0, end - 1),
+      chunkStart,
+    );
+  }
+
+  /** Parses the captured value, which ends just before `end` in `chunk`, and ends the capture. */
+  private parseCaptured(chunk: Uint8Array, end: number, chunkStart: number): unknown {
+    const parsed = parseJsonSafely(this.capturedText(chunk, end));
     if (parsed.ok) {
       this.droppedKeys += parsed.droppedKeys;
       return parsed.value;

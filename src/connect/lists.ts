@@ -4,22 +4,31 @@
  *
  * - `listReader`: bytes as they arrive (a large answer read as a stream); only the record being read is
  *   held, and each usable record is handed to `visit` at once;
- * - `readListText`: a body already in memory (small lists), parsed by `JSON.parse`.
+ * - `readListText`: a body already in memory (small lists), read by the same splitter in one piece.
  *
- * `visit` gets each usable record with its position in the answer. A read that fails (broken, cut or
+ * `visit` gets each usable record with its position in the answer; a record `visit` throws on is skipped with a
+ * log line (the odd-record rule), as one that does not match its schema. A read that fails (broken, cut or
  * wrongly shaped answer) throws `ListReadError` after some records may have been visited: whatever a visitor
  * gathered must then be dropped, never used as a (shorter) list.
  */
 import type { z } from 'zod';
-import { parseJsonSafely } from './json';
-import { EnvelopeSplitter, type EnvelopeSummary, ListReadError, type SplitterOptions } from './listSplitter';
-import { type ObjectSchema, type RecordLog, type RecordRule, keepRecord } from './records';
+import {
+  EnvelopeSplitter,
+  type EnvelopeSummary,
+  MAX_ELEMENT_BYTES,
+  type SplitterOptions,
+} from './listSplitter';
+import { type ObjectSchema, type RecordLog, type RecordRule, isSystemic, keepRecord } from './records';
 
 export type Visit<T> = (record: T, position: number) => void;
 
 export interface ListRead {
-  /** The envelope's members other than `data` (`page`, `total`, …). */
+  /** The envelope's paging members (`page`, `limit`, `total`); other members are read past, not kept. */
   fields: Record<string, unknown>;
+  /** Envelope members other than `data` and the paging, read past without being held. */
+  skippedMembers: number;
+  /** The first few of their names, shortened, for a log line. */
+  skippedNames: string[];
   /** Items in `data`, usable or not. */
   items: number;
   /** Items handed to `visit`. */
@@ -40,6 +49,32 @@ export interface ListReader {
   headText(): string;
 }
 
+const sizeText = (bytes: number): string =>
+  bytes >= 1024 * 1024 ? `${(bytes / 1024 / 1024).toFixed(1)} MB` : `${Math.ceil(bytes / 1024)} KB`;
+
+/**
+ * The identifier `"<idKey>": "<id>"` near the start of a record's text (a record too large to read), or
+ * `null`. Found with `indexOf`, no pattern; an escaped or overlong id is not read.
+ */
+export const idNearStart = (head: string, idKey: string): string | null => {
+  const name = `"${idKey}"`;
+  let at = head.indexOf(name);
+  while (at >= 0) {
+    let i = at + name.length;
+    while (head[i] === ' ' || head[i] === '\n' || head[i] === '\r' || head[i] === '\t') i++;
+    if (head[i] === ':') {
+      i++;
+      while (head[i] === ' ' || head[i] === '\n' || head[i] === '\r' || head[i] === '\t') i++;
+      if (head[i] !== '"') return null;
+      const end = head.indexOf('"', i + 1);
+      const id = end < 0 ? '' : head.slice(i + 1, end);
+      return id && end - i <= 200 && !id.includes('\\') ? id : null;
+    }
+    at = head.indexOf(name, at + 1);
+  }
+  return null;
+};
+
 /** A reader that checks each record of the answer against `rule` and visits the usable ones. */
 export const listReader = <S extends ObjectSchema>(
   rule: RecordRule<S>,
@@ -48,76 +83,71 @@ export const listReader = <S extends ObjectSchema>(
   options?: SplitterOptions,
 ): ListReader => {
   let kept = 0;
-  const splitter = new EnvelopeSplitter((value, position) => {
-    const record = keepRecord(rule, value, position, log);
-    if (record !== null) {
-      kept++;
+  let visitFailures = 0;
+  let firstVisitError: unknown = null;
+  const splitter = new EnvelopeSplitter((value, position, pruned, oversize) => {
+    if (oversize) {
+      const limit = sizeText(options?.maxElementBytes ?? MAX_ELEMENT_BYTES);
+      const reason = `it is ${sizeText(oversize.bytes)}, more than the ${limit} a record may be, so it was not read`;
+      log.skipped(rule.noun, position, idNearStart(oversize.head, rule.idKey), reason);
+      return;
+    }
+    const record = keepRecord(rule, value, position, log, pruned);
+    if (record === null) return;
+    try {
       visit(record, position);
+      kept++;
+    } catch (error) {
+      // What an operation does with one record (keep it, compute its sort key) must not fail the list: the
+      // record is skipped by the odd-record rule. The error's kind only: its message may quote a value.
+      visitFailures++;
+      firstVisitError ??= error;
+      const id = (record as Record<string, unknown>)[rule.idKey];
+      const kind = error instanceof Error ? error.name : typeof error;
+      log.skipped(
+        rule.noun,
+        position,
+        typeof id === 'string' ? id.slice(0, 80) : null,
+        `it could not be read (${kind})`,
+      );
     }
   }, options);
+  const read = (summary: EnvelopeSummary): ListRead => {
+    log.close();
+    return {
+      fields: summary.fields,
+      skippedMembers: summary.skippedMembers,
+      skippedNames: summary.skippedNames,
+      items: summary.records,
+      kept,
+      bytes: summary.bytes,
+      droppedKeys: summary.droppedKeys,
+    };
+  };
   return {
     write: (chunk) => splitter.write(chunk),
     end: () => {
-      const summary: EnvelopeSummary = splitter.end();
-      log.close();
-      return {
-        fields: summary.fields,
-        items: summary.records,
-        kept,
-        bytes: summary.bytes,
-        droppedKeys: summary.droppedKeys,
-      };
+      const result = read(splitter.end());
+      // Most records failing is the app's fault, not theirs: the read fails rather than losing them all.
+      if (isSystemic(visitFailures, kept)) throw firstVisitError;
+      return result;
     },
-    stop: () => {
-      const summary: EnvelopeSummary = splitter.progress();
-      log.close();
-      return {
-        fields: summary.fields,
-        items: summary.records,
-        kept,
-        bytes: summary.bytes,
-        droppedKeys: summary.droppedKeys,
-      };
-    },
+    stop: () => read(splitter.progress()),
     headText: () => splitter.headText(),
   };
 };
 
-const NEAR = 80;
-
-/** The same reading as `listReader`, of a whole body in memory. */
+/** The same reading as `listReader`, of a whole body in memory: same records, same log lines, same errors. */
 export const readListText = <S extends ObjectSchema>(
   text: string,
   rule: RecordRule<S>,
   visit: Visit<z.infer<S>>,
   log: RecordLog,
+  options?: SplitterOptions,
 ): ListRead => {
-  const head = text.slice(0, NEAR);
-  const json = parseJsonSafely(text);
-  if (!json.ok) {
-    const trimmed = text.trimStart();
-    throw trimmed.startsWith('{')
-      ? new ListReadError('syntax', 'the answer is not valid JSON', 0, head)
-      : new ListReadError('not-json', trimmed ? 'the answer is not JSON' : 'the answer was empty', 0, head);
-  }
-  const body = json.value;
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) {
-    const kind = Array.isArray(body) ? 'a list' : body === null ? 'null' : `a ${typeof body}`;
-    throw new ListReadError('shape', `the answer is ${kind}, not an object with a "data" list`, 0, head);
-  }
-  const { data, ...fields } = body as Record<string, unknown>;
-  if (!('data' in body)) throw new ListReadError('shape', 'the answer has no "data" list', 0, head);
-  if (!Array.isArray(data)) throw new ListReadError('shape', '"data" is not a list', 0, head);
-  let kept = 0;
-  data.forEach((value: unknown, position) => {
-    const record = keepRecord(rule, value, position, log);
-    if (record !== null) {
-      kept++;
-      visit(record, position);
-    }
-  });
-  log.close();
-  return { fields, items: data.length, kept, bytes: Buffer.byteLength(text), droppedKeys: json.droppedKeys };
+  const reader = listReader(rule, visit, log, options);
+  reader.write(text);
+  return reader.end();
 };
 
 /** Visits every record into an array (small lists, and tests). */

@@ -8,12 +8,16 @@
  *   level down: its odd optional fields are dropped, and an element whose own required fields are unusable
  *   is dropped from the list, never the whole record;
  * - a record whose identifier, `createdAt` or another required field is missing or unusable, or that is
- *   not an object at all, is skipped with a log line, and the rest of the list is kept.
+ *   not an object at all, is skipped with a log line, and the rest of the list is kept;
+ * - a part of a record nested deeper than `MAX_JSON_DEPTH` is a field that cannot be read: left out and
+ *   named (`keepRecord`'s `pruned`); a record too large to read, or one the app's own handling throws on, is
+ *   skipped with a log line (unless most records fail: see `SYSTEMIC_FAILURES`).
  *
  * Log lines name the record (its identifier or position) and the field, never its value: values are
  * personal data and may hold anything.
  */
 import type { z } from 'zod';
+import { MAX_JSON_DEPTH } from './json';
 import { Event, FloorPlan, Order, Submission, SubmissionKey, SubmissionPerson } from './schemas';
 
 export type ObjectSchema = z.ZodObject<z.ZodRawShape>;
@@ -176,8 +180,22 @@ export interface RecordLog {
   readonly counts: { kept: number; skipped: number };
 }
 
+/**
+ * When the app's own handling of records (a visitor, a mapper) throws on at least this many records of one
+ * list, and on more of them than it handled, the fault is the app's, not the records': the list fails (and
+ * is read again later) rather than every record being skipped, which would lose them.
+ */
+export const SYSTEMIC_FAILURES = 3;
+
+/** Whether `failed` records out of `failed + handled` point to a fault of the app (see `SYSTEMIC_FAILURES`). */
+export const isSystemic = (failed: number, handled: number): boolean =>
+  failed >= SYSTEMIC_FAILURES && failed > handled;
+
 /** Lines written one by one before the rest are only counted (a broken feed must not flood the log). */
 export const RECORD_LOG_LINES = 20;
+
+/** An identifier or a path as a log line shows it: at most `max` characters (service text may be huge). */
+const shortened = (text: string, max = 120): string => (text.length > max ? `${text.slice(0, max)}…` : text);
 
 /** A log for the odd records of one read of `what` ("the registrations of this event"). */
 export const recordLog = (write: LogLine, what: string, limit = RECORD_LOG_LINES): RecordLog => {
@@ -191,12 +209,15 @@ export const recordLog = (write: LogLine, what: string, limit = RECORD_LOG_LINES
     counts,
     kept(noun, id, dropped) {
       counts.kept++;
-      const fields = dropped.map((d) => `${d.path} (${d.problem})`).join(', ');
-      line(`${noun} "${id}" kept without ${fields}; the value was not in its documented form.`);
+      const fields = dropped.map((d) => `${shortened(d.path)} (${d.problem})`).join(', ');
+      const odd = dropped.some((d) => d.problem !== TOO_DEEP);
+      line(
+        `${noun} "${shortened(id)}" kept without ${fields}${odd ? '; the value was not in its documented form' : ''}.`,
+      );
     },
     skipped(noun, position, id, reason) {
       counts.skipped++;
-      const which = id ? `${noun} "${id}" (item ${position + 1})` : `item ${position + 1}`;
+      const which = id ? `${noun} "${shortened(id)}" (item ${position + 1})` : `item ${position + 1}`;
       line(`${which} skipped: ${reason}.`);
     },
     close() {
@@ -209,20 +230,36 @@ export const recordLog = (write: LogLine, what: string, limit = RECORD_LOG_LINES
   };
 };
 
-/** Checks one record and logs what the rule did: the record to use, or `null` when it is skipped. */
+/** What the reader says of a part of a record left out because it was nested too deeply (`json.ts`). */
+export const TOO_DEEP = `nested deeper than ${MAX_JSON_DEPTH} levels, so it could not be read`;
+
+/**
+ * Checks one record and logs what the rule did: the record to use, or `null` when it is skipped. `pruned`
+ * names the parts of the record the reader left out because they were nested too deeply (`''`: all of it);
+ * they count as odd fields: named in the line of a kept record, or in the reason a record is skipped.
+ */
 export const keepRecord = <S extends ObjectSchema>(
   rule: RecordRule<S>,
   value: unknown,
   position: number,
   log: RecordLog,
+  pruned: readonly string[] = [],
 ): z.infer<S> | null => {
-  const checked = checkRecord(rule, value);
-  if (!checked.ok) {
-    log.skipped(rule.noun, position, checked.id, checked.reason);
+  if (value === undefined && pruned.length) {
+    log.skipped(rule.noun, position, null, `all of it is ${TOO_DEEP}`);
     return null;
   }
-  if (checked.dropped.length) {
-    log.kept(rule.noun, String((checked.record as Record<string, unknown>)[rule.idKey]), checked.dropped);
+  const checked = checkRecord(rule, value);
+  if (!checked.ok) {
+    const deep = pruned.length
+      ? ` (${pruned.join(', ')} ${pruned.length > 1 ? 'were' : 'was'} ${TOO_DEEP})`
+      : '';
+    log.skipped(rule.noun, position, checked.id, `${checked.reason}${deep}`);
+    return null;
+  }
+  const dropped = [...pruned.map((path) => ({ path, problem: TOO_DEEP })), ...checked.dropped];
+  if (dropped.length) {
+    log.kept(rule.noun, String((checked.record as Record<string, unknown>)[rule.idKey]), dropped);
   }
   return checked.record;
 };

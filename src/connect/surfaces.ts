@@ -3,15 +3,16 @@
  * app): the floor-plan map page of the front application and the embed script. Path segments are validated
  * and percent-encoded here, as for requests (`pathSegment`): a plan `..` never makes a frame of `/map/..`.
  */
+import { withoutTrailingSlashes } from './config';
 import { pathSegment as seg } from './paths';
 
 /** `{front_url}/embed/:eventUuid/map/:planId?list=1` */
 export const mapUrl = (frontUrl: string, eventId: string, planId: string): string =>
-  `${frontUrl.replace(/\/+$/, '')}/embed/${seg(eventId)}/map/${seg(planId)}?list=1`;
+  `${withoutTrailingSlashes(frontUrl)}/embed/${seg(eventId)}/map/${seg(planId)}?list=1`;
 
 /** `{embed_url}/embed/v1/service-embed.js` */
 export const embedScriptUrl = (embedUrl: string): string =>
-  `${embedUrl.replace(/\/+$/, '')}/embed/v1/service-embed.js`;
+  `${withoutTrailingSlashes(embedUrl)}/embed/v1/service-embed.js`;
 
 /**
  * The themes of the agenda embed script (`data-theme`, read case-insensitively). `auto` follows the visitor's

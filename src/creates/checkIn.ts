@@ -13,6 +13,7 @@ import {
 } from '../connect';
 import { findEvent } from '../account/events';
 import {
+  CHECK_IN_TIME_BOUNDS,
   type CheckInMode,
   checkInByField,
   checkInModeFields,
@@ -52,7 +53,7 @@ const checkInBodyOf = (
       'Both a QR code and a registration were given, so it is not clear whom to check in. Fill in only the field that matches "Check In By" and clear the other one.',
     );
   }
-  const checkInTime = dateTimeInput(z, bundle, 'checkInTime', 'Check-in Time');
+  const checkInTime = dateTimeInput(z, bundle, 'checkInTime', 'Check-in Time', CHECK_IN_TIME_BOUNDS);
   const time = checkInTime ? { checkInTime } : {};
   if (mode === 'registration') {
     if (!submissionId) {
@@ -118,7 +119,7 @@ export default defineCreate({
         type: 'datetime' as const,
         required: false,
         helpText:
-          'When the person arrived; empty means now. Map the scan time of your scanner app here so that a second scan of the same ticket counts as a new scan and is answered with **Was Already Checked In**.',
+          'When the person arrived, as an ISO 8601 date and time (for example 2026-11-25T10:00:00Z); empty means now. It cannot be more than 5 minutes ahead of now, nor before 2000. Map the scan time of your scanner app here so that a second scan of the same ticket counts as a new scan and is answered with **Was Already Checked In**.',
       },
       scanIdField,
     ],

@@ -6,7 +6,7 @@
 import type { Bundle } from 'zapier-platform-core';
 import { eventField } from './event';
 import { FIND_REGISTRATION_KEY, REGISTRATION_LIST_TRIGGER_KEY } from './keys';
-import { textInput } from './read';
+import { type DateTimeBounds, textInput } from './read';
 
 export type CheckInMode = 'code' | 'registration';
 
@@ -88,4 +88,15 @@ export const checkInModeFields = (bundle: Pick<Bundle, 'inputData'>) => {
       { ...registrationField, required: true },
     ];
   return [codeField, checkInEventField, registrationField];
+};
+
+/**
+ * Check-in Time stands for a scan that has happened: a year before 2000 is a mistake (a two-digit year, or a
+ * date an earlier step read wrongly), and a time more than 5 minutes ahead of now (clocks differ by less) has
+ * not happened yet ("Dec 1" mapped on Nov 25 would check the person in for next week).
+ */
+export const CHECK_IN_TIME_BOUNDS: DateTimeBounds = {
+  earliestYear: 2000,
+  maxAheadMs: 5 * 60_000,
+  emptyMeans: 'to check the person in now',
 };

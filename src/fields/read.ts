@@ -41,7 +41,26 @@ const MONTHS = [
   'December',
 ];
 
-const daysIn = (year: number, month: number): number => new Date(Date.UTC(year, month, 0)).getUTCDate();
+/**
+ * `Date.UTC` for every year: `Date.UTC` reads a year 0–99 as 1900–1999 (`0026` would become 1926), so the
+ * year is set on its own.
+ */
+const utcTime = (
+  year: number,
+  monthIndex: number,
+  day = 1,
+  hour = 0,
+  minute = 0,
+  second = 0,
+  ms = 0,
+): number => {
+  const date = new Date(0);
+  date.setUTCFullYear(year, monthIndex, day);
+  date.setUTCHours(hour, minute, second, ms);
+  return date.getTime();
+};
+
+const daysIn = (year: number, month: number): number => new Date(utcTime(year, month, 0)).getUTCDate();
 
 /** The offset of `timeZone` from UTC at instant `ms`, in milliseconds (positive east of Greenwich). */
 const zoneOffsetAt = (timeZone: string, ms: number): number => {
@@ -56,7 +75,7 @@ const zoneOffsetAt = (timeZone: string, ms: number): number => {
     second: 'numeric',
   }).formatToParts(new Date(ms));
   const part = (type: string) => Number(parts.find((p) => p.type === type)?.value);
-  const local = Date.UTC(
+  const local = utcTime(
     part('year'),
     part('month') - 1,
     part('day'),
@@ -106,7 +125,7 @@ export const readIsoDateTime = (raw: string, timeZone: string): DateTimeReading 
   }
   if (hour > 23 || minute > 59 || second > 59)
     return { problem: `${h}:${mi}:${sec.padStart(2, '0')} is not a time of day` };
-  const wall = Date.UTC(
+  const wall = utcTime(
     year,
     month - 1,
     day,
@@ -139,6 +158,7 @@ export const dateTimeInput = (
   bundle: Input & Partial<Pick<Bundle, 'meta'>>,
   key: string,
   label: string,
+  bounds?: DateTimeBounds,
 ): string | null => {
   const raw = textInput(bundle, key);
   if (!raw) return null;
@@ -152,5 +172,52 @@ export const dateTimeInput = (
       400,
     );
   }
+  if (bounds) checkBounds(z, raw, reading.ms, label, bounds);
   return new Date(reading.ms).toISOString();
+};
+
+/** Limits of a date-time input that stands for a moment that has happened (a scan). */
+export interface DateTimeBounds {
+  /** The earliest year accepted (a year before it is a typing or mapping mistake). */
+  earliestYear: number;
+  /** How far ahead of now a time may be (clocks differ a little); a later time has not happened yet. */
+  maxAheadMs: number;
+  /** What leaving the field empty means, for the message: "to check the person in now". */
+  emptyMeans: string;
+  now?: () => number;
+}
+
+/** `3 days, 4 hours` / `12 minutes`: how far ahead a time is, in a user's words. */
+const aheadText = (ms: number): string => {
+  const minutes = Math.round(ms / 60_000);
+  const days = Math.floor(minutes / 1440);
+  const hours = Math.floor((minutes % 1440) / 60);
+  const mins = minutes % 60;
+  const plural = (n: number, unit: string) => `${n} ${unit}${n === 1 ? '' : 's'}`;
+  if (days > 0) return hours ? `${plural(days, 'day')}, ${plural(hours, 'hour')}` : plural(days, 'day');
+  if (hours > 0) return mins ? `${plural(hours, 'hour')}, ${plural(mins, 'minute')}` : plural(hours, 'hour');
+  return plural(mins, 'minute');
+};
+
+const checkBounds = (z: ZObject, raw: string, ms: number, label: string, bounds: DateTimeBounds): void => {
+  const now = (bounds.now ?? Date.now)();
+  // An example a user can copy: now, to the second, in UTC.
+  const example = `${new Date(now).toISOString().slice(0, 19)}Z`;
+  const fix = `Send the time as an ISO 8601 date and time with the full year, such as ${example}, or leave ${label} empty ${bounds.emptyMeans}.`;
+  const shown = raw.slice(0, 80);
+  const year = new Date(ms).getUTCFullYear();
+  if (year < bounds.earliestYear) {
+    throw new z.errors.Error(
+      `"${shown}" in ${label} is in the year ${String(year).padStart(4, '0')}, which cannot be right: the year must be ${bounds.earliestYear} or later (a year written with two digits, or a date read wrongly by an earlier step?). ${fix}`,
+      'INVALID_INPUT',
+      400,
+    );
+  }
+  if (ms - now > bounds.maxAheadMs) {
+    throw new z.errors.Error(
+      `"${shown}" in ${label} is ${aheadText(ms - now)} in the future (${new Date(ms).toISOString()}, while it is now ${new Date(now).toISOString()}), and it must be a time that has already happened (at most ${Math.round(bounds.maxAheadMs / 60_000)} minutes ahead, for clocks that differ). A date without a year (such as "Dec 1") may have been read as a day to come. ${fix}`,
+      'INVALID_INPUT',
+      400,
+    );
+  }
 };

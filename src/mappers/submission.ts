@@ -5,6 +5,7 @@
 import { createHash } from 'node:crypto';
 import type { PlainOutputField } from 'zapier-platform-core';
 import type { Answer, Event, Submission } from '../connect';
+import { trimChar } from '../text';
 import { staticSample } from './sample';
 
 /** Event context added to every registration so a Zap needs no extra Find step. */
@@ -69,18 +70,31 @@ const answerText = (value: Answer['value']): string => {
 const SIMPLE_KEY = /^[A-Za-z0-9_]+$/;
 
 /**
+ * The longest answer key used as it is in a field name: a longer one is cut to this many characters before
+ * it is normalised (its fingerprint is still of the whole key), so one key costs at most this much work.
+ */
+export const MAX_ANSWER_KEY_CHARS = 200;
+
+/**
  * The output key of a custom answer, the same for a question in every item and every version:
  * - a key of letters, digits and underscores only keeps its key: `company` → `answers__company`;
  * - any other key gets its letters, digits and underscores plus a short fingerprint of the whole key, so two
  *   questions that differ only in punctuation stay two fields: `job-title` → `answers__job_title__h5d2c0e`,
- *   while `job_title` stays `answers__job_title`.
+ *   while `job_title` stays `answers__job_title`;
+ * - a key longer than `MAX_ANSWER_KEY_CHARS` is read as its first characters plus the fingerprint.
+ * Every step is linear in the key (no pattern that backtracks), and bounded past the first characters.
  */
 export const answerKey = (key: string): string => {
-  if (SIMPLE_KEY.test(key)) return `answers__${key}`;
-  const readable = key.replace(/[^A-Za-z0-9_]+/g, '_').replace(/^_+|_+$/g, '') || 'question';
+  const long = key.length > MAX_ANSWER_KEY_CHARS;
+  if (!long && SIMPLE_KEY.test(key)) return `answers__${key}`;
+  const head = long ? key.slice(0, MAX_ANSWER_KEY_CHARS) : key;
+  const readable = trimChar(head.replace(/[^A-Za-z0-9_]+/g, '_'), '_') || 'question';
   const fingerprint = createHash('sha256').update(key).digest('hex').slice(0, 6);
   return `answers__${readable}__h${fingerprint}`;
 };
+
+/** Where a mapper notes what it shortened (`z.console.log`); the line names the record, never a value. */
+export type MapperNote = (line: string) => void;
 
 /** Output fields have no help text: a list answer says in its label that it is a list, and how it is joined. */
 export const LIST_SUFFIX = ' (List, Comma-Separated)';
@@ -93,16 +107,27 @@ const fullNameOf = (first?: string | null, last?: string | null): string | null 
 
 /**
  * A contract Submission as a flat Zapier item. `id` defaults to the submission id; instant triggers whose
- * deliveries can repeat one submission (payments) pass their own id.
+ * deliveries can repeat one submission (payments) pass their own id. `note` hears of answer keys that were
+ * too long to use whole.
  */
 export const toSubmissionItem = (
   submission: Submission,
   context: EventContext = NO_EVENT_CONTEXT,
   id: string = submission.submissionId,
+  note?: MapperNote,
 ): SubmissionItem => {
   const answers = submission.answers ?? [];
   const flatAnswers: Record<string, string> = {};
-  for (const answer of answers) flatAnswers[answerKey(answer.key)] = answerText(answer.value);
+  let longKeys = 0;
+  for (const answer of answers) {
+    if (answer.key.length > MAX_ANSWER_KEY_CHARS) longKeys++;
+    flatAnswers[answerKey(answer.key)] = answerText(answer.value);
+  }
+  if (longKeys && note) {
+    note(
+      `Registration "${submission.submissionId.slice(0, 80)}": ${longKeys} answer key(s) longer than ${MAX_ANSWER_KEY_CHARS} characters; each answer's field name uses the key's first ${MAX_ANSWER_KEY_CHARS} characters and a fingerprint of the whole key.`,
+    );
+  }
   return {
     ...submission,
     ...flatAnswers,

@@ -8,6 +8,7 @@ import { type Bundle, type ZObject, defineSearch } from 'zapier-platform-core';
 import { type Event, type EventWidget, getEventWidget, listPublicEvents, LIST_LIMIT_MAX } from '../connect';
 import { accountEvents } from '../account/events';
 import { booleanInput, textInput } from '../fields/read';
+import { mapEach } from '../mappers/each';
 import { eventOutputFields, eventSample, toEventItem } from '../mappers/event';
 import { slugText } from '../text';
 
@@ -75,7 +76,13 @@ const perform = async (z: ZObject, bundle: Bundle) => {
       : [];
   const results = [...own, ...others].slice(0, MAX_RESULTS);
   const widgets = await Promise.all(results.map((event) => widgetOf(z, bundle, event)));
-  return results.map((event, i) => ({ ...toEventItem(event, widgets[i]), isOwnEvent: ownIds.has(event.id) }));
+  const found = results.map((event, i) => ({ event, widget: widgets[i] }));
+  const log = (line: string) => z.console.log(line);
+  return mapEach(
+    found,
+    { noun: 'event', what: 'the events found', idOf: ({ event }) => event.id, log },
+    ({ event, widget }) => ({ ...toEventItem(event, widget), isOwnEvent: ownIds.has(event.id) }),
+  );
 };
 
 export default defineSearch({

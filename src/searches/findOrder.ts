@@ -9,6 +9,7 @@ import { registrationIdsWithEmail } from '../account/registrations';
 import { companyIdOf } from '../fields/company';
 import { textInput } from '../fields/read';
 import { ATTENDEE_HELP } from '../mappers/attendee';
+import { mapEach } from '../mappers/each';
 import { orderItemMaker, orderItemOutputFields, orderItemStaticSample } from '../triggers/common/items';
 
 /** At most this many events' registrations are read to match an email (the newest orders' events). */
@@ -57,7 +58,9 @@ const perform = async (z: ZObject, bundle: Bundle) => {
     const ids = await registrationsWithEmail(z, bundle, matches, email);
     matches = matches.filter((o) => o.submissionId && ids.has(o.submissionId));
   }
-  return matches.map(await orderItemMaker(z, bundle, matches));
+  const toItem = await orderItemMaker(z, bundle, matches);
+  const log = (line: string) => z.console.log(line);
+  return mapEach(matches, { noun: 'order', what: 'the orders found', idOf: (o: Order) => o.id, log }, toItem);
 };
 
 export default defineSearch({

@@ -3,13 +3,14 @@
  * registration triggers (event title and dates, custom answers). Nothing found is `[]`, never an error.
  */
 import { type Bundle, type ZObject, defineSearch } from 'zapier-platform-core';
-import { isNotFound } from '../connect';
+import { type Submission, isNotFound } from '../connect';
 import { findEvent } from '../account/events';
 import { recentSubmissions } from '../account/recent';
 import { matchingRegistrations } from '../account/registrations';
 import { eventField, requiredEventId } from '../fields/event';
 import { FIND_REGISTRATION_KEY } from '../fields/keys';
 import { textInput } from '../fields/read';
+import { mapEach } from '../mappers/each';
 import {
   answerOutputFields,
   eventContextOf,
@@ -38,7 +39,15 @@ const perform = async (z: ZObject, bundle: Bundle) => {
   }
   if (matches.length === 0) return [];
   const event = await findEvent(z, bundle, eventId);
-  return matches.map((s) => toSubmissionItem(s, eventContextOf(event)));
+  const context = eventContextOf(event);
+  const log = (line: string) => z.console.log(line);
+  const rule = {
+    noun: 'registration',
+    what: 'the registrations found',
+    idOf: (s: Submission) => s.submissionId,
+    log,
+  };
+  return mapEach(matches, rule, (s) => toSubmissionItem(s, context, s.submissionId, log));
 };
 
 /** The custom questions of the chosen event, labelled with the form's own wording (best effort). */

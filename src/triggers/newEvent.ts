@@ -7,11 +7,12 @@ import { SAMPLE_SIZE, pollKind, present } from './common/polling';
 const presenter = {
   idOf: (event: Event) => event.id,
   toItem: (event: Event) => toEventItem(event),
+  noun: 'event',
 };
 
 const perform = async (z: ZObject, bundle: Bundle) => {
   const limit = pollKind(bundle) === 'sample' ? SAMPLE_SIZE : LIST_LIMIT_MAX;
-  return present(bundle, await listEvents(z, bundle, limit), presenter);
+  return present(bundle, await listEvents(z, bundle, limit), presenter, (line) => z.console.log(line));
 };
 
 export default defineTrigger({

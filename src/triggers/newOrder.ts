@@ -33,7 +33,7 @@ const perform = async (z: ZObject, bundle: Bundle) => {
     pollKind(bundle) === 'dedupe'
       ? (order: Order) => ({ id: idOf(order) })
       : await orderItemMaker(z, bundle, orders);
-  return present(bundle, orders, { idOf, toItem });
+  return present(bundle, orders, { idOf, toItem, noun: 'order' }, (line) => z.console.log(line));
 };
 
 export default defineTrigger({

@@ -20,10 +20,14 @@ export const NEW_SUBMISSION_KEY = 'new_submission';
 
 const idOf = (submission: SubmissionKey) => submission.submissionId;
 
-const presenter = (context: EventContext) => ({
+const presenter = (z: ZObject, context: EventContext) => ({
   idOf,
-  toItem: (submission: Submission) => toSubmissionItem(submission, context),
+  noun: 'registration',
+  toItem: (submission: Submission) =>
+    toSubmissionItem(submission, context, submission.submissionId, (line) => z.console.log(line)),
 });
+
+const logTo = (z: ZObject) => (line: string) => z.console.log(line);
 
 /**
  * The stream whose state the polls share: the event and the filter. Zapier sends polling triggers nothing
@@ -57,7 +61,7 @@ const perform = async (z: ZObject, bundle: Bundle) => {
 
   if (kind === 'sample') {
     const { event, submissions } = await recentSubmissions(z, bundle, { eventId, keep });
-    return present(bundle, submissions, presenter(eventContextOf(event)));
+    return present(bundle, submissions, presenter(z, eventContextOf(event)), logTo(z));
   }
 
   const poll = await openPoll(z, bundle, { key: submissionStreamKey(eventId, status), kind });
@@ -68,10 +72,12 @@ const perform = async (z: ZObject, bundle: Bundle) => {
     const window = new PollWindow<SubmissionKey>(poll, idOf);
     const read = await pollRequest(poll, readSubmissionKeys(z, bundle, request, window.visit));
     const selection = window.select(read.serverTime);
-    const answer = present(bundle, selection.records.filter(keep), {
-      idOf,
-      toItem: (k) => ({ id: idOf(k) }),
-    });
+    const answer = present(
+      bundle,
+      selection.records.filter(keep),
+      { idOf, noun: 'registration', toItem: (k) => ({ id: idOf(k) }) },
+      logTo(z),
+    );
     await closePoll(poll, selection);
     return answer;
   }
@@ -81,7 +87,7 @@ const perform = async (z: ZObject, bundle: Bundle) => {
   const selection = window.select(read.serverTime);
   const matching = selection.records.filter(keep);
   const context = matching.length ? await eventContext(z, bundle, eventId) : NO_EVENT_CONTEXT;
-  const answer = present(bundle, matching, presenter(context));
+  const answer = present(bundle, matching, presenter(z, context), logTo(z));
   await closePoll(poll, selection);
   return answer;
 };

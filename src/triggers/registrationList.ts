@@ -16,6 +16,7 @@ import { requiredEventId } from '../fields/event';
 import { REGISTRATION_LIST_TRIGGER_KEY } from '../fields/keys';
 import { submissionOutputFields, submissionSample, toSubmissionItem } from '../mappers/submission';
 import { staticSample } from '../mappers/sample';
+import { mapEach } from '../mappers/each';
 
 export const PAGE_SIZE = 100;
 /** Pages kept by the first page's read (1,000 rows, about 300 KB in the cache). */
@@ -71,7 +72,13 @@ const perform = async (z: ZObject, bundle: Bundle) => {
   const eventId = requiredEventId(z, bundle);
   const page = Math.max(0, Math.floor(Number(bundle.meta?.page) || 0));
   const rows = await rowsOfPage(z, bundle, eventId, page);
-  return rows.map(({ row }) => ({ ...toSubmissionItem(row), label: registrationLabel(row) }));
+  const rule = {
+    noun: 'registration',
+    what: 'the registration dropdown',
+    idOf: (entry: (typeof rows)[number]) => entry.row.submissionId,
+    log: (line: string) => z.console.log(line),
+  };
+  return mapEach(rows, rule, ({ row }) => ({ ...toSubmissionItem(row), label: registrationLabel(row) }));
 };
 
 export default defineTrigger({

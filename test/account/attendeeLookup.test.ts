@@ -8,7 +8,7 @@
 import { Readable } from 'node:stream';
 import { type Bundle, type ZObject, errors } from 'zapier-platform-core';
 import {
-  ATTENDEE_WAIT_MS,
+  ATTENDEE_LIMITS,
   type LookupClock,
   type LookupRead,
   attendeeHydrator,
@@ -323,7 +323,7 @@ describe('one order: at most one lookup, however its fields are resolved', () =>
     expect(await hydrate({ server, cache, clock }, orderOf(server, 42), 'attendeeEmail')).toBe(
       'person42@example.com',
     );
-    expect(clock.now() - started).toBeGreaterThanOrEqual(ATTENDEE_WAIT_MS);
+    expect(clock.now() - started).toBeGreaterThanOrEqual(ATTENDEE_LIMITS.waitMs);
     expect(server.requests).toHaveLength(1);
   });
 

@@ -14,7 +14,7 @@ import {
   connectErrorCode,
   listSubmissionKeys,
   listSubmissions,
-  STREAM_LIMITS,
+  setStreamLimits,
   paths,
   readSubmissions,
 } from '../../src/connect';
@@ -206,9 +206,12 @@ describe('answers that are not a complete list', () => {
   });
 
   describe('a lookup through a whole event (no time limit of its own)', () => {
-    const saved = { ...STREAM_LIMITS };
-    beforeEach(() => Object.assign(STREAM_LIMITS, { lookupMs: 1_500, stallMs: 300, stepMs: 20 }));
-    afterEach(() => Object.assign(STREAM_LIMITS, saved));
+    // Short limits, to test the limits themselves (`setStreamLimits` puts the previous ones back).
+    let restore: () => void = () => undefined;
+    beforeEach(() => {
+      restore = setStreamLimits({ lookupMs: 1_500, stallMs: 300, stepMs: 20 });
+    });
+    afterEach(() => restore());
 
     /** The answer in pieces, one every `everyMs`, stopping after `pieces` of them when `stopAfter` is set. */
     const trickle = (everyMs: number, pieces: number, stopAfter?: number) => () => {
@@ -228,7 +231,10 @@ describe('answers that are not a complete list', () => {
     };
 
     it('reads an answer that keeps arriving for longer than the stall limit', async () => {
-      serve(200, trickle(100, 8));
+      // Pieces 100 ms apart for 3 s in all, against a stall limit of 2 s and no whole-read limit to reach:
+      // only a pause of 2 s between two pieces, which no busy machine makes, could fail it.
+      setStreamLimits({ stallMs: 2_000, lookupMs: 600_000 });
+      serve(200, trickle(100, 30));
       const page = await run((z, b) => listSubmissions(z, b, params));
       expect(page.submissions).toHaveLength(records.length);
     });

@@ -4,7 +4,12 @@
  */
 import fc from 'fast-check';
 import { parseJsonSafely } from '../../src/connect/json';
-import { EnvelopeSplitter, ListReadError, type ListReadErrorKind } from '../../src/connect/listSplitter';
+import {
+  ENVELOPE_MEMBERS,
+  EnvelopeSplitter,
+  ListReadError,
+  type ListReadErrorKind,
+} from '../../src/connect/listSplitter';
 
 interface Read {
   records: unknown[];
@@ -36,12 +41,15 @@ const readChunks = (body: Buffer, size: number): Read => {
   return readCut(body, cuts);
 };
 
-/** What a plain `JSON.parse` of the whole body gives. */
-/** The whole body parsed at once, own keys only (as every answer is read: `parseJsonSafely`). */
+/**
+ * The whole body parsed at once, own keys only (as every answer is read: `parseJsonSafely`); of the envelope's
+ * other members only the paging is kept.
+ */
 const expected = (body: Buffer): Read => {
   const parsed = parseJsonSafely(body.toString('utf8'));
   if (!parsed.ok) throw new Error('not JSON');
-  const { data, ...fields } = parsed.value as { data: unknown[] };
+  const { data, ...members } = parsed.value as { data: unknown[] };
+  const fields = Object.fromEntries(Object.entries(members).filter(([key]) => ENVELOPE_MEMBERS.has(key)));
   return { records: data, fields, bytes: body.length };
 };
 
@@ -108,7 +116,7 @@ describe('splitting', () => {
     expect(readChunks(Buffer.from('{"data":[]}'), 1)).toEqual({ records: [], fields: {}, bytes: 11 });
     expect(readChunks(Buffer.from('{ "page" : 2 , "data" : [ ] , "x" : {"data":[1]} }'), 3)).toEqual({
       records: [],
-      fields: { page: 2, x: { data: [1] } },
+      fields: { page: 2 },
       bytes: 50,
     });
   });
@@ -124,6 +132,8 @@ describe('splitting', () => {
     splitter.write(']}');
     expect(splitter.end()).toEqual({
       fields: {},
+      skippedMembers: 0,
+      skippedNames: [],
       records: 1,
       bytes: Buffer.byteLength('{"data":[{"name":"Zoë"}]}'),
       droppedKeys: 0,
@@ -252,12 +262,25 @@ describe('answers that are not a complete list', () => {
     expect(failure('{"error":{"code":"X"}}').message).toMatch(/has no "data" list/);
   });
 
-  it('refuses one element larger than its limit instead of holding it', () => {
-    const splitter = new EnvelopeSplitter(() => undefined, { maxElementBytes: 1000 });
-    splitter.write('{"data":[{"s":"');
+  it('reads past one element larger than its limit without holding it, and reads on', () => {
+    const seen: Array<[unknown, unknown]> = [];
+    const splitter = new EnvelopeSplitter(
+      (value, _index, _pruned, oversize) => seen.push([value, oversize]),
+      {
+        maxElementBytes: 1000,
+      },
+    );
+    splitter.write('{"data":[{"id":"big","s":"');
     const big = Buffer.alloc(600, 'a');
-    splitter.write(big);
-    expect(() => splitter.write(big)).toThrow(/larger than/);
+    for (let i = 0; i < 5; i++) splitter.write(big);
+    splitter.write('"},{"id":"next"},{"id":"whole","s":"' + 'b'.repeat(2000) + '"}]}');
+    expect(splitter.end()).toMatchObject({ records: 3 });
+    expect(seen[0]).toEqual([
+      undefined,
+      { bytes: 3019, head: expect.stringMatching(/^\{"id":"big","s":"a+$/) },
+    ]);
+    expect(seen[1]).toEqual([{ id: 'next' }, undefined]);
+    expect(seen[2]?.[1]).toMatchObject({ bytes: 2021, head: expect.stringMatching(/^\{"id":"whole"/) });
   });
 
   it('stops at the first problem and does not hand out later records', () => {
@@ -272,5 +295,115 @@ describe('answers that are not a complete list', () => {
       throw new Error('visitor failed');
     });
     expect(() => splitter.write('{"data":[1]}')).toThrow('visitor failed');
+  });
+});
+
+describe('records nested too deeply', () => {
+  const deep = (depth: number, inner = '1') => `${'['.repeat(depth)}${inner}${']'.repeat(depth)}`;
+  const read = (body: string, size = 997) => {
+    const records: Array<{ value: unknown; pruned: string[] }> = [];
+    const splitter = new EnvelopeSplitter((value, _index, pruned) => records.push({ value, pruned }));
+    const bytes = Buffer.from(body);
+    for (let at = 0; at < bytes.length; at += size) splitter.write(bytes.subarray(at, at + size));
+    return { records, summary: splitter.end() };
+  };
+
+  it('reads a record 6,000 levels deep without its too-deep member, and its siblings as they are', () => {
+    const body = `{"data":[{"id":"a"},{"id":"b","answers":[{"key":"q","value":${deep(6000)}},{"key":"r","value":"x"}]},{"id":"c"}]}`;
+    const { records } = read(body);
+    expect(records).toEqual([
+      { value: { id: 'a' }, pruned: [] },
+      { value: { id: 'b', answers: [{ key: 'q' }, { key: 'r', value: 'x' }] }, pruned: ['answers[0].value'] },
+      { value: { id: 'c' }, pruned: [] },
+    ]);
+  });
+
+  it('leaves out a whole list element or field when it is too deep at the first levels', () => {
+    const body = `{"data":[{"id":"b","tags":[1,${deep(100)},2],"extra":{"a":{"b":${deep(100)}},"c":3}}]}`;
+    const { records } = read(body, 5);
+    expect(records[0]).toEqual({
+      value: { id: 'b', tags: [1, 2], extra: { a: {}, c: 3 } },
+      pruned: ['tags[1]', 'extra.a.b'],
+    });
+  });
+
+  it('reads at the limit as before: 64 levels in all are kept whole', () => {
+    const record = `{"id":"a","v":${deep(63)}}`;
+    expect(read(`{"data":[${record}]}`).records).toEqual([{ value: JSON.parse(record), pruned: [] }]);
+    expect(read(`{"data":[{"id":"a","v":${deep(64)}}]}`).records[0]).toEqual({
+      value: { id: 'a', v: [] },
+      pruned: ['v[0]'],
+    });
+  });
+
+  it('with a \\u escape (JSON.parse with a reviver recurses), and with "__proto__" keys among the members', () => {
+    const body = `{"data":[{"id":"\\u0061","__proto__":{"x":1},"v":${deep(3000, '"\\u00e9"')}}]}`;
+    const { records, summary } = read(body);
+    expect(records).toEqual([{ value: { id: 'a', v: [] }, pruned: ['v[0]'] }]);
+    expect(summary.droppedKeys).toBe(1);
+    expect(Object.getPrototypeOf(records[0]?.value)).toBe(Object.prototype);
+  });
+
+  it('hands out nothing of an item that is only nesting, 100,000 deep, and reads on', () => {
+    const { records } = read(`{"data":[${deep(100_000)},{"id":"z"}]}`, 65536);
+    expect(records).toHaveLength(2);
+    expect(records[0]).toEqual({ value: undefined, pruned: [''] });
+    expect(records[1]).toEqual({ value: { id: 'z' }, pruned: [] });
+  });
+
+  it('still refuses a too-deep record that is not valid JSON', () => {
+    expect(kindOf(`{"data":[{"id":"a","v":${deep(100)}x}]}`)).toBe('syntax');
+    expect(kindOf(`{"data":[{"id":"a" "v":${deep(100)}}]}`)).toBe('syntax');
+  });
+});
+
+describe('envelope members besides the list', () => {
+  it('keeps only the paging, and names the others without keeping them', () => {
+    const splitter = new EnvelopeSplitter(() => undefined);
+    splitter.write('{"page":2,"meta":{"a":[1]},"data":[],"limit":20,"total":41,"note":"x"}');
+    expect(splitter.end()).toMatchObject({
+      fields: { page: 2, limit: 20, total: 41 },
+      skippedMembers: 2,
+      skippedNames: ['meta', 'note'],
+    });
+  });
+
+  it('reads past a member of 50 MB, in chunks, and the records around it are all there', () => {
+    const records: unknown[] = [];
+    const splitter = new EnvelopeSplitter((value) => records.push(value));
+    splitter.write('{"data":[{"id":"a"}],"padding":"');
+    const chunk = Buffer.alloc(1024 * 1024, 'x');
+    for (let i = 0; i < 50; i++) splitter.write(chunk);
+    splitter.write('","more":[');
+    const open = Buffer.alloc(1024 * 1024, '[');
+    const close = Buffer.alloc(1024 * 1024, ']');
+    for (let i = 0; i < 4; i++) splitter.write(open);
+    for (let i = 0; i < 4; i++) splitter.write(close);
+    splitter.write('],"total":1}');
+    expect(splitter.end()).toMatchObject({
+      fields: { total: 1 },
+      skippedMembers: 2,
+      skippedNames: ['padding', 'more'],
+    });
+    expect(records).toEqual([{ id: 'a' }]);
+  });
+
+  it('reads past a member name of 1 MB, which is neither the list nor the paging', () => {
+    const splitter = new EnvelopeSplitter(() => undefined);
+    splitter.write(`{"${'k'.repeat(1024 * 1024)}":1,"data":[1],"page":3}`);
+    expect(splitter.end()).toMatchObject({
+      fields: { page: 3 },
+      skippedMembers: 1,
+      skippedNames: ['(a very long name)'],
+      records: 1,
+    });
+  });
+
+  it('a paging member too large or too deep to read is left out, never an error', () => {
+    const splitter = new EnvelopeSplitter(() => undefined);
+    splitter.write(
+      `{"data":[],"total":"${'9'.repeat(100_000)}","page":${'['.repeat(100)}${']'.repeat(100)}}`,
+    );
+    expect(splitter.end()).toMatchObject({ fields: {}, skippedMembers: 2, skippedNames: ['total', 'page'] });
   });
 });

@@ -4,7 +4,7 @@
  */
 import fc from 'fast-check';
 import { ListReadError } from '../../src/connect/listSplitter';
-import { type ListRead, collect, listReader, readListText } from '../../src/connect/lists';
+import { type ListRead, collect, idNearStart, listReader, readListText } from '../../src/connect/lists';
 import { ORDER_RULE, type RecordRule, SUBMISSION_RULE, recordLog } from '../../src/connect/records';
 import type { z } from 'zod';
 
@@ -175,7 +175,8 @@ it('fails the same way streaming and not on answers that are not a list', () => 
     ['<html><body>Bad gateway</body></html>', 'not-json'],
     ['Internal error', 'not-json'],
     ['', 'not-json'],
-    ['{"data":[{"submissionId":"a"', 'syntax'],
+    ['{"data":[{"submissionId":"a"', 'truncated'],
+    ['{"data":[{"submissionId":"a",}]}', 'syntax'],
     ['{"items":[]}', 'shape'],
     ['{"data":{}}', 'shape'],
     ['[]', 'shape'],
@@ -183,8 +184,7 @@ it('fails the same way streaming and not on answers that are not a list', () => 
     const whole = errorOf(() => readListText(text, SUBMISSION_RULE, () => undefined, log));
     expect(whole.kind).toBe(kind);
     const streamed = errorOf(() => readStreaming(Buffer.from(text), SUBMISSION_RULE, 3));
-    // A cut answer is "truncated" when read as it arrives; in memory it is only "not valid JSON".
-    expect(streamed.kind).toBe(kind === 'syntax' ? 'truncated' : kind);
+    expect(streamed.kind).toBe(kind);
   }
 });
 
@@ -197,4 +197,75 @@ it('collects visited records into an array', () => {
     recordLog(() => undefined, 'x'),
   );
   expect(items.map((s) => s.submissionId)).toEqual(['sub_000001']);
+});
+
+it('skips a record its visitor throws on, with a line naming it, and reads the rest (streaming and not)', () => {
+  const body = Buffer.from(JSON.stringify({ data: [registration(1), registration(2), registration(3)] }));
+  for (const read of [
+    (visit: (s: { submissionId: string }) => void, log: (line: string) => void) => {
+      const reader = listReader(SUBMISSION_RULE, visit, recordLog(log, 'the list'));
+      reader.write(body);
+      return reader.end();
+    },
+    (visit: (s: { submissionId: string }) => void, log: (line: string) => void) =>
+      readListText(body.toString(), SUBMISSION_RULE, visit, recordLog(log, 'the list')),
+  ]) {
+    const seen: string[] = [];
+    const lines: string[] = [];
+    const result = read(
+      (s) => {
+        if (s.submissionId === 'sub_000002') throw new RangeError('the value "person.2@example.com" is odd');
+        seen.push(s.submissionId);
+      },
+      (line) => lines.push(line),
+    );
+    expect(seen).toEqual(['sub_000001', 'sub_000003']);
+    expect(result).toMatchObject({ items: 3, kept: 2 });
+    expect(lines).toEqual([
+      'Odd record in the list: registration "sub_000002" (item 2) skipped: it could not be read (RangeError).',
+    ]);
+  }
+});
+
+it('skips a record larger than a record may be, naming it by the id at its start, and reads the rest', () => {
+  const big = registration(2, { answers: [{ key: 'notes', value: 'x'.repeat(20_000) }] });
+  const body = Buffer.from(JSON.stringify({ data: [registration(1), big, registration(3)] }));
+  const lines: string[] = [];
+  const seen: string[] = [];
+  const reader = listReader(
+    SUBMISSION_RULE,
+    (s) => seen.push(s.submissionId),
+    recordLog((line) => lines.push(line), 'the list'),
+    { maxElementBytes: 10_000 },
+  );
+  for (let at = 0; at < body.length; at += 4096) reader.write(body.subarray(at, at + 4096));
+  expect(reader.end()).toMatchObject({ items: 3, kept: 2 });
+  expect(seen).toEqual(['sub_000001', 'sub_000003']);
+  expect(lines).toEqual([
+    expect.stringMatching(
+      /^Odd record in the list: registration "sub_000002" \(item 2\) skipped: it is 20 KB, more than the 10 KB a record may be, so it was not read\.$/,
+    ),
+  ]);
+});
+
+it("finds a record's id near its start without a pattern, or none", () => {
+  expect(idNearStart('{"a":1, "submissionId" :\t"sub_1","b"', 'submissionId')).toBe('sub_1');
+  expect(idNearStart('{"x":"submissionId","submissionId":"sub_2"', 'submissionId')).toBe('sub_2');
+  expect(idNearStart('{"submissionId":"sub_\\"x"}', 'submissionId')).toBeNull();
+  expect(idNearStart('{"submissionId":"sub_cut', 'submissionId')).toBeNull();
+  expect(idNearStart('{"id":"a"}', 'submissionId')).toBeNull();
+});
+
+it('fails the read when its visitor throws on most records: a fault of the app, not of the records', () => {
+  const body = JSON.stringify({ data: [registration(1), registration(2), registration(3), registration(4)] });
+  expect(() =>
+    readListText(
+      body,
+      SUBMISSION_RULE,
+      (s) => {
+        if (s.submissionId !== 'sub_000004') throw new TypeError('visitor bug');
+      },
+      recordLog(() => undefined, 'the list'),
+    ),
+  ).toThrow('visitor bug');
 });

@@ -82,13 +82,13 @@ describe('check in by QR code', () => {
   });
 
   it('"already checked in" is a success with the first check-in time', async () => {
-    checkInCall(ok({ result: 'already_checked_in', checkInTime: '2026-12-01T07:55:00.000Z' }));
+    checkInCall(ok({ result: 'already_checked_in', checkInTime: '2025-12-01T07:55:00.000Z' }));
     eventsList();
     const item = await run({ checkInBy: 'code', code: CODE });
     expect(item).toMatchObject({
       alreadyCheckedIn: true,
       result: 'already_checked_in',
-      checkInTime: '2026-12-01T07:55:00.000Z',
+      checkInTime: '2025-12-01T07:55:00.000Z',
     });
   });
 
@@ -103,9 +103,9 @@ describe('check in by QR code', () => {
     const seen: Array<{ body: unknown; key: string | undefined }> = [];
     checkInCall(ok(), seen);
     eventsList();
-    await run({ checkInBy: 'code', code: CODE, checkInTime: '2026-12-01T09:01:12+01:00' });
-    expect(seen[0]?.body).toEqual({ code: CODE, checkInTime: '2026-12-01T08:01:12.000Z' });
-    expect(seen[0]?.key).toBe(derivedScanKey({ code: CODE, checkInTime: '2026-12-01T08:01:12.000Z' }));
+    await run({ checkInBy: 'code', code: CODE, checkInTime: '2025-12-01T09:01:12+01:00' });
+    expect(seen[0]?.body).toEqual({ code: CODE, checkInTime: '2025-12-01T08:01:12.000Z' });
+    expect(seen[0]?.key).toBe(derivedScanKey({ code: CODE, checkInTime: '2025-12-01T08:01:12.000Z' }));
   });
 
   it('still answers when the event title cannot be read after the check-in', async () => {
@@ -158,17 +158,17 @@ describe('the Idempotency-Key', () => {
       checkInBy: 'registration',
       eventId: EVENT_ID,
       submissionId: 'sub_1',
-      checkInTime: '2026-12-01T08:00:00Z',
+      checkInTime: '2025-12-01T08:00:00Z',
     };
-    expect(await keyOf(reg)).toBe(await keyOf({ ...reg, checkInTime: '2026-12-01T09:00:00+01:00' }));
+    expect(await keyOf(reg)).toBe(await keyOf({ ...reg, checkInTime: '2025-12-01T09:00:00+01:00' }));
   });
 
   it('differs for a different code, registration, event, mode or check-in time', async () => {
     const inputs = [
       { code: CODE },
       { code: `${CODE}x` },
-      { code: CODE, checkInTime: '2026-12-01T08:00:00Z' },
-      { code: CODE, checkInTime: '2026-12-01T08:00:01Z' },
+      { code: CODE, checkInTime: '2025-12-01T08:00:00Z' },
+      { code: CODE, checkInTime: '2025-12-01T08:00:01Z' },
       { checkInBy: 'registration', eventId: EVENT_ID, submissionId: 'sub_1' },
       { checkInBy: 'registration', eventId: EVENT_ID, submissionId: 'sub_2' },
       { checkInBy: 'registration', eventId: '00000000-0000-4000-8000-000000000000', submissionId: 'sub_1' },
@@ -292,13 +292,68 @@ describe('errors a door volunteer can act on', () => {
 });
 
 describe('check-in time', () => {
+  /** Now, to the second, plus `ms`, as ISO 8601 UTC. */
+  const fromNow = (ms: number) => new Date(Date.now() + ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
+  const DAY = 24 * 3600 * 1000;
+
   it.each([
-    ['2026-12-01T09:01:12+01:00', 'Europe/Paris', '2026-12-01T08:01:12.000Z'],
-    ['2026-12-01T09:01:12Z', 'Europe/Paris', '2026-12-01T09:01:12.000Z'],
-    ['2026-12-01T09:01:12', 'Europe/Paris', '2026-12-01T08:01:12.000Z'],
-    ['2026-07-01T09:01:12', 'Europe/Paris', '2026-07-01T07:01:12.000Z'],
-    ['2026-12-01 09:01', 'America/New_York', '2026-12-01T14:01:00.000Z'],
-    ['2026-12-01T09:01:12.5', 'Asia/Kolkata', '2026-12-01T03:31:12.500Z'],
+    [
+      '0026-12-01T10:00:00Z',
+      /^"0026-12-01T10:00:00Z" in Check-in Time is in the year 0026, which cannot be right/,
+    ],
+    ['0099-01-01T00:00:00Z', /is in the year 0099, which cannot be right: the year must be 2000 or later/],
+    ['0000-02-29T10:00:00Z', /is in the year 0000/],
+    ['1999-12-31T23:59:59Z', /is in the year 1999/],
+  ])('refuses %s, a year before 2000 (never read as 19xx), before any request', async (value, message) => {
+    const scope = nock(BASE_URL).post(paths.checkIn()).reply(200, SAMPLE_CHECK_IN);
+    const error = await caught(() => run({ code: CODE, checkInTime: value }));
+    const text = errorMessage(error);
+    expect(text).toMatch(message);
+    expect(text).toMatch(/Send the time as an ISO 8601 date and time with the full year, such as \d{4}-/);
+    expect(text).toMatch(/or leave Check-in Time empty to check the person in now\.$/);
+    expect(scope.isDone()).toBe(false);
+  });
+
+  it('refuses tomorrow (a scan cannot be in the future), saying what was received and what to send', async () => {
+    const tomorrow = fromNow(DAY);
+    const scope = nock(BASE_URL).post(paths.checkIn()).reply(200, SAMPLE_CHECK_IN);
+    const error = await caught(() => run({ code: CODE, checkInTime: tomorrow }));
+    const text = errorMessage(error);
+    expect(text).toContain(`"${tomorrow}" in Check-in Time is `);
+    expect(text).toMatch(
+      /in the future .* it must be a time that has already happened \(at most 5 minutes ahead/,
+    );
+    expect(text).toMatch(/or leave Check-in Time empty to check the person in now\.$/);
+    expect(scope.isDone()).toBe(false);
+  });
+
+  it('refuses a time 10 minutes ahead, given with an offset or in the Zap timezone', async () => {
+    for (const inputData of [
+      { code: CODE, checkInTime: fromNow(10 * 60_000) },
+      { code: CODE, checkInTime: fromNow(10 * 60_000).replace('Z', '+00:00') },
+    ]) {
+      const error = await caught(() => run(inputData));
+      expect(errorMessage(error)).toMatch(/minutes in the future/);
+    }
+  });
+
+  it('accepts a time a little ahead (clocks differ), and any past time since 2000', async () => {
+    for (const value of [fromNow(2 * 60_000), fromNow(-DAY), '2000-01-01T00:00:00Z']) {
+      const seen: Array<{ body: unknown; key: string | undefined }> = [];
+      checkInCall(ok(), seen);
+      eventsList();
+      await run({ code: CODE, checkInTime: value });
+      expect(seen[0]?.body).toEqual({ code: CODE, checkInTime: new Date(value).toISOString() });
+    }
+  });
+
+  it.each([
+    ['2025-12-01T09:01:12+01:00', 'Europe/Paris', '2025-12-01T08:01:12.000Z'],
+    ['2025-12-01T09:01:12Z', 'Europe/Paris', '2025-12-01T09:01:12.000Z'],
+    ['2025-12-01T09:01:12', 'Europe/Paris', '2025-12-01T08:01:12.000Z'],
+    ['2025-07-01T09:01:12', 'Europe/Paris', '2025-07-01T07:01:12.000Z'],
+    ['2025-12-01 09:01', 'America/New_York', '2025-12-01T14:01:00.000Z'],
+    ['2025-12-01T09:01:12.5', 'Asia/Kolkata', '2025-12-01T03:31:12.500Z'],
   ])('%s in a Zap of %s is sent as %s', async (value, timezone, sent) => {
     const seen: Array<{ body: unknown; key: string | undefined }> = [];
     checkInCall(ok(), seen);
@@ -317,10 +372,10 @@ describe('check-in time', () => {
     eventsList();
     await appTester(
       perform,
-      { authData: authData(), inputData: { code: CODE, checkInTime: '2026-12-01T09:00:00' } },
+      { authData: authData(), inputData: { code: CODE, checkInTime: '2025-12-01T09:00:00' } },
       true,
     );
-    expect(seen[0]?.body).toEqual({ code: CODE, checkInTime: '2026-12-01T09:00:00.000Z' });
+    expect(seen[0]?.body).toEqual({ code: CODE, checkInTime: '2025-12-01T09:00:00.000Z' });
   });
 });
 

@@ -10,7 +10,10 @@ import { type LookupClock, attendeeHydrator } from '../../src/account/attendee';
 import { accountCache } from '../../src/account/store';
 import { FakeCache } from '../support/cache';
 import { appTester } from '../support/app';
+import { useGenerousTimeLimits } from '../support/limits';
 import { NORTHWIND, authOf, simulate } from '../support/sandbox';
+
+useGenerousTimeLimits();
 
 const SIZE = 20_000;
 const FIELDS = ['attendeeFound', 'attendeeFirstName', 'attendeeLastName', 'attendeeEmail', 'attendeeNote'];

@@ -22,8 +22,9 @@ import generateEmbedCode from '../../src/creates/embedCode';
 import { functionOf } from '../../scripts/lib/app';
 import { appTester } from '../support/app';
 import { NORTHWIND, simulate } from '../support/sandbox';
+import { useGenerousTimeLimits } from '../support/limits';
 
-jest.setTimeout(240_000);
+useGenerousTimeLimits();
 
 interface PlanJson {
   id: string;
@@ -122,7 +123,7 @@ it('shows the floor plan and the agenda on a page of another origin, and a booki
   const path = `/_sandbox/events/${eventId}/floor-plans/plan_main`;
   await simulate(sandbox, NORTHWIND, 'POST', `${path}/booths/${available.id}`, { status: 'booked' });
   await simulate(sandbox, NORTHWIND, 'POST', `${path}/publish`);
-  await page.reload({ waitUntil: 'load', timeout: 60_000 });
+  await page.reload({ waitUntil: 'load', timeout: 300_000 });
   const after = await readEmbeds(page);
   const booked = after.booths.find((b) => b.id === available.id);
   expect(booked).toEqual({ id: available.id, status: 'booked', fill: BOOKED_FILL, visible: true });

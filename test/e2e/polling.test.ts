@@ -12,6 +12,9 @@ import newSubmission from '../../src/triggers/newSubmission';
 import { appTester, caught, errorMessage, meta, testerCache } from '../support/app';
 import { NORTHWIND, authOf, simulate } from '../support/sandbox';
 import { functionOf } from '../../scripts/lib/app';
+import { useGenerousTimeLimits } from '../support/limits';
+
+useGenerousTimeLimits();
 
 type Item = Record<string, unknown> & { id: string };
 type Perform = (z: ZObject, bundle: Bundle) => Promise<unknown>;

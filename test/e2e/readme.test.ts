@@ -14,8 +14,9 @@ import { simulate } from '../../scripts/simulate';
 import { App, appTester } from '../support/app';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
+import { useGenerousTimeLimits } from '../support/limits';
 
-jest.setTimeout(180_000);
+useGenerousTimeLimits();
 
 const README = readFileSync(path.resolve(__dirname, '..', '..', 'README.md'), 'utf8');
 const section = (() => {

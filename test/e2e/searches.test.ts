@@ -15,6 +15,9 @@ import floorPlanList from '../../src/triggers/floorPlanList';
 import { appTester, caught, errorMessage, meta } from '../support/app';
 import { HARBOR, NORTHWIND, type Tenant, authOf as sandboxAuth, simulate } from '../support/sandbox';
 import { functionOf } from '../../scripts/lib/app';
+import { useGenerousTimeLimits } from '../support/limits';
+
+useGenerousTimeLimits();
 
 type Item = Record<string, unknown>;
 type Perform = (z: ZObject, bundle: Bundle) => Promise<unknown>;

@@ -19,8 +19,6 @@ import { simulate } from '../../scripts/simulate';
 import { findEvent, loadEnv, parseEnv, problemText, UsageError } from '../../scripts/lib/workbench';
 import { NORTHWIND, simulate as service } from '../support/sandbox';
 
-jest.setTimeout(120_000);
-
 let sandbox: RunningSandbox;
 let dir: string;
 let envFile: string;
@@ -45,7 +43,7 @@ const run = async (...args: string[]): Promise<string[]> => {
 };
 
 /** Resolves once a printed line matches `pattern` (every line is checked, also those printed before). */
-const printed = (lines: string[], pattern: RegExp, timeoutMs = 30_000): Promise<string> =>
+const printed = (lines: string[], pattern: RegExp, timeoutMs = 300_000): Promise<string> =>
   new Promise((resolve, reject) => {
     const started = Date.now();
     const tick = () => {

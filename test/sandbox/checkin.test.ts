@@ -257,7 +257,8 @@ describe('Idempotency-Key', () => {
   it('answers 409 IDEMPOTENCY_KEY_IN_USE while the first request is in flight; one check-in happens', async () => {
     const sub = await newSubmission(app, 'approved');
     await call(app, 'POST', '/_sandbox/faults', {
-      body: { route: 'POST /api/v1/checkin', kind: 'slow', delayMs: 150, count: 1 },
+      // Long enough for the four other requests to arrive while the first is in flight, however busy the machine.
+      body: { route: 'POST /api/v1/checkin', kind: 'slow', delayMs: 3_000, count: 1 },
     });
     const headers = { 'idempotency-key': 'concurrent-1' };
     const first = checkin({ code: sub.qrCode }, headers);

@@ -129,7 +129,7 @@ describe('bounded queue', () => {
       await subscribe(app, `${receiver.url}/zap`, 'FORM_SUBMISSION');
       await burst(app, 12);
       expect(sandboxContext(app).delivery.pendingCount).toBe(5);
-      expect(await deliveriesIdle(app, 5_000)).toBe(true);
+      expect(await deliveriesIdle(app)).toBe(true);
       const log = await logOf(app);
       const dropped = log.filter((e) => e.state === 'dropped');
       const delivered = log.filter((e) => e.state === 'delivered');
@@ -168,7 +168,7 @@ describe('bounded queue', () => {
       for (const path of ['a', 'b', 'c']) await subscribe(app, `${receiver.url}/${path}`, 'FORM_SUBMISSION');
       await burst(app, 4);
       expect(sandboxContext(app).delivery.pendingCount).toBe(6);
-      expect(await deliveriesIdle(app, 5_000)).toBe(true);
+      expect(await deliveriesIdle(app)).toBe(true);
       const log = await logOf(app);
       expect(log.filter((e) => e.state === 'dropped')).toHaveLength(6);
       expect(log.filter((e) => e.state === 'dropped')[0]?.givenUp).toMatch(/\(maxPending\)/);
@@ -185,7 +185,7 @@ describe('bounded queue', () => {
     try {
       await subscribe(app, 'http://127.0.0.1:9/closed-port', 'FORM_SUBMISSION');
       await burst(app, 1);
-      expect(await deliveriesIdle(app, 5_000)).toBe(true);
+      expect(await deliveriesIdle(app)).toBe(true);
       const log = await logOf(app);
       expect(log.length).toBeGreaterThan(2);
       expect(log.slice(0, -1).every((e) => e.state === 'failed' && e.nextRetryAt !== null)).toBe(true);

@@ -150,7 +150,8 @@ export async function newSubmission(
   return json(res);
 }
 
-export const deliveriesIdle = (app: FastifyInstance, ms = 5000): Promise<boolean> =>
+/** Waits until no delivery is pending; `false` only after `ms`, far beyond what a busy machine needs. */
+export const deliveriesIdle = (app: FastifyInstance, ms = 120_000): Promise<boolean> =>
   sandboxContext(app).delivery.whenIdle(ms);
 
 // ---- webhook receiver ---------------------------------------------------------------------------------
@@ -216,8 +217,8 @@ export class Receiver {
     this.answers.push(...answers);
   }
 
-  /** Resolves once `n` requests in all were received (rejects after timeoutMs). */
-  waitFor(n: number, timeoutMs = 5000): Promise<Received[]> {
+  /** Resolves once `n` requests in all were received (rejects after timeoutMs, far beyond what a busy machine needs). */
+  waitFor(n: number, timeoutMs = 120_000): Promise<Received[]> {
     if (this.received.length >= n) return Promise.resolve(this.received);
     return new Promise((resolve, reject) => {
       const t = setTimeout(

@@ -276,10 +276,12 @@ describe('delivery', () => {
   });
 
   it('treats no answer within the timeout as a failure and retries', async () => {
-    const slowApp = makeApp({ delivery: { baseDelayMs: 10, timeoutMs: 100 } }).app;
+    // The first answer comes long after the timeout; the second must come within it, which a busy machine
+    // answering a local request does in far less than 2 s.
+    const slowApp = makeApp({ delivery: { baseDelayMs: 10, timeoutMs: 2_000 } }).app;
     try {
       await subscribe(slowApp, `${receiver.url}/slow`, 'FORM_SUBMISSION');
-      receiver.answerWith({ status: 200, delayMs: 400 });
+      receiver.answerWith({ status: 200, delayMs: 6_000 });
       await newSubmission(slowApp, 'pending');
       await receiver.waitFor(2);
       await deliveriesIdle(slowApp);
@@ -288,7 +290,7 @@ describe('delivery', () => {
         attempt: 1,
         state: 'failed',
         statusCode: null,
-        error: expect.stringMatching(/100 ms/),
+        error: expect.stringMatching(/2000 ms/),
       });
       expect(log[1]).toMatchObject({ attempt: 2, state: 'delivered', statusCode: 200 });
     } finally {

@@ -46,6 +46,7 @@ import {
   toSubmissionItem,
 } from '../../mappers/submission';
 import { staticSample } from '../../mappers/sample';
+import { mapEach } from '../../mappers/each';
 
 type DynamicOutputFields = (z: ZObject, bundle: Bundle) => Promise<PlainOutputField[]>;
 
@@ -80,6 +81,12 @@ const eventContexts = async (
   return contexts;
 };
 
+/** Each record mapped on its own: one that throws is left out with a log line, its siblings kept. */
+const eachOf =
+  <R>(z: ZObject, records: readonly R[], noun: string, idOf: (record: R) => unknown) =>
+  <I>(map: (record: R) => I): I[] =>
+    mapEach(records, { noun, what: `these ${noun}s`, idOf, log: (line) => z.console.log(line) }, map);
+
 const contextOf = (contexts: Map<string, EventContext>, eventId: string | null | undefined) =>
   (eventId && contexts.get(eventId)) || NO_EVENT_CONTEXT;
 
@@ -113,7 +120,13 @@ export const registrationItem: ItemRule<Submission, SubmissionItem> = {
       bundle,
       records.map((s) => s.eventId),
     );
-    return records.map((s) => toSubmissionItem(s, contextOf(contexts, s.eventId)));
+    const note = (line: string) => z.console.log(line);
+    return eachOf(
+      z,
+      records,
+      'registration',
+      (s) => s.submissionId,
+    )((s) => toSubmissionItem(s, contextOf(contexts, s.eventId), s.submissionId, note));
   },
   sample: submissionSample,
   outputFields: [...submissionOutputFields, recentAnswerFields],
@@ -170,7 +183,8 @@ export const paymentItem: ItemRule<Order, PaymentItem> = {
   schema: OrderSchema,
   idKey: 'id',
   eventIdOf: (order) => order.eventId,
-  toItems: async (z, bundle, records) => records.map(await orderItemMaker(z, bundle, records, paymentItemId)),
+  toItems: async (z, bundle, records) =>
+    eachOf(z, records, 'payment', (o) => o.id)(await orderItemMaker(z, bundle, records, paymentItemId)),
   sample: staticSample('payment', () => orderItemSample(paymentItemId(SAMPLE_ORDER))),
   outputFields: orderItemOutputFields,
 };
@@ -181,7 +195,8 @@ export const eventItem: ItemRule<Event, EventItem> = {
   schema: EventSchema,
   idKey: 'id',
   eventIdOf: (event) => event.id,
-  toItems: async (_z, _bundle, records) => records.map((event) => toEventItem(event)),
+  toItems: async (z, _bundle, records) =>
+    eachOf(z, records, 'event', (e) => e.id)((event) => toEventItem(event)),
   sample: eventSample,
   outputFields: eventOutputFields,
 };
@@ -192,7 +207,8 @@ export const eventChangeItem: ItemRule<Event, EventChangeItem> = {
   schema: EventSchema,
   idKey: 'id',
   eventIdOf: (event) => event.id,
-  toItems: async (_z, _bundle, records, kind) => records.map((event) => toEventChangeItem(event, kind)),
+  toItems: async (z, _bundle, records, kind) =>
+    eachOf(z, records, 'event', (e) => e.id)((event) => toEventChangeItem(event, kind)),
   sample: eventChangeSample,
   outputFields: eventChangeOutputFields,
 };

@@ -5,6 +5,8 @@
  * status filter input is in src/fields/status.ts.
  */
 import type { Bundle } from 'zapier-platform-core';
+import type { LogLine } from '../../connect';
+import { mapEach } from '../../mappers/each';
 
 /** The editor shows 3 samples; a sample poll never needs more. */
 export const SAMPLE_SIZE = 3;
@@ -25,6 +27,8 @@ export interface Presenter<R, I extends { id: string }> {
   /** Must equal `toItem(record).id`: a dedupe poll answers with this id alone. */
   idOf: (record: R) => string;
   toItem: (record: R) => I;
+  /** The record in a user's words, for the line of a record that cannot be mapped ("registration"). */
+  noun?: string;
 }
 
 /**
@@ -32,18 +36,21 @@ export interface Presenter<R, I extends { id: string }> {
  * sample poll gets the 3 newest; a dedupe poll gets every id (the dedupe only reads `id`, so the items are
  * `{ id }` and a whole day of registrations stays far below Zapier's 20 MB); a scheduled poll gets every
  * record it was given, mapped. Which records a poll returns (and how many) is the caller's decision.
+ * Each record is mapped on its own: one that throws is left out with a line in `log`, never failing the poll.
  */
 export const present = <R, I extends { id: string }>(
   bundle: Pick<Bundle, 'meta'>,
   records: R[],
   presenter: Presenter<R, I>,
+  log: LogLine = () => undefined,
 ): Array<I | { id: string }> => {
+  const rule = { noun: presenter.noun ?? 'record', what: 'this poll', idOf: presenter.idOf, log };
   switch (pollKind(bundle)) {
     case 'sample':
-      return records.slice(0, SAMPLE_SIZE).map((record) => presenter.toItem(record));
+      return mapEach(records.slice(0, SAMPLE_SIZE), rule, presenter.toItem);
     case 'dedupe':
-      return records.slice(0, MAX_DEDUPE_ITEMS).map((record) => ({ id: presenter.idOf(record) }));
+      return mapEach(records.slice(0, MAX_DEDUPE_ITEMS), rule, (record) => ({ id: presenter.idOf(record) }));
     default:
-      return records.map((record) => presenter.toItem(record));
+      return mapEach(records, rule, presenter.toItem);
   }
 };

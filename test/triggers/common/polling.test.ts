@@ -42,4 +42,34 @@ describe('present', () => {
     ]);
     expect(pollKind(bundleWith({}))).toBe('poll');
   });
+
+  it('maps each record on its own: one that throws is left out with a line naming it, its siblings kept', () => {
+    const lines: string[] = [];
+    const fragile = {
+      ...presenter,
+      noun: 'registration',
+      toItem: (r: R) => {
+        if (r.id === 'b') throw new TypeError('Cannot read properties of undefined (reading "secret value")');
+        return { id: r.id, mapped: true };
+      },
+    };
+    expect(present(bundleWith({}), records, fragile, (line) => lines.push(line)).map((i) => i.id)).toEqual([
+      'd',
+      'c',
+      'a',
+    ]);
+    expect(lines).toEqual([
+      'Odd record in this poll: registration "b" (item 2) skipped: it could not be turned into a Zap item (TypeError).',
+    ]);
+  });
+
+  it('fails the poll when most records throw: a fault of the app, where skipping them all would lose them', () => {
+    const broken = {
+      ...presenter,
+      toItem: (): { id: string } => {
+        throw new TypeError('mapper bug');
+      },
+    };
+    expect(() => present(bundleWith({}), records, broken, () => undefined)).toThrow('mapper bug');
+  });
 });
