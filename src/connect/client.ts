@@ -22,7 +22,7 @@ import {
 } from './errors';
 import { parseJsonSafely } from './json';
 import { ListReadError } from './listSplitter';
-import { type ListRead, type Visit, listReader, readListText } from './lists';
+import { type ListRead, STOP_READING, type Visit, listReader, readListText } from './lists';
 import { type ObjectSchema, type RecordRule, recordLog } from './records';
 import { type Redact, bundleRedactor, redactError } from './secrets';
 
@@ -325,9 +325,6 @@ const requestAndRead = async <T>(
   return { data: parsed.data, status: answer.status, headers: response.headers, bytes };
 };
 
-/** Thrown by the visitor of a read that `stopWhen` stops, to leave the chunk being read at once. */
-const STOP: unique symbol = Symbol('stop reading');
-
 /** The most of an error answer's body that is read when it comes as a stream: enough for any message. */
 const ERROR_BODY_LIMIT = 64 * 1024;
 
@@ -473,7 +470,7 @@ const readList = async <S extends ObjectSchema>(
   const visitor: Visit<z.infer<S>> = stopWhen
     ? (record, position) => {
         visit(record, position);
-        if (stopWhen()) throw STOP;
+        if (stopWhen()) throw STOP_READING;
       }
     : visit;
   const reader = listReader(call.rule, visitor, log);
@@ -499,7 +496,7 @@ const readList = async <S extends ObjectSchema>(
       try {
         reader.write(chunk);
       } catch (error) {
-        if (error === STOP) stopped = true;
+        if (error === STOP_READING) stopped = true;
         else failure = error;
         break;
       }

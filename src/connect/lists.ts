@@ -75,6 +75,12 @@ export const idNearStart = (head: string, idKey: string): string | null => {
   return null;
 };
 
+/**
+ * Thrown by a visitor to end a read on purpose (`stopWhen`: the lookup has what it needs). It passes through
+ * the reader, unlike an error of one record, which only skips that record.
+ */
+export const STOP_READING: unique symbol = Symbol('stop reading');
+
 /** A reader that checks each record of the answer against `rule` and visits the usable ones. */
 export const listReader = <S extends ObjectSchema>(
   rule: RecordRule<S>,
@@ -98,6 +104,10 @@ export const listReader = <S extends ObjectSchema>(
       visit(record, position);
       kept++;
     } catch (error) {
+      if (error === STOP_READING) {
+        kept++;
+        throw error;
+      }
       // What an operation does with one record (keep it, compute its sort key) must not fail the list: the
       // record is skipped by the odd-record rule. The error's kind only: its message may quote a value.
       visitFailures++;

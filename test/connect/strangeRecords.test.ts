@@ -74,6 +74,8 @@ interface Scenario {
   lines: RegExp[];
   /** Log lines that must appear for the reads that map answers (poll, Find Registration). */
   answerLines?: RegExp[];
+  /** What the attendee lookup logs, when not `lines` (it stops reading at the registration it looks for). */
+  lookupLines?: RegExp[];
 }
 
 const padding = (bytes: number) =>
@@ -140,6 +142,8 @@ const scenarios: Scenario[] = [
     },
     strangeKept: true,
     lines: [/had 1 member\(s\) besides its list \("padding"\); they were read past and left out/],
+    // The member comes after the list: the lookup stops at the registration and never downloads it.
+    lookupLines: [],
   },
 ];
 
@@ -264,6 +268,6 @@ describe.each(scenarios)('$name', (scenario) => {
       {},
     );
     expect(result).toMatchObject({ found: true, lastName: `Lovelace ${last}` });
-    expectLines(lines, scenario.lines);
+    expectLines(lines, scenario.lookupLines ?? scenario.lines);
   });
 });
