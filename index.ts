@@ -7,7 +7,7 @@ import authentication from './src/authentication';
 import { hydrateAttendee } from './src/account/attendee';
 import { creates } from './src/creates';
 import { searches } from './src/searches';
-import { sealApp } from './src/seal';
+import { sealApp } from './src/connect/seal';
 import { triggers } from './src/triggers';
 import { version } from './package.json';
 

@@ -7,7 +7,7 @@
  */
 import type { Bundle, ZObject } from 'zapier-platform-core';
 import { type Submission, newestFirst, readSubmissions } from '../connect';
-import { folded } from '../text';
+import { folded } from '../mappers/text';
 import { FirstN } from './selection';
 
 type B = Pick<Bundle, 'authData'>;

@@ -6,6 +6,9 @@
  */
 import * as z from 'zod';
 
+/** A contract schema of records of type `T`, for code outside src/connect that names one. */
+export type ContractSchema<T> = z.ZodType<T>;
+
 /**
  * A schema built on its first use. Building every schema of the contract costs tens of milliseconds, paid
  * by every cold start (Zapier loads the app to answer for its definition), while an invocation uses a few.

@@ -1,6 +1,6 @@
 /**
  * Check In Attendee: by the scanned QR code or by registration, with an Idempotency-Key derived from what is
- * checked in (see src/scan.ts), so a retried or replayed step never checks a person in twice and gets the
+ * checked in (see src/creates/common/scan.ts), so a retried or replayed step never checks a person in twice and gets the
  * same answer back. "Already checked in" is a success carrying the first check-in time.
  */
 import { type Bundle, type ZObject, defineCreate } from 'zapier-platform-core';
@@ -23,7 +23,7 @@ import {
 import { requiredEventId } from '../fields/event';
 import { dateTimeInput, textInput } from '../fields/read';
 import { checkInOutputFields, checkInSample, toCheckInItem } from '../mappers/checkIn';
-import { chosenScanKey, cleanCode, derivedScanKey, followUpScanKey, keyHeaderValue } from '../scan';
+import { chosenScanKey, cleanCode, derivedScanKey, followUpScanKey, keyHeaderValue } from './common/scan';
 
 const refuse = (z: ZObject, message: string): never => {
   throw new z.errors.Error(`${message} Nobody was checked in.`, 'INVALID_INPUT', 400);

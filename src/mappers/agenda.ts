@@ -4,7 +4,7 @@
  */
 import type { PlainOutputField } from 'zapier-platform-core';
 import type { Agenda, AgendaSession, Event } from '../connect';
-import { folded } from '../text';
+import { folded } from './text';
 import { staticSample } from './sample';
 
 export type SessionLine = {

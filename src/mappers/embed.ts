@@ -12,7 +12,7 @@ import {
   isAgendaTheme,
   mapUrl,
 } from '../connect';
-import { escapeHtml } from '../text';
+import { escapeHtml } from './text';
 import { staticSample } from './sample';
 
 const MAP_MIN_HEIGHT_PX = 720;

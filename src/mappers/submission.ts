@@ -5,7 +5,7 @@
 import { createHash } from 'node:crypto';
 import type { PlainOutputField } from 'zapier-platform-core';
 import type { Answer, Event, Submission } from '../connect';
-import { trimChar } from '../text';
+import { trimChar } from './text';
 import { staticSample } from './sample';
 
 /** Event context added to every registration so a Zap needs no extra Find step. */

@@ -10,7 +10,7 @@ import { accountEvents } from '../account/events';
 import { booleanInput, textInput } from '../fields/read';
 import { mapEach } from '../mappers/each';
 import { eventOutputFields, eventSample, toEventItem } from '../mappers/event';
-import { slugText } from '../text';
+import { slugText } from '../mappers/text';
 
 /** The catalog is read 100 events a page, at most this many pages. */
 export const MAX_CATALOG_PAGES = 5;

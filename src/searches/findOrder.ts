@@ -10,7 +10,7 @@ import { companyIdOf } from '../fields/company';
 import { textInput } from '../fields/read';
 import { ATTENDEE_HELP } from '../mappers/attendee';
 import { mapEach } from '../mappers/each';
-import { orderItemMaker, orderItemOutputFields, orderItemStaticSample } from '../triggers/common/items';
+import { orderItemMaker, orderItemOutputFields, orderItemStaticSample } from '../items';
 
 /** At most this many events' registrations are read to match an email (the newest orders' events). */
 const MAX_EMAIL_EVENTS = 10;

@@ -1,5 +1,5 @@
 import { instantTrigger, recentRegistrations } from './common/instant';
-import { registrationItem } from './common/items';
+import { registrationItem } from '../items';
 
 export default instantTrigger({
   key: 'attendee_checked_in',

@@ -1,5 +1,5 @@
 import { instantTrigger, recentEvents } from './common/instant';
-import { eventChangeItem } from './common/items';
+import { eventChangeItem } from '../items';
 import { eventChangeOf } from '../mappers/event';
 
 /** The changes a user can pick; "any" also passes EVENT_* kinds the service adds later. */

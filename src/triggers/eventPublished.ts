@@ -1,5 +1,5 @@
 import { instantTrigger, recentEvents } from './common/instant';
-import { eventItem } from './common/items';
+import { eventItem } from '../items';
 
 export default instantTrigger({
   key: 'event_published',

@@ -7,7 +7,7 @@ import { LIST_LIMIT_MAX, type Order, listOrders } from '../connect';
 import { companyIdOf } from '../fields/company';
 import { chosenStatus, hasStatus, statusField } from '../fields/status';
 import { ATTENDEE_HELP } from '../mappers/attendee';
-import { orderItemMaker, orderItemOutputFields, orderItemStaticSample } from './common/items';
+import { orderItemMaker, orderItemOutputFields, orderItemStaticSample } from '../items';
 import { SAMPLE_SIZE, pollKind, present } from './common/polling';
 
 const orderStatusField = statusField({

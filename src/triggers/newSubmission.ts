@@ -13,7 +13,7 @@ import { eventField, requiredEventId } from '../fields/event';
 import { chosenStatus, hasStatus, statusField } from '../fields/status';
 import { type EventContext, NO_EVENT_CONTEXT, eventContextOf, toSubmissionItem } from '../mappers/submission';
 import { PollWindow, closePoll, openPoll, pollRequest } from './common/cursor';
-import { registrationItem } from './common/items';
+import { registrationItem } from '../items';
 import { pollKind, present } from './common/polling';
 
 export const NEW_SUBMISSION_KEY = 'new_submission';

@@ -1,6 +1,6 @@
 import { instantTrigger, recentPayments } from './common/instant';
 import { ATTENDEE_HELP } from '../mappers/attendee';
-import { paymentItem } from './common/items';
+import { paymentItem } from '../items';
 
 export default instantTrigger({
   key: 'payment_refunded',

@@ -3,7 +3,7 @@ import checkInAttendee from '../../src/creates/checkIn';
 import { paths } from '../../src/connect';
 import { SAMPLE_EVENT } from '../../src/mappers/event';
 import { SAMPLE_CHECK_IN } from '../../src/mappers/checkIn';
-import { derivedScanKey } from '../../src/scan';
+import { derivedScanKey } from '../../src/creates/common/scan';
 import { BASE_URL, SENTINEL_KEY, appTester, authData, caught, errorMessage, meta } from '../support/app';
 import { functionOf } from '../../scripts/lib/app';
 

@@ -1,6 +1,6 @@
 import { mapUrl } from '../../src/connect';
 import { embedSample, toEmbedItem } from '../../src/mappers/embed';
-import { escapeHtml } from '../../src/text';
+import { escapeHtml } from '../../src/mappers/text';
 
 const HOSTILE = `"><script>alert('x')</script>&`;
 

@@ -12,7 +12,7 @@ import { attendeeFields, attendeeOf } from '../../src/mappers/attendee';
 import { SAMPLE_ORDER, toOrderItem } from '../../src/mappers/order';
 import { builtSamples, staticSample } from '../../src/mappers/sample';
 import { SAMPLE_SUBMISSION, SAMPLE_SUBMISSION_EVENT, toSubmissionItem } from '../../src/mappers/submission';
-import { paymentItemId } from '../../src/triggers/common/items';
+import { paymentItemId } from '../../src/items';
 import { registrationLabel } from '../../src/triggers/registrationList';
 import { App } from '../support/app';
 

@@ -7,7 +7,7 @@ import {
   answerOutputFields,
   toSubmissionItem,
 } from '../../src/mappers/submission';
-import { slugText, trimChar } from '../../src/text';
+import { slugText, trimChar } from '../../src/mappers/text';
 
 const COLLIDING: Answer[] = [
   { key: 'job-title', label: 'Job title', value: 'Engineer' },

@@ -34,7 +34,7 @@ import {
 } from '../../connect';
 import type { AccountCache } from '../../account/store';
 import { accountCache } from '../../account/store';
-import { trimmed as text } from '../../text';
+import { trimmed as text } from '../../mappers/text';
 
 /** A current secret confirmed less than this long ago verifies deliveries without another read. */
 export const SECRET_CONFIRM_INTERVAL_SECONDS = 5 * 60;

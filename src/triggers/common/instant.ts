@@ -37,9 +37,9 @@ import { recentOrders, recentSubmissions } from '../../account/recent';
 import { accountCache } from '../../account/store';
 import { companyIdOf } from '../../fields/company';
 import { eventField, optionalEventId } from '../../fields/event';
-import { trimmed as text } from '../../text';
+import { trimmed as text } from '../../mappers/text';
 import { verifyWithCurrentSecret } from './hookSecrets';
-import type { ItemRule } from './items';
+import type { ItemRule } from '../../items';
 
 /** Delivery ids are remembered longer than the service's 72 h retry window. */
 export const DELIVERY_MEMORY_SECONDS = 96 * 3600;

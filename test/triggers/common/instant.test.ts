@@ -7,7 +7,7 @@ import nock from 'nock';
 import type { Bundle, ZObject } from 'zapier-platform-core';
 import { type Event, type Order, type Submission, paths } from '../../../src/connect';
 import { DELIVERY_MEMORY_SECONDS } from '../../../src/triggers/common/instant';
-import { paymentItemId } from '../../../src/triggers/common/items';
+import { paymentItemId } from '../../../src/items';
 import { SAMPLE_EVENT, toEventChangeItem, toEventItem } from '../../../src/mappers/event';
 import { SAMPLE_ORDER, toOrderItem } from '../../../src/mappers/order';
 import {

@@ -10,7 +10,7 @@
  *   messages already say what failed and what to do, so nothing is lost by leaving the dump out.
  */
 import type { Bundle, ZObject } from 'zapier-platform-core';
-import { type Redact, bundleRedactor, redactError } from './connect/secrets';
+import { type Redact, bundleRedactor, redactError } from './secrets';
 
 type AnyFunction = (...args: unknown[]) => unknown;
 

@@ -3,10 +3,10 @@
  * whatever happens (success, failure, throttling), with Zapier's own request logging switched on.
  */
 import nock from 'nock';
-import authentication from '../src/authentication';
-import { paths } from '../src/connect';
-import { SAMPLE_EVENT } from '../src/mappers/event';
-import { BASE_URL, SENTINEL_KEY, appTester, authData } from './support/app';
+import authentication from '../../src/authentication';
+import { paths } from '../../src/connect';
+import { SAMPLE_EVENT } from '../../src/mappers/event';
+import { BASE_URL, SENTINEL_KEY, appTester, authData } from '../support/app';
 
 const captured: string[] = [];
 const originalStdout = process.stdout.write.bind(process.stdout);

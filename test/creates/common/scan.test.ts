@@ -5,7 +5,7 @@ import {
   derivedScanKey,
   followUpScanKey,
   keyHeaderValue,
-} from '../src/scan';
+} from '../../../src/creates/common/scan';
 
 it('trims only what scanners add around a code', () => {
   expect(cleanCode('\uFEFF\r\n\t EVT1:a b:c \r\n')).toBe('EVT1:a b:c');

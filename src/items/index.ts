@@ -4,18 +4,18 @@
  * dedupes on, the sample and the output fields). A delivery's `data` is checked against `schema` first.
  */
 import type { Bundle, PlainOutputField, ZObject } from 'zapier-platform-core';
-import type { ZodType } from 'zod';
 import {
+  type ContractSchema,
   type Event,
   Event as EventSchema,
   type Order,
   Order as OrderSchema,
   type Submission,
   Submission as SubmissionSchema,
-} from '../../connect';
-import { eventContext } from '../../account/events';
-import { recentSubmissions } from '../../account/recent';
-import { isEventUuid } from '../../fields/event';
+} from '../connect';
+import { eventContext } from '../account/events';
+import { recentSubmissions } from '../account/recent';
+import { isEventUuid } from '../fields/event';
 import {
   type EventChangeItem,
   type EventItem,
@@ -25,15 +25,15 @@ import {
   eventSample,
   toEventChangeItem,
   toEventItem,
-} from '../../mappers/event';
-import { type OrderItem, SAMPLE_ORDER, orderOutputFields, toOrderItem } from '../../mappers/order';
-import { attendeePointers } from '../../account/attendee';
+} from '../mappers/event';
+import { type OrderItem, SAMPLE_ORDER, orderOutputFields, toOrderItem } from '../mappers/order';
+import { attendeePointers } from '../account/attendee';
 import {
   type AttendeeFieldKey,
   attendeeFields,
   attendeeOf,
   attendeeOutputFields,
-} from '../../mappers/attendee';
+} from '../mappers/attendee';
 import {
   type EventContext,
   NO_EVENT_CONTEXT,
@@ -44,9 +44,10 @@ import {
   submissionOutputFields,
   submissionSample,
   toSubmissionItem,
-} from '../../mappers/submission';
-import { staticSample } from '../../mappers/sample';
-import { mapEach } from '../../mappers/each';
+} from '../mappers/submission';
+import { staticSample } from '../mappers/sample';
+import { mapEach } from '../mappers/each';
+import { trimmed as text } from '../mappers/text';
 
 type DynamicOutputFields = (z: ZObject, bundle: Bundle) => Promise<PlainOutputField[]>;
 
@@ -55,7 +56,7 @@ export interface ItemRule<D, I extends { id: string }> {
   /** The record in a user's words, for log lines and messages: "registration". */
   what: string;
   /** The contract schema of a delivery's `data`. */
-  schema: ZodType<D>;
+  schema: ContractSchema<D>;
   /** The record's identifier in `schema` (`submissionId`, `id`), to name it in log lines. */
   idKey: string;
   /** The event a record belongs to, for the chosen-event check. */
@@ -65,8 +66,6 @@ export interface ItemRule<D, I extends { id: string }> {
   sample: I;
   outputFields: Array<PlainOutputField | DynamicOutputFields>;
 }
-
-const text = (value: unknown): string => (typeof value === 'string' ? value.trim() : '');
 
 /** The event context of each event id (one cached lookup each); a failed lookup adds no context. */
 const eventContexts = async (
@@ -189,26 +188,28 @@ export const paymentItem: ItemRule<Order, PaymentItem> = {
   outputFields: orderItemOutputFields,
 };
 
-/** Events (EVENT_PUBLISHED): the event mapper, id = event id. */
-export const eventItem: ItemRule<Event, EventItem> = {
-  what: 'event',
-  schema: EventSchema,
-  idKey: 'id',
-  eventIdOf: (event) => event.id,
-  toItems: async (z, _bundle, records) =>
-    eachOf(z, records, 'event', (e) => e.id)((event) => toEventItem(event)),
-  sample: eventSample,
-  outputFields: eventOutputFields,
-};
-
-/** Events with the change a delivery reports (the EVENT_* family). */
-export const eventChangeItem: ItemRule<Event, EventChangeItem> = {
+/** Events: the event mapper given the delivery's kind (`null` for recent test data), id = event id. */
+const eventRule = <I extends { id: string }>(
+  map: (event: Event, kind: string | null) => I,
+  sample: I,
+  outputFields: PlainOutputField[],
+): ItemRule<Event, I> => ({
   what: 'event',
   schema: EventSchema,
   idKey: 'id',
   eventIdOf: (event) => event.id,
   toItems: async (z, _bundle, records, kind) =>
-    eachOf(z, records, 'event', (e) => e.id)((event) => toEventChangeItem(event, kind)),
-  sample: eventChangeSample,
-  outputFields: eventChangeOutputFields,
-};
+    eachOf(z, records, 'event', (e) => e.id)((event) => map(event, kind)),
+  sample,
+  outputFields,
+});
+
+/** Events (EVENT_PUBLISHED, New Event). */
+export const eventItem = eventRule<EventItem>((event) => toEventItem(event), eventSample, eventOutputFields);
+
+/** Events with the change a delivery reports (the EVENT_* family). */
+export const eventChangeItem = eventRule<EventChangeItem>(
+  toEventChangeItem,
+  eventChangeSample,
+  eventChangeOutputFields,
+);

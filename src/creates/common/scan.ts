@@ -5,7 +5,7 @@
  * with the same result instead of checking the person in a second time.
  */
 import { createHash } from 'node:crypto';
-import type { CheckInBody } from './connect';
+import type { CheckInBody } from '../../connect';
 
 /** Contract §4: an Idempotency-Key holds at most 255 characters. */
 export const MAX_KEY_LENGTH = 255;
