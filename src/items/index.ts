@@ -28,12 +28,7 @@ import {
 } from '../mappers/event';
 import { type OrderItem, SAMPLE_ORDER, orderOutputFields, toOrderItem } from '../mappers/order';
 import { attendeePointers } from '../account/attendee';
-import {
-  type AttendeeFieldKey,
-  attendeeFields,
-  attendeeOf,
-  attendeeOutputFields,
-} from '../mappers/attendee';
+import { type AttendeeFieldKey, attendeeFields, attendeeOf, attendeeOutputFields } from '../mappers/attendee';
 import {
   type EventContext,
   NO_EVENT_CONTEXT,
