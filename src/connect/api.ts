@@ -79,14 +79,6 @@ export const listEvents = async (
   return newestFirst(items, (event) => event.id);
 };
 
-export interface SubmissionPage<S = Submission> {
-  submissions: S[];
-  /** Bytes received, for transfer accounting. */
-  bytes: number;
-  /** The service's clock when it answered (its `Date` header, to the second), when it sent one. */
-  serverTime: number | null;
-}
-
 const serverTimeOf = (headers: { get(name: string): string | null }): number | null => {
   const ms = Date.parse(headers.get('date') ?? '');
   return Number.isFinite(ms) ? ms : null;
@@ -160,27 +152,6 @@ export const readSubmissionKeys = submissionReader<typeof SubmissionKey>(SUBMISS
 
 /** 4, people only: with only `SubmissionPerson`'s fields read (the attendee behind an order). */
 export const readSubmissionPeople = submissionReader<typeof SubmissionPerson>(SUBMISSION_PERSON_RULE);
-
-/** A reader's usable records gathered, newest first, one per id (small windows only). */
-const gathered =
-  <R extends { submissionId: string; createdAt: string }>(
-    read: (z: ZObject, bundle: B, params: SubmissionQuery, visit: Visit<R>) => Promise<SubmissionRead>,
-  ) =>
-  async (z: ZObject, bundle: B, params: SubmissionQuery): Promise<SubmissionPage<R>> => {
-    const { items, visit } = collect<R>();
-    const result = await read(z, bundle, params, visit);
-    return {
-      submissions: newestFirst(items, (s) => s.submissionId),
-      bytes: result.bytes,
-      serverTime: result.serverTime,
-    };
-  };
-
-/** 4, gathered: every usable submission of the answer, newest first. */
-export const listSubmissions = gathered<Submission>(readSubmissions);
-
-/** 4, keys only, gathered: the same list with only `SubmissionKey`'s fields kept, newest first. */
-export const listSubmissionKeys = gathered<SubmissionKey>(readSubmissionKeys);
 
 /** 5. Orders of a company, newest first. */
 export const listOrders = async (

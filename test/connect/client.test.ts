@@ -10,13 +10,13 @@ import {
   headersFor,
   listEvents,
   listPublicEvents,
-  listSubmissions,
   paths,
   retryAfterSeconds,
   unsubscribeHook,
 } from '../../src/connect';
 import { SAMPLE_EVENT } from '../../src/mappers/event';
 import { BASE_URL, SENTINEL_KEY, appTester, authData, caught, errorMessage } from '../support/app';
+import { listSubmissions } from '../support/submissions';
 
 const run = <T>(fn: (z: ZObject, bundle: Bundle) => Promise<T>, auth = authData()) =>
   appTester(fn, { authData: auth });

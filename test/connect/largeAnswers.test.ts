@@ -12,14 +12,13 @@ import {
   type Submission,
   type SubmissionKey,
   connectErrorCode,
-  listSubmissionKeys,
-  listSubmissions,
   setStreamLimits,
   paths,
   readSubmissions,
 } from '../../src/connect';
 import { SAMPLE_SUBMISSION } from '../../src/mappers/submission';
 import { BASE_URL, SENTINEL_KEY, appTester, authData, caught, errorMessage } from '../support/app';
+import { listSubmissionKeys, listSubmissions } from '../support/submissions';
 
 const params = { eventId: SAMPLE_SUBMISSION.eventId, since: '2026-11-21T00:00:00.000Z' };
 
