@@ -20,7 +20,7 @@ import {
   throwForAnswer,
   throwNotJson,
 } from './errors';
-import { parseJsonSafely } from './json';
+import { droppedKeysLine, parseJsonSafely } from './json';
 import { ListReadError } from './listSplitter';
 import { type ListRead, STOP_READING, type Visit, listReader, readListText } from './lists';
 import { type ObjectSchema, type RecordRule, recordLog } from './records';
@@ -316,9 +316,7 @@ const requestAndRead = async <T>(
   const json = parseJsonSafely(answer.content);
   if (!json.ok) return throwNotJson(z, shown(), call.what);
   if (json.droppedKeys > 0) {
-    z.console.log(
-      `The answer for ${call.what} had ${json.droppedKeys} "__proto__" field(s); they were ignored (only a record's own fields are read).`,
-    );
+    z.console.log(droppedKeysLine(`The answer for ${call.what}`, json.droppedKeys));
   }
   const parsed = call.schema.safeParse(json.value);
   if (!parsed.success) return throwBadShape(z, answer.status, parsed.error, call.what);
@@ -443,9 +441,7 @@ const readList = async <S extends ObjectSchema>(
       );
     }
     if (read.droppedKeys > 0) {
-      z.console.log(
-        `The answer for ${call.what} had ${read.droppedKeys} "__proto__" field(s); they were ignored (only a record's own fields are read).`,
-      );
+      z.console.log(droppedKeysLine(`The answer for ${call.what}`, read.droppedKeys));
     }
     return { ...read, status: sent.status, headers: sent.headers, complete: true };
   };

@@ -232,3 +232,7 @@ export const parseJsonPruned = (text: string, maxDepth: number, levels = PRUNE_L
     return { ok: false };
   }
 };
+
+/** The log line for `count` "__proto__" members dropped from `what` ("The answer for the events list"). */
+export const droppedKeysLine = (what: string, count: number): string =>
+  `${what} had ${count} "__proto__" field(s); they were ignored (only a record's own fields are read).`;

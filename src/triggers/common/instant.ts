@@ -28,6 +28,7 @@ import {
   type Submission,
   deliveryCreatedAt,
   deliveryRecord,
+  droppedKeysLine,
   parseDelivery,
   subscribeHook,
   unsubscribeHook,
@@ -193,9 +194,7 @@ export const instantTrigger = <D, I extends { id: string }>(spec: InstantTrigger
     if (!reading.ok) return drop(z, reading.reason);
     const { delivery } = reading;
     if (reading.droppedKeys > 0) {
-      z.console.log(
-        `${spec.label}: delivery ${delivery.id} had ${reading.droppedKeys} "__proto__" field(s); they were ignored (only a record's own fields are read).`,
-      );
+      z.console.log(droppedKeysLine(`${spec.label}: delivery ${delivery.id}`, reading.droppedKeys));
     }
     if (delivery.hookId && subscription.id && delivery.hookId !== subscription.id) {
       return drop(
