@@ -6,10 +6,10 @@
  *   `{ method, querystring, headers, content }`, header names Camel-Cased and prefixed `Http-` (except
  *   Content-Type and Content-Length), `content` the raw body string;
  * - `hookBundle` builds the whole bundle (`rawRequest`, `cleanedRequest`, `subscribeData`, …);
- * - `signedDelivery` builds a delivery signed like the service does (contract §5);
+ * - `signedDelivery` builds a delivery signed like the service does (contract §5) (test/support/deliveries.ts
+ *   adds bodies for tests);
  * - `startHookReceiver` is a local HTTP receiver on 127.0.0.1 standing in for Zapier's target URL.
  */
-import { randomUUID } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { sign } from '../../src/connect';
@@ -87,10 +87,6 @@ export const hookBundle = (
   rawRequest: toRawRequest(delivery),
   cleanedRequest: cleaned(delivery.body),
 });
-
-/** A delivery body (contract §5) for `data`, with a fresh id unless one is given. */
-export const deliveryBody = (type: string, data: unknown, id = `dlv_${randomUUID()}`): string =>
-  JSON.stringify({ id, type, createdAt: new Date().toISOString(), data });
 
 /** A delivery signed with each of `secrets` (several during a rotation), as the service sends it. */
 export const signedDelivery = (body: string, secrets: string | string[]): ReceivedDelivery => ({

@@ -9,7 +9,7 @@ import type { Bundle, ZObject } from 'zapier-platform-core';
 import { z as zod } from 'zod';
 import { REDACTED, connectRequest, listEvents, paths, redactor } from '../../src/connect';
 import { App, BASE_URL, SENTINEL_KEY, appTester, authData, caught, testerCache } from '../support/app';
-import { deliveryBody, hookBundle, signedDelivery } from '../../scripts/lib/hookRequest';
+import { deliveryBody, hookBundle, signedDelivery } from '../support/deliveries';
 import { SAMPLE_SUBMISSION } from '../../src/mappers/submission';
 import { serviceHooks } from '../support/serviceHooks';
 

@@ -19,7 +19,7 @@ import {
   hookTriggerKeys,
   testerCache,
 } from '../support/app';
-import { deliveryBody, hookBundle, signedDelivery } from '../../scripts/lib/hookRequest';
+import { deliveryBody, hookBundle, signedDelivery } from '../support/deliveries';
 import { type ServiceHooks, serviceHooks } from '../support/serviceHooks';
 
 const hexOf = (secret: string, body: string | Buffer) =>

@@ -6,12 +6,7 @@
  */
 import { deliveriesIdle, sign, startSandbox, type RunningSandbox } from '../../sandbox';
 import { appTester, caught, errorMessage, hookOperation, testerCache } from '../support/app';
-import {
-  type HookReceiver,
-  hookBundle,
-  signedDelivery,
-  startHookReceiver,
-} from '../../scripts/lib/hookRequest';
+import { type HookReceiver, hookBundle, signedDelivery, startHookReceiver } from '../support/deliveries';
 import { HARBOR, NORTHWIND, type Tenant, authOf as sandboxAuth, simulate } from '../support/sandbox';
 import { useGenerousTimeLimits } from '../support/limits';
 

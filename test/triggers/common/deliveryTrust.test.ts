@@ -11,7 +11,7 @@ import { SAMPLE_EVENT } from '../../../src/mappers/event';
 import { SAMPLE_ORDER } from '../../../src/mappers/order';
 import { SAMPLE_SUBMISSION } from '../../../src/mappers/submission';
 import { App, BASE_URL, appTester, authData, caught, errorMessage, testerCache } from '../../support/app';
-import { hookBundle, signedDelivery } from '../../../scripts/lib/hookRequest';
+import { hookBundle, signedDelivery } from '../../support/deliveries';
 import { type ServiceHooks, serviceHooks } from '../../support/serviceHooks';
 import { type ZapierCache, zapierCache } from '../../support/zapierCache';
 

@@ -28,7 +28,7 @@ import {
   hookOperation,
   testerCache,
 } from '../../support/app';
-import { deliveryBody, hookBundle, signedDelivery } from '../../../scripts/lib/hookRequest';
+import { deliveryBody, hookBundle, signedDelivery } from '../../support/deliveries';
 import { serviceHooks } from '../../support/serviceHooks';
 
 type Fn = (z: ZObject, bundle: Bundle) => Promise<unknown>;
