@@ -10,7 +10,7 @@
 import { performance } from 'node:perf_hooks';
 import type { Bundle, ZObject } from 'zapier-platform-core';
 import { errors } from 'zapier-platform-core';
-import { sign, verifySignature } from '../src/connect';
+import { SIGNATURE_HEADER, sign, verifySignature } from '../src/connect';
 import { SAMPLE_EVENT } from '../src/mappers/event';
 import { SAMPLE_SUBMISSION, eventContextOf, toSubmissionItem } from '../src/mappers/submission';
 import newRegistration from '../src/triggers/newRegistration';
@@ -93,7 +93,7 @@ const bundleFor = (body: string): Bundle =>
     rawRequest: {
       method: 'POST',
       querystring: '',
-      headers: { 'Content-Type': 'application/json', 'Http-X-Connect-Signature': sign(body, SECRET) },
+      headers: { 'Content-Type': 'application/json', [`Http-${SIGNATURE_HEADER}`]: sign(body, SECRET) },
       content: body,
     },
   }) as unknown as Bundle;
@@ -140,7 +140,7 @@ const main = async () => {
     if (bytes === 10 * 1024) tenKbMean = mean;
 
     const sample = bundles[0]!.rawRequest!;
-    const header = sample.headers!['Http-X-Connect-Signature'];
+    const header = sample.headers![`Http-${SIGNATURE_HEADER}`];
     const verifyRuns = Math.min(runs, 500);
     const verify =
       time(() => {

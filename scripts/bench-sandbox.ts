@@ -15,6 +15,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { SCALE_EVENT_SLUG, SEED_TENANTS } from '../sandbox';
+import { API_KEY_HEADER, paths } from '../src/connect';
 
 const ROOT = path.resolve(__dirname, '..');
 const NODE = path.join(ROOT, 'node_modules', '.bin', 'node');
@@ -140,7 +141,10 @@ const api = (base: string, method: string, p: string, body?: unknown): Promise<R
   request(
     `${base}${p}`,
     method,
-    { 'x-api-key': TENANT.apiKey, ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
+    {
+      [API_KEY_HEADER]: TENANT.apiKey,
+      ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
+    },
     body !== undefined ? JSON.stringify(body) : undefined,
   );
 
@@ -161,9 +165,10 @@ interface Planned {
 async function benchCheckins(): Promise<Record<string, string>> {
   const server = await startServer(['--scale', '60000']);
   try {
-    const events = JSON.parse(
-      (await api(server.url, 'GET', '/api/v1/integrations/zapier/events?limit=100')).body,
-    ).data as { id: string; slug: string }[];
+    const events = JSON.parse((await api(server.url, 'GET', `${paths.events()}?limit=100`)).body).data as {
+      id: string;
+      slug: string;
+    }[];
     const load = events.find((e) => e.slug === SCALE_EVENT_SLUG);
     if (!load) throw new Error('no load event');
     const subs = JSON.parse(
@@ -223,7 +228,7 @@ async function benchCheckins(): Promise<Record<string, string>> {
             'POST',
             {
               'content-type': 'application/json',
-              'x-api-key': TENANT.apiKey,
+              [API_KEY_HEADER]: TENANT.apiKey,
               'idempotency-key': p.key,
             },
             p.body,
@@ -289,8 +294,7 @@ async function benchDeliveries(): Promise<Record<string, string>> {
   await new Promise<void>((r) => receiver.listen({ port: 0, host: '127.0.0.1', backlog: 4096 }, r));
   const target = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}`;
   try {
-    const events = JSON.parse((await api(server.url, 'GET', '/api/v1/integrations/zapier/events')).body)
-      .data as {
+    const events = JSON.parse((await api(server.url, 'GET', paths.events())).body).data as {
       id: string;
       slug: string;
     }[];
@@ -298,7 +302,7 @@ async function benchDeliveries(): Promise<Record<string, string>> {
     for (let i = 0; i < HOOKS; i += 50) {
       await Promise.all(
         Array.from({ length: Math.min(50, HOOKS - i) }, (_, j) =>
-          api(server.url, 'POST', '/api/v1/integrations/zapier/hooks', {
+          api(server.url, 'POST', paths.hooks(), {
             targetUrl: `${target}/hooks/${i + j}`,
             event: 'FORM_SUBMISSION',
             eventId: null,
@@ -379,8 +383,7 @@ async function benchStartup(): Promise<Record<string, string>> {
   try {
     const mem = procStatus(server.pid);
     const since = new Date(Date.now() - 3600_000).toISOString();
-    const events = JSON.parse((await api(server.url, 'GET', '/api/v1/integrations/zapier/events')).body)
-      .data as {
+    const events = JSON.parse((await api(server.url, 'GET', paths.events())).body).data as {
       id: string;
       slug: string;
     }[];

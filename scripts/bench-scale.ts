@@ -15,6 +15,7 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { SCALE_EVENT_SLUG, SEED_TENANTS, sandboxCall, startSandbox } from '../sandbox';
 import { EnvelopeSplitter } from '../src/connect/listSplitter';
+import { API_KEY_HEADER, paths } from '../src/connect';
 
 const ROOT = path.resolve(__dirname, '..');
 const NODE = path.join(ROOT, 'node_modules', '.bin', 'node');
@@ -123,7 +124,7 @@ type Registration = { submissionId: string; email: string };
 const registrationsAt = async (baseUrl: string, eventId: string, positions: number[]) => {
   const response = await fetch(
     `${baseUrl}/api/v1/integrations/zapier/submissions?eventId=${eventId}&since=2000-01-01T00:00:00.000Z`,
-    { headers: { 'X-API-KEY': TENANT.apiKey } },
+    { headers: { [API_KEY_HEADER]: TENANT.apiKey } },
   );
   const wanted = new Set(positions);
   const found = new Map<number, Registration>();
@@ -215,7 +216,7 @@ const main = async () => {
         sandbox.url,
         TENANT.apiKey,
         'GET',
-        '/api/v1/integrations/zapier/events?limit=100',
+        `${paths.events()}?limit=100`,
       );
       const eventId = events.data.find((e) => e.slug === SCALE_EVENT_SLUG)?.id;
       if (!eventId) throw new Error('the sandbox has no load event');

@@ -14,6 +14,7 @@ import App from '../index';
 import { SEED_TENANTS, sandboxCall, startSandbox } from '../sandbox';
 import { functionOf } from './lib/app';
 import { SHOWN_PLAN } from './lib/showcase';
+import { paths } from '../src/connect';
 
 export const REPORTS_DIR = path.resolve(__dirname, '..', 'reports');
 
@@ -217,7 +218,7 @@ export const showEmbeds = async (prefix = 'journey-embeds'): Promise<EmbedShow> 
       sandbox.url,
       tenant.apiKey,
       'GET',
-      '/api/v1/integrations/zapier/events?limit=100',
+      `${paths.events()}?limit=100`,
     );
     const event = data.find((e) => e.slug === SHOWN_PLAN.eventSlug);
     if (!event) throw new Error(`the sandbox has no event ${SHOWN_PLAN.eventSlug}`);

@@ -17,6 +17,7 @@ import { isDeepStrictEqual } from 'node:util';
 import App from '../index';
 import { bundleApp } from './build';
 import { ROOT, appZipSource, buildZip, productionPackages } from './zip';
+import { API_KEY_HEADER, paths } from '../src/connect';
 
 const KEY = 'sk_build_check_key_7e1d';
 const EVENT = {
@@ -65,10 +66,8 @@ const main = async () => {
   // The events list (authentication test, dropdown) and the company's orders (the test's Company ID check).
   const server = createServer((req, res) => {
     const path = req.url?.split('?')[0];
-    const data = { '/api/v1/integrations/zapier/events': [EVENT], '/api/v1/integrations/zapier/orders': [] }[
-      path ?? ''
-    ];
-    const ok = req.headers['x-api-key'] === KEY && data !== undefined;
+    const data = { [paths.events()]: [EVENT], [paths.orders()]: [] }[path ?? ''];
+    const ok = req.headers[API_KEY_HEADER.toLowerCase()] === KEY && data !== undefined;
     res.writeHead(ok ? 200 : 401, { 'Content-Type': 'application/json' });
     res.end(JSON.stringify(ok ? { data } : { error: { code: 'INVALID_API_KEY', message: 'no' } }));
   });

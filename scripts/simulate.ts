@@ -15,6 +15,7 @@ import {
   type ParsedArgs,
   type WorkbenchEnv,
 } from './lib/workbench';
+import { SIGNATURE_HEADER } from '../src/connect';
 
 type Item = Record<string, unknown>;
 
@@ -386,7 +387,7 @@ export const ACTIONS: Record<string, Action> = {
           `/_sandbox/deliveries/${String(d.deliveryId)}`,
         ).catch(() => null);
         if (sent) {
-          print(`    X-Connect-Signature: ${sent.headers['X-Connect-Signature']}`);
+          print(`    ${SIGNATURE_HEADER}: ${sent.headers[SIGNATURE_HEADER]}`);
           print(`    ${sent.body}`);
         }
       }

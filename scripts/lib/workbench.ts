@@ -5,6 +5,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { sandboxCall } from '../../sandbox/client';
+import { API_KEY_HEADER, paths } from '../../src/connect';
 
 export const ROOT = path.resolve(__dirname, '..', '..');
 
@@ -69,7 +70,7 @@ export const loadEnv = (file = path.join(ROOT, '.env')): WorkbenchEnv => {
 export const ensureSandbox = async (env: WorkbenchEnv): Promise<void> => {
   try {
     const res = await fetch(`${env.baseUrl}/_sandbox/tenant`, {
-      headers: { 'X-API-KEY': env.apiKey },
+      headers: { [API_KEY_HEADER]: env.apiKey },
       signal: AbortSignal.timeout(5_000),
     });
     if (res.status === 401) {
@@ -103,7 +104,7 @@ export interface EventJson {
 }
 
 export const eventsOf = async (env: WorkbenchEnv): Promise<EventJson[]> =>
-  (await callSandbox<{ data: EventJson[] }>(env, 'GET', '/api/v1/integrations/zapier/events?limit=100')).data;
+  (await callSandbox<{ data: EventJson[] }>(env, 'GET', `${paths.events()}?limit=100`)).data;
 
 /**
  * The organizer's event named by `ref` (its ID, its slug, or words of its title); without `ref`, the next

@@ -28,6 +28,9 @@ import { type Redact, bundleRedactor, redactError } from './secrets';
 
 export type Query = Record<string, string | number | boolean | null | undefined>;
 
+/** The header that carries the API key (interface document), on keyed requests to the Connect API only. */
+export const API_KEY_HEADER = 'X-API-KEY';
+
 export interface ConnectCall<T> {
   method?: 'GET' | 'POST' | 'DELETE';
   /** A path from `paths` (already encoded). */
@@ -102,9 +105,9 @@ export const headersFor = (
 ): Record<string, string> => {
   const headers: Record<string, string> = { Accept: 'application/json', ...extra };
   for (const name of Object.keys(headers)) {
-    if (name.toLowerCase() === 'x-api-key') delete headers[name];
+    if (name.toLowerCase() === API_KEY_HEADER.toLowerCase()) delete headers[name];
   }
-  if (!isPublic && authData.apiKey && isUnderBaseUrl(url, baseUrl)) headers['X-API-KEY'] = authData.apiKey;
+  if (!isPublic && authData.apiKey && isUnderBaseUrl(url, baseUrl)) headers[API_KEY_HEADER] = authData.apiKey;
   return headers;
 };
 

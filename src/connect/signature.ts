@@ -5,7 +5,8 @@
  */
 import { createHmac, timingSafeEqual } from 'node:crypto';
 
-const SIGNATURE_HEADER = 'X-Connect-Signature';
+/** The header of a delivery's signature (contract §5). */
+export const SIGNATURE_HEADER = 'X-Connect-Signature';
 
 /**
  * `mismatch` is set when well-formed signatures were checked and none matched: a rotated secret, or a
