@@ -66,6 +66,9 @@ export const ATTENDEE_FIELD_OF = {
 
 export type AttendeeFieldKey = keyof AttendeeFields;
 
+/** The attendee fields of an order or payment item, in the order they are listed. */
+export const ATTENDEE_FIELD_KEYS = Object.keys(ATTENDEE_FIELD_OF) as AttendeeFieldKey[];
+
 export const attendeeFields = (attendee: Attendee): AttendeeFields => ({
   attendeeFound: attendee.found,
   attendeeFirstName: attendee.firstName,

@@ -17,19 +17,13 @@ import { accountCache } from '../../src/account/store';
 import { ALL_TIME } from '../../src/account/registrations';
 import { type Submission, errorText } from '../../src/connect';
 import { SAMPLE_SUBMISSION } from '../../src/mappers/submission';
+import { ATTENDEE_FIELD_KEYS } from '../../src/mappers/attendee';
 import { FakeCache } from '../support/cache';
 import { SENTINEL_KEY, authData, caught } from '../support/app';
 
 const EVENT_ID = SAMPLE_SUBMISSION.eventId;
 const MINUTE = 60_000;
-const FIELDS = [
-  'attendeeFound',
-  'attendeeFirstName',
-  'attendeeLastName',
-  'attendeeFullName',
-  'attendeeEmail',
-  'attendeeNote',
-] as const;
+const FIELDS = ATTENDEE_FIELD_KEYS;
 
 /** Yields to the event loop once (lets the other hydrations and the streams move on). */
 const tick = () => new Promise<void>((resolve) => setImmediate(resolve));

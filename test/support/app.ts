@@ -3,6 +3,7 @@ import { createAppTester } from 'zapier-platform-core';
 import App from '../../index';
 import { callable, operationOf } from '../../scripts/lib/app';
 import { errorText } from '../../src/connect';
+import { ATTENDEE_FIELD_KEYS } from '../../src/mappers/attendee';
 
 export const BASE_URL = 'https://api.connect.test';
 /** A unique key that must never show up anywhere but in the X-API-KEY header. */
@@ -60,14 +61,7 @@ export const testerCache = (tester: unknown): { zcacheTestObj: Record<string, un
 /** The attendee fields of an order item: one dehydration pointer each, for the order's registration. */
 export const attendeePointerFields = (order: { id: string; submissionId?: string | null }) =>
   Object.fromEntries(
-    [
-      'attendeeFound',
-      'attendeeFirstName',
-      'attendeeLastName',
-      'attendeeFullName',
-      'attendeeEmail',
-      'attendeeNote',
-    ].map((field) => [
+    ATTENDEE_FIELD_KEYS.map((field) => [
       field,
       expect.stringMatching(
         new RegExp(
