@@ -174,7 +174,7 @@ describe('a day of polling every 5 minutes, about one registration a minute', ()
     },
   );
 
-  it('at steady state, each poll asks for the hold plus its interval and the margins, not a day', async () => {
+  it('at steady state, each poll reads only its interval, the visibility delay and the settle margin', async () => {
     const { server, zaps } = setup();
     const [zap] = zaps as [Zap];
     await zap.turnOn();
@@ -186,17 +186,14 @@ describe('a day of polling every 5 minutes, about one registration a minute', ()
       arrive: steady(server, 2, 3),
     });
     expectComplete(server, zap);
-    // Once the first checkpoint is older than the hold, while registrations keep coming.
-    const steadyPolls = server.log.filter(
-      (entry) => entry.at >= START + 2 * HOUR && entry.at <= START + 6 * HOUR,
-    );
-    expect(steadyPolls.length).toBe(49);
-    const { holdMs, visibilityDelayMs, marginMs } = CURSOR_TIMING;
+    // Once the first poll has kept what it read, while registrations keep coming.
+    const steadyPolls = server.log.filter((entry) => entry.at > START && entry.at <= START + 6 * HOUR);
+    expect(steadyPolls.length).toBe(72);
+    const { visibilityDelayMs, settleMarginMs } = CURSOR_TIMING;
     for (const { at, sinceMs } of steadyPolls) {
-      expect(at - sinceMs).toBeGreaterThanOrEqual(holdMs + visibilityDelayMs + marginMs);
-      // The anchor is the newest poll answered more than the hold ago: at most one interval more (and the
-      // millisecond that makes either boundary right).
-      expect(at - sinceMs).toBeLessThanOrEqual(holdMs + visibilityDelayMs + marginMs + 5 * MINUTE + 1);
+      // The previous poll's answer (5 minutes ago) minus the delay and the margin, and the millisecond that
+      // makes either boundary right.
+      expect(at - sinceMs).toBe(5 * MINUTE + visibilityDelayMs + settleMarginMs + 1);
     }
     record('steady, 2 a minute (6 h)', server, 2);
   });

@@ -152,25 +152,50 @@ export class ScriptedServer {
   }
 }
 
-/** `z.cache` as a JSON store that a scenario can evict or break. */
+/**
+ * `z.cache` as a JSON store that a scenario can evict or break, with Zapier's semantics: an entry expires
+ * after its TTL (on `Date.now`, the client clock), and a `set` with `nx` stores only when the key is free.
+ * `broken`: every call throws; `nulls`: every `get` answers `null` and every `set` stores nothing (`null`).
+ */
 export class FakeCache {
   broken = false;
-  private readonly store = new Map<string, string>();
+  nulls = false;
+  /** Bytes of JSON read and written, and the largest value written under each key. */
+  bytesRead = 0;
+  bytesWritten = 0;
+  readonly largest = new Map<string, number>();
+  private readonly store = new Map<string, { json: string; expires: number }>();
   evict(): void {
     this.store.clear();
+  }
+  private live(key: string) {
+    const entry = this.store.get(key);
+    if (entry && entry.expires <= Date.now()) this.store.delete(key);
+    return this.store.get(key);
   }
   readonly api = {
     get: async (key: string) => {
       if (this.broken) throw new Error('cache unavailable');
-      const value = this.store.get(key);
-      return value === undefined ? null : (JSON.parse(value) as unknown);
+      if (this.nulls) return null;
+      const entry = this.live(key);
+      if (!entry) return null;
+      this.bytesRead += entry.json.length;
+      return JSON.parse(entry.json) as unknown;
     },
-    set: async (key: string, value: unknown) => {
+    set: async (key: string, value: unknown, ttl?: number | null, _scope?: unknown, nx?: boolean | null) => {
       if (this.broken) throw new Error('cache unavailable');
-      this.store.set(key, JSON.stringify(value));
+      if (this.nulls) return null;
+      if (nx && this.live(key)) return false;
+      const json = JSON.stringify(value);
+      this.bytesWritten += json.length;
+      this.largest.set(key, Math.max(this.largest.get(key) ?? 0, json.length));
+      this.store.set(key, { json, expires: ttl ? Date.now() + ttl * 1000 : Infinity });
       return true;
     },
-    delete: async (key: string) => this.store.delete(key),
+    delete: async (key: string) => {
+      if (this.broken) throw new Error('cache unavailable');
+      return this.store.delete(key);
+    },
   };
 }
 
