@@ -285,6 +285,8 @@ interface Poll {
   cacheRead: number;
   cacheWritten: number;
   returned: number;
+  /** Bytes of the answer Zapier receives (its items as JSON). */
+  answer: number;
   ms: number;
 }
 
@@ -333,6 +335,7 @@ class BenchZap {
       cacheRead: this.cache.read - read,
       cacheWritten: this.cache.written - written,
       returned: items.length,
+      answer: Buffer.byteLength(JSON.stringify(items)),
       ms: performance.now() - started,
     };
     this.last = now();
@@ -384,6 +387,8 @@ interface Held {
   heldMin: number;
   cacheWorks: boolean;
   missed: { a: number; b: number };
+  /** Zap A's polls: service bytes against the floor. */
+  ratio: number;
   /** The held Zap's longest time without a poll. */
   gapMin: number;
 }
@@ -415,7 +420,8 @@ async function playHeld(bench: Bench, heldMin: number, cacheWorks: boolean): Pro
     lastB = t;
   }
   const name = `Zap held ${heldMin} min past its 15-minute interval, ${cacheWorks ? 'cache working' : 'cache emptied before every poll'}`;
-  return { name, heldMin, cacheWorks, missed: { a: a.missed(), b: b.missed() }, gapMin: gap / MINUTE };
+  const ratio = sum(a.polls, 'bytes') / Math.max(sum(a.polls, 'floor'), 1);
+  return { name, heldMin, cacheWorks, missed: { a: a.missed(), b: b.missed() }, ratio, gapMin: gap / MINUTE };
 }
 
 /** The naive trigger: every poll reads the last 24 hours and maps all of it. Bytes and time of 3 polls. */
@@ -485,6 +491,21 @@ interface Played {
   child: { code: number | null; stderr: string };
 }
 
+/** What each requirement costs a poll, at each interval. */
+function costs(cadences: Cadence[]): string[] {
+  const out = ['What each requirement costs a poll at steady state:'];
+  for (const c of cadences) {
+    const { steady } = steadyOf(c);
+    const floor = avg(steady, 'floor');
+    const margin = avg(steady, 'bytes') - floor;
+    const cache = avg(steady, 'cacheRead') + avg(steady, 'cacheWritten');
+    out.push(
+      `  ${pad(`${c.everyMin} min`, 6)}: the new registrations ${kib(floor)} from the service; re-reading the 2-minute late visibility, the 30 s margin and the poll's duration ${kib(margin)}; keeping ${CURSOR_TIMING.keptMs / MINUTE} minutes for held Zaps ${kib(cache)} of cache traffic and an answer of ${avg(steady, 'returned').toFixed(0)} items (${mib(avg(steady, 'answer'))}) that Zapier dedupes`,
+    );
+  }
+  return out;
+}
+
 /** The targets, met or missed. */
 function targets({ cadences, held, naive, widest }: Played): string[] {
   const out = ['Targets:'];
@@ -534,8 +555,11 @@ function report(played: Played): string {
     '',
     'Held Zaps (A polls every 5 minutes, B every 15 but Zapier holds one of its polls):',
     ...held.map(
-      (h) => `  ${h.name}: B went ${h.gapMin} min without a poll; missed: A ${h.missed.a}, B ${h.missed.b}`,
+      (h) =>
+        `  ${h.name}: B went ${h.gapMin} min without a poll; missed: A ${h.missed.a}, B ${h.missed.b}; A read ${h.ratio.toFixed(2)}x the floor`,
     ),
+    '',
+    ...costs(cadences),
     '',
     `Naive 24 h window: ${mib(naive.bytes)} and ${naive.ms.toFixed(0)} ms a poll`,
     `Widest poll alone (child process): ${widest.items} ids in ${widest.ms?.toFixed(0)} ms; RSS ${mib(widest.rssBefore ?? NaN)} before, peak ${mib(widest.peakRss ?? NaN)}; heap ${mib(widest.heapBefore ?? NaN)} before, peak ${mib(widest.peakHeap ?? NaN)}`,
