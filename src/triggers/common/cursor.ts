@@ -5,24 +5,37 @@
  *
  * - Zapier cannot tell apart the Zaps of one account that poll the same event with the same filter: they share
  *   one stream, and one state kept with `z.cache`. Nothing in it is per Zap.
- * - A record may stop being returned only after it has been returned by every poll of the stream during a
- *   stretch of `holdMs` (50 minutes): longer than the longest gap between two polls of any Zap (15 minutes
- *   between polls, up to 30 minutes of delay, and a margin). Every Zap therefore polls at least once while
- *   the record is returned, and Zapier's dedupe drops the repeats: a record returned many times costs bytes,
- *   never a registration.
- * - The state is a list of checkpoints: a successful poll answered at `t` (the service's clock) and every
- *   record up to its position `(ms, id)` was visible then and returned by it. That position is the last record
- *   it returned, or its answer time minus the 2 minutes a record may take to become visible and a margin,
- *   whichever is older. A poll reads from the position of the newest checkpoint older than `holdMs` (the
- *   anchor) and returns what it reads, oldest first, up to the answer budget; the rest follows.
- * - Without a state (first poll, evicted or failing cache) a poll is stateless: it reads the last `holdMs`
- *   plus the visibility delay, a margin and the clock skew, and returns the newest records of it; each Zap's
- *   own polls then overlap, so steady traffic is never missed. It still writes its checkpoint, with the start
- *   of its window as the state's `base`: the lower bound the new state knows to be covered.
+ * - The stream keeps the records its polls returned (`kept`, in their own cache entry, compressed, see
+ *   kept.ts): every poll returns each of them for `keptMs` (150 minutes) after the poll that first returned
+ *   it, longer than the longest gap between two polls of a Zap polled every 15 minutes that Zapier holds 2
+ *   hours. Every Zap therefore polls at least once while the record is returned, and Zapier's dedupe drops
+ *   the repeats. The kept entry says up to which position (`settled`) it holds every record: the service's
+ *   clock when the poll's request started (its `Date` header minus the poll so far, else the newest
+ *   `createdAt` read) minus the 2-minute visibility delay and 30 s. A poll reads only the records after it:
+ *   steady polls download what is new and the last 2.5 minutes again, never the kept records.
+ * - An entry over 1 MB compressed (or over half an answer), missing or unreadable is not used: the poll reads
+ *   its window from the checkpoints instead, as below, and keeps what it read when that fits again. A record
+ *   may then stop being returned only after every poll of the stream returned it during `holdMs` (50
+ *   minutes): longer than the longest gap between two polls of one Zap on time (15 minutes between polls, up
+ *   to 30 minutes of delay, and a margin). Kept records are returned longer than that, so either way holds.
+ * - The state (a small entry, merged by every poll) is a list of checkpoints: a successful poll answered at
+ *   `t` (the service's clock) and every record up to its position `(ms, id)` was visible then and returned by
+ *   it. That position is the last record it returned, or its answer time minus the 2 minutes a record may
+ *   take to become visible and a margin, whichever is older. Without kept records a poll reads from the
+ *   position of the newest checkpoint older than `holdMs` (the anchor) and returns what it reads, oldest
+ *   first, up to the answer budget; the rest follows.
+ * - Without a state (first poll, evicted or failing cache) a poll is stateless: it reads the last
+ *   `statelessMs` (80 minutes: an hour without a poll, the visibility delay, a margin and the clock skew) and
+ *   returns the newest records of it; each Zap's own polls then overlap, so steady traffic is never missed.
+ *   It still writes its checkpoint, with the start of its window as the state's `base`: the lower bound the
+ *   new state knows to be covered, and keeps what it read.
  * - A failed poll leaves a floor: for an hour after the last failure, every poll of the stream asks from at
- *   least where the failed one asked, so that the Zap that failed finds what it missed.
+ *   least where the failed one asked (or its oldest kept record), so that the Zap that failed finds what it
+ *   missed.
  * - Concurrent polls of a stream re-read the state just before writing and merge: the merge can only widen
- *   later windows (later `t`, smaller `ms`, lower base and floor).
+ *   later windows (later `t`, smaller `ms`, lower base and floor). The kept entry is written whole by each
+ *   poll, the last one wins: each is true on its own (what it holds up to its settled position), and a
+ *   record it lacks is after that position, so the next poll reads it again.
  * - A Zap being turned on reads ids only, over a window wider than any later poll's (a day and 45 minutes).
  */
 import type { Bundle, ZObject } from 'zapier-platform-core';
