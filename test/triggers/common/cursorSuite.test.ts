@@ -44,6 +44,8 @@ interface Play {
   tick?: (t: number) => void;
   /** Runs before every poll (a cache emptied before each one). */
   beforePoll?: () => void;
+  /** Polls due in the same minute run at the same time (their reads and writes of the cache interleave). */
+  together?: boolean;
 }
 
 let clientNow = START;
@@ -64,8 +66,14 @@ const play = async (p: Play) => {
     clientNow = t + (p.skewMs ?? 0);
     if (t > p.from && t <= p.to) p.arrive?.(t);
     p.tick?.(t);
-    for (const s of p.schedules) {
-      if (s.at ? !s.at.has(t) : (t - p.from - (s.offsetMs ?? 0)) % s.everyMs !== 0) continue;
+    const due = p.schedules.filter((s) =>
+      s.at ? s.at.has(t) : (t - p.from - (s.offsetMs ?? 0)) % s.everyMs === 0,
+    );
+    if (p.together) {
+      await Promise.all(due.map((s) => s.zap.poll()));
+      continue;
+    }
+    for (const s of due) {
       p.beforePoll?.();
       p.server.failNextRequest(s.fail?.(t) ?? null);
       await s.zap.poll({ lose: s.lose?.(t) ?? false });
@@ -742,6 +750,31 @@ describe('a Zap that Zapier holds while another Zap of the stream keeps polling'
       expect(statelessPolls(server).length).toBe(a.polls + b.polls);
     },
   );
+});
+
+describe('polls of one stream at the same moment', () => {
+  it('overwrite each other’s kept entry (the last write wins) and lose nothing, with a Zap held 2 hours', async () => {
+    const { server, cache, zaps } = setup(3);
+    const [a, b, c] = zaps as [Zap, Zap, Zap];
+    for (const zap of zaps) await zap.turnOn();
+    const to = START + 6 * HOUR;
+    const heldAt = START + HOUR;
+    const writes = cache.bytesWritten;
+    await play({
+      server,
+      schedules: [
+        { zap: a, everyMs: 5 * MINUTE },
+        { zap: b, everyMs: 5 * MINUTE },
+        { zap: c, everyMs: 0, at: heldTimes(START, to, 15 * MINUTE, heldAt, 2 * HOUR + 15 * MINUTE) },
+      ],
+      from: START,
+      to,
+      arrive: steady(server, 3, 113),
+      together: true,
+    });
+    for (const zap of zaps) expectComplete(server, zap);
+    expect(cache.bytesWritten).toBeGreaterThan(writes);
+  });
 });
 
 describe('the kept entry is capped: beyond it, the stream reads its window', () => {
