@@ -105,6 +105,28 @@ describe('a scheduled poll', () => {
     expect(nock.pendingMocks()).toEqual([]);
   });
 
+  it('a slow poll settles less: its whole duration comes off the service clock of its answer', async () => {
+    const queries: Array<Record<string, string>> = [];
+    serveEvents();
+    // The service dates its answer when the poll starts; reading it takes 20 s of the client's clock.
+    nock(BASE_URL)
+      .get(paths.submissions())
+      .query((query) => {
+        queries.push(query as Record<string, string>);
+        return true;
+      })
+      .reply(() => {
+        const date = new Date(clock.now).toUTCString();
+        clock.advance(20_000);
+        return [200, { data: [submissionAt('sub_a', T0 - 3 * MINUTE)] }, { Date: date }];
+      });
+    await poll({ fresh: true });
+    clock.advance(5 * MINUTE);
+    serveSubmissions([], queries);
+    expect((await poll()).map((item) => item.id)).toEqual(['sub_a']);
+    expect(queries[1]).toEqual({ eventId: EVENT_ID, since: iso(T0 - 20_000 - 150_000 - 1) });
+  });
+
   it('without its kept records (evicted, or over the cap), reads from the newest poll older than the hold', async () => {
     const queries: Array<Record<string, string>> = [];
     serveSubmissions([submissionAt('sub_a', T0 - 3 * MINUTE)], queries);
