@@ -294,6 +294,7 @@ interface Poll {
 class BenchZap {
   readonly seen = new Set<string>();
   readonly polls: Poll[] = [];
+  private turnedOn = 0;
   private last = 0;
   constructor(
     private readonly bench: Bench,
@@ -313,6 +314,7 @@ class BenchZap {
   /** Turning the Zap on: the ids go into the dedupe table. */
   async turnOn(): Promise<void> {
     for (const item of await this.run({ isPopulatingDedupe: true })) this.seen.add(item.id);
+    this.turnedOn = now();
     this.last = now();
   }
 
@@ -343,9 +345,11 @@ class BenchZap {
     return poll;
   }
 
-  /** Registrations visible at the Zap's last poll that never reached it. */
+  /** Registrations that became visible while the Zap was on, by its last poll, and never reached it. */
   missed(): number {
-    return this.bench.arrivals.filter((a) => a.visibleAt <= this.last && !this.seen.has(a.id)).length;
+    return this.bench.arrivals.filter(
+      (a) => a.visibleAt > this.turnedOn && a.visibleAt <= this.last && !this.seen.has(a.id),
+    ).length;
   }
 }
 
