@@ -2,7 +2,9 @@
  * New Form Submission (polling): registrations of one event, newest first, id = submissionId, read with a
  * since-window that never misses one (see src/triggers/common/cursor.ts and the README's "Reliability"
  * section). Items have exactly the fields of the instant New Registration trigger: same mapper, same event
- * context. The answer streams by record by record and the poll's window (`PollWindow`) keeps only what the
+ * context. A steady poll downloads only what is new since the stream's previous poll (and its last 2.5
+ * minutes again) and returns with it the registrations the stream kept in its cache entry for the last 150
+ * minutes. The answer streams by record by record and the poll's window (`PollWindow`) keeps only what the
  * poll returns, so a day of registrations is never held whole.
  */
 import { type Bundle, type ZObject, defineTrigger } from 'zapier-platform-core';

@@ -5,6 +5,12 @@
  */
 export class FakeCache {
   broken = false;
+  /** Every `get` answers `null` and every `set` stores nothing (answers `null`), as a cache that lost its store. */
+  nulls = false;
+  /** Bytes of JSON read and written, and the largest value written under each key. */
+  bytesRead = 0;
+  bytesWritten = 0;
+  readonly largest = new Map<string, number>();
   /** Calls of `set` with `nx`: the key, and whether it stored (`false`: the key was taken). */
   readonly claims: Array<{ key: string; won: boolean }> = [];
   private readonly store = new Map<string, { json: string; expires: number }>();
@@ -39,18 +45,25 @@ export class FakeCache {
   readonly api = {
     get: async (key: string) => {
       if (this.broken) throw new Error('cache unavailable');
+      if (this.nulls) return null;
       const entry = this.live(key);
-      return entry === undefined ? null : (JSON.parse(entry.json) as unknown);
+      if (entry === undefined) return null;
+      this.bytesRead += entry.json.length;
+      return JSON.parse(entry.json) as unknown;
     },
     set: async (key: string, value: unknown, ttl?: number | null, _scope?: unknown, nx?: boolean | null) => {
       if (this.broken) throw new Error('cache unavailable');
+      if (this.nulls) return null;
       if (nx) {
         const won = this.live(key) === undefined;
         this.claims.push({ key, won });
         if (!won) return false;
       }
       const expires = ttl ? this.now() + ttl * 1000 : Number.POSITIVE_INFINITY;
-      this.store.set(key, { json: JSON.stringify(value), expires });
+      const json = JSON.stringify(value);
+      this.bytesWritten += json.length;
+      this.largest.set(key, Math.max(this.largest.get(key) ?? 0, json.length));
+      this.store.set(key, { json, expires });
       return true;
     },
     delete: async (key: string) => {

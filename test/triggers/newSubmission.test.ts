@@ -51,7 +51,7 @@ afterEach(() => {
 });
 
 describe('a scheduled poll', () => {
-  it('without a state reads the stateless window (70 minutes), and returns newest first', async () => {
+  it('without a state reads the stateless window (80 minutes), and returns newest first', async () => {
     const queries: Array<Record<string, string>> = [];
     // Shuffled on purpose; b and c share one millisecond.
     serveSubmissions(
@@ -67,35 +67,87 @@ describe('a scheduled poll', () => {
 
     const items = await poll({ fresh: true });
 
-    expect(queries).toEqual([{ eventId: EVENT_ID, since: iso(T0 - 70 * MINUTE - 1) }]);
+    expect(queries).toEqual([{ eventId: EVENT_ID, since: iso(T0 - 80 * MINUTE - 1) }]);
     expect(items.map((item) => item.id)).toEqual(['sub_d', 'sub_c', 'sub_b', 'sub_a']);
     expect(items.map((item) => item.submissionId)).toEqual(['sub_d', 'sub_c', 'sub_b', 'sub_a']);
     expect(items[0]).toMatchObject({ eventTitle: 'TechWeek 2026', eventSlug: 'techweek-2026' });
     events.done();
   });
 
-  it('then reads from where the state starts, and once a poll is older than the hold, from that poll', async () => {
+  it('then reads only after the newest settled point, and returns what the stream keeps for 150 minutes', async () => {
     const queries: Array<Record<string, string>> = [];
     serveSubmissions([submissionAt('sub_a', T0 - 3 * MINUTE)], queries);
     serveEvents();
     await poll({ fresh: true });
+    expect(queries[0]).toEqual({ eventId: EVENT_ID, since: iso(T0 - 80 * MINUTE - 1) });
 
+    // Everything made before the first answer minus the visibility delay (2 min) and the margin (30 s) was
+    // read then and is kept: only what is newer is read again.
     clock.advance(5 * MINUTE);
     serveSubmissions([submissionAt('sub_a', T0 - 3 * MINUTE), submissionAt('sub_b', T0 + MINUTE)], queries);
-    const items = await poll();
-    // Every poll of the stream returns a record for the hold (50 minutes): the first one's whole window.
-    expect(queries[1]).toEqual({ eventId: EVENT_ID, since: iso(T0 - 70 * MINUTE - 1) });
-    expect(items.map((item) => item.id)).toEqual(['sub_b', 'sub_a']);
-    expect(items[0]).toMatchObject({ eventTitle: 'TechWeek 2026' });
+    expect((await poll()).map((item) => item.id)).toEqual(['sub_b', 'sub_a']);
+    expect(queries[1]).toEqual({ eventId: EVENT_ID, since: iso(T0 - 150_000 - 1) });
 
-    // 51 minutes after the first poll: it is the anchor. Records made more than the visibility delay and
-    // the margin (5 minutes) before it answered were returned by it and by every poll since.
-    clock.advance(46 * MINUTE);
+    // An hour later the service has nothing new, and every poll still returns the kept registrations: a Zap
+    // held that long by Zapier gets them from any poll.
+    clock.advance(HOUR);
+    serveSubmissions([], queries);
+    const later = await poll();
+    expect(later.map((item) => item.id)).toEqual(['sub_b', 'sub_a']);
+    expect(later[0]).toMatchObject({ eventTitle: 'TechWeek 2026' });
+    expect(queries[2]).toEqual({ eventId: EVENT_ID, since: iso(T0 + 5 * MINUTE - 150_000 - 1) });
+
+    // A registration leaves the kept records 150 minutes after the poll that first returned it.
+    expect(CURSOR_TIMING.keptMs).toBe(150 * MINUTE);
+    clock.set(T0 + 150 * MINUTE + 1);
+    serveSubmissions([], queries);
+    expect((await poll()).map((item) => item.id)).toEqual(['sub_b']);
+    expect(nock.pendingMocks()).toEqual([]);
+  });
+
+  it('a slow poll settles less: its whole duration comes off the service clock of its answer', async () => {
+    const queries: Array<Record<string, string>> = [];
+    serveEvents();
+    // The service dates its answer when the poll starts; reading it takes 20 s of the client's clock.
+    nock(BASE_URL)
+      .get(paths.submissions())
+      .query((query) => {
+        queries.push(query as Record<string, string>);
+        return true;
+      })
+      .reply(() => {
+        const date = new Date(clock.now).toUTCString();
+        clock.advance(20_000);
+        return [200, { data: [submissionAt('sub_a', T0 - 3 * MINUTE)] }, { Date: date }];
+      });
+    await poll({ fresh: true });
+    clock.advance(5 * MINUTE);
+    serveSubmissions([], queries);
+    expect((await poll()).map((item) => item.id)).toEqual(['sub_a']);
+    expect(queries[1]).toEqual({ eventId: EVENT_ID, since: iso(T0 - 20_000 - 150_000 - 1) });
+  });
+
+  it('without its kept records (evicted, or over the cap), reads from the newest poll older than the hold', async () => {
+    const queries: Array<Record<string, string>> = [];
+    serveSubmissions([submissionAt('sub_a', T0 - 3 * MINUTE)], queries);
+    serveEvents();
+    await poll({ fresh: true });
+    clock.advance(51 * MINUTE);
     serveSubmissions([], queries);
     await poll();
+    const store = testerCache(appTester).zcacheTestObj ?? {};
+    const keptKey = Object.keys(store).find((key) => key.endsWith(':kept'));
+    expect(keptKey).toBeDefined();
+    delete store[keptKey ?? ''];
+
+    // The first poll is the anchor: records made more than the visibility delay and a 3-minute margin
+    // before it answered were returned by it and by every poll since.
+    serveSubmissions([submissionAt('sub_a', T0 - 3 * MINUTE)], queries);
+    expect((await poll()).map((item) => item.id)).toEqual(['sub_a']);
     expect(queries[2]).toEqual({ eventId: EVENT_ID, since: iso(T0 - 5 * MINUTE - 1) });
     expect(CURSOR_TIMING.holdMs).toBe(50 * MINUTE);
-    expect(nock.pendingMocks()).toEqual([]);
+    // That poll keeps what it read again.
+    expect(Object.keys(store).some((key) => key.endsWith(':kept'))).toBe(true);
   });
 
   it('gives every item exactly the fields of the static sample (the same mapper)', async () => {
@@ -196,9 +248,9 @@ describe('the editor test (isLoadingSample)', () => {
 });
 
 describe('failures lose nothing', () => {
-  it('a 500 is a clear error, and the next polls ask from at least as far back for an hour', async () => {
+  it('a 500 is a clear error, and for an hour the next polls ask from as far back as it would have returned', async () => {
     const queries: Array<Record<string, string>> = [];
-    serveSubmissions([submissionAt('sub_a', T0 - MINUTE)], queries);
+    serveSubmissions([submissionAt('sub_a', T0 - 10 * MINUTE)], queries);
     serveEvents();
     await poll({ fresh: true });
 
@@ -212,16 +264,16 @@ describe('failures lose nothing', () => {
       /had a problem .*registrations of this event.*a trigger checks again at its next poll and misses nothing/,
     );
 
+    // The failed poll would have returned the kept sub_a: the floor starts there.
     clock.advance(55 * MINUTE);
     serveSubmissions([], queries);
     await poll();
-    // The first poll is an anchor now, but the failed poll's window holds.
-    expect(queries[1]?.since).toBe(iso(T0 - 70 * MINUTE - 2));
+    expect(queries[1]?.since).toBe(iso(T0 - 10 * MINUTE - 2));
 
     clock.advance(HOUR);
     serveSubmissions([], queries);
     await poll();
-    expect(queries[2]?.since).toBe(iso(T0 + 60 * MINUTE - 5 * MINUTE - 1));
+    expect(queries[2]?.since).toBe(iso(T0 + 60 * MINUTE - 150_000 - 1));
   });
 
   it('a 429 is a ThrottledError that keeps Retry-After', async () => {

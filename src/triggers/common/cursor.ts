@@ -5,29 +5,43 @@
  *
  * - Zapier cannot tell apart the Zaps of one account that poll the same event with the same filter: they share
  *   one stream, and one state kept with `z.cache`. Nothing in it is per Zap.
- * - A record may stop being returned only after it has been returned by every poll of the stream during a
- *   stretch of `holdMs` (50 minutes): longer than the longest gap between two polls of any Zap (15 minutes
- *   between polls, up to 30 minutes of delay, and a margin). Every Zap therefore polls at least once while
- *   the record is returned, and Zapier's dedupe drops the repeats: a record returned many times costs bytes,
- *   never a registration.
- * - The state is a list of checkpoints: a successful poll answered at `t` (the service's clock) and every
- *   record up to its position `(ms, id)` was visible then and returned by it. That position is the last record
- *   it returned, or its answer time minus the 2 minutes a record may take to become visible and a margin,
- *   whichever is older. A poll reads from the position of the newest checkpoint older than `holdMs` (the
- *   anchor) and returns what it reads, oldest first, up to the answer budget; the rest follows.
- * - Without a state (first poll, evicted or failing cache) a poll is stateless: it reads the last `holdMs`
- *   plus the visibility delay, a margin and the clock skew, and returns the newest records of it; each Zap's
- *   own polls then overlap, so steady traffic is never missed. It still writes its checkpoint, with the start
- *   of its window as the state's `base`: the lower bound the new state knows to be covered.
+ * - The stream keeps the records its polls returned (`kept`, in their own cache entry, compressed, see
+ *   kept.ts): every poll returns each of them for `keptMs` (150 minutes) after the poll that first returned
+ *   it, longer than the longest gap between two polls of a Zap polled every 15 minutes that Zapier holds 2
+ *   hours. Every Zap therefore polls at least once while the record is returned, and Zapier's dedupe drops
+ *   the repeats. The kept entry says up to which position (`settled`) it holds every record: the service's
+ *   clock when the poll's request started (its `Date` header minus the poll so far, else the newest
+ *   `createdAt` read) minus the 2-minute visibility delay and 30 s. A poll reads only the records after it:
+ *   steady polls download what is new and the last 2.5 minutes again, never the kept records.
+ * - An entry over 1 MB compressed (or over half an answer), missing or unreadable is not used: the poll reads
+ *   its window from the checkpoints instead, as below, and keeps what it read when that fits again. A record
+ *   may then stop being returned only after every poll of the stream returned it during `holdMs` (50
+ *   minutes): longer than the longest gap between two polls of one Zap on time (15 minutes between polls, up
+ *   to 30 minutes of delay, and a margin). Kept records are returned longer than that, so either way holds.
+ * - The state (a small entry, merged by every poll) is a list of checkpoints: a successful poll answered at
+ *   `t` (the service's clock) and every record up to its position `(ms, id)` was visible then and returned by
+ *   it. That position is the last record it returned, or its answer time minus the 2 minutes a record may
+ *   take to become visible and a margin, whichever is older. Without kept records a poll reads from the
+ *   position of the newest checkpoint older than `holdMs` (the anchor) and returns what it reads, oldest
+ *   first, up to the answer budget; the rest follows.
+ * - Without a state (first poll, evicted or failing cache) a poll is stateless: it reads the last
+ *   `statelessMs` (80 minutes: an hour without a poll, the visibility delay, a margin and the clock skew) and
+ *   returns the newest records of it; each Zap's own polls then overlap, so steady traffic is never missed.
+ *   It still writes its checkpoint, with the start of its window as the state's `base`: the lower bound the
+ *   new state knows to be covered, and keeps what it read.
  * - A failed poll leaves a floor: for an hour after the last failure, every poll of the stream asks from at
- *   least where the failed one asked, so that the Zap that failed finds what it missed.
+ *   least where the failed one asked (or its oldest kept record), so that the Zap that failed finds what it
+ *   missed.
  * - Concurrent polls of a stream re-read the state just before writing and merge: the merge can only widen
- *   later windows (later `t`, smaller `ms`, lower base and floor).
+ *   later windows (later `t`, smaller `ms`, lower base and floor). The kept entry is written whole by each
+ *   poll, the last one wins: each is true on its own (what it holds up to its settled position), and a
+ *   record it lacks is after that position, so the next poll reads it again.
  * - A Zap being turned on reads ids only, over a window wider than any later poll's (a day and 45 minutes).
  */
 import type { Bundle, ZObject } from 'zapier-platform-core';
 import { FirstWithin } from '../../account/selection';
 import { type AccountCache, accountCache } from '../../account/store';
+import { KEPT_OVERFLOW, type Kept, type KeptBatch, type KeptEntry, decodeKept, encodeKept } from './kept';
 import { MAX_DEDUPE_ITEMS } from './polling';
 
 const SECOND = 1000;
@@ -50,8 +64,29 @@ export const CURSOR_TIMING = {
   marginMs: 3 * MINUTE,
   /** How far the client's clock (Zapier's) may be off the service's. */
   clockSkewMs: 15 * MINUTE,
-  /** A stateless poll: the hold, the visibility delay, the margin and the skew (70 minutes). */
-  statelessMs: 70 * MINUTE,
+  /**
+   * How long a Zap may go without a poll and still miss nothing when the cache fails: a 15-minute interval
+   * and 45 minutes of delay (Zapier's polls held an hour in all).
+   */
+  statelessHoldMs: 60 * MINUTE,
+  /** A stateless poll: that stretch, the visibility delay, the margin and the skew (80 minutes). */
+  statelessMs: 80 * MINUTE,
+  /**
+   * How long the stream's cache entry keeps a record its polls returned, and every poll returns it: a Zap
+   * polled every 15 minutes whose poll Zapier holds 2 hours still polls in that time (15 minutes of margin).
+   */
+  keptMs: 150 * MINUTE,
+  /** The kept entry outlives its newest records by half an hour; it is rewritten by every poll. */
+  keptTtlSeconds: 3 * 3600,
+  /** The largest kept entry, compressed (base64 characters): beyond it the stream reads its window. */
+  keptCapBytes: 1_000_000,
+  /** The share of an answer the kept records may fill (the rest is for the new ones). */
+  keptAnswerShare: 0.5,
+  /**
+   * Between the service's `Date` header (whole seconds) minus the request's duration and the visibility
+   * delay, and the newest position a kept entry claims: the header's rounding and a margin.
+   */
+  settleMarginMs: 30 * SECOND,
   /** The oldest a scheduled poll ever asks for: the last day, plus the skew. */
   lookbackMs: 24 * HOUR + 15 * MINUTE,
   /** A Zap being turned on: the lookback plus twice the skew, so it covers every later poll's window. */
@@ -169,23 +204,30 @@ export interface Plan {
   /** The records at or before this were all returned long enough: they are not returned again. */
   after: Position;
   /**
+   * `kept`: the stream's kept records cover everything up to their settled position: the poll reads only
+   * after it, returns the kept records and the new ones (oldest first up to the budget).
    * `stateful`: the state covers the window's past, so the window is returned oldest first up to the budget.
    * `stateless`: nothing is known, so the newest records of the window are returned.
    */
-  mode: 'stateful' | 'stateless';
+  mode: 'kept' | 'stateful' | 'stateless';
 }
 
 const at = (ms: number): Position => ({ ms, id: '' });
 
 /** Where a poll starts and how it chooses its records: see the module comment. */
-export const planPoll = (kind: SinceKind, state: CursorState | null, clientNow: number): Plan => {
+export const planPoll = (
+  kind: SinceKind,
+  state: CursorState | null,
+  clientNow: number,
+  kept: Kept<unknown> | null = null,
+): Plan => {
   if (kind === 'dedupe') {
     const since = clientNow - CURSOR_TIMING.seedMs;
     return { since, after: at(since - 1), mode: 'stateless' };
   }
   const anchor = anchorOf(state, clientNow);
-  const known = anchor ? anchor.pos : (state?.base ?? null);
-  const mode = known === null ? 'stateless' : 'stateful';
+  const known = kept ? kept.settled : anchor ? anchor.pos : (state?.base ?? null);
+  const mode = kept ? 'kept' : known === null ? 'stateless' : 'stateful';
   let after = known ?? at(clientNow - CURSOR_TIMING.statelessMs);
   const floor = activeFloor(state, clientNow);
   if (floor) after = earlier(after, at(floor.ms));
@@ -221,7 +263,7 @@ const positionOf = <R>(entry: Entry<R> | null | undefined): Position | null =>
 const runOf = <R>(kind: SinceKind, mode: Plan['mode'], budgetBytes: number) => {
   const newestFirst = (a: Entry<R>, b: Entry<R>) => comparePositions(b, a);
   if (kind === 'dedupe') return new FirstWithin<Entry<R>>(MAX_DEDUPE_ITEMS, newestFirst, () => 1);
-  const order = mode === 'stateful' ? comparePositions : newestFirst;
+  const order = mode === 'stateless' ? newestFirst : comparePositions;
   return new FirstWithin<Entry<R>>(budgetBytes, order, (entry) => entry.bytes);
 };
 
@@ -229,7 +271,7 @@ const runOf = <R>(kind: SinceKind, mode: Plan['mode'], budgetBytes: number) => {
 const selectionOf = <R>(run: FirstWithin<Entry<R>>, kind: SinceKind, mode: Plan['mode']): Selection<R> => {
   const kept = run.sorted();
   const next = positionOf(run.next());
-  if (kind !== 'dedupe' && mode === 'stateful') {
+  if (kind !== 'dedupe' && mode !== 'stateless') {
     const oldestFirst = kept;
     return {
       selected: oldestFirst,
@@ -273,6 +315,31 @@ export const withCheckpoint = (checkpoints: Checkpoint[], added: Checkpoint[], s
 
 const readState = async (cache: AccountCache, key: string) => parseState(await cache.get(key));
 
+/** Where the stream's kept records are stored, next to its state. */
+const keptKey = (key: string) => `${key}:kept`;
+
+/** What one answer may carry of kept records, in bytes of items. */
+const keptBudget = () => CURSOR_TIMING.answerBudgetBytes * CURSOR_TIMING.keptAnswerShare;
+
+/**
+ * The stream's kept records a poll can use: the batches of the last `keptMs` (older ones leave the entry),
+ * or `null` when there is no entry or it is larger than its share of an answer.
+ */
+const usableKept = (value: unknown, clientNow: number): Kept<unknown> | null => {
+  const kept = decodeKept(value);
+  if (!kept) return null;
+  const batches = kept.batches.filter((batch) => batch.f >= clientNow - CURSOR_TIMING.keptMs);
+  const bytes = batches.reduce((sum, batch) => sum + batch.b, 0);
+  return bytes <= keptBudget() ? { ...kept, batches } : null;
+};
+
+/** Writes the kept records, or, when they are over the cap, a marker that makes the next poll read. */
+const writeKept = async (cache: AccountCache, key: string, kept: Kept<unknown>): Promise<void> => {
+  const bytes = kept.batches.reduce((sum, batch) => sum + batch.b, 0);
+  const encoded = bytes <= keptBudget() ? encodeKept(kept) : null;
+  const fits = encoded !== null && encoded.length <= CURSOR_TIMING.keptCapBytes;
+  await cache.set(keptKey(key), fits ? encoded : KEPT_OVERFLOW, CURSOR_TIMING.keptTtlSeconds);
+};
 /** Re-reads the state just before writing, so that concurrent polls of a stream lose as little as possible. */
 const writeState = async (
   cache: AccountCache,
@@ -293,6 +360,8 @@ export interface SincePoll {
   timeoutMs: number;
   cache: AccountCache;
   state: CursorState | null;
+  /** The stream's kept records this poll returns (`plan.mode` is `kept`), else `null`. */
+  kept: Kept<unknown> | null;
   plan: Plan;
   started: number;
   now: () => number;
@@ -311,8 +380,12 @@ export const openPoll = async (
   const now = stream.now ?? Date.now;
   const started = now();
   const cache = accountCache(z, bundle, now);
-  const state = await readState(cache, stream.key);
-  const plan = planPoll(stream.kind, state, started);
+  const [state, keptValue] = await Promise.all([
+    readState(cache, stream.key),
+    stream.kind === 'poll' ? cache.get(keptKey(stream.key)) : undefined,
+  ]);
+  const kept = stream.kind === 'poll' ? usableKept(keptValue, started) : null;
+  const plan = planPoll(stream.kind, state, started, kept);
   const timeoutMs = Math.max(
     CURSOR_TIMING.minRequestTimeoutMs,
     CURSOR_TIMING.requestBudgetMs - (now() - started),
@@ -324,6 +397,7 @@ export const openPoll = async (
     timeoutMs,
     cache,
     state,
+    kept,
     plan,
     started,
     now,
@@ -345,7 +419,11 @@ export const pollRequest = async <T>(poll: SincePoll, request: Promise<T>): Prom
 
 const leaveFloor = async (poll: SincePoll): Promise<void> => {
   const failedAt = poll.now();
-  const sinceMs = poll.plan.since;
+  // What the failed poll would have returned starts at its oldest kept record, if it had kept ones.
+  const sinceMs = (poll.kept?.batches ?? []).reduce(
+    (oldest, batch) => batch.e.reduce((min, [ms]) => Math.min(min, ms - 1), oldest),
+    poll.plan.since,
+  );
   await writeState(poll.cache, poll.key, (fresh) => {
     const floor = activeFloor(fresh, failedAt);
     return {
@@ -370,6 +448,8 @@ export interface PollSelection<R> {
   base: Position | null;
   /** The client's clock minus the service's, when measured. */
   offset: number | null;
+  /** The stream's kept records after this poll, if it can tell what they cover. */
+  kept: Kept<R> | null;
 }
 
 /**
@@ -382,6 +462,8 @@ export interface PollSelection<R> {
 export class PollWindow<R extends { createdAt: string }> {
   private readonly run: FirstWithin<Entry<R>>;
   private readonly seen = new Set<string>();
+  /** The kept records the poll returns (`kept` mode), whatever its window holds. */
+  private readonly kept: Array<Entry<R>> = [];
   private newest = -Infinity;
 
   constructor(
@@ -390,7 +472,19 @@ export class PollWindow<R extends { createdAt: string }> {
     /** What one record adds to the answer, in bytes. */
     private readonly bytesOf: (record: R) => number = (record) => JSON.stringify(record).length,
   ) {
-    this.run = runOf<R>(poll.kind, poll.plan.mode, CURSOR_TIMING.answerBudgetBytes);
+    let keptBytes = 0;
+    if (poll.plan.mode === 'kept' && poll.kept) {
+      for (const batch of poll.kept.batches as Array<KeptBatch<R>>) {
+        keptBytes += batch.b;
+        for (const [ms, id, record] of batch.e) {
+          if (this.seen.has(id)) continue;
+          this.seen.add(id);
+          this.kept.push({ record, ms, id, bytes: 0 });
+        }
+      }
+    }
+    const budget = Math.max(1, CURSOR_TIMING.answerBudgetBytes - keptBytes);
+    this.run = runOf<R>(poll.kind, poll.plan.mode, budget);
   }
 
   /** Reads one record of the answer. */
@@ -413,8 +507,9 @@ export class PollWindow<R extends { createdAt: string }> {
     const { poll } = this;
     const answeredAt = poll.now();
     const { selected, lastReturned, lastLeft } = selectionOf(this.run, poll.kind, poll.plan.mode);
-    const records = selected.map((entry) => entry.record).reverse();
-    if (poll.kind === 'dedupe') return { records, checkpoint: null, base: null, offset: null };
+    const returned = this.kept.length ? [...this.kept, ...selected].sort(comparePositions) : selected;
+    const records = returned.map((entry) => entry.record).reverse();
+    if (poll.kind === 'dedupe') return { records, checkpoint: null, base: null, offset: null, kept: null };
 
     // The service's clock when it answered: its Date header (whole seconds), else the newest createdAt read
     // (never later than the truth). `t` is an upper bound (when the checkpoint may become an anchor); every
@@ -430,7 +525,44 @@ export class PollWindow<R extends { createdAt: string }> {
         settled === null ? null : { t, pos: lastReturned ? earlier(lastReturned, settled) : settled },
       base: poll.plan.mode === 'stateless' ? (lastLeft ?? poll.plan.after) : null,
       offset: measured !== null ? answeredAt - measured : null,
+      kept: this.nextKept(selected, { answered, answeredAt, lastReturned, lastLeft }),
     };
+  }
+
+  /**
+   * The kept records after this poll: those it was given and what it read, with what they cover. The
+   * newest settled position is the service's clock when the request started (its `Date` header, rounded
+   * down, minus the whole poll so far; else the newest `createdAt` read) minus the visibility delay and the
+   * settle margin: every record at or before it was visible when the service read.
+   */
+  private nextKept(
+    read: Array<Entry<R>>,
+    at: {
+      answered: number | null;
+      answeredAt: number;
+      lastReturned: Position | null;
+      lastLeft: Position | null;
+    },
+  ): Kept<R> | null {
+    const { poll } = this;
+    const { visibilityDelayMs, settleMarginMs } = CURSOR_TIMING;
+    const measured = at.answered === null ? null : at.answered - (at.answeredAt - poll.started);
+    const newest = measured === null ? null : { ms: measured - visibilityDelayMs - settleMarginMs, id: '' };
+    const reached = newest && at.lastReturned ? earlier(at.lastReturned, newest) : newest;
+    const batch: KeptBatch<R> = {
+      f: at.answeredAt,
+      b: read.reduce((sum, entry) => sum + entry.bytes, 0),
+      e: read.map((entry): KeptEntry<R> => [entry.ms, entry.id, entry.record]),
+    };
+    const batches = batch.e.length ? [batch] : [];
+    if (poll.plan.mode === 'kept' && poll.kept) {
+      const kept = poll.kept as Kept<R>;
+      const settled = reached ? later(kept.settled, reached) : kept.settled;
+      return { v: 1, base: kept.base, settled, batches: [...kept.batches, ...batches] };
+    }
+    if (!reached) return null;
+    const base = poll.plan.mode === 'stateless' ? (at.lastLeft ?? poll.plan.after) : poll.plan.after;
+    return { v: 1, base, settled: reached, batches };
   }
 }
 
@@ -450,9 +582,10 @@ export const selectRecords = <R extends { createdAt: string }>(
 /** Records the poll once its answer was built from `selection` (a Zap being turned on records nothing). */
 export const closePoll = async <R>(poll: SincePoll, selection: PollSelection<R>): Promise<void> => {
   if (poll.kind === 'dedupe') return;
-  const { checkpoint, base, offset } = selection;
+  const { checkpoint, base, offset, kept } = selection;
   const { state } = poll;
-  await writeState(poll.cache, poll.key, (fresh) => {
+  const keeping = kept ? writeKept(poll.cache, poll.key, kept) : Promise.resolve();
+  const writing = writeState(poll.cache, poll.key, (fresh) => {
     const current = fresh ?? state;
     const offsetNow = offset ?? current?.offset ?? null;
     // A stream that had a state keeps its base; one this poll creates starts where its window starts.
@@ -469,4 +602,5 @@ export const closePoll = async <R>(poll: SincePoll, selection: PollSelection<R>)
       offset: offsetNow,
     };
   });
+  await Promise.all([keeping, writing]);
 };

@@ -32,9 +32,17 @@ describe('the timing', () => {
     expect(holdMs).toBeGreaterThanOrEqual(
       CURSOR_TIMING.longestIntervalMs + CURSOR_TIMING.longestDelayMs + 5 * MINUTE,
     );
+    // Without a cache, a Zap may go an hour without a poll (whatever the skew).
+    expect(CURSOR_TIMING.statelessHoldMs).toBeGreaterThanOrEqual(HOUR);
     expect(statelessMs).toBe(
-      holdMs + CURSOR_TIMING.visibilityDelayMs + CURSOR_TIMING.marginMs + CURSOR_TIMING.clockSkewMs,
+      CURSOR_TIMING.statelessHoldMs +
+        CURSOR_TIMING.visibilityDelayMs +
+        CURSOR_TIMING.marginMs +
+        CURSOR_TIMING.clockSkewMs,
     );
+    // With it, a Zap polled every 15 minutes may be held 2 hours: the kept records outlast that.
+    expect(CURSOR_TIMING.keptMs).toBeGreaterThanOrEqual(2 * HOUR + CURSOR_TIMING.longestIntervalMs);
+    expect(CURSOR_TIMING.keptTtlSeconds * 1000).toBeGreaterThan(CURSOR_TIMING.keptMs);
     // A Zap being turned on covers every later poll's window, whatever the skew.
     expect(seedMs - lookbackMs).toBe(2 * clockSkewMs);
   });
@@ -75,8 +83,30 @@ describe('planPoll', () => {
     expect(plan).toEqual({ since: NOW - 90 * MINUTE - 1, after: pos(NOW - 90 * MINUTE), mode: 'stateful' });
   });
 
-  it('without a state (or one with nothing known), is stateless: the last 70 minutes', () => {
-    expect(statelessMs).toBe(70 * MINUTE);
+  it('with kept records, reads only after their settled position (or the floor of a failed poll)', () => {
+    const kept = {
+      v: 1 as const,
+      base: pos(NOW - 2 * HOUR),
+      settled: pos(NOW - 8 * MINUTE, 'sub_9'),
+      batches: [],
+    };
+    const anchor = { t: NOW - 51 * MINUTE, pos: pos(NOW - 56 * MINUTE) };
+    expect(planPoll('poll', state([anchor]), NOW, kept)).toEqual({
+      since: NOW - 8 * MINUTE - 1,
+      after: kept.settled,
+      mode: 'kept',
+    });
+    const floor = { ms: NOW - 3 * HOUR, until: NOW + MINUTE };
+    expect(planPoll('poll', state([anchor], { floor }), NOW, kept)).toMatchObject({
+      since: NOW - 3 * HOUR - 1,
+      mode: 'kept',
+    });
+    // A Zap being turned on never reads kept records.
+    expect(planPoll('dedupe', null, NOW, kept).mode).toBe('stateless');
+  });
+
+  it('without a state (or one with nothing known), is stateless: the last 80 minutes', () => {
+    expect(statelessMs).toBe(80 * MINUTE);
     expect(planPoll('poll', null, NOW)).toEqual({
       since: NOW - statelessMs - 1,
       after: pos(NOW - statelessMs),

@@ -44,6 +44,8 @@ interface Play {
   tick?: (t: number) => void;
   /** Runs before every poll (a cache emptied before each one). */
   beforePoll?: () => void;
+  /** Polls due in the same minute run at the same time (their reads and writes of the cache interleave). */
+  together?: boolean;
 }
 
 let clientNow = START;
@@ -64,8 +66,14 @@ const play = async (p: Play) => {
     clientNow = t + (p.skewMs ?? 0);
     if (t > p.from && t <= p.to) p.arrive?.(t);
     p.tick?.(t);
-    for (const s of p.schedules) {
-      if (s.at ? !s.at.has(t) : (t - p.from - (s.offsetMs ?? 0)) % s.everyMs !== 0) continue;
+    const due = p.schedules.filter((s) =>
+      s.at ? s.at.has(t) : (t - p.from - (s.offsetMs ?? 0)) % s.everyMs === 0,
+    );
+    if (p.together) {
+      await Promise.all(due.map((s) => s.zap.poll()));
+      continue;
+    }
+    for (const s of due) {
       p.beforePoll?.();
       p.server.failNextRequest(s.fail?.(t) ?? null);
       await s.zap.poll({ lose: s.lose?.(t) ?? false });
@@ -174,7 +182,7 @@ describe('a day of polling every 5 minutes, about one registration a minute', ()
     },
   );
 
-  it('at steady state, each poll asks for the hold plus its interval and the margins, not a day', async () => {
+  it('at steady state, each poll reads only its interval, the visibility delay and the settle margin', async () => {
     const { server, zaps } = setup();
     const [zap] = zaps as [Zap];
     await zap.turnOn();
@@ -186,17 +194,14 @@ describe('a day of polling every 5 minutes, about one registration a minute', ()
       arrive: steady(server, 2, 3),
     });
     expectComplete(server, zap);
-    // Once the first checkpoint is older than the hold, while registrations keep coming.
-    const steadyPolls = server.log.filter(
-      (entry) => entry.at >= START + 2 * HOUR && entry.at <= START + 6 * HOUR,
-    );
-    expect(steadyPolls.length).toBe(49);
-    const { holdMs, visibilityDelayMs, marginMs } = CURSOR_TIMING;
+    // Once the first poll has kept what it read, while registrations keep coming.
+    const steadyPolls = server.log.filter((entry) => entry.at > START && entry.at <= START + 6 * HOUR);
+    expect(steadyPolls.length).toBe(72);
+    const { visibilityDelayMs, settleMarginMs } = CURSOR_TIMING;
     for (const { at, sinceMs } of steadyPolls) {
-      expect(at - sinceMs).toBeGreaterThanOrEqual(holdMs + visibilityDelayMs + marginMs);
-      // The anchor is the newest poll answered more than the hold ago: at most one interval more (and the
-      // millisecond that makes either boundary right).
-      expect(at - sinceMs).toBeLessThanOrEqual(holdMs + visibilityDelayMs + marginMs + 5 * MINUTE + 1);
+      // The previous poll's answer (5 minutes ago) minus the delay and the margin, and the millisecond that
+      // makes either boundary right.
+      expect(at - sinceMs).toBe(5 * MINUTE + visibilityDelayMs + settleMarginMs + 1);
     }
     record('steady, 2 a minute (6 h)', server, 2);
   });
@@ -662,5 +667,186 @@ describe('the cache is an optimisation: losing it costs bytes, never registratio
     // the first poll after it.
     expect(statelessPolls(server).length).toBe(1 + 12 + 12 + 1);
     record('evicted every 2 h, broken for 1 h', server, 1);
+  });
+});
+
+/** Ids of the Zap's poll times: every `everyMs` from `from`, with one gap of `gapMs` starting at `heldAt`. */
+const heldTimes = (from: number, to: number, everyMs: number, heldAt: number, gapMs: number) => {
+  const times = new Set<number>();
+  for (let t = from; t <= to + 60 * MINUTE; t += t === heldAt ? gapMs : everyMs) times.add(t);
+  return times;
+};
+
+/** The largest kept entry written, in characters of JSON. */
+const largestKept = (cache: FakeCache) =>
+  Math.max(0, ...[...cache.largest].filter(([key]) => key.endsWith(':kept')).map(([, size]) => size));
+
+/** Polls that read the service only after the newest settled point (a kept-records poll every `everyMs`). */
+const keptPolls = (server: ScriptedServer, everyMs: number) =>
+  server.log.filter(
+    (entry) =>
+      entry.at - entry.sinceMs <=
+      everyMs + CURSOR_TIMING.visibilityDelayMs + CURSOR_TIMING.settleMarginMs + 1,
+  );
+
+describe('a Zap that Zapier holds while another Zap of the stream keeps polling', () => {
+  it('one Zap held 2 hours past its 15-minute interval misses nothing while the cache works', async () => {
+    const { server, cache, zaps } = setup(2);
+    const [a, b] = zaps as [Zap, Zap];
+    history(server, 26, 30);
+    await a.turnOn();
+    await b.turnOn();
+    const to = START + 6 * HOUR;
+    const heldAt = START + HOUR + 3 * MINUTE;
+    const held = heldTimes(START + 3 * MINUTE, to, 15 * MINUTE, heldAt, 2 * HOUR + 15 * MINUTE);
+    await play({
+      server,
+      schedules: [
+        { zap: a, everyMs: 5 * MINUTE },
+        { zap: b, everyMs: 0, at: held },
+      ],
+      from: START,
+      to,
+      arrive: steady(server, 3, 101),
+    });
+    // B did not poll for 2 h 15 min, while A's polls read each registration once and moved on.
+    expect([...held].includes(heldAt + 2 * HOUR + 15 * MINUTE)).toBe(true);
+    expect([...held].some((t) => t > heldAt && t < heldAt + 2 * HOUR + 15 * MINUTE)).toBe(false);
+    expectComplete(server, a);
+    expectComplete(server, b);
+    // Every poll but the first (and the two turning the Zaps on) read only after the newest settled point.
+    expect(keptPolls(server, 5 * MINUTE).length).toBe(server.log.length - 3);
+    expect(largestKept(cache)).toBeLessThan(CURSOR_TIMING.keptCapBytes);
+    record('one Zap held 2 h, 3 a minute', server, 3);
+  });
+
+  it.each([
+    ['throws', (cache: FakeCache) => (cache.broken = true)],
+    ['answers null', (cache: FakeCache) => (cache.nulls = true)],
+  ])(
+    'one Zap held 60 minutes past its 15-minute interval misses nothing when the cache %s',
+    async (_, fail) => {
+      const { server, cache, zaps } = setup(2);
+      const [a, b] = zaps as [Zap, Zap];
+      fail(cache);
+      history(server, 26, 30);
+      await a.turnOn();
+      await b.turnOn();
+      const to = START + 4 * HOUR;
+      const heldAt = START + HOUR + 3 * MINUTE;
+      await play({
+        server,
+        schedules: [
+          { zap: a, everyMs: 5 * MINUTE },
+          { zap: b, everyMs: 0, at: heldTimes(START + 3 * MINUTE, to, 15 * MINUTE, heldAt, 75 * MINUTE) },
+        ],
+        from: START,
+        to,
+        arrive: steady(server, 3, 103),
+      });
+      expectComplete(server, a);
+      expectComplete(server, b);
+      // Every poll read the stateless window.
+      expect(statelessPolls(server).length).toBe(a.polls + b.polls);
+    },
+  );
+});
+
+describe('polls of one stream at the same moment', () => {
+  it('overwrite each other’s kept entry (the last write wins) and lose nothing, with a Zap held 2 hours', async () => {
+    const { server, cache, zaps } = setup(3);
+    const [a, b, c] = zaps as [Zap, Zap, Zap];
+    for (const zap of zaps) await zap.turnOn();
+    const to = START + 6 * HOUR;
+    const heldAt = START + HOUR;
+    const writes = cache.bytesWritten;
+    await play({
+      server,
+      schedules: [
+        { zap: a, everyMs: 5 * MINUTE },
+        { zap: b, everyMs: 5 * MINUTE },
+        { zap: c, everyMs: 0, at: heldTimes(START, to, 15 * MINUTE, heldAt, 2 * HOUR + 15 * MINUTE) },
+      ],
+      from: START,
+      to,
+      arrive: steady(server, 3, 113),
+      together: true,
+    });
+    for (const zap of zaps) expectComplete(server, zap);
+    expect(cache.bytesWritten).toBeGreaterThan(writes);
+  });
+});
+
+describe('the kept entry is capped: beyond it, the stream reads its window', () => {
+  it('at 1,000 registrations an hour the kept entry stays under 1 MB and every steady poll uses it', async () => {
+    const { server, cache, zaps } = setup();
+    const [zap] = zaps as [Zap];
+    await zap.turnOn();
+    await play({
+      server,
+      schedules: [{ zap, everyMs: 5 * MINUTE }],
+      from: START,
+      to: START + 4 * HOUR,
+      arrive: steady(server, 1000 / 60, 107),
+    });
+    expectComplete(server, zap);
+    expect(CURSOR_TIMING.keptCapBytes).toBe(1_000_000);
+    expect(largestKept(cache)).toBeGreaterThan(0);
+    expect(largestKept(cache)).toBeLessThan(CURSOR_TIMING.keptCapBytes);
+    // Every poll but the first (and the one turning the Zap on).
+    expect(keptPolls(server, 5 * MINUTE).length).toBe(server.log.length - 2);
+    record('1,000 an hour, kept entry under 1 MB', server, 1000 / 60);
+    report.push(
+      `    (its largest kept entry: ${(largestKept(cache) / 1024).toFixed(0)} KiB of compressed text)`,
+    );
+  });
+
+  it('an entry over its cap falls back to the window read, misses nothing, and comes back after', async () => {
+    // A cap that a burst of 2,000 exceeds while the steady traffic fits in it.
+    const cap = jest.replaceProperty(
+      CURSOR_TIMING,
+      'keptCapBytes',
+      12_000 as typeof CURSOR_TIMING.keptCapBytes,
+    );
+    const { server, cache, zaps } = setup(2);
+    const [a, b] = zaps as [Zap, Zap];
+    await a.turnOn();
+    await b.turnOn();
+    const base = steady(server, 0.5, 109);
+    let n = 0;
+    const burst = START + 2 * HOUR;
+    await play({
+      server,
+      schedules: [
+        { zap: a, everyMs: 5 * MINUTE },
+        { zap: b, everyMs: 15 * MINUTE, offsetMs: 4 * MINUTE },
+      ],
+      from: START,
+      to: START + 9 * HOUR,
+      arrive: (t) => {
+        base(t);
+        if (t !== burst) return;
+        for (let i = 0; i < 2000; i++) {
+          server.add(`burst_${String(n++).padStart(5, '0')}`, t - 1 - (i % 50), (i % 121) * 1000);
+        }
+      },
+    });
+    const largest = largestKept(cache);
+    cap.restore();
+    for (const zap of [a, b]) {
+      expectComplete(server, zap);
+      expect(zap.triggered.filter((id) => id.startsWith('burst_'))).toHaveLength(2000);
+    }
+    // No entry was written over the cap (its JSON adds the expiry and quotes to the compressed text).
+    expect(largest).toBeLessThanOrEqual(12_000 + 40);
+    // While the burst was in the stream's window (the hold, 50 minutes, once it was read), its polls read
+    // from the checkpoints instead: windows of about an hour.
+    const during = server.log.filter((e) => e.at >= burst + 5 * MINUTE && e.at <= burst + 55 * MINUTE);
+    expect(during.length).toBeGreaterThan(10);
+    for (const { at, sinceMs } of during) expect(at - sinceMs).toBeGreaterThan(CURSOR_TIMING.holdMs);
+    // Once the burst has left the window, the stream keeps its records again.
+    const after = server.log.filter((e) => e.at > burst + 70 * MINUTE && e.at <= START + 9 * HOUR);
+    expect(after.length).toBeGreaterThan(50);
+    expect(keptPolls(server, 15 * MINUTE).filter((e) => after.includes(e))).toEqual(after);
   });
 });

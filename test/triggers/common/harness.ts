@@ -73,7 +73,15 @@ export class ScriptedServer {
       submission: {
         ...(lean
           ? ({ submissionId: id, eventId: EVENT_ID, status, createdAt } as Submission)
-          : { ...SAMPLE_SUBMISSION, submissionId: id, eventId: EVENT_ID, status, createdAt }),
+          : {
+              ...SAMPLE_SUBMISSION,
+              submissionId: id,
+              eventId: EVENT_ID,
+              status,
+              email: `${id}@example.com`,
+              qrCode: `EVT1:7d0c6f1e:${id}:${(createdMs % 65_521).toString(16)}`,
+              createdAt,
+            }),
         ...odd,
       } as Submission,
       createdMs,
