@@ -7,7 +7,7 @@ import type { Bundle, ZObject } from 'zapier-platform-core';
 import type * as zod from 'zod';
 import type { ZodError } from 'zod';
 import { connectList, connectRequest, connectRequestFull, connectRequestOrNull } from './client';
-import { type Visit, collect } from './lists';
+import { collect } from './lists';
 import { paths } from './paths';
 import {
   EVENT_RULE,
