@@ -25,7 +25,7 @@ import path from 'node:path';
 import { createAppTester, type Bundle, type ZObject } from 'zapier-platform-core';
 import { SCALE_EVENT_SLUG, SEED_TENANTS, sandboxCall, startSandbox } from '../sandbox';
 import App from '../index';
-import { Event, Submission, listOf } from '../src/connect';
+import { Event, Submission, listOf, paths } from '../src/connect';
 import { listSubmissions } from '../test/support/submissions';
 import { findEvent } from '../src/account/events';
 import { CURSOR_TIMING } from '../src/triggers/common/cursor';
@@ -219,7 +219,7 @@ async function openBench(): Promise<Bench> {
   const proxy = await startProxy(sandbox.url);
   const sim = (method: string, urlPath: string, body?: unknown) =>
     sandboxCall<unknown>(sandbox.url, TENANT.apiKey, method, urlPath, body);
-  const events = listOf(Event).parse(await sim('GET', '/api/v1/integrations/zapier/events?limit=100')).data;
+  const events = listOf(Event).parse(await sim('GET', `${paths.events()}?limit=100`)).data;
   const event = events.find((e) => e.slug === SCALE_EVENT_SLUG);
   if (!event) throw new Error('the sandbox has no load event');
   // New registrations answer the form like the seeded ones (the same answers, so the same sizes).

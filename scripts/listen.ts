@@ -124,6 +124,138 @@ export const simulationHint = (
 
 const POINTER = /^hydrate\|\|\|([\s\S]*)\|\|\|hydrate$/;
 
+type AppTester = ReturnType<typeof createAppTester>;
+type Meta = Record<string, boolean>;
+type Resolved = { value: unknown; resolved: number };
+
+/**
+ * The app's log lines (why a delivery was dropped), collected per run instead of printed raw; `restore`
+ * puts the console back.
+ */
+const captureAppLogs = (): { lines: string[]; restore: () => void } => {
+  const lines: string[] = [];
+  const consoleLog = console.log;
+  const logToStdout = process.env.LOG_TO_STDOUT;
+  process.env.LOG_TO_STDOUT = 'true';
+  console.log = (...args: unknown[]) => lines.push(args.map(String).join(' '));
+  const restore = () => {
+    console.log = consoleLog;
+    if (logToStdout === undefined) delete process.env.LOG_TO_STDOUT;
+    else process.env.LOG_TO_STDOUT = logToStdout;
+  };
+  return { lines, restore };
+};
+
+/**
+ * What Zapier puts in place of a dehydration pointer when a step uses it: the app's hydrator named by the
+ * pointer (`hydrators.attendee`), run with the pointer's bundle as its input. Resolves every pointer in a value.
+ */
+const pointerResolver = (appTester: AppTester, authData: Record<string, string>, meta: Meta) => {
+  const hydrators = (App.hydrators ?? {}) as Record<string, unknown>;
+  const resolveOne = async (pointer: string): Promise<unknown> => {
+    let payload: { method?: unknown; bundle?: unknown } = {};
+    try {
+      payload = JSON.parse(pointer) as typeof payload;
+    } catch {
+      return '(a dehydration pointer that is not JSON)';
+    }
+    const method = typeof payload.method === 'string' ? payload.method : '';
+    const hydrator = method.startsWith('hydrators.')
+      ? hydrators[method.slice('hydrators.'.length)]
+      : undefined;
+    if (typeof hydrator !== 'function') return `(no hydrator "${method}" in the app)`;
+    try {
+      const inputData = (payload.bundle ?? {}) as Item;
+      return await appTester(hydrator as PerformFunction, { authData, inputData, meta });
+    } catch (error) {
+      return `(could not be resolved: ${problemText(error)})`;
+    }
+  };
+  const resolve = async (value: unknown): Promise<Resolved> => {
+    if (Array.isArray(value)) {
+      const parts = await Promise.all(value.map(resolve));
+      return { value: parts.map((p) => p.value), resolved: parts.reduce((n, p) => n + p.resolved, 0) };
+    }
+    if (value !== null && typeof value === 'object') {
+      const entries = await Promise.all(
+        Object.entries(value).map(async ([k, v]) => [k, await resolve(v)] as const),
+      );
+      return {
+        value: Object.fromEntries(entries.map(([k, p]) => [k, p.value])),
+        resolved: entries.reduce((n, [, p]) => n + p.resolved, 0),
+      };
+    }
+    const pointer = typeof value === 'string' ? POINTER.exec(value)?.[1] : undefined;
+    return pointer === undefined ? { value, resolved: 0 } : { value: await resolveOne(pointer), resolved: 1 };
+  };
+  return resolve;
+};
+
+/** Prints what one run of the trigger made of a delivery: its items (pointers resolved) or why none. */
+const printRun = async (
+  print: (line: string) => void,
+  head: string,
+  items: Item[],
+  timing: string,
+  appLogs: string[],
+  resolve: (value: unknown) => Promise<Resolved>,
+): Promise<void> => {
+  if (items.length === 0) {
+    const why = appLogs.find((line) => line.includes('dropped')) ?? appLogs.at(-1) ?? 'no item';
+    print(`${head}  dropped (${timing}): ${why.replace(/^.*?delivery dropped because /, '')}`);
+    return;
+  }
+  print(`${head}  → ${items.length} Zap item${items.length === 1 ? '' : 's'} (${timing})`);
+  for (const item of items) {
+    const shown = await resolve(item);
+    print(`    ${describe(shown.value as Item)}`);
+    if (shown.resolved > 0) {
+      print(
+        `    (${shown.resolved} field${shown.resolved === 1 ? '' : 's'} resolved as Zapier resolves them when a later step uses them)`,
+      );
+    }
+  }
+};
+
+/** A receiver on 127.0.0.1 standing in for Zapier's hook URL: it answers at once and hands each delivery on. */
+const startReceiver = async (
+  key: string,
+  port: number,
+  onDelivery: (delivery: ReceivedDelivery) => void,
+): Promise<{ targetUrl: string; close: () => Promise<void> }> => {
+  const server = http.createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => {
+      // Zapier answers at once and runs the Zap afterwards; so does this receiver.
+      res.writeHead(200, { 'Content-Type': 'application/json' }).end('{"status":"success"}');
+      const url = new URL(req.url ?? '/', 'http://127.0.0.1');
+      const headers: Record<string, string> = {};
+      for (const [name, value] of Object.entries(req.headers)) {
+        if (value !== undefined) headers[name] = Array.isArray(value) ? value.join(', ') : value;
+      }
+      onDelivery({
+        method: req.method ?? 'POST',
+        querystring: url.search.replace(/^\?/, ''),
+        headers,
+        body: Buffer.concat(chunks).toString('utf8'),
+      });
+    });
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, '127.0.0.1', resolve);
+  });
+  return {
+    targetUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks/${encodeURIComponent(key)}`,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+};
+
 /** Subscribes `key` and handles deliveries until `stop()`. */
 export const listen = async (options: ListenOptions): Promise<Listener> => {
   const { env, key, print } = options;
@@ -136,61 +268,10 @@ export const listen = async (options: ListenOptions): Promise<Listener> => {
   const meta = { isLoadingSample: false, isFillingDynamicDropdown: false, isPopulatingDedupe: false };
   const label = (App.triggers?.[key]?.display as { label?: string } | undefined)?.label ?? key;
   operationOf('triggers', key);
-
-  // The app's log lines (why a delivery was dropped) are collected per run instead of printed raw.
-  const appLogs: string[] = [];
-  const consoleLog = console.log;
-  const logToStdout = process.env.LOG_TO_STDOUT;
-  process.env.LOG_TO_STDOUT = 'true';
-  console.log = (...args: unknown[]) => appLogs.push(args.map(String).join(' '));
-  const restoreConsole = () => {
-    console.log = consoleLog;
-    if (logToStdout === undefined) delete process.env.LOG_TO_STDOUT;
-    else process.env.LOG_TO_STDOUT = logToStdout;
-  };
-
-  /**
-   * What Zapier puts in place of a dehydration pointer when a step uses it: the app's hydrator named by the
-   * pointer (`hydrators.attendee`), run with the pointer's bundle as its input.
-   */
-  const hydrators = (App.hydrators ?? {}) as Record<string, unknown>;
-  const resolvePointers = async (value: unknown): Promise<{ value: unknown; resolved: number }> => {
-    if (Array.isArray(value)) {
-      const parts = await Promise.all(value.map(resolvePointers));
-      return { value: parts.map((p) => p.value), resolved: parts.reduce((n, p) => n + p.resolved, 0) };
-    }
-    if (value !== null && typeof value === 'object') {
-      const entries = await Promise.all(
-        Object.entries(value).map(async ([k, v]) => [k, await resolvePointers(v)] as const),
-      );
-      return {
-        value: Object.fromEntries(entries.map(([k, p]) => [k, p.value])),
-        resolved: entries.reduce((n, [, p]) => n + p.resolved, 0),
-      };
-    }
-    const pointer = typeof value === 'string' ? POINTER.exec(value)?.[1] : undefined;
-    if (pointer === undefined) return { value, resolved: 0 };
-    let payload: { method?: unknown; bundle?: unknown } = {};
-    try {
-      payload = JSON.parse(pointer) as typeof payload;
-    } catch {
-      return { value: '(a dehydration pointer that is not JSON)', resolved: 1 };
-    }
-    const method = typeof payload.method === 'string' ? payload.method : '';
-    const hydrator = method.startsWith('hydrators.')
-      ? hydrators[method.slice('hydrators.'.length)]
-      : undefined;
-    if (typeof hydrator !== 'function') return { value: `(no hydrator "${method}" in the app)`, resolved: 1 };
-    try {
-      const inputData = (payload.bundle ?? {}) as Item;
-      return {
-        value: await appTester(hydrator as PerformFunction, { authData, inputData, meta }),
-        resolved: 1,
-      };
-    } catch (error) {
-      return { value: `(could not be resolved: ${problemText(error)})`, resolved: 1 };
-    }
-  };
+  const appLogs = captureAppLogs();
+  const resolve = pointerResolver(appTester, authData, meta);
+  const call = (member: Parameters<typeof functionOf>[2], bundle: Item) =>
+    appTester(functionOf('triggers', key, member), { authData, inputData, meta, ...bundle });
 
   let queue: Promise<void> = Promise.resolve();
   const handle = (delivery: ReceivedDelivery, subscribeData: SubscribeData): Promise<void> => {
@@ -202,37 +283,18 @@ export const listen = async (options: ListenOptions): Promise<Listener> => {
         // perform says what is wrong with it
       }
       const head = `${clock()}  ${String(parsed.type ?? 'delivery')} ${String(parsed.id ?? '')}`;
-      appLogs.length = 0;
+      appLogs.lines.length = 0;
       const started = performance.now();
       try {
         const result = await appTester(
           functionOf('triggers', key),
-          hookBundle(delivery, {
-            authData,
-            inputData,
-            subscribeData,
-            meta,
-          }),
+          hookBundle(delivery, { authData, inputData, subscribeData, meta }),
         );
-        const items = (Array.isArray(result) ? result : [result]) as Item[];
         const ms = (performance.now() - started).toFixed(0);
         const lag = typeof parsed.createdAt === 'string' ? Date.now() - Date.parse(parsed.createdAt) : NaN;
         const timing = `${Number.isFinite(lag) ? `${lag} ms after the change, ` : ''}perform ${ms} ms`;
-        if (items.length === 0) {
-          const why = appLogs.find((line) => line.includes('dropped')) ?? appLogs.at(-1) ?? 'no item';
-          print(`${head}  dropped (${timing}): ${why.replace(/^.*?delivery dropped because /, '')}`);
-        } else {
-          print(`${head}  → ${items.length} Zap item${items.length === 1 ? '' : 's'} (${timing})`);
-          for (const item of items) {
-            const shown = await resolvePointers(item);
-            print(`    ${describe(shown.value as Item)}`);
-            if (shown.resolved > 0) {
-              print(
-                `    (${shown.resolved} field${shown.resolved === 1 ? '' : 's'} resolved as Zapier resolves them when a later step uses them)`,
-              );
-            }
-          }
-        }
+        const items = (Array.isArray(result) ? result : [result]) as Item[];
+        await printRun(print, head, items, timing, appLogs.lines, resolve);
       } catch (error) {
         print(`${head}  the Zap run fails: ${error instanceof Error ? error.message : String(error)}`);
       }
@@ -242,54 +304,22 @@ export const listen = async (options: ListenOptions): Promise<Listener> => {
 
   let subscribeData: SubscribeData | null = null;
   const pending: ReceivedDelivery[] = [];
-  const server = http.createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    req.on('end', () => {
-      // Zapier answers at once and runs the Zap afterwards; so does this receiver.
-      res.writeHead(200, { 'Content-Type': 'application/json' }).end('{"status":"success"}');
-      const url = new URL(req.url ?? '/', 'http://127.0.0.1');
-      const headers: Record<string, string> = {};
-      for (const [name, value] of Object.entries(req.headers)) {
-        if (value !== undefined) headers[name] = Array.isArray(value) ? value.join(', ') : value;
-      }
-      const delivery: ReceivedDelivery = {
-        method: req.method ?? 'POST',
-        querystring: url.search.replace(/^\?/, ''),
-        headers,
-        body: Buffer.concat(chunks).toString('utf8'),
-      };
-      if (subscribeData) void handle(delivery, subscribeData);
-      else pending.push(delivery);
-    });
+  const receiver = await startReceiver(key, options.port ?? 0, (delivery) => {
+    if (subscribeData) void handle(delivery, subscribeData);
+    else pending.push(delivery);
   });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(options.port ?? 0, '127.0.0.1', resolve);
-  });
-  const targetUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks/${encodeURIComponent(key)}`;
-  const closeServer = () =>
-    new Promise<void>((resolve) => {
-      server.closeAllConnections();
-      server.close(() => resolve());
-    });
-
+  const { targetUrl } = receiver;
   try {
-    subscribeData = (await appTester(functionOf('triggers', key, 'performSubscribe'), {
-      authData,
-      inputData,
-      targetUrl,
-      meta,
-    })) as SubscribeData;
+    subscribeData = (await call('performSubscribe', { targetUrl })) as SubscribeData;
   } catch (error) {
-    restoreConsole();
-    await closeServer();
+    appLogs.restore();
+    await receiver.close();
     throw error;
   }
   const subscribed = subscribeData;
   // What the Zap editor's "Test trigger" shows; it also loads what every later run reuses (the events list).
   try {
-    const sample = await appTester(functionOf('triggers', key, 'performList'), { authData, inputData, meta });
+    const sample = await call('performList', {});
     const count = Array.isArray(sample) ? sample.length : 0;
     print(`Test data (the editor's "Test trigger"): ${count} recent item${count === 1 ? '' : 's'}`);
   } catch (error) {
@@ -311,20 +341,15 @@ export const listen = async (options: ListenOptions): Promise<Listener> => {
       stopped = true;
       await queue;
       try {
-        await appTester(functionOf('triggers', key, 'performUnsubscribe'), {
-          authData,
-          inputData,
-          subscribeData: subscribed,
-          meta,
-        });
+        await call('performUnsubscribe', { subscribeData: subscribed });
         print(`Unsubscribed ${String(subscribed.id)}.`);
       } catch (error) {
         print(
           `Could not unsubscribe ${String(subscribed.id)}: ${error instanceof Error ? error.message : String(error)}`,
         );
       } finally {
-        restoreConsole();
-        await closeServer();
+        appLogs.restore();
+        await receiver.close();
       }
     },
   };
