@@ -4,9 +4,10 @@
  *
  * - subscribe with the optional event as `eventId`, keeping the hook id, its secret, the kind and the event
  *   (an answer that cannot be used is removed again); unsubscribe (a hook already gone counts as done);
- * - `perform`: verify the signature (a rotated secret is fetched again: ./hookSecrets.ts), parse the delivery
- *   (own keys only, bounded depth: src/connect/delivery.ts), drop deliveries made for another subscription
- *   (`hookId`), older than the 72 h retry window, of another kind, or for another event (or none, when the
+ * - `perform`: drop a delivery dated older than the 72 h retry window or ahead of the clock-skew margin
+ *   before anything is read; verify the signature with a secret confirmed as current (./hookSecrets.ts),
+ *   parse the delivery (own keys only, bounded depth: src/connect/delivery.ts), drop deliveries made for
+ *   another subscription (`hookId`), of another kind, or for another event (or none, when the
  *   Zap is limited to one), map with the noun's mapper, enrich with the event's title and dates (one cached
  *   lookup) and drop repeats of a delivery id already processed (the service retries for up to 72 h);
  * - `performList`: recent real records of exactly the live shape, from the polling endpoints;
