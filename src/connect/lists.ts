@@ -18,7 +18,7 @@ import {
   MAX_ELEMENT_BYTES,
   type SplitterOptions,
 } from './listSplitter';
-import { type ObjectSchema, type RecordLog, type RecordRule, isSystemic, keepRecord } from './records';
+import { type ObjectSchema, type RecordLog, type RecordRule, keepRecord, recordFailures } from './records';
 
 export type Visit<T> = (record: T, position: number) => void;
 
@@ -89,8 +89,8 @@ export const listReader = <S extends ObjectSchema>(
   options?: SplitterOptions,
 ): ListReader => {
   let kept = 0;
-  let visitFailures = 0;
-  let firstVisitError: unknown = null;
+  // What an operation does with one record (keep it, compute its sort key) must not fail the list.
+  const failures = recordFailures(log, rule.noun, 'read');
   const splitter = new EnvelopeSplitter((value, position, pruned, oversize) => {
     if (oversize) {
       const limit = sizeText(options?.maxElementBytes ?? MAX_ELEMENT_BYTES);
@@ -108,18 +108,7 @@ export const listReader = <S extends ObjectSchema>(
         kept++;
         throw error;
       }
-      // What an operation does with one record (keep it, compute its sort key) must not fail the list: the
-      // record is skipped by the odd-record rule. The error's kind only: its message may quote a value.
-      visitFailures++;
-      firstVisitError ??= error;
-      const id = (record as Record<string, unknown>)[rule.idKey];
-      const kind = error instanceof Error ? error.name : typeof error;
-      log.skipped(
-        rule.noun,
-        position,
-        typeof id === 'string' ? id.slice(0, 80) : null,
-        `it could not be read (${kind})`,
-      );
+      failures.skip(error, position, (record as Record<string, unknown>)[rule.idKey]);
     }
   }, options);
   const read = (summary: EnvelopeSummary): ListRead => {
@@ -139,7 +128,7 @@ export const listReader = <S extends ObjectSchema>(
     end: () => {
       const result = read(splitter.end());
       // Most records failing is the app's fault, not theirs: the read fails rather than losing them all.
-      if (isSystemic(visitFailures, kept)) throw firstVisitError;
+      failures.done(kept);
       return result;
     },
     stop: () => read(splitter.progress()),

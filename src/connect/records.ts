@@ -191,6 +191,32 @@ export const SYSTEMIC_FAILURES = 3;
 export const isSystemic = (failed: number, handled: number): boolean =>
   failed >= SYSTEMIC_FAILURES && failed > handled;
 
+/**
+ * The app's own handling of records one at a time (a visitor, a mapper): a record it throws on is skipped
+ * with a log line naming it, by the kind of error only (its message may quote a value, and values are
+ * personal data); `done` throws the first error when most records failed (`isSystemic`).
+ */
+export const recordFailures = (log: RecordLog, noun: string, doing: string) => {
+  let failed = 0;
+  let first: unknown = null;
+  return {
+    skip(error: unknown, position: number, id: unknown): void {
+      failed++;
+      first ??= error;
+      const kind = error instanceof Error ? error.name : typeof error;
+      log.skipped(
+        noun,
+        position,
+        typeof id === 'string' && id ? id : null,
+        `it could not be ${doing} (${kind})`,
+      );
+    },
+    done(handled: number): void {
+      if (isSystemic(failed, handled)) throw first;
+    },
+  };
+};
+
 /** Lines written one by one before the rest are only counted (a broken feed must not flood the log). */
 export const RECORD_LOG_LINES = 20;
 
