@@ -44,6 +44,7 @@ import {
   noAttendee,
 } from '../mappers/attendee';
 import { ALL_TIME } from './registrations';
+import { trimmed } from '../mappers/text';
 import { type AccountCache, accountCache } from './store';
 
 /**
@@ -127,7 +128,7 @@ const keysOf = (eventId: string) => ({
 });
 
 const lookupOf = (inputData: Record<string, unknown>): AttendeeLookup | null => {
-  const text = (key: string) => (typeof inputData[key] === 'string' ? (inputData[key] as string).trim() : '');
+  const text = (key: string) => trimmed(inputData[key]);
   const [orderId, eventId, submissionId] = ['orderId', 'eventId', 'submissionId'].map(text);
   if (!eventId || !submissionId) return null;
   return {

@@ -53,7 +53,7 @@ const checkInBodyOf = (
       'Both a QR code and a registration were given, so it is not clear whom to check in. Fill in only the field that matches "Check In By" and clear the other one.',
     );
   }
-  const checkInTime = dateTimeInput(z, bundle, 'checkInTime', 'Check-in Time', CHECK_IN_TIME_BOUNDS);
+  const checkInTime = dateTimeInput(z, bundle, 'checkInTime', 'Check-In Time', CHECK_IN_TIME_BOUNDS);
   const time = checkInTime ? { checkInTime } : {};
   if (mode === 'registration') {
     if (!submissionId) {

@@ -91,7 +91,7 @@ export const checkInModeFields = (bundle: Pick<Bundle, 'inputData'>) => {
 };
 
 /**
- * Check-in Time stands for a scan that has happened: a year before 2000 is a mistake (a two-digit year, or a
+ * Check-In Time stands for a scan that has happened: a year before 2000 is a mistake (a two-digit year, or a
  * date an earlier step read wrongly), and a time more than 5 minutes ahead of now (clocks differ by less) has
  * not happened yet ("Dec 1" mapped on Nov 25 would check the person in for next week).
  */

@@ -270,18 +270,18 @@ describe('errors a door volunteer can act on', () => {
     [{ checkInBy: 'badge', code: CODE }, /^"Check In By" must be QR Code or Registration/],
     [{ checkInBy: 'constructor', code: CODE }, /^"Check In By" must be QR Code or Registration/],
     [{ code: 12345, submissionId: 'sub_1' }, /^Both a QR code and a registration/],
-    [{ code: CODE, checkInTime: 'tomorrowish' }, /^"tomorrowish" in Check-in Time is not a date/],
+    [{ code: CODE, checkInTime: 'tomorrowish' }, /^"tomorrowish" in Check-In Time is not a date/],
     // Read leniently, these checked people in at 1970, 2001 or 2 March.
     [
       { code: CODE, checkInTime: '20261201' },
-      /^"20261201" in Check-in Time is not a date and time \(it is not an ISO 8601/,
+      /^"20261201" in Check-In Time is not a date and time \(it is not an ISO 8601/,
     ],
-    [{ code: CODE, checkInTime: '1' }, /^"1" in Check-in Time is not a date and time/],
-    [{ code: CODE, checkInTime: 1764576000 }, /^"1764576000" in Check-in Time is not a date and time/],
-    [{ code: CODE, checkInTime: 'Dec 1' }, /^"Dec 1" in Check-in Time is not a date and time/],
+    [{ code: CODE, checkInTime: '1' }, /^"1" in Check-In Time is not a date and time/],
+    [{ code: CODE, checkInTime: 1764576000 }, /^"1764576000" in Check-In Time is not a date and time/],
+    [{ code: CODE, checkInTime: 'Dec 1' }, /^"Dec 1" in Check-In Time is not a date and time/],
     [
       { code: CODE, checkInTime: '2026-02-30T10:00:00Z' },
-      /^"2026-02-30T10:00:00Z" in Check-in Time is not a date and time \(February 2026 has no day 30\)/,
+      /^"2026-02-30T10:00:00Z" in Check-In Time is not a date and time \(February 2026 has no day 30\)/,
     ],
   ])('refuses %j before any request', async (inputData, message) => {
     const scope = nock(BASE_URL).post(paths.checkIn()).reply(200, SAMPLE_CHECK_IN);
@@ -299,7 +299,7 @@ describe('check-in time', () => {
   it.each([
     [
       '0026-12-01T10:00:00Z',
-      /^"0026-12-01T10:00:00Z" in Check-in Time is in the year 0026, which cannot be right/,
+      /^"0026-12-01T10:00:00Z" in Check-In Time is in the year 0026, which cannot be right/,
     ],
     ['0099-01-01T00:00:00Z', /is in the year 0099, which cannot be right: the year must be 2000 or later/],
     ['0000-02-29T10:00:00Z', /is in the year 0000/],
@@ -310,7 +310,7 @@ describe('check-in time', () => {
     const text = errorMessage(error);
     expect(text).toMatch(message);
     expect(text).toMatch(/Send the time as an ISO 8601 date and time with the full year, such as \d{4}-/);
-    expect(text).toMatch(/or leave Check-in Time empty to check the person in now\.$/);
+    expect(text).toMatch(/or leave Check-In Time empty to check the person in now\.$/);
     expect(scope.isDone()).toBe(false);
   });
 
@@ -319,11 +319,11 @@ describe('check-in time', () => {
     const scope = nock(BASE_URL).post(paths.checkIn()).reply(200, SAMPLE_CHECK_IN);
     const error = await caught(() => run({ code: CODE, checkInTime: tomorrow }));
     const text = errorMessage(error);
-    expect(text).toContain(`"${tomorrow}" in Check-in Time is `);
+    expect(text).toContain(`"${tomorrow}" in Check-In Time is `);
     expect(text).toMatch(
       /in the future .* it must be a time that has already happened \(at most 5 minutes ahead/,
     );
-    expect(text).toMatch(/or leave Check-in Time empty to check the person in now\.$/);
+    expect(text).toMatch(/or leave Check-In Time empty to check the person in now\.$/);
     expect(scope.isDone()).toBe(false);
   });
 

@@ -17,7 +17,7 @@ it('reads text and booleans the way Zapier hands them over', () => {
 
 it('normalises date-times to UTC and refuses what is not one', async () => {
   const read = (value: unknown) =>
-    withZ((z) => dateTimeInput(z, { inputData: { at: value } }, 'at', 'Check-in Time'));
+    withZ((z) => dateTimeInput(z, { inputData: { at: value } }, 'at', 'Check-In Time'));
   await expect(read('2026-12-01T09:00:00+01:00')).resolves.toBe('2026-12-01T08:00:00.000Z');
   await expect(read('')).resolves.toBeNull();
   expect(errorMessage(await caught(() => read('99999999-01-01')))).toMatch(/is not a date and time/);
