@@ -6,7 +6,9 @@
  * 1. The subscription's current secret (at first the one it was given when the Zap was turned on, or the
  *    connection's Webhook Signing Secret when it has none) verifies a delivery only while it has been
  *    confirmed as current within the last few minutes (`GET …/hooks/:id`). Without a recent confirmation
- *    the current secret is read first: one read per subscription per few minutes while deliveries flow.
+ *    the current secret is read first: one read per subscription per few minutes while deliveries flow. If
+ *    that read fails, a secret confirmed within the last hour still verifies (with a log line); an older one
+ *    makes the delivery an error the user can replay.
  * 2. When that read shows a new secret, the old one is retired. It still vouches for deliveries dated at or
  *    before the rotation (the service retries a delivery with its first signature for 72 h), and for
  *    nothing after it. The rotation is dated by the service's clock (the `Date` of the read that found the
@@ -38,6 +40,11 @@ import { trimmed as text } from '../../mappers/text';
 
 /** A current secret confirmed less than this long ago verifies deliveries without another read. */
 export const SECRET_CONFIRM_INTERVAL_SECONDS = 5 * 60;
+/**
+ * When the subscription cannot be read (the service fails), a secret confirmed less than this long ago still
+ * verifies deliveries; an older one does not, and the delivery is an error the user can replay.
+ */
+export const SECRET_CONFIRM_GRACE_SECONDS = 60 * 60;
 /** A delivery that matches no known secret reads the current one at most once per this many seconds. */
 export const SECRET_REFRESH_INTERVAL_SECONDS = 60;
 /** How long what is known of a subscription's secrets is kept. */
@@ -215,6 +222,18 @@ const readCurrent = async (
       // The delivery was verified by a secret confirmed a minute or more ago: it runs; the next one retries.
       ctx.z.console.log(
         `Subscription ${ctx.hookId}: its secret is being rotated, and the new one could not be read yet (${errorText(error)}); this delivery was verified with the current one.`,
+      );
+      return state;
+    }
+    if (
+      why === 'stale' &&
+      state.checkedAt > 0 &&
+      ctx.now() - state.checkedAt <= SECRET_CONFIRM_GRACE_SECONDS * 1000
+    ) {
+      // The service's subscription endpoint fails for a while: a secret confirmed within the grace period
+      // still verifies (the next delivery asks again), rather than every delivery failing meanwhile.
+      ctx.z.console.log(
+        `Subscription ${ctx.hookId}: its current secret could not be confirmed (${errorText(error)}); this delivery was verified with the secret confirmed ${Math.round((ctx.now() - state.checkedAt) / 60_000)} minutes ago.`,
       );
       return state;
     }

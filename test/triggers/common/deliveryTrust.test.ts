@@ -178,6 +178,24 @@ describe('confirmation: the secret a delivery is verified with has been read as 
     expect(hooks.reads('hook_1')).toBe(2);
   });
 
+  it('while the service cannot be read, a secret confirmed within the hour still verifies; an older one is an error to replay', async () => {
+    const t = Date.now();
+    expect(await deliver('new_registration', dated(t))).toHaveLength(1);
+    hooks.failWith = 503;
+    clockAt(t + 30 * MINUTE);
+    expect(await deliver('new_registration', dated(t, 30 * MINUTE))).toHaveLength(1);
+    expect(logs.join('\n')).toMatch(/its current secret could not be confirmed .*confirmed 30 minutes ago/);
+    clockAt(t + 61 * MINUTE);
+    const error = await caught(() => deliver('new_registration', dated(t, 61 * MINUTE)));
+    expect(errorMessage(error)).toMatch(
+      /could not be checked against the subscription's current signing secret/,
+    );
+    // Once the service answers, the secret is confirmed again and deliveries run.
+    hooks.failWith = null;
+    expect(await deliver('new_registration', dated(t, 61 * MINUTE))).toHaveLength(1);
+    expect(hooks.reads()).toBe(4);
+  });
+
   it('a delivery that cannot be confirmed because the service is down is an error the user sees, never a silent loss', async () => {
     hooks.failWith = 503;
     const error = await caught(() => deliver('new_registration', dated(Date.now())));
