@@ -116,7 +116,12 @@ export const buildZip = (source: ZipSource, zipPath: string): BuiltZip => {
     execFileSync(
       join(ROOT, 'node_modules', '.bin', 'zapier-platform'),
       ['build', '--skip-validation', '--skip-dep-install'],
-      { cwd: stage, stdio: ['ignore', 'ignore', 'inherit'] },
+      // The CLI would send usage analytics to Zapier and ask the registry for a newer version: neither.
+      {
+        cwd: stage,
+        stdio: ['ignore', 'ignore', 'inherit'],
+        env: { ...process.env, DISABLE_ZAPIER_ANALYTICS: '1', NO_UPDATE_NOTIFIER: '1' },
+      },
     );
     mkdirSync(dirname(zipPath), { recursive: true });
     copyFileSync(join(stage, 'build', 'build.zip'), zipPath);
