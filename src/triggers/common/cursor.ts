@@ -141,10 +141,11 @@ export interface CursorState {
   offset: number | null;
 }
 
-const isFiniteNumber = (value: unknown): value is number =>
+export const isFiniteNumber = (value: unknown): value is number =>
   typeof value === 'number' && Number.isFinite(value);
 
-const parsePosition = (value: unknown): Position | null => {
+/** A stored position, or `null` for anything that is not one. */
+export const parsePosition = (value: unknown): Position | null => {
   const p = value as Partial<Position> | null;
   return p && typeof p === 'object' && isFiniteNumber(p.ms) && typeof p.id === 'string'
     ? { ms: p.ms, id: p.id }

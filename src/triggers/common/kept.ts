@@ -5,7 +5,7 @@
  * own key, next to the small state, so that the state can be merged cheaply and the records written once.
  */
 import { brotliCompressSync, brotliDecompressSync, constants } from 'node:zlib';
-import type { Position } from './cursor';
+import { type Position, isFiniteNumber, parsePosition } from './cursor';
 
 /** A kept record: its position (`createdAt` in ms, id) and the record as the poll returned it. */
 export type KeptEntry<R> = [ms: number, id: string, record: R];
@@ -41,16 +41,6 @@ export const encodeKept = <R>(kept: Kept<R>): string => {
   return PREFIX + packed.toString('base64');
 };
 
-const isFiniteNumber = (value: unknown): value is number =>
-  typeof value === 'number' && Number.isFinite(value);
-
-const positionOf = (value: unknown): Position | null => {
-  const p = value as Partial<Position> | null;
-  return p && typeof p === 'object' && isFiniteNumber(p.ms) && typeof p.id === 'string'
-    ? { ms: p.ms, id: p.id }
-    : null;
-};
-
 const isEntry = (value: unknown): value is KeptEntry<unknown> =>
   Array.isArray(value) &&
   value.length === 3 &&
@@ -82,8 +72,8 @@ export const decodeKept = (value: unknown): Kept<unknown> | null => {
   }
   const kept = parsed as Partial<Record<keyof Kept<unknown>, unknown>> | null;
   if (!kept || typeof kept !== 'object' || kept.v !== 1 || !Array.isArray(kept.batches)) return null;
-  const base = positionOf(kept.base);
-  const settled = positionOf(kept.settled);
+  const base = parsePosition(kept.base);
+  const settled = parsePosition(kept.settled);
   const batches = kept.batches.map(batchOf);
   if (!base || !settled || batches.some((b) => b === null)) return null;
   return { v: 1, base, settled, batches: (batches as Array<KeptBatch<unknown>>).sort((a, b) => a.f - b.f) };
