@@ -7,6 +7,8 @@ import nock from 'nock';
 import type { Bundle, ZObject } from 'zapier-platform-core';
 import { type Order, type Submission, paths } from '../../../src/connect';
 import { DELIVERY_MAX_AGE_MS } from '../../../src/triggers/common/instant';
+import { secretTimings } from '../../../src/triggers/common/hookSecrets';
+import { accountFingerprint } from '../../../src/account/store';
 import { SAMPLE_EVENT } from '../../../src/mappers/event';
 import { SAMPLE_ORDER } from '../../../src/mappers/order';
 import { SAMPLE_SUBMISSION } from '../../../src/mappers/submission';
@@ -226,8 +228,23 @@ describe('rotation: a secret rotated and retired costs one read, a retired one s
     let cache: ZapierCache;
     beforeEach(() => {
       cache = zapierCache(appTester);
+      // A delivery waits for the read under way however slow this machine is (the bound is tested apart).
+      jest.replaceProperty(secretTimings, 'waitMs', 10 * 60_000);
     });
     afterEach(() => cache.restore());
+
+    it('a read left unfinished by a delivery that died holds the next one only for its bound: it then reads itself and runs', async () => {
+      jest.replaceProperty(secretTimings, 'waitMs', 300);
+      jest.replaceProperty(secretTimings, 'pollMs', 37);
+      const timers = jest.spyOn(global, 'setTimeout');
+      // The lock of a read that never finished (its invocation was stopped), as the account cache stores it.
+      const lock = `v1:${accountFingerprint(authData())}:hook-secrets-read:hook_1`;
+      await cache.store.api.set(lock, JSON.stringify({ v: 1, e: Date.now() + 30_000 }), 30, null, true);
+      expect(await deliver('new_registration', dated(Date.now()))).toHaveLength(1);
+      // It looked for the other read's result until its bound (300 / 37: 9 looks), then read itself.
+      expect(timers.mock.calls.filter(([, ms]) => ms === 37)).toHaveLength(9);
+      expect(hooks.reads()).toBe(1);
+    });
 
     it('ten deliveries arriving together after a rotation all run once, for one read of the new secret', async () => {
       const t = Date.now();
