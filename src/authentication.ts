@@ -6,7 +6,7 @@
  */
 import type { Bundle, ZObject } from 'zapier-platform-core';
 import { listEvents, listOrders, notConnectApiReason, resolveBaseUrl } from './connect';
-import { accountFingerprint } from './account/store';
+import { accountFingerprint } from './memory';
 import { companyField } from './fields/company';
 import { HELP_API_KEYS_URL, HELP_WEBHOOKS_URL } from './fields/links';
 

@@ -45,7 +45,7 @@ import {
 } from '../mappers/attendee';
 import { ALL_TIME } from './registrations';
 import { trimmed } from '../mappers/text';
-import { type AccountCache, accountCache } from './store';
+import { type AccountCache, accountCache } from '../memory';
 
 /**
  * Time limits, read at each lookup (tests that do not test them set generous ones): the reads of one lookup

@@ -5,7 +5,7 @@
  */
 import type { Bundle, ZObject } from 'zapier-platform-core';
 import { type Event, LIST_LIMIT_MAX, errorText, listEvents } from '../connect';
-import { accountCache } from './store';
+import { accountCache } from '../memory';
 import { type EventContext, NO_EVENT_CONTEXT, eventContextOf } from '../mappers/submission';
 
 const EVENTS_TTL_SECONDS = 600;

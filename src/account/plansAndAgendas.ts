@@ -6,7 +6,7 @@
  */
 import type { Bundle, ZObject } from 'zapier-platform-core';
 import { type Agenda, type FloorPlan, getAgenda, getFloorPlan, listFloorPlans } from '../connect';
-import { accountCache } from './store';
+import { accountCache } from '../memory';
 
 /** Agenda lines change rarely: the upper bound of the interface document. */
 export const AGENDA_TTL_SECONDS = 600;

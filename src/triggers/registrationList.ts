@@ -11,7 +11,7 @@
 import { type Bundle, type ZObject, defineTrigger } from 'zapier-platform-core';
 import type { Submission } from '../connect';
 import { type Keyed, type SlimRegistration, firstApprovedByPerson } from '../account/registrations';
-import { accountCache } from '../account/store';
+import { accountCache } from '../memory';
 import { requiredEventId } from '../fields/event';
 import { REGISTRATION_LIST_TRIGGER_KEY } from '../fields/keys';
 import { submissionOutputFields, submissionSample, toSubmissionItem } from '../mappers/submission';

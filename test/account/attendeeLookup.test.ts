@@ -13,7 +13,7 @@ import {
   type LookupRead,
   attendeeHydrator,
 } from '../../src/account/attendee';
-import { accountCache } from '../../src/account/store';
+import { accountCache } from '../../src/memory';
 import { ALL_TIME } from '../../src/account/registrations';
 import { type Submission, errorText } from '../../src/connect';
 import { SAMPLE_SUBMISSION } from '../../src/mappers/submission';

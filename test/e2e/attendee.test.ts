@@ -7,7 +7,7 @@
 import type { Bundle, ZObject } from 'zapier-platform-core';
 import { type RunningSandbox, startSandbox } from '../../sandbox';
 import { type LookupClock, attendeeHydrator } from '../../src/account/attendee';
-import { accountCache } from '../../src/account/store';
+import { accountCache } from '../../src/memory';
 import { FakeCache } from '../support/cache';
 import { appTester } from '../support/app';
 import { useGenerousTimeLimits } from '../support/limits';

@@ -40,7 +40,7 @@
  */
 import type { Bundle, ZObject } from 'zapier-platform-core';
 import { FirstWithin } from '../../account/selection';
-import { type AccountCache, accountCache } from '../../account/store';
+import { type AccountCache, accountCache } from '../../memory';
 import { KEPT_OVERFLOW, type Kept, type KeptBatch, type KeptEntry, decodeKept, encodeKept } from './kept';
 import { MAX_DEDUPE_ITEMS } from './polling';
 

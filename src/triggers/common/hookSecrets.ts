@@ -34,8 +34,8 @@ import {
   signatureCount,
   verifyDelivery,
 } from '../../connect';
-import type { AccountCache } from '../../account/store';
-import { accountCache } from '../../account/store';
+import type { AccountCache } from '../../memory';
+import { accountCache } from '../../memory';
 import { trimmed as text } from '../../mappers/text';
 
 /** A current secret confirmed less than this long ago verifies deliveries without another read. */

@@ -36,7 +36,7 @@ import {
 } from '../../connect';
 import { accountEvents } from '../../account/events';
 import { recentOrders, recentSubmissions } from '../../account/recent';
-import { accountCache } from '../../account/store';
+import { accountCache } from '../../memory';
 import { companyIdOf } from '../../fields/company';
 import { eventField, optionalEventId } from '../../fields/event';
 import { trimmed as text } from '../../mappers/text';

@@ -8,7 +8,7 @@ import type { Bundle, ZObject } from 'zapier-platform-core';
 import { type Order, type Submission, paths } from '../../../src/connect';
 import { DELIVERY_MAX_AGE_MS } from '../../../src/triggers/common/instant';
 import { secretTimings } from '../../../src/triggers/common/hookSecrets';
-import { accountFingerprint } from '../../../src/account/store';
+import { accountFingerprint } from '../../../src/memory';
 import { SAMPLE_EVENT } from '../../../src/mappers/event';
 import { SAMPLE_ORDER } from '../../../src/mappers/order';
 import { SAMPLE_SUBMISSION } from '../../../src/mappers/submission';

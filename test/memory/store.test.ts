@@ -3,7 +3,7 @@
  * that was free from one that was taken, and both from a cache that fails.
  */
 import type { ZObject } from 'zapier-platform-core';
-import { accountCache } from '../../src/account/store';
+import { accountCache } from '../../src/memory';
 import { FakeCache } from '../support/cache';
 import { SENTINEL_KEY, authData } from '../support/app';
 

@@ -1,0 +1,8 @@
+/**
+ * The shared memory beneath the app's stateful rooms: the account's store over `z.cache`, typed records read
+ * back through a schema, and one "one at a time, others wait" primitive.
+ */
+export { type AccountCache, accountCache, accountFingerprint } from './store';
+export { type Clock, systemClock } from './clock';
+export { type CacheRecord, cacheRecord } from './record';
+export { type Turn, type TurnSteps, type TurnTimings, oneAtATime } from './turn';
