@@ -219,198 +219,189 @@ export class EnvelopeSplitter {
       return;
     }
     let i = 0;
-    while (i < n) {
-      switch (this.mode) {
-        case Mode.Start: {
-          const byte = chunk[i] as number;
-          if (isSpace(byte)) {
-            i++;
-          } else if (byte === OPEN_BRACE) {
-            this.mode = Mode.KeyOrEnd;
-            i++;
-          } else {
-            this.mode = Mode.Foreign;
-            this.keepForeign(chunk.subarray(i));
-            return;
-          }
-          break;
-        }
-        case Mode.KeyOrEnd:
-        case Mode.Key: {
-          const byte = chunk[i] as number;
-          if (isSpace(byte)) {
-            i++;
-          } else if (byte === QUOTE) {
-            this.beginCapture(i, KEY_BYTES);
-            this.inString = true;
-            this.oddBackslashes = false;
-            this.mode = Mode.KeyString;
-            i++;
-          } else if (byte === CLOSE_BRACE && this.mode === Mode.KeyOrEnd) {
-            this.mode = Mode.Done;
-            i++;
-          } else {
-            this.fail('syntax', 'a member name was expected', chunk, i, chunkStart);
-          }
-          break;
-        }
-        case Mode.KeyString: {
-          const end = this.scanString(chunk, i);
-          if (end < 0) {
-            i = n;
-            break;
-          }
-          i = end;
-          if (this.heldTooMuch(end)) {
-            this.endCapture();
-            this.key = null;
-          } else {
-            const key = this.parseCaptured(chunk, end, chunkStart);
-            if (typeof key !== 'string')
-              this.fail('syntax', 'a member name was expected', chunk, i, chunkStart);
-            if (key === 'data' && this.sawData) {
-              this.fail('shape', 'the member "data" appears twice', chunk, i, chunkStart);
-            }
-            if (key === 'data') this.sawData = true;
-            this.key = key as string;
-          }
-          this.mode = Mode.Colon;
-          break;
-        }
-        case Mode.Colon: {
-          const byte = chunk[i] as number;
-          if (isSpace(byte)) {
-            i++;
-          } else if (byte === COLON) {
-            this.mode = Mode.Value;
-            i++;
-          } else {
-            this.fail('syntax', '":" was expected after a member name', chunk, i, chunkStart);
-          }
-          break;
-        }
-        case Mode.Value: {
-          const byte = chunk[i] as number;
-          if (isSpace(byte)) {
-            i++;
-          } else if (byte === OPEN_BRACKET && this.key === 'data') {
-            this.mode = Mode.ArrayFirst;
-            i++;
-          } else if (this.key === 'data') {
-            this.fail('shape', '"data" is not a list', chunk, i, chunkStart);
-          } else if (startsValue(byte)) {
-            this.beginValue(i, MEMBER_BYTES);
-            this.mode = Mode.MemberValue;
-          } else {
-            this.fail('syntax', 'a value was expected', chunk, i, chunkStart);
-          }
-          break;
-        }
-        case Mode.MemberValue: {
-          const end = this.scanValue(chunk, i, Terminator.Member, chunkStart);
-          if (end < 0) {
-            i = n;
-            break;
-          }
-          // A small member is checked as JSON (parsed); a large or too deep one only by its structure.
-          const parse = !this.heldTooMuch(end) && this.deepest <= this.maxDepth;
-          const value = parse ? this.parseCaptured(chunk, end, chunkStart) : this.endCapture();
-          // Own keys only, as for every JSON the app reads (json.ts): a "__proto__" member is dropped.
-          if (this.key === '__proto__') this.droppedKeys++;
-          else if (parse && this.key !== null && ENVELOPE_MEMBERS.has(this.key))
-            this.fields[this.key] = value;
-          else this.skipMember();
-          this.mode = chunk[end] === COMMA ? Mode.Key : Mode.Done;
-          i = end + 1;
-          break;
-        }
-        case Mode.ArrayFirst: {
-          const byte = chunk[i] as number;
-          if (isSpace(byte)) {
-            i++;
-          } else if (byte === CLOSE_BRACKET) {
-            this.mode = Mode.AfterMember;
-            i++;
-          } else {
-            this.mode = Mode.ElementStart;
-          }
-          break;
-        }
-        case Mode.ElementStart: {
-          const byte = chunk[i] as number;
-          if (isSpace(byte)) {
-            i++;
-          } else if (startsValue(byte)) {
-            this.beginValue(i, this.maxElementBytes);
-            this.elementStart = chunkStart + i;
-            this.mode = Mode.Element;
-          } else {
-            this.fail('syntax', `record ${this.records + 1} is not valid JSON`, chunk, i, chunkStart);
-          }
-          break;
-        }
-        case Mode.Element: {
-          const end = this.scanValue(chunk, i, Terminator.Element, chunkStart);
-          if (end < 0) {
-            i = n;
-            break;
-          }
-          if (this.heldTooMuch(end)) {
-            // Too large to hold: read past, and handed out as such (the odd-record rule skips it).
-            if (!this.released) this.keepOversizeHead(chunk.subarray(this.captureStart, end));
-            this.endCapture();
-            const oversize = { bytes: chunkStart + end - this.elementStart, head: this.oversizeHead };
-            this.onElement(undefined, this.records++, [], oversize);
-          } else if (this.deepest > this.maxDepth) {
-            const pruned = this.parseCapturedPruned(chunk, end, chunkStart);
-            this.onElement(pruned.value, this.records++, pruned.pruned);
-          } else {
-            const value = this.parseCaptured(chunk, end, chunkStart);
-            this.onElement(value, this.records++, []);
-          }
-          this.mode = chunk[end] === COMMA ? Mode.ElementStart : Mode.AfterMember;
-          i = end + 1;
-          break;
-        }
-        case Mode.AfterMember: {
-          const byte = chunk[i] as number;
-          if (isSpace(byte)) {
-            i++;
-          } else if (byte === COMMA) {
-            this.mode = Mode.Key;
-            i++;
-          } else if (byte === CLOSE_BRACE) {
-            this.mode = Mode.Done;
-            i++;
-          } else {
-            this.fail('syntax', '"," or "}" was expected after the list', chunk, i, chunkStart);
-          }
-          break;
-        }
-        case Mode.Done: {
-          if (!isSpace(chunk[i])) {
-            this.fail('syntax', 'something follows the end of the answer', chunk, i, chunkStart);
-          }
-          i++;
-          break;
-        }
-        default:
-          i = n;
-      }
+    while (i < n) i = this.step(chunk, i, chunkStart);
+    this.carryCapture(chunk);
+  }
+
+  /** Reads from `chunk[i]` in the current mode; answers where the next step starts. */
+  private step(chunk: Uint8Array, i: number, chunkStart: number): number {
+    switch (this.mode) {
+      case Mode.Start:
+        return this.atStart(chunk, i);
+      case Mode.KeyOrEnd:
+      case Mode.Key:
+        return this.atKey(chunk, i, chunkStart);
+      case Mode.KeyString:
+        return this.inKey(chunk, i, chunkStart);
+      case Mode.Colon:
+        return this.atColon(chunk, i, chunkStart);
+      case Mode.Value:
+        return this.atValue(chunk, i, chunkStart);
+      case Mode.MemberValue:
+        return this.inMember(chunk, i, chunkStart);
+      case Mode.ArrayFirst:
+        return this.atArrayFirst(chunk, i);
+      case Mode.ElementStart:
+        return this.atElementStart(chunk, i, chunkStart);
+      case Mode.Element:
+        return this.inElement(chunk, i, chunkStart);
+      case Mode.AfterMember:
+        return this.afterMember(chunk, i, chunkStart);
+      case Mode.Done:
+        if (!isSpace(chunk[i]))
+          this.fail('syntax', 'something follows the end of the answer', chunk, i, chunkStart);
+        return i + 1;
+      default:
+        return chunk.length;
     }
-    if (this.captureStart >= 0) {
-      const piece = chunk.subarray(this.captureStart);
-      this.pieceBytes += piece.length;
-      if (this.pieceBytes <= this.captureLimit) {
-        this.pieces.push(piece);
-        this.captureStart = 0;
-      } else {
-        // A record, a member name or an envelope member too large to hold: read past it, holding nothing
-        // (of a record, only its first bytes, to name it).
-        if (this.mode === Mode.Element) this.keepOversizeHead(piece);
-        this.endCapture();
-        this.released = true;
+  }
+
+  private atStart(chunk: Uint8Array, i: number): number {
+    const byte = chunk[i] as number;
+    if (isSpace(byte)) return i + 1;
+    if (byte === OPEN_BRACE) {
+      this.mode = Mode.KeyOrEnd;
+      return i + 1;
+    }
+    this.mode = Mode.Foreign;
+    this.keepForeign(chunk.subarray(i));
+    return chunk.length;
+  }
+
+  private atKey(chunk: Uint8Array, i: number, chunkStart: number): number {
+    const byte = chunk[i] as number;
+    if (isSpace(byte)) return i + 1;
+    if (byte === QUOTE) {
+      this.beginCapture(i, KEY_BYTES);
+      this.inString = true;
+      this.oddBackslashes = false;
+      this.mode = Mode.KeyString;
+      return i + 1;
+    }
+    if (byte === CLOSE_BRACE && this.mode === Mode.KeyOrEnd) {
+      this.mode = Mode.Done;
+      return i + 1;
+    }
+    return this.fail('syntax', 'a member name was expected', chunk, i, chunkStart);
+  }
+
+  private inKey(chunk: Uint8Array, i: number, chunkStart: number): number {
+    const end = this.scanString(chunk, i);
+    if (end < 0) return chunk.length;
+    if (this.heldTooMuch(end)) {
+      this.endCapture();
+      this.key = null;
+    } else {
+      const key = this.parseCaptured(chunk, end, chunkStart);
+      if (typeof key !== 'string') this.fail('syntax', 'a member name was expected', chunk, end, chunkStart);
+      if (key === 'data' && this.sawData) {
+        this.fail('shape', 'the member "data" appears twice', chunk, end, chunkStart);
       }
+      if (key === 'data') this.sawData = true;
+      this.key = key as string;
+    }
+    this.mode = Mode.Colon;
+    return end;
+  }
+
+  private atColon(chunk: Uint8Array, i: number, chunkStart: number): number {
+    const byte = chunk[i] as number;
+    if (isSpace(byte)) return i + 1;
+    if (byte !== COLON) this.fail('syntax', '":" was expected after a member name', chunk, i, chunkStart);
+    this.mode = Mode.Value;
+    return i + 1;
+  }
+
+  private atValue(chunk: Uint8Array, i: number, chunkStart: number): number {
+    const byte = chunk[i] as number;
+    if (isSpace(byte)) return i + 1;
+    if (byte === OPEN_BRACKET && this.key === 'data') {
+      this.mode = Mode.ArrayFirst;
+      return i + 1;
+    }
+    if (this.key === 'data') this.fail('shape', '"data" is not a list', chunk, i, chunkStart);
+    if (!startsValue(byte)) this.fail('syntax', 'a value was expected', chunk, i, chunkStart);
+    this.beginValue(i, MEMBER_BYTES);
+    this.mode = Mode.MemberValue;
+    return i;
+  }
+
+  private inMember(chunk: Uint8Array, i: number, chunkStart: number): number {
+    const end = this.scanValue(chunk, i, Terminator.Member, chunkStart);
+    if (end < 0) return chunk.length;
+    // A small member is checked as JSON (parsed); a large or too deep one only by its structure.
+    const parse = !this.heldTooMuch(end) && this.deepest <= this.maxDepth;
+    const value = parse ? this.parseCaptured(chunk, end, chunkStart) : this.endCapture();
+    // Own keys only, as for every JSON the app reads (json.ts): a "__proto__" member is dropped.
+    if (this.key === '__proto__') this.droppedKeys++;
+    else if (parse && this.key !== null && ENVELOPE_MEMBERS.has(this.key)) this.fields[this.key] = value;
+    else this.skipMember();
+    this.mode = chunk[end] === COMMA ? Mode.Key : Mode.Done;
+    return end + 1;
+  }
+
+  private atArrayFirst(chunk: Uint8Array, i: number): number {
+    const byte = chunk[i] as number;
+    if (isSpace(byte)) return i + 1;
+    this.mode = byte === CLOSE_BRACKET ? Mode.AfterMember : Mode.ElementStart;
+    return byte === CLOSE_BRACKET ? i + 1 : i;
+  }
+
+  private atElementStart(chunk: Uint8Array, i: number, chunkStart: number): number {
+    const byte = chunk[i] as number;
+    if (isSpace(byte)) return i + 1;
+    if (!startsValue(byte)) {
+      this.fail('syntax', `record ${this.records + 1} is not valid JSON`, chunk, i, chunkStart);
+    }
+    this.beginValue(i, this.maxElementBytes);
+    this.elementStart = chunkStart + i;
+    this.mode = Mode.Element;
+    return i;
+  }
+
+  private inElement(chunk: Uint8Array, i: number, chunkStart: number): number {
+    const end = this.scanValue(chunk, i, Terminator.Element, chunkStart);
+    if (end < 0) return chunk.length;
+    if (this.heldTooMuch(end)) {
+      // Too large to hold: read past, and handed out as such (the odd-record rule skips it).
+      if (!this.released) this.keepOversizeHead(chunk.subarray(this.captureStart, end));
+      this.endCapture();
+      const oversize = { bytes: chunkStart + end - this.elementStart, head: this.oversizeHead };
+      this.onElement(undefined, this.records++, [], oversize);
+    } else if (this.deepest > this.maxDepth) {
+      const pruned = this.parseCapturedPruned(chunk, end, chunkStart);
+      this.onElement(pruned.value, this.records++, pruned.pruned);
+    } else {
+      const value = this.parseCaptured(chunk, end, chunkStart);
+      this.onElement(value, this.records++, []);
+    }
+    this.mode = chunk[end] === COMMA ? Mode.ElementStart : Mode.AfterMember;
+    return end + 1;
+  }
+
+  private afterMember(chunk: Uint8Array, i: number, chunkStart: number): number {
+    const byte = chunk[i] as number;
+    if (isSpace(byte)) return i + 1;
+    if (byte === COMMA) this.mode = Mode.Key;
+    else if (byte === CLOSE_BRACE) this.mode = Mode.Done;
+    else this.fail('syntax', '"," or "}" was expected after the list', chunk, i, chunkStart);
+    return i + 1;
+  }
+
+  /** At the end of a chunk: keeps the piece of the value being captured, or lets it go when too large. */
+  private carryCapture(chunk: Uint8Array): void {
+    if (this.captureStart < 0) return;
+    const piece = chunk.subarray(this.captureStart);
+    this.pieceBytes += piece.length;
+    if (this.pieceBytes <= this.captureLimit) {
+      this.pieces.push(piece);
+      this.captureStart = 0;
+    } else {
+      // A record, a member name or an envelope member too large to hold: read past it, holding nothing
+      // (of a record, only its first bytes, to name it).
+      if (this.mode === Mode.Element) this.keepOversizeHead(piece);
+      this.endCapture();
+      this.released = true;
     }
   }
 
