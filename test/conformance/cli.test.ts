@@ -211,7 +211,7 @@ it('scrubs the key from the report and the JSON file even when the service echoe
     const ran = await runMain(['--base-url', url, '--api-key', RECOGNISABLE_KEY, '--json', json]);
     expect(ran.code).toBe(EXIT.differs);
     const written = `${ran.out}${ran.err}${readFileSync(json, 'utf8')}`;
-    expect(written).toContain('Nothing here for [API key]');
+    expect(written).toContain('Nothing here for [redacted]');
     expect(written).not.toContain(RECOGNISABLE_KEY);
   } finally {
     await new Promise<void>((resolve) => server.close(() => resolve()));
