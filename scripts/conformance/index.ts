@@ -37,7 +37,7 @@ const STEPS: Array<[string, string, (run: Run) => Promise<Check[]> | Check[]]> =
  * so, and the run goes on to its report. Only a `StopError` (an answer too large to read, the service gone)
  * stops the run.
  */
-const guarded = async (run: Run, [name, prefix, step]: (typeof STEPS)[number]): Promise<Check[]> => {
+export const guarded = async (run: Run, [name, prefix, step]: (typeof STEPS)[number]): Promise<Check[]> => {
   try {
     return await step(run);
   } catch (error) {
