@@ -36,7 +36,7 @@ export const noted = (outcome: Outcome, list: ListOutcome<unknown>): Outcome =>
 
 /** Newest first by `createdAt` holds; any other order is tolerated (the app sorts every list). */
 export const orderCheck = (records: Dated[], noun: string): Outcome => {
-  if (records.length < 2) return unchecked(`Fewer than 2 ${noun}: no order to see.`);
+  if (records.length < 2) return unchecked(`Fewer than 2 ${noun} the app can use: no order to see.`);
   const times = records.map((r) => Date.parse(r.createdAt));
   const newestFirst = times.every((t, i) => i === 0 || t <= (times[i - 1] as number));
   if (newestFirst) return holds(`${records.length} ${noun}, newest first.`);

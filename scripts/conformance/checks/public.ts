@@ -32,7 +32,7 @@ export const publicChecks = async (run: Run): Promise<Check[]> => {
     catalog(
       'envelope',
       'The catalog answers { "data": [Event, …], page, limit, total } without a key.',
-      addressOutcome(envelopeOutcome(first), first.records, 'catalog event', answer.blank),
+      addressOutcome(envelopeOutcome(first), eventRefs(first), 'catalog event', answer.blank),
     ),
   ];
   const why = needsRecords(first, 'catalog.envelope');
