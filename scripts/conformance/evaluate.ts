@@ -97,9 +97,10 @@ const recordsOutcome = <S extends ObjectSchema>(
     const instead = pairs.length
       ? ` The records carry ${pairWords(pairs, blank)}: likely the same fields under other names.`
       : '';
-    const keys = raw().find((item) => !checkRecord(rule, item).ok);
+    const skipped = raw().find((item) => !checkRecord(rule, item).ok);
+    const keys = skipped === undefined ? '' : ` The first skipped record has ${keysWords(skipped, blank)}.`;
     return differs(
-      `${read.skipped} of ${read.items} ${rule.noun} records lack a field the app needs and would be skipped: ${operations} would miss them.${first}${instead} The first skipped record has ${keysWords(keys, blank).replace(/^its /, '')}.`,
+      `${read.skipped} of ${read.items} ${rule.noun} records lack a field the app needs and would be skipped: ${operations} would miss them.${first}${instead}${keys}`,
       LIST_ACTION,
     );
   }
@@ -269,8 +270,7 @@ export const readObject = <S extends ObjectSchema>(
   const instead = pairs.length
     ? ` It carries ${pairWords(pairs, blank)}: likely the same fields under other names.`
     : '';
-  const keys =
-    read.json === undefined ? '' : ` The answer has ${keysWords(read.json, blank).replace(/^its /, '')}.`;
+  const keys = read.json === undefined ? '' : ` The answer has ${keysWords(read.json, blank)}.`;
   return {
     record: null,
     outcome: differs(`${failing}: the app would say ${quote(read.message, blank)}.${instead}${keys}`, action),

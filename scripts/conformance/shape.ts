@@ -155,13 +155,11 @@ export const alternativeList = (json: unknown): { key: string | null; items: unk
   return key ? { key, items: json[key] as unknown[] } : null;
 };
 
-/** The top-level keys of an object answer, quoted, or what it is instead. */
+/** What follows "has" for a value: `keys: "a", "b"`, or why it has none. */
 export const keysWords = (json: unknown, blank: Blank): string =>
   isObject(json)
-    ? `its keys: ${quoteNames(Object.keys(json), blank)}`
-    : Array.isArray(json)
-      ? `it is a list of ${json.length}`
-      : 'it is not a JSON object';
+    ? `keys: ${quoteNames(Object.keys(json), blank)}`
+    : `no keys: it is ${Array.isArray(json) ? `a list of ${json.length}` : json === null ? 'null' : `a ${typeof json}`}`;
 
 /**
  * An error answer whose code the app did not find: what its `error` object (or the body) holds instead, and
