@@ -49,6 +49,10 @@ const isSuccess = (status: number): boolean => status >= 200 && status <= 299;
 export const answerText = (answer: Pick<Seen, 'status' | 'shown'>): string =>
   `HTTP ${answer.status} with ${excerpt(answer, 80)}`;
 
+/** Why a list answer gave nothing to count, as a predicate ("answered HTTP 500"), for the choice of an event. */
+export const unlisted = (answer: Pick<Seen, 'status'>): string =>
+  isSuccess(answer.status) ? 'answered a list the app cannot read' : `answered HTTP ${answer.status}`;
+
 const LIST_ACTION =
   'Send this report to the service: the contract (docs/connect-contract.md §1, §3) and the app expect `{ "data": [ … ] }` with the documented records. If the service documents this shape, teach it to the app (src/connect) and the contract together.';
 
@@ -116,7 +120,7 @@ const recordsOutcome = <S extends ObjectSchema>(
       `${read.kept} of ${read.items} records have an optional field outside its documented form; the app leaves that field out with a log line.${first}`,
     );
   }
-  return holds(`${read.items} records, each in the documented shape.`);
+  return holds(`${read.items} record${read.items === 1 ? '' : 's'}, each in the documented shape.`);
 };
 
 /** The envelope's members besides the list: paging the app does not follow makes the list differ. */

@@ -3,7 +3,7 @@ import { pathSegmentProblem, paths } from '../../../src/connect/paths';
 import { FLOOR_PLAN_RULE } from '../../../src/connect/records';
 import type { FloorPlan } from '../../../src/connect/schemas';
 import { appError } from '../app';
-import { type ListOutcome, answerText, checkError, readList, readObject } from '../evaluate';
+import { type ListOutcome, answerText, checkError, readList, readObject, unlisted } from '../evaluate';
 import type { Answer } from '../http';
 import { type Run, pickEvent } from '../run';
 import { type Check, type Outcome, checkMaker, differs, unchecked } from '../types';
@@ -55,7 +55,7 @@ export const floorPlanChecks = async (run: Run): Promise<Check[]> => {
       }
       const list = readList(answer, FLOOR_PLAN_RULE, OPERATIONS);
       if (list.items > 0) return true;
-      return list.unusable ? `gave no list to count (${list.unusable})` : 'had none';
+      return list.unusable ? unlisted(answer) : 'had none';
     },
     true,
   );

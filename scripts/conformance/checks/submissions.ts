@@ -6,7 +6,7 @@ import { paths } from '../../../src/connect/paths';
 import { CURSOR_TIMING } from '../../../src/triggers/common/cursor';
 import { SUBMISSION_RULE } from '../../../src/connect/records';
 import type { Submission } from '../../../src/connect/schemas';
-import { type ListOutcome, answerText, readList } from '../evaluate';
+import { type ListOutcome, answerText, readList, unlisted } from '../evaluate';
 import { type Answer, AnswerTooLargeError } from '../http';
 import { type Run, pickEvent } from '../run';
 import { type Check, type Outcome, checkMaker, differs, holds, tolerated, unchecked } from '../types';
@@ -55,7 +55,7 @@ const twoOrMore = (run: Run, found: (answer: Answer) => void) => async (eventId:
   found(answer);
   const list = readList(answer, SUBMISSION_RULE, POLLS);
   if (list.items >= 2) return true;
-  if (list.unusable && !list.items) return `gave no list to count (${list.unusable})`;
+  if (list.unusable && !list.items) return unlisted(answer);
   return `had ${list.items === 0 ? 'no registration' : '1 registration'}`;
 };
 
