@@ -5,6 +5,7 @@
 import type { Socket } from 'node:net';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { SandboxContext } from './context';
+import type { ErrorStyle } from './deviations';
 import { ApiError, validation } from './errors';
 import { faultResponse } from './faults';
 import { jsonDepthExceeds } from './validate';
@@ -44,13 +45,19 @@ const PLAIN_REASONS: Record<number, string> = {
   429: 'Too Many Requests',
 };
 
-const sendError = (reply: FastifyReply, api: ApiError, plain = false): FastifyReply =>
-  plain
-    ? reply
-        .code(api.statusCode)
-        .type('text/plain; charset=utf-8')
-        .send(`${api.statusCode} ${PLAIN_REASONS[api.statusCode] ?? 'Error'}`)
-    : reply.code(api.statusCode).send(api.toBody());
+/** An error answer in the contract's body, or in the style of a deviation switch (`plain-errors`, `error-type`). */
+const sendError = (reply: FastifyReply, api: ApiError, style: ErrorStyle = 'contract'): FastifyReply => {
+  if (style === 'plain') {
+    return reply
+      .code(api.statusCode)
+      .type('text/plain; charset=utf-8')
+      .send(`${api.statusCode} ${PLAIN_REASONS[api.statusCode] ?? 'Error'}`);
+  }
+  if (style === 'typed') {
+    return reply.code(api.statusCode).send({ error: { type: api.code.toLowerCase(), message: api.message } });
+  }
+  return reply.code(api.statusCode).send(api.toBody());
+};
 
 /** Fastify's `frameworkErrors` option: errors raised before routing (bad percent-encoding in the path). */
 export function frameworkError(err: FastifyError, _req: FastifyRequest, reply: FastifyReply): void {
@@ -139,15 +146,15 @@ export function installHttp(app: FastifyInstance, ctx: SandboxContext): void {
   });
 
   app.setErrorHandler((err: FastifyError | ApiError, req, reply) => {
-    const plain = ctx.deviations.has('plain-errors');
+    const style = ctx.deviations.errorStyle();
     const api = apiErrorOf(err);
-    if (api) return sendError(reply, api, plain);
+    if (api) return sendError(reply, api, style);
     req.log.error({ err }, 'unexpected error');
-    return sendError(reply, new ApiError(500, 'INTERNAL', 'Internal error'), plain);
+    return sendError(reply, new ApiError(500, 'INTERNAL', 'Internal error'), style);
   });
 
   app.setNotFoundHandler((req, reply) => {
     const notFound = new ApiError(404, 'NOT_FOUND', `No route ${req.method} ${req.url.split('?')[0]}`);
-    sendError(reply, notFound, ctx.deviations.has('plain-errors'));
+    sendError(reply, notFound, ctx.deviations.errorStyle());
   });
 }

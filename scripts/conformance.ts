@@ -2,13 +2,14 @@
  * `npm run conformance -- --base-url URL --api-key KEY [--company ID] [--event UUID] [--json FILE]`: checks,
  * read-only, that a Connect service behaves as docs/connect-contract.md says (docs/conformance.md). Prints a
  * table grouped by endpoint and a summary; exit 0 when nothing differs, 1 when something does, 2 on a usage
- * or connection error. The API key is scrubbed from everything written.
+ * or connection error. The API key is blanked from everything written (conformance/secret.ts).
  */
 import { existsSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { USAGE, UsageError, parseArgs } from './conformance/args';
 import { type Check, StopError, runConformance } from './conformance/index';
-import { renderSummary, renderTable, scrub, toJson } from './conformance/report';
+import { renderSummary, renderTable, toJson } from './conformance/report';
+import { type Blank, keyBlanker } from './conformance/secret';
 
 export const EXIT = { clean: 0, differs: 1, stopped: 2 } as const;
 
@@ -37,9 +38,13 @@ const checkJsonPath = (file: string | undefined): void => {
   if (existsSync(file) && statSync(file).isDirectory()) throw new UsageError(`--json ${file} is a folder`);
 };
 
+/** Every check with its detail and action blanked of the key, before anything is wrapped or cut. */
+const blankChecks = (checks: Check[], blank: Blank): Check[] =>
+  checks.map((c) => ({ ...c, detail: blank(c.detail), ...(c.action ? { action: blank(c.action) } : {}) }));
+
 export const main = async (argv: string[], streams: Streams): Promise<number> => {
-  let key = '';
-  const say = (stream: Streams['out'] | Streams['err'], text: string) => void stream.write(scrub(text, key));
+  let blank: Blank = (text) => text;
+  const say = (stream: Streams['out'] | Streams['err'], text: string) => void stream.write(blank(text));
   try {
     const parsed = parseArgs(argv);
     if (parsed.help) {
@@ -47,12 +52,12 @@ export const main = async (argv: string[], streams: Streams): Promise<number> =>
       return EXIT.clean;
     }
     const { args } = parsed;
-    key = args.apiKey;
+    blank = keyBlanker(args.apiKey);
     checkJsonPath(args.json);
     const line = progress(streams.err);
     let checks: Check[];
     try {
-      checks = await runConformance({ ...args, onProgress: line.step });
+      checks = blankChecks(await runConformance({ ...args, onProgress: line.step }), blank);
     } finally {
       line.clear();
     }
@@ -61,7 +66,7 @@ export const main = async (argv: string[], streams: Streams): Promise<number> =>
     say(streams.out, `Conformance of ${args.baseUrl} to docs/connect-contract.md\n`);
     say(streams.out, renderTable(checks, { color, width }) + renderSummary(checks, { color, width }));
     if (args.json) {
-      writeFileSync(args.json, scrub(toJson(checks), key));
+      writeFileSync(args.json, blank(toJson(checks)));
       say(streams.out, `\nWrote ${args.json}.\n`);
     }
     return checks.some((c) => c.status === 'differs') ? EXIT.differs : EXIT.clean;
@@ -69,11 +74,17 @@ export const main = async (argv: string[], streams: Streams): Promise<number> =>
     if (error instanceof UsageError) {
       say(streams.err, `conformance: ${error.message}\n\n${USAGE}\n`);
     } else if (error instanceof StopError) {
-      say(streams.err, `conformance: ${error.message}\nNothing was checked.\n`);
+      const after = error.midRun ? 'The run stopped there, before its report.' : 'Nothing was checked.';
+      say(streams.err, `conformance: ${error.message}\n${after}\n`);
     } else {
+      // A fault of the kit: said in one line (a stack trace helps no one running it, and may quote anything).
+      const message = blank(
+        `${(error as Error)?.name ?? 'Error'}: ${String((error as Error)?.message ?? error)}`,
+      );
+      const line = message.split('\n')[0] ?? '';
       say(
         streams.err,
-        `conformance: stopped by an unexpected error: ${(error as Error)?.stack ?? String(error)}\n`,
+        `conformance: stopped by an unexpected error (${line.length > 300 ? `${line.slice(0, 300)}…` : line}); please report it.\n`,
       );
     }
     return EXIT.stopped;

@@ -35,7 +35,11 @@ export function registerEventRoutes(app: FastifyInstance, ctx: SandboxContext): 
 
   app.get(ROUTES.eventWidget.pattern, { config: KEYLESS }, async (req) => {
     const e = state.publicEventBySlug(params(req).slug ?? '');
-    return { ...state.eventJson(e), description: e.description, coverImageUrl: e.coverImageUrl };
+    return ctx.deviations.record({
+      ...state.eventJson(e),
+      description: e.description,
+      coverImageUrl: e.coverImageUrl,
+    });
   });
 
   // Agenda widget (agenda entitlement of the owning organizer).
@@ -47,6 +51,6 @@ export function registerEventRoutes(app: FastifyInstance, ctx: SandboxContext): 
       a.startsAt < b.startsAt ? -1 : a.startsAt > b.startsAt ? 1 : 0,
     );
     reply.header('Cache-Control', 'public, max-age=300');
-    return { eventId: e.id, slug: e.slug, timezone: e.timezone, sessions };
+    return ctx.deviations.record({ eventId: e.id, slug: e.slug, timezone: e.timezone, sessions });
   });
 }

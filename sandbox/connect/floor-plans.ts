@@ -25,6 +25,6 @@ export function registerFloorPlanRoutes(app: FastifyInstance, ctx: SandboxContex
     const latest = plan.snapshots[plan.snapshots.length - 1];
     if (!latest) throw new ApiError(404, 'NOT_FOUND', 'Floor plan not found (never published)');
     reply.header('Cache-Control', 'private, max-age=300');
-    return latest;
+    return ctx.deviations.record(latest);
   });
 }

@@ -5,6 +5,7 @@
 import { Readable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import type { SandboxContext } from '../context';
+import { DeviationSet, type ListShape } from '../deviations';
 import { KEYED, query, tenantOf } from '../request';
 import type { SandboxState } from '../state';
 import type { SubmissionRecord } from '../types';
@@ -14,23 +15,29 @@ import { ROUTES } from './routes';
 /** Records serialised per chunk of the streamed answer. */
 const SLICE = 500;
 
-/** `{"data":[…]}` for these records in this order, as a sequence of strings of about SLICE records. */
+const CONTRACT_SHAPE = new DeviationSet().listShape('submissionId');
+
+/**
+ * `{"data":[…]}` for these records in this order (or the list `shape` of a deviation switch), as a sequence
+ * of strings of about SLICE records.
+ */
 export function* submissionsBody(
   state: SandboxState,
   list: readonly SubmissionRecord[],
   order: Uint32Array,
-  bare = false,
+  shape: ListShape = CONTRACT_SHAPE,
 ): Generator<string> {
-  yield bare ? '[' : '{"data":[';
+  yield shape.open;
   for (let start = 0; start < order.length; start += SLICE) {
     const end = Math.min(order.length, start + SLICE);
     const parts = new Array<string>(end - start);
     for (let i = start; i < end; i++) {
-      parts[i - start] = JSON.stringify(state.submissionJson(list[order[i] as number] as SubmissionRecord));
+      const json = state.submissionJson(list[order[i] as number] as SubmissionRecord);
+      parts[i - start] = JSON.stringify(shape === CONTRACT_SHAPE ? json : shape.record(json));
     }
     yield (start === 0 ? '' : ',') + parts.join(',');
   }
-  yield bare ? ']' : ']}';
+  yield shape.close;
 }
 
 export function registerSubmissionRoutes(app: FastifyInstance, ctx: SandboxContext): void {
@@ -50,6 +57,7 @@ export function registerSubmissionRoutes(app: FastifyInstance, ctx: SandboxConte
     for (let i = 0; i < list.length; i++) order[i] = list.length - 1 - i;
     ctx.orderIndexes(order);
     reply.type('application/json; charset=utf-8');
-    return reply.send(Readable.from(submissionsBody(state, list, order, ctx.deviations.has('bare-arrays'))));
+    const shape = ctx.deviations.listShape('submissionId');
+    return reply.send(Readable.from(submissionsBody(state, list, order, shape)));
   });
 }

@@ -40,6 +40,17 @@ const FLAGS: Record<string, keyof CliArgs> = {
   '--json': 'json',
 };
 
+/** An option's name as typed, shown only when it looks like one (`--colour`): any other text may be a key. */
+const OPTION_NAME = /^--?[a-z][a-z0-9-]{0,30}$/i;
+
+/** Why `arg` (at `index`) is no option, without ever showing a value: a key typed without --api-key is one. */
+const unknownOption = (arg: string, index: number): UsageError =>
+  OPTION_NAME.test(arg)
+    ? new UsageError(`unknown option ${arg}`)
+    : new UsageError(
+        `argument ${index + 1} is not an option (it is not shown: it may be a key); every value follows its option, as in --api-key KEY`,
+      );
+
 /** Reads `argv` (after the script name); throws `UsageError` naming what is wrong (never the key's value). */
 export const parseArgs = (argv: string[]): Parsed => {
   const given: Partial<CliArgs> = {};
@@ -49,8 +60,7 @@ export const parseArgs = (argv: string[]): Parsed => {
     const eq = arg.indexOf('=');
     const flag = arg.startsWith('--') && eq > 0 ? arg.slice(0, eq) : arg;
     const field = FLAGS[flag];
-    if (!field)
-      throw new UsageError(`unknown option ${flag.startsWith('-') ? flag : `"${flag.slice(0, 40)}"`}`);
+    if (!field) throw unknownOption(flag, i);
     const value = flag === arg ? argv[++i] : arg.slice(eq + 1);
     if (value === undefined || value.trim() === '' || (flag === arg && value.startsWith('--'))) {
       throw new UsageError(`${flag} needs a value`);
@@ -64,15 +74,22 @@ export const parseArgs = (argv: string[]): Parsed => {
   return { help: false, args };
 };
 
+/** What `--base-url` accepts, in words. */
+export const ACCEPTED_URLS =
+  'it must start with https://, or with http:// (which the app itself accepts only for a loopback address such as http://127.0.0.1:4010)';
+
 /** The base URL as the app would use it; plain http to another host is kept, for the https check to report. */
 const checkedBaseUrl = (raw: string): string => {
   const result = normalizeServiceUrl(raw);
   if ('url' in result) return result.url;
-  if (result.problem === 'it must start with https://' && /^http:\/\//i.test(raw)) {
-    const url = new URL(raw);
-    return `${url.protocol}//${url.host}${url.pathname.replace(/\/+$/, '')}`;
-  }
-  throw new UsageError(`--base-url "${raw.slice(0, 100)}" cannot be used: ${result.problem}`);
+  const scheme = /^([a-z][a-z0-9+.-]*):\/\//i.exec(raw.trim())?.[1]?.toLowerCase();
+  let problem = result.problem;
+  if (scheme === 'http') {
+    const plain = normalizeServiceUrl(raw.trim().replace(/^http:/i, 'https:'));
+    if ('url' in plain) return plain.url.replace(/^https:/, 'http:');
+    problem = plain.problem;
+  } else if (scheme !== undefined && scheme !== 'https') problem = ACCEPTED_URLS;
+  throw new UsageError(`--base-url "${raw.slice(0, 100)}" cannot be used: ${problem}`);
 };
 
 /** Checks the optional identifiers: they become path segments. */

@@ -1,23 +1,79 @@
 /**
  * The kit's only way to the service: GET requests (never anything that writes) with Node's fetch, redirects
- * never followed (`redirect: 'manual'`), every answer kept for the checks that look across all of them
- * (redirects, the `Date` header).
+ * never followed (`redirect: 'manual'`), each body read up to `MAX_ANSWER_BYTES` (an answer that never ends
+ * stops the run, it never fills the memory), and what the checks that look across all answers need kept
+ * (redirects, the `Date` header), without the bodies.
  */
 import { parseJsonSafely } from '../../src/connect/json';
+import { type Blank, keyBlanker } from './secret';
 import { StopError } from './types';
 
-export interface Answer {
+/** The most of one answer the kit reads: far more than any answer but the registrations of a huge event. */
+export const MAX_ANSWER_BYTES = 64 * 1024 * 1024;
+
+/** Characters of a body kept, blanked, for details to quote from (no detail quotes more). */
+const SHOWN_CHARS = 2048;
+
+/** What the checks across all answers need of each: no body, only its blanked beginning. */
+export interface Seen {
   /** Path and query, as asked (never with the key). */
   path: string;
   keyed: boolean;
   status: number;
   headers: Headers;
-  text: string;
-  /** The parsed body, or undefined when it is not JSON. */
-  json: unknown;
+  /** The body with the key blanked, then cut to its first characters: all that a detail may quote. */
+  shown: string;
   /** Local clock (epoch ms) when the request was sent and when the answer was read. */
   sentAt: number;
   receivedAt: number;
+}
+
+/** One answer: what was seen, and its body as received, for the app's readers only (never quoted). */
+export class Answer implements Seen {
+  private parsed: { value: unknown } | null = null;
+
+  constructor(
+    readonly seen: Seen,
+    readonly text: string,
+    /** Blanks the key in a text (secret.ts): whatever quotes the service goes through it first. */
+    readonly blank: Blank,
+  ) {}
+
+  get path() {
+    return this.seen.path;
+  }
+  get keyed() {
+    return this.seen.keyed;
+  }
+  get status() {
+    return this.seen.status;
+  }
+  get headers() {
+    return this.seen.headers;
+  }
+  get shown() {
+    return this.seen.shown;
+  }
+  get sentAt() {
+    return this.seen.sentAt;
+  }
+  get receivedAt() {
+    return this.seen.receivedAt;
+  }
+
+  /** The parsed body (own keys only), or undefined when it is not JSON; parsed on first use. */
+  get json(): unknown {
+    if (!this.parsed) {
+      const result = parseJsonSafely(this.text);
+      this.parsed = { value: result.ok ? result.value : undefined };
+    }
+    return this.parsed.value;
+  }
+
+  /** The whole body with the key blanked (what the app's error translation is given, as in the app). */
+  blanked(): string {
+    return this.blank(this.text);
+  }
 }
 
 export type Query = Record<string, string | number>;
@@ -32,26 +88,63 @@ const NETWORK_WORDS: Record<string, string> = {
   ECONNRESET: 'the connection was closed before an answer came',
   ETIMEDOUT: 'the connection timed out',
   UND_ERR_CONNECT_TIMEOUT: 'the connection timed out',
+  UND_ERR_SOCKET: 'the connection was closed before the answer was complete',
 };
 
-/** Why a request got no answer, in words (never the key: requests carry it in a header only). */
-export const networkProblem = (error: unknown): string => {
-  const cause = (error as { cause?: { code?: string; message?: string } }).cause;
-  const code = cause?.code ?? (error as { code?: string }).code;
-  if (code && NETWORK_WORDS[code]) return `${NETWORK_WORDS[code]} (${code})`;
-  if ((error as Error).name === 'TimeoutError') return `no answer within ${REQUEST_TIMEOUT_MS / 1000} s`;
-  return cause?.message ?? (error as Error).message ?? String(error);
+/** OpenSSL's codes when the other side does not speak TLS at all (a plain HTTP server on an https:// URL). */
+const NOT_TLS =
+  /WRONG_VERSION_NUMBER|PACKET_LENGTH_TOO_LONG|UNKNOWN_PROTOCOL|HTTP_REQUEST|RECORD_LAYER|EPROTO/i;
+const CERTIFICATE = /CERT|SELF_SIGNED|ALTNAME|UNABLE_TO_(VERIFY|GET)/i;
+
+/**
+ * Why a request got no answer, in words: never a library's raw text (OpenSSL's names no action), never the
+ * key (requests carry it in a header only).
+ */
+export const networkProblem = (error: unknown, url: string): string => {
+  const cause = (error as { cause?: { code?: unknown; message?: unknown } }).cause;
+  const raw = [cause?.code, (error as { code?: unknown }).code].find((c) => typeof c === 'string' && c);
+  const code = typeof raw === 'string' ? raw : '';
+  const message = `${String(cause?.message ?? '')} ${String((error as Error)?.message ?? '')}`;
+  if (NOT_TLS.test(code) || /SSL routines|wrong version number|packet length too long/i.test(message)) {
+    const { host } = new URL(url);
+    return `the server at ${host} does not speak HTTPS (it answers like a plain HTTP server): use the service's https:// address, or http:// for a sandbox on this machine${code ? ` (${code})` : ''}`;
+  }
+  if (CERTIFICATE.test(code)) {
+    return `the HTTPS certificate of ${new URL(url).host} is not valid (${code}): the app would refuse it too`;
+  }
+  if (NETWORK_WORDS[code]) return `${NETWORK_WORDS[code]} (${code})`;
+  if ((error as Error)?.name === 'TimeoutError') return `no answer within ${REQUEST_TIMEOUT_MS / 1000} s`;
+  return code ? `the connection failed (${code})` : 'the connection failed';
 };
+
+/** An answer larger than the kit reads: the run stops there (exit 2), the rest of the body unread. */
+export class AnswerTooLargeError extends StopError {
+  readonly limitWords: string;
+
+  constructor(
+    readonly path: string,
+    readonly limit: number,
+  ) {
+    super(
+      `GET ${path.split('?')[0]} answered more than ${limit / 1024 / 1024} MiB, where the kit stops reading: an answer that never ends, or a list far larger than any the checks need. If it is the registrations of a large event, give a smaller event with --event.`,
+    );
+    this.name = 'AnswerTooLargeError';
+    this.limitWords = `${limit / 1024 / 1024} MiB`;
+  }
+}
 
 export class Probe {
-  readonly answers: Answer[] = [];
+  readonly answers: Seen[] = [];
+  readonly blank: Blank;
   private readonly base: string;
 
   constructor(
     baseUrl: string,
     private readonly apiKey: string,
+    private readonly maxBytes = MAX_ANSWER_BYTES,
   ) {
     this.base = baseUrl.replace(/\/+$/, '');
+    this.blank = keyBlanker(apiKey);
   }
 
   /** GET `path` with `query`; keyed unless `key` is false, or with another key (a wrong one). */
@@ -63,37 +156,63 @@ export class Probe {
     const headers: Record<string, string> = { Accept: 'application/json' };
     if (key !== false) headers['X-API-KEY'] = key === true ? this.apiKey : key;
     const sentAt = Date.now();
+    const url = `${this.base}${pathAndQuery}`;
     let response: Response;
     let text: string;
     try {
-      response = await fetch(`${this.base}${pathAndQuery}`, {
+      response = await fetch(url, {
         headers,
         redirect: 'manual',
         signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
       });
-      text = await response.text();
+      text = await this.readBody(response, pathAndQuery);
     } catch (error) {
-      throw new StopError(`No answer from ${this.base} for GET ${path}: ${networkProblem(error)}.`);
+      if (error instanceof StopError) throw error;
+      throw new StopError(`No answer from ${this.base} for GET ${path}: ${networkProblem(error, url)}.`);
     }
-    const parsed = parseJsonSafely(text);
-    const answer: Answer = {
+    // Blanked whole, then cut: a key that straddles the cut is blanked before it could show in part.
+    const window = SHOWN_CHARS + 8 * this.apiKey.length;
+    const seen: Seen = {
       path: pathAndQuery,
       keyed: key !== false,
       status: response.status,
       headers: response.headers,
-      text,
-      json: parsed.ok ? parsed.value : undefined,
+      shown: this.blank(text.slice(0, window)).slice(0, SHOWN_CHARS),
       sentAt,
       receivedAt: Date.now(),
     };
-    this.answers.push(answer);
-    return answer;
+    this.answers.push(seen);
+    return new Answer(seen, text, this.blank);
+  }
+
+  /** The body as text, at most `maxBytes` of it: past that, the request is cancelled and the run stops. */
+  private async readBody(response: Response, path: string): Promise<string> {
+    const declared = Number(response.headers.get('content-length') ?? NaN);
+    if (declared > this.maxBytes) {
+      await response.body?.cancel().catch(() => undefined);
+      throw new AnswerTooLargeError(path, this.maxBytes);
+    }
+    if (!response.body) return '';
+    const reader = response.body.getReader();
+    const chunks: Uint8Array[] = [];
+    let size = 0;
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      size += value.byteLength;
+      if (size > this.maxBytes) {
+        await reader.cancel().catch(() => undefined);
+        throw new AnswerTooLargeError(path, this.maxBytes);
+      }
+      chunks.push(value);
+    }
+    return Buffer.concat(chunks).toString('utf8');
   }
 }
 
-/** The first characters of a body, on one line, for details. */
-export const excerpt = (text: string, length = 60): string => {
-  const line = text.replace(/\s+/g, ' ').trim();
+/** The first characters of an answer (its key blanked before it was cut), on one line, for details. */
+export const excerpt = (answer: Pick<Seen, 'shown'>, length = 60): string => {
+  const line = answer.shown.replace(/\s+/g, ' ').trim();
   if (!line) return 'an empty body';
   return `"${line.length > length ? `${line.slice(0, length)}…` : line}"`;
 };

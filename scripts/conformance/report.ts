@@ -81,7 +81,3 @@ export const toJson = (checks: Check[]): string =>
     null,
     2,
   )}\n`;
-
-/** `text` with every occurrence of `secret` replaced: the API key never leaves the kit. */
-export const scrub = (text: string, secret: string): string =>
-  secret ? text.split(secret).join('[API key]') : text;

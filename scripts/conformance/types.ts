@@ -24,6 +24,8 @@ export interface ConformanceOptions {
   companyId?: string;
   /** The event the event-bound checks use (`--event`); the newest suitable one otherwise. */
   eventId?: string;
+  /** The most of one answer read (default `MAX_ANSWER_BYTES` of http.ts); a larger answer stops the run. */
+  maxAnswerBytes?: number;
   /** Called before each group of checks runs, with the group's name (a progress line). */
   onProgress?: (group: string, index: number, total: number) => void;
 }
@@ -50,8 +52,10 @@ export const checkMaker =
     ...outcome,
   });
 
-/** A usage or connection problem: the run stops before any check, exit code 2. */
+/** A usage or connection problem: the run stops (exit code 2), before any check or, with `midRun`, during them. */
 export class StopError extends Error {
+  midRun = false;
+
   constructor(message: string) {
     super(message);
     this.name = 'StopError';

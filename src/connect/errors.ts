@@ -33,7 +33,8 @@ export const retryAfterSeconds = (header: string | null, now = Date.now()): numb
   return 60;
 };
 
-const parseErrorBody = (content: string): ErrorBody['error'] | undefined => {
+/** The `error` member of an error answer's body, as the app reads it; undefined when there is none. */
+export const parseErrorBody = (content: string): ErrorBody['error'] | undefined => {
   try {
     const parsed = ErrorBody.safeParse(JSON.parse(content));
     return parsed.success ? parsed.data.error : undefined;

@@ -10,6 +10,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { type Deviation, type RunningSandbox, SEED_TENANTS, startSandbox } from '../../sandbox';
 import { EXIT, main } from '../../scripts/conformance';
+import { MAX_ANSWER_BYTES } from '../../scripts/conformance/http';
 import { parseArgs } from '../../scripts/conformance/args';
 
 const ROOT = path.resolve(__dirname, '..', '..');
@@ -111,7 +112,17 @@ describe('usage and connection errors (exit 2, before any check)', () => {
     [
       'an ftp address',
       ['--base-url', 'ftp://api.example.com', '--api-key', RECOGNISABLE_KEY],
-      /cannot be used: it must start with https/,
+      /"ftp:\/\/api\.example\.com" cannot be used: it must start with https:\/\/, or with http:\/\/ \(which the app itself accepts only for a loopback address such as http:\/\/127\.0\.0\.1:4010\)/,
+    ],
+    [
+      'a key given without --api-key',
+      ['--base-url', 'https://api.example.com', RECOGNISABLE_KEY],
+      /argument 3 is not an option \(it is not shown: it may be a key\); every value follows its option, as in --api-key KEY/,
+    ],
+    [
+      'a key given after a mistyped option',
+      ['--base-url', 'https://api.example.com', `--apikey=${RECOGNISABLE_KEY}`],
+      /unknown option --apikey\n/,
     ],
     [
       'an unknown option',
@@ -195,27 +206,171 @@ describe('usage and connection errors (exit 2, before any check)', () => {
   });
 });
 
-it('scrubs the key from the report and the JSON file even when the service echoes it', async () => {
-  const server = http.createServer((req, res) => {
-    const key = String(req.headers['x-api-key'] ?? '');
-    if (req.url?.startsWith('/api/v1/integrations/zapier/events') && key === RECOGNISABLE_KEY) {
-      res.writeHead(200, { 'Content-Type': 'application/json' }).end('{"data":[]}');
-      return;
-    }
-    res.writeHead(404, { 'Content-Type': 'text/plain' }).end(`Nothing here for ${key}`);
-  });
+/** A server on 127.0.0.1 answering with `handle`; closed by `use`'s end. */
+const withServer = async <T>(
+  handle: http.RequestListener,
+  use: (url: string, server: http.Server) => Promise<T>,
+): Promise<T> => {
+  const server = http.createServer(handle);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  const json = path.join(dir, 'echo.json');
   try {
-    const ran = await runMain(['--base-url', url, '--api-key', RECOGNISABLE_KEY, '--json', json]);
-    expect(ran.code).toBe(EXIT.differs);
-    const written = `${ran.out}${ran.err}${readFileSync(json, 'utf8')}`;
-    expect(written).toContain('Nothing here for [API key]');
-    expect(written).not.toContain(RECOGNISABLE_KEY);
+    return await use(`http://127.0.0.1:${(server.address() as AddressInfo).port}`, server);
   } finally {
+    server.closeAllConnections();
     await new Promise<void>((resolve) => server.close(() => resolve()));
   }
+};
+
+describe('the key', () => {
+  it('is blanked before any excerpt is cut: not even a part of it shows when the service echoes it', async () => {
+    // Every answer but the events list echoes the key after a padding that changes with each request, so
+    // that the key straddles every cut the report makes (60, 80, 120 and 200 characters).
+    let count = 0;
+    const json = path.join(dir, 'echo.json');
+    const event = {
+      id: 'e1',
+      slug: 's1',
+      title: 'T',
+      status: 'published',
+      createdAt: new Date().toISOString(),
+    };
+    const ran = await withServer(
+      (req, res) => {
+        const key = String(req.headers['x-api-key'] ?? RECOGNISABLE_KEY);
+        if (req.url?.startsWith('/api/v1/integrations/zapier/events?')) {
+          res.writeHead(200, { 'Content-Type': 'application/json' }).end(JSON.stringify({ data: [event] }));
+          return;
+        }
+        count++;
+        const pad = 'x'.repeat((count * 7) % 130);
+        const body =
+          count % 2
+            ? `Nothing here for ${pad} ${key}`
+            : JSON.stringify({ error: { code: 'NOPE', message: `${pad} ${key}` }, echo: key });
+        res.writeHead([404, 200, 500, 400][count % 4] as number, { 'Content-Type': 'text/plain' }).end(body);
+      },
+      (url) => runMain(['--base-url', url, '--api-key', RECOGNISABLE_KEY, '--json', json]),
+    );
+    expect(ran.code).toBe(EXIT.differs);
+    const written = `${ran.out}${ran.err}${readFileSync(json, 'utf8')}`;
+    expect(written).toContain('[redacted]');
+    expect(written).not.toContain(RECOGNISABLE_KEY.slice(0, 12));
+    expect(count).toBeGreaterThanOrEqual(8);
+  });
+
+  it('when short, is blanked as a whole word only: other text that contains it stays whole', async () => {
+    const ran = await withServer(
+      (req, res) => {
+        if (req.url?.startsWith('/api/v1/integrations/zapier/events')) {
+          res.writeHead(200, { 'Content-Type': 'application/json' }).end('{"data":[]}');
+          return;
+        }
+        res
+          .writeHead(404, { 'Content-Type': 'text/plain' })
+          .end(`Nothing here for ${String(req.headers['x-api-key'])}`);
+      },
+      async (url) => ({ url, ran: await runMain(['--base-url', url, '--api-key', '127']) }),
+    );
+    expect(ran.ran.out).toContain(`Conformance of ${ran.url} to`);
+    expect(ran.ran.out).toContain('Nothing here for [redacted]');
+    expect(ran.ran.out).not.toContain('[redacted].0.0.1');
+
+    const port = await closedPort();
+    const refused = await runMain(['--base-url', `http://127.0.0.1:${port}`, '--api-key', '127']);
+    expect(refused.err).toContain(`No answer from http://127.0.0.1:${port} for GET`);
+  });
+});
+
+describe('answers the kit cannot use', () => {
+  it('stops reading an endless answer at its limit, says so and exits 2', async () => {
+    // Bounded: the server stops after 4 times the kit's limit, so the test ends even if the kit did not.
+    const limit = MAX_ANSWER_BYTES * 4;
+    let written = 0;
+    const chunk = Buffer.from(`${'{"id":"x","note":"endless"},'.repeat(2340)}`);
+    const ran = await withServer(
+      (_req, res) => {
+        res.writeHead(200, { 'Content-Type': 'application/json' });
+        res.write('{"data":[');
+        const pump = () => {
+          while (written < limit) {
+            written += chunk.length;
+            if (!res.write(chunk)) return void res.once('drain', pump);
+          }
+          res.end('{}]}');
+        };
+        res.on('close', () => (written = Math.max(written, 0)));
+        pump();
+      },
+      (url) => runMain(['--base-url', url, '--api-key', RECOGNISABLE_KEY]),
+    );
+    expect(ran.code).toBe(EXIT.stopped);
+    expect(ran.err).toMatch(
+      /GET \/api\/v1\/integrations\/zapier\/events answered more than 64 MiB, where the kit stops reading/,
+    );
+    expect(ran.err).toContain('Nothing was checked.');
+    expect(written).toBeLessThan(limit);
+  });
+
+  it('reports an identifier that cannot be put in an address (..) as a difference, and finishes its report', async () => {
+    const now = Date.now();
+    const event = (id: string, slug: string, ago: number) => ({
+      id,
+      slug,
+      title: `Event ${slug}`,
+      status: 'published',
+      createdAt: new Date(now - ago).toISOString(),
+    });
+    const send = (res: http.ServerResponse, status: number, body: unknown) =>
+      res.writeHead(status, { 'Content-Type': 'application/json' }).end(JSON.stringify(body));
+    const ran = await withServer(
+      (req, res) => {
+        const url = new URL(req.url ?? '/', 'http://localhost');
+        if (url.pathname === '/api/v1/integrations/zapier/events') {
+          return send(res, 200, { data: [event('..', '..', 1000), event('evt-ok', 'ok', 2000)] });
+        }
+        if (url.pathname === '/api/v1/public/events') {
+          return send(res, 200, { data: [event('..', '..', 1000)], page: 1, limit: 20, total: 1 });
+        }
+        if (url.pathname === '/connect/v1/events/evt-ok/floor-plans') {
+          return send(res, 200, { data: [{ id: '..', name: 'Hall', booths: [] }] });
+        }
+        return send(res, 404, { error: { code: 'NOT_FOUND', message: 'Not found' } });
+      },
+      (url) =>
+        runMain(['--base-url', url, '--api-key', RECOGNISABLE_KEY, '--json', path.join(dir, 'dots.json')]),
+    );
+    expect(ran.code).toBe(EXIT.differs);
+    expect(ran.err).not.toMatch(/\n\s+at /);
+    expect(ran.out).toMatch(/Summary: \d+ checks:/);
+    const checks = new Map(
+      (
+        JSON.parse(readFileSync(path.join(dir, 'dots.json'), 'utf8')) as {
+          checks: Array<{ id: string; status: string; detail: string }>;
+        }
+      ).checks.map((c) => [c.id, c]),
+    );
+    expect(checks.get('events.envelope')).toMatchObject({
+      status: 'differs',
+      detail: expect.stringContaining('(first: id "..": ".." would point to another address)'),
+    });
+    expect(checks.get('catalog.envelope')?.status).toBe('differs');
+    expect(checks.get('floorPlans.one')).toMatchObject({
+      status: 'differs',
+      detail: expect.stringContaining('The plan\'s id ".." cannot be put in an address'),
+    });
+  });
+
+  it('says in words that an https:// address is answered by a plain HTTP server', async () => {
+    const ran = await withServer(
+      (_req, res) => res.end('plain'),
+      (url) => runMain(['--base-url', url.replace('http:', 'https:'), '--api-key', RECOGNISABLE_KEY]),
+    );
+    expect(ran.code).toBe(EXIT.stopped);
+    expect(ran.err).toMatch(
+      /the server at 127\.0\.0\.1:\d+ does not speak HTTPS \(it answers like a plain HTTP server\): use the service's https:\/\/ address, or http:\/\/ for a sandbox on this machine/,
+    );
+    expect(ran.err).not.toMatch(/SSL routines|packet length|openssl/i);
+  });
 });
 
 it('reads --flag=value as well as --flag value', () => {

@@ -110,6 +110,48 @@ const CASES: Array<[Deviation, Record<string, Check['status']>, boolean]> = [
     },
     true,
   ],
+  [
+    'items-envelope',
+    {
+      'events.envelope': 'differs',
+      'submissions.envelope': 'differs',
+      'orders.envelope': 'differs',
+      'floorPlans.envelope': 'differs',
+      'catalog.envelope': 'differs',
+      'submissions.filter': 'holds',
+      'orders.limit-newest': 'holds',
+    },
+    true,
+  ],
+  [
+    'snake-case',
+    {
+      'events.envelope': 'differs',
+      'submissions.envelope': 'differs',
+      'orders.envelope': 'differs',
+      'floorPlans.envelope': 'differs',
+      'floorPlans.one': 'differs',
+      'catalog.envelope': 'differs',
+      'widgets.event': 'differs',
+      'widgets.agenda': 'differs',
+      'submissions.filter': 'unchecked',
+    },
+    true,
+  ],
+  [
+    'error-type',
+    {
+      'hooks.unknown': 'differs',
+      'floorPlans.unknown': 'differs',
+      'widgets.unknown': 'differs',
+      'orders.unknown-company': 'differs',
+      'errors.entitlement': 'differs',
+      'errors.wrong-key': 'tolerated',
+      'errors.unknown-event': 'tolerated',
+      'errors.malformed-since': 'tolerated',
+    },
+    true,
+  ],
   ['since-ignored', { 'submissions.filter': 'differs' }, true],
   ['since-exclusive', { 'submissions.inclusive': 'tolerated', 'submissions.filter': 'holds' }, false],
   ['since-seconds', { 'submissions.millis': 'tolerated', 'submissions.inclusive': 'holds' }, false],
@@ -183,6 +225,97 @@ describe.each(CASES)('with the %s deviation', (deviation, expected, anyDiffers) 
       expect(c.detail).toMatch(/would|could|may/);
       expect(c.action).toBeTruthy();
     }
+  });
+});
+
+/** The reasons an "unchecked" may give when a list was read but none of its records is usable. */
+const NO_USABLE_RECORD =
+  /^No record to check: (none of its \d+ records is one the app can use|the app cannot read the list, and none of the \d+ items under "items" is a record it could use) \(see [a-zA-Z]+\.envelope\)\.$/;
+
+describe('what the service answered instead', () => {
+  it('another envelope: its keys, the counterpart of "data", paging the app does not follow, and the records under it checked', async () => {
+    const checks = await run(['items-envelope']);
+    const found = byId(checks);
+    for (const id of ['events.envelope', 'submissions.envelope', 'orders.envelope', 'floorPlans.envelope']) {
+      expect(found.get(id)?.detail).toMatch(
+        /the answer has no "data" list\. Its top-level keys: "items", "next"\. "items" is likely what the contract calls "data"\. "next" \(null here\) may mean cursor paging, which the app does not follow: .* The answer begins "\{"items":\[\{.*The kit read the \d+ items under "items" with the app's record rule, for the checks that need records: \d+ records, each in the documented shape\.$/,
+      );
+    }
+    // Every check that needs records ran on those under "items", and says so.
+    expect(checks.filter((c) => c.status === 'unchecked')).toEqual([]);
+    for (const id of ['events.order', 'submissions.filter', 'submissions.millis', 'orders.limit-default']) {
+      expect(found.get(id)?.detail).toMatch(
+        /\(Records read under "items": the app cannot read this list\.\)$/,
+      );
+    }
+  });
+
+  it('another envelope with --event: the registrations of that event are checked all the same', async () => {
+    const sandbox = await startSandbox({ deviations: ['items-envelope'] });
+    try {
+      const list = JSON.parse(
+        await (
+          await fetch(`${sandbox.url}/api/v1/integrations/zapier/events?limit=100`, {
+            headers: { 'X-API-KEY': NORTHWIND.apiKey },
+          })
+        ).text(),
+      ) as { items: Array<{ id: string; slug: string }> };
+      const eventId = list.items.find((e) => e.slug === 'techweek-paris-2026')!.id;
+      const found = byId(await runConformance({ baseUrl: sandbox.url, apiKey: NORTHWIND.apiKey, eventId }));
+      expect(found.get('submissions.envelope')?.status).toBe('differs');
+      for (const id of [
+        'submissions.order',
+        'submissions.filter',
+        'submissions.inclusive',
+        'submissions.late',
+      ]) {
+        expect(found.get(id)?.status).toMatch(/holds|tolerated/);
+      }
+    } finally {
+      await sandbox.close();
+    }
+  });
+
+  it('snake_case records: the field names the records carry instead, and true reasons for what cannot be checked', async () => {
+    const checks = await run(['snake-case']);
+    const found = byId(checks);
+    expect(found.get('submissions.envelope')?.detail).toMatch(
+      /The records carry "id" for "submissionId", "event_id" for "eventId", .*"created_at" for "createdAt".*: likely the same fields under other names\. The first skipped record has keys: "id", "event_id", /,
+    );
+    expect(found.get('events.envelope')?.detail).toContain('"created_at" for "createdAt"');
+    expect(found.get('floorPlans.one')?.detail).toMatch(
+      /It carries "event_id" for "eventId", "published_at" for "publishedAt", where the app reads only the documented names: Find Floor Plan would leave those fields empty\./,
+    );
+    expect(found.get('widgets.agenda')?.detail).toContain('"event_id" for "eventId"');
+    const unchecked = checks.filter((c) => c.status === 'unchecked');
+    expect(unchecked.length).toBeGreaterThan(0);
+    for (const c of unchecked)
+      expect({ id: c.id, detail: c.detail }).toEqual({
+        id: c.id,
+        detail: expect.stringMatching(NO_USABLE_RECORD),
+      });
+  });
+
+  it('another envelope of snake_case records: the records under it are checked, and found unusable', async () => {
+    const checks = await run(['items-envelope', 'snake-case']);
+    const found = byId(checks);
+    expect(found.get('submissions.envelope')?.detail).toMatch(
+      /"items" is likely what the contract calls "data"\..*The kit read the \d+ items under "items" with the app's record rule, for the checks that need records: \d+ of \d+ registration records lack a field the app needs .*"id" for "submissionId"/,
+    );
+    for (const c of checks.filter((check) => check.status === 'unchecked')) {
+      expect({ id: c.id, detail: c.detail }).toEqual({
+        id: c.id,
+        detail: expect.stringMatching(NO_USABLE_RECORD),
+      });
+    }
+  });
+
+  it('another error body: what its error object holds, and the counterpart of "code"', async () => {
+    const found = byId(await run(['error-type']));
+    expect(found.get('hooks.unknown')?.detail).toMatch(
+      /^HTTP 404 as expected, but the app finds no error code in it, where the contract has NOT_FOUND: its "error" object has "type", "message"; "type" \("not_found"\) is likely what the contract calls "code"\. So turning off a Zap .* The app would say: "The service could not find this hook subscription\./,
+    );
+    expect(found.get('errors.malformed-since')?.detail).toContain('"type" ("validation_error")');
   });
 });
 

@@ -30,6 +30,64 @@ it('bare-arrays: a list is a bare array', async () => {
   expect(JSON.parse(catalog.text)).toHaveLength(2);
 });
 
+it('items-envelope: a list is { items, next: null }, the submissions of an event too', async () => {
+  const events = JSON.parse((await get(['items-envelope'], EVENTS)).text) as { items: Array<{ id: string }> };
+  expect(events).toEqual({ items: expect.any(Array), next: null });
+  const catalog = await get(['items-envelope'], '/api/v1/public/events?limit=2', null);
+  expect(JSON.parse(catalog.text)).toEqual({ items: expect.any(Array), next: null });
+  const sandbox = await startSandbox({ deviations: ['items-envelope'] });
+  try {
+    const headers = { 'X-API-KEY': KEY };
+    const read = async (path: string) => JSON.parse(await (await fetch(path, { headers })).text()) as unknown;
+    const list = (await read(`${sandbox.url}${EVENTS}`)) as typeof events;
+    const since = '2000-01-01T00:00:00.000Z';
+    const url = `${sandbox.url}/api/v1/integrations/zapier/submissions?eventId=${list.items[0]!.id}&since=${since}`;
+    expect(await read(url)).toEqual({ items: expect.any(Array), next: null });
+  } finally {
+    await sandbox.close();
+  }
+});
+
+it('snake-case: every field name is snake_case, and a registration is named by id', async () => {
+  const sandbox = await startSandbox({ deviations: ['snake-case'] });
+  try {
+    const headers = { 'X-API-KEY': KEY };
+    const read = async (path: string) =>
+      JSON.parse(await (await fetch(`${sandbox.url}${path}`, { headers })).text()) as unknown;
+    const events = (await read(EVENTS)) as { data: Array<Record<string, unknown>> };
+    expect(events.data[0]).toMatchObject({ id: expect.any(String), created_at: expect.any(String) });
+    expect(events.data[0]).not.toHaveProperty('createdAt');
+    const since = '2000-01-01T00:00:00.000Z';
+    const all = (await read(`/api/v1/integrations/zapier/events?limit=100`)) as typeof events;
+    const withSubmissions = await Promise.all(
+      all.data.map(
+        async (e) =>
+          (await read(`/api/v1/integrations/zapier/submissions?eventId=${String(e.id)}&since=${since}`)) as {
+            data: Array<Record<string, unknown>>;
+          },
+      ),
+    );
+    const submission = withSubmissions.flatMap((list) => list.data)[0];
+    expect(submission).toMatchObject({ id: expect.any(String), event_id: expect.any(String) });
+    expect(Object.keys(submission ?? {}).filter((key) => /[A-Z]/.test(key))).toEqual([]);
+    expect(submission).not.toHaveProperty('submission_id');
+  } finally {
+    await sandbox.close();
+  }
+});
+
+it('error-type: an error body is { error: { type, message } }', async () => {
+  const answer = await get(['error-type'], EVENTS, 'not-a-key');
+  expect(answer.status).toBe(401);
+  expect(JSON.parse(answer.text)).toEqual({
+    error: { type: 'invalid_api_key', message: expect.any(String) },
+  });
+  const limit = await get(['error-type', 'limit-rejected'], '/api/v1/integrations/zapier/events?limit=101');
+  expect(JSON.parse(limit.text)).toEqual({
+    error: { type: 'validation_error', message: expect.any(String) },
+  });
+});
+
 it('plain-errors: an error is plain text', async () => {
   const answer = await get(['plain-errors'], EVENTS, 'not-a-key');
   expect(answer.status).toBe(401);

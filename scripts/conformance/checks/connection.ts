@@ -5,7 +5,7 @@
 import { isLoopbackHost } from '../../../src/connect/config';
 import { paths } from '../../../src/connect/paths';
 import { CURSOR_TIMING } from '../../../src/triggers/common/cursor';
-import { type Answer, type Probe, excerpt } from '../http';
+import { type Probe, type Seen, excerpt } from '../http';
 import type { Run } from '../run';
 import {
   type Check,
@@ -55,7 +55,7 @@ const checkAddressAndKey = async (probe: Probe, baseUrl: string): Promise<void> 
   }
   if (answer.status === 404 || answer.status === 405 || (answer.status < 300 && answer.json === undefined)) {
     throw new StopError(
-      `${baseUrl} does not answer like a Connect API: GET ${paths.events()} answered HTTP ${answer.status} with ${excerpt(answer.text)}. Check the base URL (for example https://api.example.com, without /api/v1).`,
+      `${baseUrl} does not answer like a Connect API: GET ${paths.events()} answered HTTP ${answer.status} with ${excerpt(answer)}. Check the base URL (for example https://api.example.com, without /api/v1).`,
     );
   }
 };
@@ -91,10 +91,10 @@ const httpsOutcome = (baseUrl: string): Outcome => {
   );
 };
 
-const redirectOutcome = (answers: Answer[]): Outcome => {
+const redirectOutcome = (answers: Seen[]): Outcome => {
   const redirected = answers.filter((a) => a.status >= 300 && a.status < 400);
   if (!redirected.length) return holds(`None of the ${answers.length} answers was a redirect.`);
-  const first = redirected[0] as Answer;
+  const first = redirected[0] as Seen;
   const where = first.headers.get('location') ?? 'nowhere';
   return differs(
     `${redirected.length} of ${answers.length} answers were redirects (first: GET ${first.path.split('?')[0]} → HTTP ${first.status} to ${where}): the app never follows a redirect with the key, so every operation reading these endpoints would fail with an error naming that address.`,
@@ -102,7 +102,7 @@ const redirectOutcome = (answers: Answer[]): Outcome => {
   );
 };
 
-const dateOutcome = (keyed: Answer[]): Outcome => {
+const dateOutcome = (keyed: Seen[]): Outcome => {
   const without = keyed.filter((a) => !Number.isFinite(Date.parse(a.headers.get('date') ?? '')));
   if (!without.length) return holds(`All ${keyed.length} keyed answers carry a Date header.`);
   return tolerated(
@@ -111,7 +111,7 @@ const dateOutcome = (keyed: Answer[]): Outcome => {
 };
 
 /** The service's clock minus this machine's, per answer: [lowest, highest] (the Date header has whole seconds). */
-const skewRange = (answers: Answer[]): [number, number] | null => {
+const skewRange = (answers: Seen[]): [number, number] | null => {
   const offsets = answers.flatMap((a) => {
     const date = Date.parse(a.headers.get('date') ?? '');
     if (!Number.isFinite(date)) return [];
@@ -121,7 +121,7 @@ const skewRange = (answers: Answer[]): [number, number] | null => {
   return [Math.max(...offsets.map((o) => o[0])), Math.min(...offsets.map((o) => o[1]))];
 };
 
-const skewOutcome = (keyed: Answer[]): Outcome => {
+const skewOutcome = (keyed: Seen[]): Outcome => {
   const range = skewRange(keyed);
   if (!range) return unchecked('No answer had a Date header.');
   const [low, high] = range;

@@ -32,6 +32,7 @@ export const errorChecks = async (run: Run): Promise<Check[]> => {
       checkError(wrongKey, {
         status: 401,
         code: 'INVALID_API_KEY',
+        what: 'the list of your events',
         wrongStatus:
           'A revoked key would not make Zapier ask the user to reconnect the account; every Zap would fail with an unclear error instead',
         noCode: null,
@@ -43,6 +44,7 @@ export const errorChecks = async (run: Run): Promise<Check[]> => {
       checkError(unknownEvent, {
         status: 404,
         code: 'NOT_FOUND',
+        what: 'the registrations of this event',
         wrongStatus: 'New Form Submission on a deleted event would not say that the event is gone',
         noCode: null,
       }),
@@ -53,6 +55,7 @@ export const errorChecks = async (run: Run): Promise<Check[]> => {
       checkError(badSince, {
         status: 400,
         code: 'VALIDATION_ERROR',
+        what: 'the registrations of this event',
         member: 'field',
         wrongStatus:
           'since=yesterday was not refused: the service does not check since, so a since it reads differently from the app would silently widen or empty every poll of New Form Submission',
@@ -68,7 +71,7 @@ export const errorChecks = async (run: Run): Promise<Check[]> => {
             detail: `${run.entitlement.where}: ${run.entitlement.outcome.detail}`,
           }
         : unchecked(
-            'No request of the run was refused for a missing feature (the organizer has venue, and every agenda read was allowed).',
+            `No request of the run was refused for a missing feature (${run.featureReads.join('; ') || 'no floor plan nor agenda was read'}).`,
           ),
     ),
   ];

@@ -17,6 +17,7 @@ export const hookChecks = async (run: Run): Promise<Check[]> => {
   const outcome = checkError(answer, {
     status: 404,
     code: 'NOT_FOUND',
+    what: 'this hook subscription',
     wrongStatus: `The subscription endpoint is not where the contract puts it, or answers otherwise: every instant trigger (New Registration, Payment Succeeded, Event Changed, …) could fail to turn on, and ${CONSEQUENCE}`,
     noCode: CONSEQUENCE,
   });

@@ -5,7 +5,7 @@ import { LIST_LIMIT_MAX } from '../../../src/connect/schemas';
 import { checkError, readList } from '../evaluate';
 import type { Run } from '../run';
 import { type Check, checkMaker, unchecked } from '../types';
-import { LIST_ASSUMPTIONS, limitChecks, orderCheck, unreadable } from './lists';
+import { LIST_ASSUMPTIONS, limitChecks, needsRecords, noted, orderCheck, unreadable } from './lists';
 
 const check = checkMaker('Orders (GET /api/v1/integrations/zapier/orders)', 'orders');
 
@@ -31,19 +31,22 @@ export const orderChecks = async (run: Run): Promise<Check[]> => {
     return all(`The service knows no company "${companyId}" for this key (HTTP 404): check --company.`);
   const list = readList(answer, ORDER_RULE, OPERATIONS);
   const checks = [check('envelope', ASSUMPTIONS.envelope, list.outcome)];
-  if (list.readable) {
+  const why = needsRecords(list, 'orders.envelope');
+  if (why) {
     checks.push(
-      check('order', LIST_ASSUMPTIONS('orders').order as string, orderCheck(list.records, 'orders')),
+      ...unreadable(LIST_ASSUMPTIONS('orders'), why).map((l) => check(l.name, l.assumption, l.outcome)),
     );
-    const limits = await limitChecks(run, path, { companyId }, list.records, ORDER_RULE, 'New Order');
-    checks.push(...limits.map((l) => check(l.name, l.assumption, l.outcome)));
   } else {
-    checks.push(...unreadable(LIST_ASSUMPTIONS('orders')).map((l) => check(l.name, l.assumption, l.outcome)));
+    const order = noted(orderCheck(list.records, 'orders'), list);
+    checks.push(check('order', LIST_ASSUMPTIONS('orders').order as string, order));
+    const limits = await limitChecks(run, path, { companyId }, list, ORDER_RULE, 'New Order');
+    checks.push(...limits.map((l) => check(l.name, l.assumption, l.outcome)));
   }
   const unknown = await run.probe.get(path, { companyId: `cmp_conformance_unknown_${Date.now()}`, limit: 1 });
   const outcome = checkError(unknown, {
     status: 404,
     code: 'NOT_FOUND',
+    what: 'the orders of this company',
     wrongStatus:
       'A wrong Company ID in a connection would not be reported: New Order would silently never trigger',
     noCode:

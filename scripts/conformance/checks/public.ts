@@ -2,14 +2,15 @@
  * Endpoints 6 to 8, answered without a key: the public catalog (envelope, paging, `limit`, published only)
  * and the event and agenda widgets; and that none of them asks for a key.
  */
-import { paths } from '../../../src/connect/paths';
+import { pathSegmentProblem, paths } from '../../../src/connect/paths';
 import { EVENT_RULE } from '../../../src/connect/records';
 import { Agenda, CatalogPaging, type Event, EventWidget, LIST_LIMIT_MAX } from '../../../src/connect/schemas';
-import { answerText, checkError, readList, readObject } from '../evaluate';
-import type { Run } from '../run';
+import { type ListOutcome, answerText, checkError, readList, readObject } from '../evaluate';
+import type { EventRef, Run } from '../run';
 import { type Check, type Outcome, checkMaker, differs, holds, tolerated, unchecked } from '../types';
-import { ENTITLEMENT_EXPECTATION } from './floorPlans';
-import { LIST_LIMIT_DEFAULT, unreadable } from './lists';
+import { addressOutcome, eventRefs } from './events';
+import { refusal } from './floorPlans';
+import { LIST_LIMIT_DEFAULT, needsRecords, noted, unreadable } from './lists';
 
 const catalog = checkMaker('Public catalog (GET /api/v1/public/events, no key)', 'catalog');
 const widgets = checkMaker('Widgets (GET /widgets/event/:slug[/agenda], no key)', 'widgets');
@@ -25,25 +26,30 @@ const PAGING = 'page is 1-based; consecutive pages do not overlap; total counts 
 
 export const publicChecks = async (run: Run): Promise<Check[]> => {
   const path = paths.publicEvents();
-  const first = readList(await run.probe.get(path, {}, false), EVENT_RULE, FIND);
+  const answer = await run.probe.get(path, {}, false);
+  const first = readList(answer, EVENT_RULE, FIND);
   const checks = [
     catalog(
       'envelope',
       'The catalog answers { "data": [Event, …], page, limit, total } without a key.',
-      envelopeOutcome(first),
+      addressOutcome(envelopeOutcome(first), eventRefs(first), 'catalog event', answer.blank),
     ),
   ];
-  if (!first.readable) {
-    const rest = unreadable({
-      'published-only': PUBLISHED_ONLY,
-      'limit-default': LIMIT_DEFAULT,
-      'limit-clamp': LIMIT_CLAMP,
-      paging: PAGING,
-    });
+  const why = needsRecords(first, 'catalog.envelope');
+  if (why) {
+    const rest = unreadable(
+      {
+        'published-only': PUBLISHED_ONLY,
+        'limit-default': LIMIT_DEFAULT,
+        'limit-clamp': LIMIT_CLAMP,
+        paging: PAGING,
+      },
+      why,
+    );
     return [
       ...checks,
       ...rest.map((l) => catalog(l.name, l.assumption, l.outcome)),
-      ...(await widgetChecks(run, [])),
+      ...(await widgetChecks(run, first)),
     ];
   }
   const published = first.records.filter((e) => e.status !== 'published');
@@ -51,18 +57,21 @@ export const publicChecks = async (run: Run): Promise<Check[]> => {
     catalog(
       'published-only',
       PUBLISHED_ONLY,
-      published.length
-        ? differs(
-            `${published.length} of ${first.records.length} catalog events are not published: ${FIND} would offer them.`,
-            'Ask the service why the public catalog shows unpublished events.',
-          )
-        : holds(`All ${first.records.length} events of the first page are published.`),
+      noted(
+        published.length
+          ? differs(
+              `${published.length} of ${first.records.length} catalog events are not published: ${FIND} would offer them.`,
+              'Ask the service why the public catalog shows unpublished events.',
+            )
+          : holds(`All ${first.records.length} events of the first page are published.`),
+        first,
+      ),
     ),
-    catalog('limit-default', LIMIT_DEFAULT, limitDefault(first)),
+    catalog('limit-default', LIMIT_DEFAULT, noted(limitDefault(first), first)),
     catalog('limit-clamp', LIMIT_CLAMP, await limitClamp(run)),
     catalog('paging', PAGING, await pagingOutcome(run)),
   );
-  return [...checks, ...(await widgetChecks(run, first.records))];
+  return [...checks, ...(await widgetChecks(run, first))];
 };
 
 const envelopeOutcome = (list: ReturnType<typeof readList<typeof Event>>): Outcome => {
@@ -93,12 +102,15 @@ const limitClamp = async (run: Run): Promise<Outcome> => {
       `limit=${LIST_LIMIT_MAX * 10} answered ${answerText(answer)}; the app never asks for more than ${LIST_LIMIT_MAX}.`,
     );
   const list = readList(answer, EVENT_RULE, FIND);
-  if (!list.readable) return list.outcome;
-  return list.records.length <= LIST_LIMIT_MAX
-    ? holds(`limit=${LIST_LIMIT_MAX * 10} answered ${list.records.length} events.`)
-    : tolerated(
-        `limit=${LIST_LIMIT_MAX * 10} answered ${list.records.length} events; the app reads them all.`,
-      );
+  if (list.unusable) return list.outcome;
+  return noted(
+    list.records.length <= LIST_LIMIT_MAX
+      ? holds(`limit=${LIST_LIMIT_MAX * 10} answered ${list.records.length} events.`)
+      : tolerated(
+          `limit=${LIST_LIMIT_MAX * 10} answered ${list.records.length} events; the app reads them all.`,
+        ),
+    list,
+  );
 };
 
 const pagingOutcome = async (run: Run): Promise<Outcome> => {
@@ -106,11 +118,13 @@ const pagingOutcome = async (run: Run): Promise<Outcome> => {
     readList(await run.probe.get(paths.publicEvents(), { page: n, limit: 2 }, false), EVENT_RULE, FIND);
   const one = await page(1);
   const total = CatalogPaging.parse(one.fields).total;
-  if (!one.readable) return one.outcome;
+  if (one.unusable) return one.outcome;
   if (one.records.length < 2 || (total !== undefined && total <= 2))
-    return unchecked('The catalog holds 2 events or fewer: nothing to page.');
+    return unchecked(
+      `The catalog holds 2 usable events or fewer (page 1 with limit=2 gave ${one.records.length}${total === undefined ? '' : `, total ${total}`}): nothing to page.`,
+    );
   const two = await page(2);
-  if (!two.readable) return two.outcome;
+  if (two.unusable) return two.outcome;
   const firstIds = new Set(one.records.map((e) => e.id));
   const repeated = two.records.filter((e) => firstIds.has(e.id)).length;
   const echoed = CatalogPaging.parse(two.fields).page;
@@ -126,38 +140,51 @@ const pagingOutcome = async (run: Run): Promise<Outcome> => {
     );
   if (echoed !== undefined && echoed !== 2)
     return tolerated(`Pages do not overlap, but page 2 says page ${echoed}; the app counts pages itself.`);
-  return holds(`Pages 1 and 2 (limit=2) hold different events; total ${String(total)}.`);
+  return noted(holds(`Pages 1 and 2 (limit=2) hold different events; total ${String(total)}.`), two);
 };
 
 const WIDGET_RULE = { noun: 'event page', schema: EventWidget, idKey: 'id' };
 const AGENDA_RULE = { noun: 'agenda', schema: Agenda, idKey: 'eventId' };
 
-/** Slugs to try, best first: the chosen event's, then the catalog's (all published). */
-const slugsOf = (run: Run, catalogEvents: Event[]): string[] => {
+/** Slugs to try, best first: the chosen event's, then the catalog's (all published); none that cannot be put in an address. */
+const slugsOf = (run: Run, catalogEvents: EventRef[]): string[] => {
   const chosen = run.events.find((e) => e.id === run.options.eventId && e.status === 'published');
   const published = run.events.filter((e) => e.status === 'published');
   return [...new Set([chosen?.slug, ...catalogEvents.map((e) => e.slug), ...published.map((e) => e.slug)])]
-    .filter((slug): slug is string => Boolean(slug))
+    .filter((slug): slug is string => Boolean(slug) && !pathSegmentProblem(slug as string))
     .slice(0, 10);
 };
 
-const widgetChecks = async (run: Run, catalogEvents: Event[]): Promise<Check[]> => {
-  const slugs = slugsOf(run, catalogEvents);
+/** Why no slug was found to read the widgets with, in words that are true. */
+const noSlugWhy = (run: Run, list: ListOutcome<Event>): string => {
+  const catalogWhy =
+    list.unusable && !list.items
+      ? `the catalog gave no event to use (${list.unusable}; see catalog.envelope)`
+      : list.items
+        ? 'no event of the catalog has a slug that can be put in an address'
+        : 'the catalog is empty';
+  const keyWhy = run.events.length
+    ? "none of the key's events is published with a slug that can be put in an address"
+    : run.eventsWhy;
+  return `No published event to read the widgets of: ${catalogWhy}, and ${keyWhy}.`;
+};
+
+const widgetChecks = async (run: Run, list: ListOutcome<Event>): Promise<Check[]> => {
+  // The catalog's items as answered when the app can use none of them: other organizers' events, whose
+  // agendas may show a missing feature.
+  const slugs = slugsOf(run, eventRefs(list));
   const page = 'The event widget answers the Event object with description and coverImageUrl.';
   const agenda = 'The agenda widget answers { eventId, slug, timezone, sessions: [ … ] }.';
   const checks: Check[] = [];
   const [slug] = slugs;
   if (!slug) {
-    const why = unchecked("No published event found in the catalog or among the key's events.");
+    const why = unchecked(noSlugWhy(run, list));
     checks.push(widgets('event', page, why), widgets('agenda', agenda, why));
+    run.featureReads.push('no agenda was read (no published event to read it for)');
   } else {
     const answer = await run.probe.get(paths.eventWidget(slug), {}, false);
     checks.push(
-      widgets(
-        'event',
-        page,
-        readObject(answer, WIDGET_RULE, 'Find Event would fail to add the event page').outcome,
-      ),
+      widgets('event', page, readObject(answer, WIDGET_RULE, 'Find Event (its event page)').outcome),
     );
     checks.push(widgets('agenda', agenda, await agendaOutcome(run, slugs)));
   }
@@ -169,6 +196,7 @@ const widgetChecks = async (run: Run, catalogEvents: Event[]): Promise<Check[]> 
   const notFound = checkError(missing, {
     status: 404,
     code: 'NOT_FOUND',
+    what: 'the event page',
     wrongStatus:
       'Find Event and Find Event Agenda would fail with an error for an event that is not published, instead of finding nothing',
     noCode:
@@ -182,23 +210,29 @@ const widgetChecks = async (run: Run, catalogEvents: Event[]): Promise<Check[]> 
 /** The first agenda that answers; the other slugs are read on until a 403 shows (for the errors group). */
 const agendaOutcome = async (run: Run, slugs: string[]): Promise<Outcome> => {
   let found: Outcome | null = null;
+  const refused: string[] = [];
+  let read = 0;
   for (const slug of slugs) {
     if (found && run.entitlement) break;
     const answer = await run.probe.get(paths.agendaWidget(slug), {}, false);
+    read++;
     if (answer.status === 403) {
-      run.entitlement ??= {
-        where: `the agenda of "${slug}"`,
-        outcome: checkError(answer, ENTITLEMENT_EXPECTATION),
-      };
+      refused.push(refusal(run, answer, `the agenda of "${slug}"`, `the agenda of "${slug}"`));
     } else {
       found ??= readObject(
         answer,
         AGENDA_RULE,
-        'Find Event Agenda and the agenda of Generate Embed Code would fail',
+        'Find Event Agenda and the agenda of Generate Embed Code',
       ).outcome;
     }
   }
-  return found ?? unchecked('No published event whose organizer has the agenda feature was found.');
+  run.featureReads.push(`${read - refused.length} of ${read} agenda reads were allowed`);
+  return (
+    found ??
+    unchecked(
+      `The agenda of each of the ${read} published event(s) tried was refused (first: ${refused[0] ?? 'none'}).`,
+    )
+  );
 };
 
 const noKeyOutcome = (run: Run): Outcome => {

@@ -6,12 +6,11 @@ import { paths } from '../../../src/connect/paths';
 import { CURSOR_TIMING } from '../../../src/triggers/common/cursor';
 import { SUBMISSION_RULE } from '../../../src/connect/records';
 import type { Submission } from '../../../src/connect/schemas';
-import { answerText, readList } from '../evaluate';
-import type { Answer } from '../http';
-import type { Run } from '../run';
-import { pickEvent } from '../run';
+import { type ListOutcome, answerText, readList, unlisted } from '../evaluate';
+import { type Answer, AnswerTooLargeError } from '../http';
+import { type Run, pickEvent } from '../run';
 import { type Check, type Outcome, checkMaker, differs, holds, tolerated, unchecked } from '../types';
-import { orderCheck, unreadable } from './lists';
+import { needsRecords, noted, orderCheck, unreadable } from './lists';
 
 export const GROUP = 'Submissions (GET /api/v1/integrations/zapier/submissions)';
 const check = checkMaker(GROUP, 'submissions');
@@ -43,35 +42,55 @@ export const answeredAt = (answer: Answer): number => {
   return Number.isFinite(date) ? date : answer.receivedAt;
 };
 
+/** Whether a candidate event has registrations enough for the checks of `since` (2 or more). */
+const twoOrMore = (run: Run, found: (answer: Answer) => void) => async (eventId: string) => {
+  let answer: Answer;
+  try {
+    answer = await run.probe.get(paths.submissions(), { eventId, since: WHOLE_EVENT_SINCE });
+  } catch (error) {
+    // A larger event than the kit reads is passed over: another may do (with --event, the run stops).
+    if (error instanceof AnswerTooLargeError) return `answered more than the kit reads (${error.limitWords})`;
+    throw error;
+  }
+  found(answer);
+  const list = readList(answer, SUBMISSION_RULE, POLLS);
+  if (list.items >= 2) return true;
+  if (list.unusable && !list.items) return unlisted(answer);
+  return `had ${list.items === 0 ? 'no registration' : '1 registration'}`;
+};
+
 export const submissionChecks = async (run: Run): Promise<Check[]> => {
-  const path = paths.submissions();
   let answer: Answer | null = null;
-  const eventId = await pickEvent(run, async (id) => {
-    answer = await run.probe.get(path, { eventId: id, since: WHOLE_EVENT_SINCE });
-    return readList(answer, SUBMISSION_RULE, POLLS).records.length >= 2;
-  });
-  if (!eventId) {
-    const why = unchecked('No event of this key has 2 registrations or more; give one with --event.');
+  const picked = await pickEvent(
+    run,
+    'has 2 registrations or more',
+    twoOrMore(run, (a) => (answer = a)),
+  );
+  if ('why' in picked) {
+    run.firstReadWhy = picked.why;
     return Object.entries(ASSUMPTIONS)
       .filter(([name]) => name !== 'late')
-      .map(([name, assumption]) => check(name, assumption, why));
+      .map(([name, assumption]) => check(name, assumption, unchecked(picked.why)));
   }
-  answer ??= await run.probe.get(path, { eventId, since: WHOLE_EVENT_SINCE });
+  const { eventId } = picked;
+  answer ??= await run.probe.get(paths.submissions(), { eventId, since: WHOLE_EVENT_SINCE });
   const full = readList(
     answer,
     SUBMISSION_RULE,
     `${POLLS}, Find Registration and the samples of New Registration, Registration Approved and Attendee Checked In`,
   );
   const checks = [check('envelope', ASSUMPTIONS.envelope, full.outcome)];
-  if (!full.readable) {
+  const why = needsRecords(full, 'submissions.envelope');
+  if (why) {
+    run.firstReadWhy = why.detail;
     const { order, timestamps, filter, inclusive, millis } = ASSUMPTIONS;
-    const rest = unreadable({ order, timestamps, filter, inclusive, millis });
+    const rest = unreadable({ order, timestamps, filter, inclusive, millis }, why);
     return [...checks, ...rest.map((l) => check(l.name, l.assumption, l.outcome))];
   }
   run.firstRead = { eventId, ids: ids(full.records), answeredAt: answeredAt(answer) };
   checks.push(
-    check('order', ASSUMPTIONS.order, orderCheck(full.records, 'registrations')),
-    check('timestamps', ASSUMPTIONS.timestamps, timestampCheck(full.records)),
+    check('order', ASSUMPTIONS.order, noted(orderCheck(full.records, 'registrations'), full)),
+    check('timestamps', ASSUMPTIONS.timestamps, noted(timestampCheck(full.records), full)),
   );
   const since = await sinceChecks(run, eventId, full.records);
   return [...checks, ...since.map(([name, outcome]) => check(name, ASSUMPTIONS[name], outcome))];
@@ -113,11 +132,21 @@ const sinceChecks = async (run: Run, eventId: string, full: Submission[]): Promi
     return { answer, list: readList(answer, SUBMISSION_RULE, POLLS) };
   };
   const at = await read(pivot);
-  if (!at.list.readable) return [['filter', at.list.outcome]];
+  if (at.list.unusable) {
+    const why = unchecked(`since=${iso(pivot)} gave no registration to compare (see submissions.filter).`);
+    return [
+      ['filter', at.list.outcome],
+      ['inclusive', why],
+      ['millis', why],
+    ];
+  }
   const older = at.list.records.filter((s) => ms(s) < pivot);
   const filter: Outcome = !older.length
-    ? holds(
-        `since=${iso(pivot)} answered ${at.list.records.length} of ${full.length}, none created before it.`,
+    ? noted(
+        holds(
+          `since=${iso(pivot)} answered ${at.list.records.length} of ${full.length}, none created before it.`,
+        ),
+        at.list,
       )
     : differs(
         older.length >= full.filter((s) => ms(s) < pivot).length
@@ -135,11 +164,14 @@ const sinceChecks = async (run: Run, eventId: string, full: Submission[]): Promi
   }
   const atPivot = full.filter((s) => ms(s) === pivot).map((s) => s.submissionId);
   const got = ids(at.list.records);
-  const inclusive: Outcome = atPivot.every((id) => got.has(id))
-    ? holds(`The ${atPivot.length} registration(s) created exactly at since were answered.`)
-    : tolerated(
-        `since is exclusive: the ${atPivot.length} registration(s) created exactly at since were left out; the app asks from just before what it has, so it misses nothing.`,
-      );
+  const inclusive: Outcome = noted(
+    atPivot.every((id) => got.has(id))
+      ? holds(`The ${atPivot.length} registration(s) created exactly at since were answered.`)
+      : tolerated(
+          `since is exclusive: the ${atPivot.length} registration(s) created exactly at since were left out; the app asks from just before what it has, so it misses nothing.`,
+        ),
+    at.list,
+  );
   return [
     ['filter', filter],
     ['inclusive', inclusive],
@@ -148,28 +180,31 @@ const sinceChecks = async (run: Run, eventId: string, full: Submission[]): Promi
 };
 
 const millisCheck = async (
-  read: (t: number) => Promise<{ answer: Answer; list: { readable: boolean; records: Submission[] } }>,
+  read: (t: number) => Promise<{ answer: Answer; list: ListOutcome<Submission> }>,
   pivot: number,
   atPivot: string[],
 ): Promise<Outcome> => {
   if (pivot % 1000 === 999 || pivot % 1000 === 0) {
     return unchecked(
-      'Every registration has a createdAt of a whole second: milliseconds cannot be told apart.',
+      'Every registration but the oldest has a createdAt at .000 or .999 of a second: a since 1 ms later cannot tell milliseconds apart.',
     );
   }
   const after = await read(pivot + 1);
-  if (!after.list.readable) {
+  if (after.list.unusable) {
     return differs(
       `since with milliseconds (${iso(pivot + 1)}) answered ${answerText(after.answer)}: every poll of ${POLLS} would fail.`,
       SINCE_ACTION,
     );
   }
   const got = ids(after.list.records);
-  return atPivot.some((id) => got.has(id))
-    ? tolerated(
-        `since=${iso(pivot + 1)} still answered the registration(s) created at ${iso(pivot)}: milliseconds are ignored. Polls read up to a second more; the app drops what it has already returned.`,
-      )
-    : holds(`since=${iso(pivot + 1)} left out the registration(s) created 1 ms before it.`);
+  return noted(
+    atPivot.some((id) => got.has(id))
+      ? tolerated(
+          `since=${iso(pivot + 1)} still answered the registration(s) created at ${iso(pivot)}: milliseconds are ignored. Polls read up to a second more; the app drops what it has already returned.`,
+        )
+      : holds(`since=${iso(pivot + 1)} left out the registration(s) created 1 ms before it.`),
+    after.list,
+  );
 };
 
 /** How late a submission may become visible: the contract's 2 minutes, and the app's margin beyond them. */
@@ -184,11 +219,11 @@ export const LATE_LIMITS = {
  */
 export const lateCheck = async (run: Run): Promise<Check> => {
   const first = run.firstRead;
-  if (!first) return check('late', ASSUMPTIONS.late, unchecked('No event with registrations was read.'));
+  if (!first) return check('late', ASSUMPTIONS.late, unchecked(run.firstReadWhy));
   const since = iso(first.answeredAt - 10 * 60_000);
   const answer = await run.probe.get(paths.submissions(), { eventId: first.eventId, since });
   const list = readList(answer, SUBMISSION_RULE, POLLS);
-  if (!list.readable) return check('late', ASSUMPTIONS.late, list.outcome);
+  if (list.unusable) return check('late', ASSUMPTIONS.late, list.outcome);
   const seconds = Math.round((answeredAt(answer) - first.answeredAt) / 1000);
   const late = list.records
     .filter((s) => !first.ids.has(s.submissionId) && ms(s) < first.answeredAt - 1000)
@@ -209,5 +244,5 @@ export const lateCheck = async (run: Run): Promise<Check> => {
             `${words}: ${POLLS} may skip registrations that appear more than ${LATE_LIMITS.appMs / 60_000} minutes after their createdAt.`,
             'Ask the service how late a submission can become visible; the app waits 2 minutes plus a 3-minute margin (CURSOR_TIMING in src/triggers/common/cursor.ts).',
           );
-  return check('late', ASSUMPTIONS.late, outcome);
+  return check('late', ASSUMPTIONS.late, noted(outcome, list));
 };
