@@ -2,6 +2,7 @@ import nock from 'nock';
 import type { Bundle, ZObject } from 'zapier-platform-core';
 import { z as zod } from 'zod';
 import {
+  EVENTS_LIMIT_MAX,
   Event,
   buildUrl,
   connectErrorCode,
@@ -94,8 +95,11 @@ describe('URLs and headers', () => {
     expect(page).toEqual({ data: [SAMPLE_EVENT], page: 1, limit: 2, received: 2 });
   });
 
-  it('clamps list limits to the contract maximum', async () => {
-    const scope = nock(BASE_URL).get(paths.events()).query({ limit: '100' }).reply(200, { data: [] });
+  it('asks the events list for at most EVENTS_LIMIT_MAX events', async () => {
+    const scope = nock(BASE_URL)
+      .get(paths.events())
+      .query({ limit: String(EVENTS_LIMIT_MAX) })
+      .reply(200, { data: [] });
     await run((z, b) => listEvents(z, b, 5000));
     scope.done();
   });
@@ -235,7 +239,18 @@ describe('error rows of the contract', () => {
   );
 
   it('404 NOT_FOUND is distinguishable, and connectRequestOrNull turns it into null', async () => {
-    const error = await failWith(404, { error: { code: 'NOT_FOUND', message: 'no' } });
+    nock(BASE_URL)
+      .get(paths.floorPlan(SAMPLE_EVENT.id, 'plan_gone'))
+      .reply(404, { error: { code: 'NOT_FOUND', message: 'no' } });
+    const error = await caught(() =>
+      run((z, b) =>
+        connectRequest(z, b, {
+          path: paths.floorPlan(SAMPLE_EVENT.id, 'plan_gone'),
+          schema: zod.object({}),
+          what: 'this floor plan',
+        }),
+      ),
+    );
     expect(connectErrorCode(error)).toBe('NOT_FOUND');
     nock(BASE_URL)
       .get(paths.eventWidget('gone'))
