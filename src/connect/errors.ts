@@ -211,6 +211,13 @@ const notApprovedText = (what: string, status: string | null): string => {
   return `${subject} is not approved: it is still pending or was rejected, so it has no ticket to check in. Look it up in the dashboard: if it is pending (or was rejected by mistake), approve it, then run this step again.`;
 };
 
+/** What a failed check-in means, where the step acts on it: `no-ticket`, no ticket matches what was sent. */
+export type CheckInFailure = 'no-ticket';
+
+/** The meaning of a check-in's error (`CheckInFailure`), or `null` when it is none of them. */
+export const checkInFailureOf = (error: unknown): CheckInFailure | null =>
+  connectErrorCode(error) === 'TICKET_NOT_FOUND' ? 'no-ticket' : null;
+
 /**
  * The error for a check-in by registration that the service answered 404 `TICKET_NOT_FOUND`: the
  * registration is not one of the chosen event's (the Event field names another event than the one the person
