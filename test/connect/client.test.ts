@@ -318,3 +318,70 @@ describe('retryAfterSeconds', () => {
     expect(retryAfterSeconds('0', now)).toBe(1);
   });
 });
+
+describe('a "not found" read in the light of the Connect API URL', () => {
+  const WRONG = (where: string) =>
+    `${where} does not answer like a Connect API (the events endpoint was not found). Check the Connect API URL of your connection: it is the address of the API host, without any path after it.`;
+  const plan = (prefix = '') => nock(BASE_URL).get(`${prefix}${paths.floorPlan(SAMPLE_EVENT.id, 'p1')}`);
+  const readPlan = (auth = authData()) =>
+    caught(() =>
+      run(
+        (z, b) =>
+          connectRequest(z, b, {
+            path: paths.floorPlan(SAMPLE_EVENT.id, 'p1'),
+            schema: zod.object({}),
+            what: 'this floor plan',
+          }),
+        auth,
+      ),
+    );
+
+  it('a 404 of the events list itself is a wrong URL, in the connection test’s words', async () => {
+    nock(BASE_URL).get(paths.events()).query(true).reply(404, 'Not Found', { 'Content-Type': 'text/plain' });
+    const error = await caught(() => run((z, b) => listEvents(z, b, 1)));
+    expect(errorMessage(error)).toBe(WRONG('api.connect.test'));
+  });
+
+  it('under a URL with a path, a NOT_FOUND asks the events list, and a missing list makes it a wrong URL', async () => {
+    const base = `${BASE_URL}/embed`;
+    plan('/embed').reply(404, { error: { code: 'NOT_FOUND', message: 'No route' } });
+    const events = nock(BASE_URL)
+      .get(`/embed${paths.events()}`)
+      .query({ limit: '1' })
+      .reply(404, {
+        error: { code: 'NOT_FOUND', message: 'No route' },
+      });
+    expect(errorMessage(await readPlan(authData({ baseUrl: base })))).toBe(WRONG('api.connect.test/embed'));
+    events.done();
+  });
+
+  it('a plain 404 asks the events list; where the list answers, the 404 is the record’s own', async () => {
+    plan().reply(404, 'Not Found', { 'Content-Type': 'text/plain' });
+    const events = nock(BASE_URL).get(paths.events()).query({ limit: '1' }).reply(200, { data: [] });
+    const error = await readPlan();
+    expect(connectErrorCode(error)).toBe('HTTP_404');
+    events.done();
+  });
+
+  it("the API's own NOT_FOUND under a URL without a path is the record's, without another request", async () => {
+    plan().reply(404, { error: { code: 'NOT_FOUND', message: 'Floor plan not found' } });
+    const events = nock(BASE_URL).get(paths.events()).query(true).reply(200, { data: [] });
+    expect(connectErrorCode(await readPlan())).toBe('NOT_FOUND');
+    expect(events.isDone()).toBe(false);
+  });
+
+  it('a public page that is not found asks nothing more', async () => {
+    nock(BASE_URL).get(paths.eventWidget('gone')).reply(404, 'Not Found', { 'Content-Type': 'text/plain' });
+    const events = nock(BASE_URL).get(paths.events()).query(true).reply(200, { data: [] });
+    const result = await run((z, b) =>
+      connectRequestOrNull(z, b, {
+        path: paths.eventWidget('gone'),
+        schema: zod.object({}),
+        what: 'x',
+        public: true,
+      }),
+    ).catch((error: unknown) => error);
+    expect(connectErrorCode(result)).toBe('HTTP_404');
+    expect(events.isDone()).toBe(false);
+  });
+});
