@@ -41,6 +41,17 @@ const failWith = async (status: number, body: unknown, headers: Record<string, s
 
 afterEach(() => nock.cleanAll());
 
+/** The public event page `gone`, or `null` when it is not found. */
+const readGoneWidget = () =>
+  run((z, b) =>
+    connectRequestOrNull(z, b, {
+      path: paths.eventWidget('gone'),
+      schema: zod.object({}),
+      what: 'x',
+      public: true,
+    }),
+  );
+
 describe('URLs and headers', () => {
   it('joins base URL, encoded path and defined query values only', () => {
     expect(
@@ -255,14 +266,7 @@ describe('error rows of the contract', () => {
     nock(BASE_URL)
       .get(paths.eventWidget('gone'))
       .reply(404, { error: { code: 'NOT_FOUND', message: 'no' } });
-    const result = await run((z, b) =>
-      connectRequestOrNull(z, b, {
-        path: paths.eventWidget('gone'),
-        schema: zod.object({}),
-        what: 'x',
-        public: true,
-      }),
-    );
+    const result = await readGoneWidget();
     expect(result).toBeNull();
   });
 
@@ -373,14 +377,7 @@ describe('a "not found" read in the light of the Connect API URL', () => {
   it('a public page that is not found asks nothing more', async () => {
     nock(BASE_URL).get(paths.eventWidget('gone')).reply(404, 'Not Found', { 'Content-Type': 'text/plain' });
     const events = nock(BASE_URL).get(paths.events()).query(true).reply(200, { data: [] });
-    const result = await run((z, b) =>
-      connectRequestOrNull(z, b, {
-        path: paths.eventWidget('gone'),
-        schema: zod.object({}),
-        what: 'x',
-        public: true,
-      }),
-    ).catch((error: unknown) => error);
+    const result = await readGoneWidget().catch((error: unknown) => error);
     expect(connectErrorCode(result)).toBe('HTTP_404');
     expect(events.isDone()).toBe(false);
   });
