@@ -15,6 +15,7 @@ export const DEVIATIONS = {
   'no-date': 'answers carry no `Date` header',
   'skewed-clock': 'the `Date` header runs 30 minutes ahead of the sandbox clock',
   'limit-rejected': 'a `limit` above 100 is 400 VALIDATION_ERROR instead of being clamped',
+  'large-limits': 'the events list honours a `limit` up to 1000 instead of clamping it to 100',
   shuffle: 'every list (and each catalog page) comes back in a shuffled order',
 } as const;
 

@@ -1,10 +1,11 @@
 /**
- * The embeds in a real browser: Debian's Chromium, driven by playwright-core, opens a page of another origin
+ * The embeds in a real browser: headless Chromium (CHROMIUM_PATH, a system one, else the npm package's: see
+ * `lib/chromium.ts`), driven by playwright-core, opens a page of another origin
  * (the organizer's own site, served on `localhost` while the sandbox is on `127.0.0.1`) holding the HTML that
  * Generate Embed Code returned, waits for the floor plan and the agenda to render, reads what a visitor sees
  * and saves screenshots. Used by the browser test (`test/e2e/embeds.test.ts`) and `npm start`.
  */
-import { existsSync, mkdirSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
@@ -13,26 +14,15 @@ import { createAppTester } from 'zapier-platform-core';
 import App from '../index';
 import { SEED_TENANTS, sandboxCall, startSandbox } from '../sandbox';
 import { functionOf } from './lib/app';
+import { describeChromium, findChromium, type FoundChromium } from './lib/chromium';
 import { SHOWN_PLAN } from './lib/showcase';
 import { paths } from '../src/connect';
 
 export const REPORTS_DIR = path.resolve(__dirname, '..', 'reports');
 
-/** Where Debian's `chromium` package puts the browser; CHROMIUM_PATH names another one. */
-export const chromiumPath = (env: NodeJS.ProcessEnv = process.env): string | null => {
-  const candidates = env.CHROMIUM_PATH
-    ? [env.CHROMIUM_PATH]
-    : ['/usr/bin/chromium', '/usr/bin/chromium-browser'];
-  return candidates.find((candidate) => existsSync(candidate)) ?? null;
-};
-
-export const CHROMIUM_MISSING =
-  'Chromium is not installed: run `apt-get install chromium` (Debian), or set CHROMIUM_PATH to a Chromium or Chrome binary.';
-
 /** Headless Chromium with the flags this machine needs (no sandboxing as root, no background network). */
-export const launchChromium = async (): Promise<Browser> => {
-  const executablePath = chromiumPath();
-  if (!executablePath) throw new Error(CHROMIUM_MISSING);
+export const launchChromium = async (found?: FoundChromium): Promise<Browser> => {
+  const { executablePath } = found ?? (await findChromium());
   return chromium.launch({
     executablePath,
     headless: true,
@@ -202,6 +192,8 @@ export interface EmbedShow {
   shots: Screenshots;
   booths: number;
   sessions: number;
+  /** Which Chromium drew them, e.g. "Chromium 153.0.8010.0 (the @sparticuz/chromium package's)". */
+  chromium: string;
 }
 
 /**
@@ -250,7 +242,8 @@ export const showEmbeds = async (prefix = 'journey-embeds'): Promise<EmbedShow> 
     site = await startOrganizerSite(
       organizerPage(`${tenant.name} — TechWeek Paris`, [map.html, agenda.html]),
     );
-    browser = await launchChromium();
+    const found = await findChromium();
+    browser = await launchChromium(found);
     const page = await openPage(browser, site.url);
     const seen = await readEmbeds(page);
     const shots = await screenshotEmbeds(page, prefix);
@@ -258,6 +251,7 @@ export const showEmbeds = async (prefix = 'journey-embeds'): Promise<EmbedShow> 
       shots,
       booths: seen.booths.filter((b) => b.visible).length,
       sessions: seen.sessionTitles.length,
+      chromium: describeChromium(found, browser.version()),
     };
   } finally {
     await browser?.close();

@@ -5,7 +5,7 @@
  * again. The connection label tells accounts apart (company, else the newest event) without a secret.
  */
 import type { Bundle, ZObject } from 'zapier-platform-core';
-import { listEvents, listOrders, notConnectApiReason, resolveBaseUrl } from './connect';
+import { listEvents, listOrders, notConnectApiError, notConnectApiReason, resolveBaseUrl } from './connect';
 import { accountFingerprint } from './memory';
 import { companyField } from './fields/company';
 import { HELP_API_KEYS_URL, HELP_WEBHOOKS_URL } from './fields/links';
@@ -33,13 +33,7 @@ const test = async (z: ZObject, bundle: Bundle): Promise<AuthTestResult> => {
     };
   } catch (error) {
     const reason = notConnectApiReason(error);
-    if (reason) {
-      throw new z.errors.Error(
-        `${host} does not answer like a Connect API (${reason === 'bad-answer' ? 'its answer was not what the Connect API sends' : 'the events endpoint was not found'}). Check the Connect API URL of your connection: it is the address of the API host, without any path after it.`,
-        'WRONG_BASE_URL',
-        400,
-      );
-    }
+    if (reason) throw notConnectApiError(z, baseUrl, reason);
     throw error;
   }
 };

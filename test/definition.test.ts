@@ -19,7 +19,6 @@ const cases = (list: typeof all) => list.map((c) => [`${c.kind} ${c.definition.k
 
 /** ID inputs that are free text on purpose, with the reason. */
 const FREE_TEXT_ID_INPUTS: Record<string, string> = {
-  scanId: 'a caller-chosen idempotency key for one scan, not a reference to a record',
   submissionIdText: 'a typed registration ID to search for',
 };
 

@@ -7,13 +7,17 @@ import { KEYED, KEYLESS, params, query, tenantOf } from '../request';
 import { readLimit, readPage } from '../validate';
 import { ROUTES } from './routes';
 
+/** The largest `limit` the events list honours with the `large-limits` deviation. */
+export const LARGE_LIMIT_MAX = 1000;
+
 export function registerEventRoutes(app: FastifyInstance, ctx: SandboxContext): void {
   const { state } = ctx;
 
   // The tenant's events, newest kept when limit cuts.
   app.get(ROUTES.events.pattern, { config: KEYED }, async (req) => {
     const tenant = tenantOf(req);
-    const limit = readLimit(query(req), 20, 100, ctx.deviations.has('limit-rejected'));
+    const max = ctx.deviations.has('large-limits') ? LARGE_LIMIT_MAX : 100;
+    const limit = readLimit(query(req), 20, max, ctx.deviations.has('limit-rejected'));
     const events = [...tenant.events.values()]
       .filter((e) => !e.deleted)
       .sort((a, b) => b.createdMs - a.createdMs || (a.id < b.id ? -1 : 1))

@@ -97,7 +97,7 @@ export const checkInAtDoor = async (
   await run.step('A volunteer scans her badge again later', async () => {
     const item = (await call(checkIn, {
       authData,
-      inputData: { checkInBy: 'code', code: scanned, scanId: 'desk-2-scan-0042' },
+      inputData: { checkInBy: 'code', code: scanned, scanReference: 'desk-2-scan-0042' },
     })) as Item;
     check(item.alreadyCheckedIn === true, 'a second scan was not reported as already checked in');
     return { detail: `alreadyCheckedIn: true · first check-in ${shortTime(item.checkInTime)}` };

@@ -1,10 +1,17 @@
 /**
  * Event lookups shared by operations: the Connect interface has no "get one event" endpoint, so the events
  * list is read once and cached for the account (10 minutes); an id missing from the cached list is looked up
- * once more before it is called unknown. Registrations are enriched from it without a request per item.
+ * once more (as far as the service answers, for an account with many events) before it is called unknown. Registrations are enriched from it without a request per item.
  */
 import type { Bundle, ZObject } from 'zapier-platform-core';
-import { type Event, LIST_LIMIT_MAX, errorText, listEvents } from '../connect';
+import {
+  EVENTS_LIMIT_MAX,
+  type Event,
+  LIST_LIMIT_MAX,
+  errorText,
+  eventNotFoundError,
+  listEvents,
+} from '../connect';
 import { accountCache } from '../memory';
 import { type EventContext, NO_EVENT_CONTEXT, eventContextOf } from '../mappers/submission';
 
@@ -24,17 +31,68 @@ export const accountEvents = (
     fresh,
   );
 
+interface EventLookup {
+  event: Event | null;
+  /** When the event is not found and the list read holds only the account's newest events: how many. */
+  newest?: number;
+}
+
+/**
+ * One event of the account by id: in the cached list, else in a fresh one; an account with more events than
+ * one list holds is read as far as the service answers (`EVENTS_LIMIT_MAX`), so an older event is found too.
+ */
+const lookUpEvent = async (
+  z: ZObject,
+  bundle: Pick<Bundle, 'authData'>,
+  eventId: string,
+): Promise<EventLookup> => {
+  const byId = (events: Event[]) => events.find((event) => event.id === eventId) ?? null;
+  const cached = byId(await accountEvents(z, bundle));
+  if (cached) return { event: cached };
+  const fresh = await accountEvents(z, bundle, true);
+  if (byId(fresh) || fresh.length < LIST_LIMIT_MAX) return { event: byId(fresh) };
+  const wide = await listEvents(z, bundle, EVENTS_LIMIT_MAX);
+  // The whole account is known only when the service answered more than one list and less than was asked.
+  const whole = wide.length > LIST_LIMIT_MAX && wide.length < EVENTS_LIMIT_MAX;
+  return { event: byId(wide), ...(whole ? {} : { newest: wide.length }) };
+};
+
 /** One event of the account by id, or `null` when the service does not list it. */
 export const findEvent = async (
   z: ZObject,
   bundle: Pick<Bundle, 'authData'>,
   eventId: string,
-): Promise<Event | null> => {
-  const cached = await accountEvents(z, bundle);
-  const hit = cached.find((event) => event.id === eventId);
-  if (hit) return hit;
-  const fresh = await accountEvents(z, bundle, true);
-  return fresh.find((event) => event.id === eventId) ?? null;
+): Promise<Event | null> => (await lookUpEvent(z, bundle, eventId)).event;
+
+/**
+ * One event of the account by id; when the account's events do not hold it (deleted, or another account's),
+ * the error that says so, the same for every operation that takes an event.
+ */
+export const requireEvent = async (
+  z: ZObject,
+  bundle: Pick<Bundle, 'authData'>,
+  eventId: string,
+): Promise<Event> => {
+  const { event, newest } = await lookUpEvent(z, bundle, eventId);
+  if (!event) throw eventNotFoundError(z, eventId, { newest });
+  return event;
+};
+
+/**
+ * One page of the Event dropdown (Zapier's "Load more": page 0, 1, …), `LIST_LIMIT_MAX` events each, newest
+ * first. The events list has no page parameter, so page `p` reads the newest `(p + 1) × 100` and keeps the
+ * last hundred: a service that clamps the limit to 100 answers nothing past the first page, and nothing is
+ * asked past `EVENTS_LIMIT_MAX`. An empty page ends the list.
+ */
+export const eventsPage = async (
+  z: ZObject,
+  bundle: Pick<Bundle, 'authData'>,
+  page: number,
+): Promise<Event[]> => {
+  const start = Math.max(0, Math.floor(page)) * LIST_LIMIT_MAX;
+  const end = start + LIST_LIMIT_MAX;
+  if (end > EVENTS_LIMIT_MAX) return [];
+  return (await listEvents(z, bundle, end)).slice(start, end);
 };
 
 /** The account's most recently created event, preferring published ones (for samples). */

@@ -23,6 +23,7 @@ import {
   Agenda,
   CatalogPaging,
   CheckInResult,
+  EVENTS_LIMIT_MAX,
   type Event,
   EventWidget,
   FloorPlan,
@@ -35,7 +36,7 @@ import {
   type SubmissionKey,
   type SubmissionPerson,
 } from './schemas';
-import { type RetryHint, connectErrorCode, errorText, isNotFound } from './errors';
+import { type RetryHint, connectErrorCode, errorText, eventNotFoundError, isNotFound } from './errors';
 
 type B = Pick<Bundle, 'authData'>;
 
@@ -56,27 +57,39 @@ export const newestFirst = <T extends { createdAt: string }>(items: T[], idOf: (
     .map(({ item }) => item);
 };
 
-/** 3. The organizer's events, newest first. */
+const readEvents = async (z: ZObject, bundle: B, limit: number, retry?: RetryHint): Promise<Event[]> => {
+  const { items, visit } = collect<Event>();
+  await connectList(
+    z,
+    bundle,
+    { path: paths.events(), query: { limit }, rule: EVENT_RULE, what: 'the list of your events', retry },
+    visit,
+  );
+  return newestFirst(items, (event) => event.id);
+};
+
+/**
+ * 3. The organizer's newest events, newest first: at most `limit` (up to `EVENTS_LIMIT_MAX`), and fewer
+ * when the service answers fewer. Above `LIST_LIMIT_MAX` a service may clamp the limit (the contract) or
+ * refuse it (400 VALIDATION_ERROR): a refusal is read as a clamp, and the newest `LIST_LIMIT_MAX` are asked.
+ */
 export const listEvents = async (
   z: ZObject,
   bundle: B,
   limit?: number,
   retry?: RetryHint,
 ): Promise<Event[]> => {
-  const { items, visit } = collect<Event>();
-  await connectList(
-    z,
-    bundle,
-    {
-      path: paths.events(),
-      query: { limit: clampLimit(limit) },
-      rule: EVENT_RULE,
-      what: 'the list of your events',
-      retry,
-    },
-    visit,
-  );
-  return newestFirst(items, (event) => event.id);
+  const asked = Math.min(EVENTS_LIMIT_MAX, Math.max(1, Math.floor(limit ?? LIST_LIMIT_MAX)));
+  if (asked <= LIST_LIMIT_MAX) return readEvents(z, bundle, asked, retry);
+  try {
+    return await readEvents(z, bundle, asked, retry);
+  } catch (error) {
+    if (connectErrorCode(error) !== 'VALIDATION_ERROR') throw error;
+    z.console.log(
+      `The service refused limit=${asked} on the list of your events; its newest ${LIST_LIMIT_MAX} were read instead.`,
+    );
+    return readEvents(z, bundle, LIST_LIMIT_MAX, retry);
+  }
 };
 
 const serverTimeOf = (headers: { get(name: string): string | null }): number | null => {
@@ -134,7 +147,13 @@ const submissionReader =
     params: SubmissionQuery,
     visit: (record: zod.infer<S>, position: number) => void,
   ): Promise<SubmissionRead> => {
-    const read = await connectList(z, bundle, { ...submissionCall(params), rule }, visit);
+    let read;
+    try {
+      read = await connectList(z, bundle, { ...submissionCall(params), rule }, visit);
+    } catch (error) {
+      // The event is the only thing this read names: "not found" is the event.
+      throw isNotFound(error) ? eventNotFoundError(z, params.eventId) : error;
+    }
     return {
       items: read.items,
       kept: read.kept,
@@ -236,12 +255,16 @@ export const getAgenda = (z: ZObject, bundle: B, slug: string): Promise<Agenda |
 /** 1. The event's published floor plans. */
 export const listFloorPlans = async (z: ZObject, bundle: B, eventId: string): Promise<FloorPlan[]> => {
   const { items, visit } = collect<FloorPlan>();
-  await connectList(
-    z,
-    bundle,
-    { path: paths.floorPlans(eventId), rule: FLOOR_PLAN_RULE, what: 'the floor plans of this event' },
-    visit,
-  );
+  try {
+    await connectList(
+      z,
+      bundle,
+      { path: paths.floorPlans(eventId), rule: FLOOR_PLAN_RULE, what: 'the floor plans of this event' },
+      visit,
+    );
+  } catch (error) {
+    throw isNotFound(error) ? eventNotFoundError(z, eventId) : error;
+  }
   return items;
 };
 
@@ -333,11 +356,9 @@ export const subscribeHook = async (
   } catch (error) {
     // A 404 for a chosen event means the event is gone, not that a subscription is missing.
     if (!params.eventId || !isNotFound(error)) throw error;
-    throw new z.errors.Error(
-      `The event chosen in the Event field (ID ${params.eventId.slice(0, 80)}) no longer exists in the connected account: the service found no such event (it may have been deleted). Choose another event in the Event field, or leave it empty to listen to all of your events, then turn the Zap on again.`,
-      'EVENT_NOT_FOUND',
-      404,
-    );
+    throw eventNotFoundError(z, params.eventId, {
+      next: 'or leave the field empty to listen to all of your events; then turn the Zap on again',
+    });
   }
   try {
     const hook = HookSubscription.safeParse(created);

@@ -15,12 +15,16 @@ import {
   connectErrorCode,
   isNotFound,
   networkError,
+  notConnectApiError,
+  notConnectApiReason,
   throwBadShape,
   throwBrokenList,
   throwForAnswer,
   throwNotJson,
 } from './errors';
 import { droppedKeysLine, parseJsonSafely } from './json';
+import { paths } from './paths';
+import { AnyList } from './schemas';
 import { ListReadError } from './listSplitter';
 import { type ListRead, STOP_READING, type Visit, listReader, readListText } from './lists';
 import { type ObjectSchema, type RecordRule, recordLog } from './records';
@@ -286,7 +290,36 @@ export const connectRequestFull = async <T>(
   try {
     return await requestAndRead(z, bundle, call, redact);
   } catch (error) {
-    throw redactError(error, redact);
+    throw redactError(await explainMissing(z, bundle, call, error, redact), redact);
+  }
+};
+
+/**
+ * A "not found" answer to a keyed request, read again in the light of the Connect API URL: when the events
+ * list, which every Connect API answers, is not there either, the URL does not lead to a Connect API (a path
+ * after the host, another site), and every operation says so in the connection test's words instead of
+ * "could not find …". The events list is asked only when the answer could mean that: any 404 or 405 without
+ * the API's error body, or the API's own NOT_FOUND under a URL with a path. Otherwise `error` is returned.
+ */
+const explainMissing = async (
+  z: ZObject,
+  bundle: Pick<Bundle, 'authData'>,
+  call: Pick<ConnectCall<unknown>, 'path' | 'public' | 'timeoutMs'>,
+  error: unknown,
+  redact: Redact,
+): Promise<unknown> => {
+  if (call.public || notConnectApiReason(error) !== 'no-endpoint') return error;
+  const baseUrl = resolveBaseUrl(z, bundle.authData);
+  const eventsPath = paths.events();
+  if (call.path === eventsPath) return notConnectApiError(z, baseUrl, 'no-endpoint');
+  if (connectErrorCode(error) === 'NOT_FOUND' && new URL(baseUrl).pathname === '/') return error;
+  try {
+    const probe = { path: eventsPath, query: { limit: 1 }, schema: AnyList, what: 'the list of your events' };
+    await requestAndRead(z, bundle, { ...probe, timeoutMs: call.timeoutMs }, redact);
+    return error;
+  } catch (probeError) {
+    const reason = notConnectApiReason(probeError);
+    return reason ? notConnectApiError(z, baseUrl, reason) : error;
   }
 };
 
@@ -396,7 +429,7 @@ export const connectList = async <S extends ObjectSchema>(
   try {
     return await readList(z, bundle, call, visit, redact);
   } catch (error) {
-    throw redactError(error, redact);
+    throw redactError(await explainMissing(z, bundle, call, error, redact), redact);
   }
 };
 

@@ -4,6 +4,7 @@
  */
 import type { ZObject } from 'zapier-platform-core';
 import type { ZodError } from 'zod';
+import { isLoopbackHost } from './config';
 import { ENTITLEMENT_NAMES, ErrorBody } from './schemas';
 
 export interface RawAnswer {
@@ -211,6 +212,13 @@ const notApprovedText = (what: string, status: string | null): string => {
   return `${subject} is not approved: it is still pending or was rejected, so it has no ticket to check in. Look it up in the dashboard: if it is pending (or was rejected by mistake), approve it, then run this step again.`;
 };
 
+/** What a failed check-in means, where the step acts on it: `no-ticket`, no ticket matches what was sent. */
+export type CheckInFailure = 'no-ticket';
+
+/** The meaning of a check-in's error (`CheckInFailure`), or `null` when it is none of them. */
+export const checkInFailureOf = (error: unknown): CheckInFailure | null =>
+  connectErrorCode(error) === 'TICKET_NOT_FOUND' ? 'no-ticket' : null;
+
 /**
  * The error for a check-in by registration that the service answered 404 `TICKET_NOT_FOUND`: the
  * registration is not one of the chosen event's (the Event field names another event than the one the person
@@ -278,8 +286,12 @@ export const networkError = (
     const how = noScheme
       ? `The Connect API URL "${typed}" has no https://, so https://${host} was tried`
       : `https://${host} was tried`;
+    // Plain http is accepted on a loopback address (a local server), and only there.
+    const fix = isLoopbackHost(new URL(place.baseUrl).hostname)
+      ? `${host} is a local address, where plain http is accepted: if that server has no HTTPS, reconnect your account with http://${host}${new URL(place.baseUrl).pathname.replace(/\/$/, '')}.`
+      : 'Reconnect your account with the https:// address of your Connect API (for example https://api.example.com); plain http is not accepted.';
     return new z.errors.Error(
-      `${how}, but the server there does not speak HTTPS (it answers like a plain HTTP server), so ${place.what} could not be fetched. Reconnect your account with the https:// address of your Connect API (for example https://api.example.com); plain http is not accepted.`,
+      `${how}, but the server there does not speak HTTPS (it answers like a plain HTTP server), so ${place.what} could not be fetched. ${fix}`,
       'NETWORK',
       0,
     );
@@ -361,7 +373,57 @@ export const connectErrorCode = (error: unknown): string | undefined => {
   return undefined;
 };
 
-export const isNotFound = (error: unknown): boolean => connectErrorCode(error) === 'NOT_FOUND';
+/** Whether the service found no such resource: any `NOT_FOUND`, or an event it does not hold (`EVENT_NOT_FOUND`). */
+export const isNotFound = (error: unknown): boolean => {
+  const code = connectErrorCode(error);
+  return code === 'NOT_FOUND' || code === EVENT_NOT_FOUND;
+};
+
+/** The code of `eventNotFoundError`. */
+export const EVENT_NOT_FOUND = 'EVENT_NOT_FOUND';
+
+/**
+ * The error for an event that is not among the connected account's events: the service answered 404 for an
+ * event-scoped read, or the account's events list does not hold it. One message for every operation that
+ * takes an event. `newest`: the list read holds only the account's newest events (this many), so the event
+ * may also be older than these. `next`: what to do after choosing it again, when there is more to do.
+ */
+export const eventNotFoundError = (
+  z: ZObject,
+  eventId: string,
+  options: { newest?: number; next?: string } = {},
+): Error => {
+  const where = options.newest
+    ? `the ${options.newest} newest events that the service lists for the connected account: it may have been deleted, belong to another organizer account, or be older than these`
+    : 'the events of the connected account: it may have been deleted, or it belongs to another organizer account';
+  return new z.errors.Error(
+    `The event in the Event field (ID ${eventId.slice(0, 80)}) is not among ${where}. Choose the event again in the Event field, or map an event ID of this account from an earlier step${options.next ? `, ${options.next}` : ''}.`,
+    EVENT_NOT_FOUND,
+    404,
+  );
+};
+
+/**
+ * The error for a Connect API URL whose host does not answer like a Connect API (`notConnectApiReason`): the
+ * same words for the connection test and every operation.
+ */
+export const notConnectApiError = (
+  z: ZObject,
+  baseUrl: string,
+  reason: 'no-endpoint' | 'bad-answer',
+): Error => {
+  const url = new URL(baseUrl);
+  const path = url.pathname.replace(/\/$/, '');
+  const why =
+    reason === 'bad-answer'
+      ? 'its answer was not what the Connect API sends'
+      : 'the events endpoint was not found';
+  return new z.errors.Error(
+    `${url.host}${path.slice(0, 80)} does not answer like a Connect API (${why}). Check the Connect API URL of your connection: it is the address of the API host, without any path after it.`,
+    'WRONG_BASE_URL',
+    400,
+  );
+};
 
 /**
  * Why an error shows that a host does not answer like a Connect API: `'no-endpoint'` when the events

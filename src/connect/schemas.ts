@@ -260,6 +260,9 @@ export const CatalogPaging = lazy(() => {
 /** `{ "data": [...] }`, the envelope of every list. */
 export const listOf = <T extends z.ZodType>(item: T) => z.looseObject({ data: z.array(item) });
 
+/** A list envelope whose items are not read (is there a Connect list at this address at all?). */
+export const AnyList = lazy(() => listOf(z.unknown()));
+
 /** Webhook kinds named by the interface document, and the event-lifecycle family of the contract. */
 export const HOOK_KINDS = [
   'FORM_SUBMISSION',
@@ -286,3 +289,12 @@ export const ENTITLEMENT_NAMES: Record<string, string> = {
 
 /** Limits of the list endpoints (contract §1). */
 export const LIST_LIMIT_MAX = 100;
+
+/**
+ * The most events one read of the events list asks for. The events list has no page parameter: a larger
+ * `limit` is the only way past the newest 100, and the contract expects a service to clamp it to
+ * `LIST_LIMIT_MAX`; a service that honours more lets the Event dropdown's "Load more" and the lookup of an
+ * older event reach this far (10 dropdown pages).
+ */
+export const EVENT_PAGES_MAX = 10;
+export const EVENTS_LIMIT_MAX = EVENT_PAGES_MAX * LIST_LIMIT_MAX;

@@ -7,7 +7,7 @@ import { type Bundle, type ZObject, defineCreate } from 'zapier-platform-core';
 import {
   type CheckInBody,
   checkIn,
-  connectErrorCode,
+  checkInFailureOf,
   isOutdatedReplay,
   registrationNotInEventError,
 } from '../connect';
@@ -18,7 +18,7 @@ import {
   checkInByField,
   checkInModeFields,
   checkInModeOf,
-  scanIdField,
+  scanReferenceField,
 } from '../fields/checkIn';
 import { requiredEventId } from '../fields/event';
 import { dateTimeInput, textInput } from '../fields/read';
@@ -78,8 +78,8 @@ const checkInBodyOf = (
 
 const perform = async (z: ZObject, bundle: Bundle) => {
   const body = checkInBodyOf(z, bundle);
-  const scanId = textInput(bundle, 'scanId');
-  let key = scanId ? chosenScanKey(scanId) : derivedScanKey(body);
+  const reference = textInput(bundle, 'scanReference');
+  let key = reference ? chosenScanKey(reference) : derivedScanKey(body);
   let answer;
   try {
     try {
@@ -91,7 +91,7 @@ const perform = async (z: ZObject, bundle: Bundle) => {
     }
   } catch (error) {
     // By registration, "no ticket" means the registration is not one of the chosen event's: name the event.
-    if (!('submissionId' in body) || connectErrorCode(error) !== 'TICKET_NOT_FOUND') throw error;
+    if (!('submissionId' in body) || checkInFailureOf(error) !== 'no-ticket') throw error;
     const event = await findEvent(z, bundle, body.eventId).catch(() => null);
     throw registrationNotInEventError(z, body, event?.title ?? null);
   }
@@ -121,7 +121,7 @@ export default defineCreate({
         helpText:
           'When the person arrived, as an ISO 8601 date and time (for example 2026-11-25T10:00:00Z); empty means now. It cannot be more than 5 minutes ahead of now, nor before 2000. Map the scan time of your scanner app here so that a second scan of the same ticket counts as a new scan and is answered with **Was Already Checked In**.',
       },
-      scanIdField,
+      scanReferenceField,
     ],
     inputFieldGroups: [{ key: 'advanced', label: 'Advanced' }],
     sample: checkInSample,

@@ -6,8 +6,8 @@
  */
 import { type Bundle, type ZObject, defineCreate } from 'zapier-platform-core';
 import { AGENDA_LANGUAGES, AGENDA_THEMES, resolveEmbedUrl, resolveFrontUrl } from '../connect';
-import { findEvent } from '../account/events';
-import { cachedFloorPlan } from '../account/plansAndAgendas';
+import { findEvent, requireEvent } from '../account/events';
+import { cachedFloorPlan, cachedFloorPlans } from '../account/plansAndAgendas';
 import { eventField, requiredEventId } from '../fields/event';
 import { floorPlanField, planIdInput } from '../fields/floorPlan';
 import { textInput } from '../fields/read';
@@ -31,6 +31,8 @@ const perform = async (z: ZObject, bundle: Bundle) => {
     const event = await findEvent(z, bundle, eventId).catch(() => null);
     const plan = await cachedFloorPlan(z, bundle, eventId, planId);
     if (!plan.value) {
+      // "Not found" names the plan or the event: the event's list of plans tells (an unknown event throws).
+      await cachedFloorPlans(z, bundle, eventId);
       const where = event ? `the event "${event.title}"` : 'the chosen event';
       invalid(
         z,
@@ -51,13 +53,7 @@ const perform = async (z: ZObject, bundle: Bundle) => {
   }
 
   const embedUrl = resolveEmbedUrl(z, bundle.authData);
-  const event = await findEvent(z, bundle, eventId);
-  if (!event) {
-    return invalid(
-      z,
-      'This event is not among your events any more (it may have been deleted), so its slug is unknown. Choose the event again in the Event field.',
-    );
-  }
+  const event = await requireEvent(z, bundle, eventId);
   return toEmbedItem({
     kind: 'agenda',
     embedUrl,

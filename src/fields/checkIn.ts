@@ -67,8 +67,8 @@ export const registrationField = {
     "The person, among the event's approved registrations (sorted by last name). Map a registration ID from a trigger, or find it with **Find Registration**.",
 };
 
-export const scanIdField = {
-  key: 'scanId',
+export const scanReferenceField = {
+  key: 'scanReference',
   label: "Scanner's Scan Reference",
   type: 'string' as const,
   required: false,

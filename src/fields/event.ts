@@ -3,6 +3,7 @@
  * trigger, so nobody pastes an event UUID; and its value, checked to be an event ID before any request.
  */
 import type { Bundle, ZObject } from 'zapier-platform-core';
+import { LIST_LIMIT_MAX } from '../connect';
 import { EVENT_LIST_TRIGGER_KEY } from './keys';
 import { textInput } from './read';
 
@@ -20,7 +21,7 @@ export const eventField = (options: {
   helpText:
     options.helpText ??
     (options.required
-      ? 'Choose one of your events. The list shows your 100 newest events, drafts included.'
+      ? `Choose one of your events, newest first, drafts included: ${LIST_LIMIT_MAX} a page, and **Load more** shows older ones as far as the service lists them. For an event past the last page, map its event ID from an earlier step (for example from **Find Event**).`
       : 'Leave empty for all of your events, or choose one to limit this step to it.'),
 });
 

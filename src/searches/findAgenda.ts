@@ -1,10 +1,11 @@
 /**
  * Find Event Agenda: the sessions of a published event as line items plus flat fields, optionally only one
  * day or one track. Answers are cached for 10 minutes for the account (src/account/plansAndAgendas.ts). An event that is not
- * published, or an agenda without matching sessions, is `[]`.
+ * published, or an agenda without matching sessions, is `[]`; an event that is not among the account's events
+ * is an error that says so.
  */
 import { type Bundle, type ZObject, defineSearch } from 'zapier-platform-core';
-import { findEvent } from '../account/events';
+import { requireEvent } from '../account/events';
 import { cachedAgenda } from '../account/plansAndAgendas';
 import { eventField, requiredEventId } from '../fields/event';
 import { readIsoDateTime, textInput } from '../fields/read';
@@ -35,8 +36,7 @@ const perform = async (z: ZObject, bundle: Bundle) => {
   const eventId = requiredEventId(z, bundle);
   // A Day that is not a date is refused before any request (read again below in the agenda's time zone).
   dayFilter(z, textInput(bundle, 'day'), 'UTC');
-  const event = await findEvent(z, bundle, eventId);
-  if (!event) return [];
+  const event = await requireEvent(z, bundle, eventId);
   const { value: agenda, fetchedAt } = await cachedAgenda(z, bundle, event.slug);
   if (!agenda) return [];
   const day = dayFilter(z, textInput(bundle, 'day'), agendaTimeZone(agenda, event));

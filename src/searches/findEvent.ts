@@ -1,12 +1,19 @@
 /**
  * Find Event: your events whose title or slug contains the text (case, accents and punctuation do not
- * matter), optionally also the public catalog of every organizer (a bounded number of pages). Published
+ * matter; as many of your events as the service lists, up to `EVENTS_LIMIT_MAX`), optionally also the public catalog of every organizer (a bounded number of pages). Published
  * events are enriched with their public page's description and cover image. Best match first; nothing found
  * is `[]`.
  */
 import { type Bundle, type ZObject, defineSearch } from 'zapier-platform-core';
-import { type Event, type EventWidget, getEventWidget, listPublicEvents, LIST_LIMIT_MAX } from '../connect';
-import { accountEvents } from '../account/events';
+import {
+  EVENTS_LIMIT_MAX,
+  type Event,
+  type EventWidget,
+  LIST_LIMIT_MAX,
+  getEventWidget,
+  listEvents,
+  listPublicEvents,
+} from '../connect';
 import { booleanInput, textInput } from '../fields/read';
 import { mapEach } from '../mappers/each';
 import { eventOutputFields, eventSample, toEventItem } from '../mappers/event';
@@ -68,7 +75,8 @@ const perform = async (z: ZObject, bundle: Bundle) => {
       400,
     );
   }
-  const own = ranked(await accountEvents(z, bundle, true), needle);
+  // As many of your events as the service lists: an event past the Event dropdown's pages is found here too.
+  const own = ranked(await listEvents(z, bundle, EVENTS_LIMIT_MAX), needle);
   const ownIds = new Set(own.map((event) => event.id));
   const others =
     booleanInput(bundle, 'includeCatalog') && own.length < MAX_RESULTS

@@ -1,10 +1,10 @@
 /**
  * Find Floor Plan: an event's published floor plans (or the one chosen), booths as line items and the counts
  * of available, held and booked booths. Answers are cached for 5 minutes for the account; "Bypass Cache"
- * reads the service again (after holds or bookings). An unknown event or plan is `[]`.
+ * reads the service again (after holds or bookings). A plan that is not published is `[]`; an event that is
+ * not among the account's events is an error that says so.
  */
 import { type Bundle, type ZObject, defineSearch } from 'zapier-platform-core';
-import { isNotFound } from '../connect';
 import { findEvent } from '../account/events';
 import { cachedFloorPlan, cachedFloorPlans } from '../account/plansAndAgendas';
 import { eventField, requiredEventId } from '../fields/event';
@@ -17,17 +17,14 @@ const perform = async (z: ZObject, bundle: Bundle) => {
   const planId = planIdInput(z, bundle);
   const fresh = booleanInput(bundle, 'bypassCache');
   let found;
-  try {
-    if (planId) {
-      const one = await cachedFloorPlan(z, bundle, eventId, planId, fresh);
-      found = { plans: one.value ? [one.value] : [], fetchedAt: one.fetchedAt };
-    } else {
-      const all = await cachedFloorPlans(z, bundle, eventId, fresh);
-      found = { plans: all.value, fetchedAt: all.fetchedAt };
-    }
-  } catch (error) {
-    if (isNotFound(error)) return [];
-    throw error;
+  if (planId) {
+    const one = await cachedFloorPlan(z, bundle, eventId, planId, fresh);
+    // "Not found" names the plan or the event: the event's list of plans tells (an unknown event throws).
+    if (!one.value) await cachedFloorPlans(z, bundle, eventId, fresh);
+    found = { plans: one.value ? [one.value] : [], fetchedAt: one.fetchedAt };
+  } else {
+    const all = await cachedFloorPlans(z, bundle, eventId, fresh);
+    found = { plans: all.value, fetchedAt: all.fetchedAt };
   }
   if (found.plans.length === 0) return [];
   const event = await findEvent(z, bundle, eventId).catch(() => null);

@@ -37,13 +37,36 @@ const registrationsWithEmail = async (
   return new Set(sets.flatMap((ids) => [...ids]));
 };
 
+// The three ways to name an order; the message for none of them names them by these labels.
+const orderIdField = {
+  key: 'orderIdText',
+  label: 'Order ID',
+  type: 'string' as const,
+  required: false,
+  helpText: 'An order ID such as `ord_01JD3KB0Z1`, or the payment ID of a payment trigger (`pay_…`).',
+};
+const submissionIdField = {
+  key: 'submissionIdText',
+  label: 'Registration ID',
+  type: 'string' as const,
+  required: false,
+  helpText: 'The registration the order paid for, mapped from a registration trigger or search.',
+};
+const emailField = {
+  key: 'email',
+  label: 'Attendee Email',
+  type: 'string' as const,
+  required: false,
+  helpText: `The email of the person who registered; case does not matter. Matched through the registrations of the events of your newest orders (up to ${MAX_EMAIL_EVENTS} events).`,
+};
+
 const perform = async (z: ZObject, bundle: Bundle) => {
   const orderId = textInput(bundle, 'orderIdText');
   const submissionId = textInput(bundle, 'submissionIdText');
   const email = textInput(bundle, 'email');
   if (!orderId && !submissionId && !email) {
     throw new z.errors.Error(
-      'Fill in Order ID, Registration ID or Email to say which order to find.',
+      `Fill in ${orderIdField.label}, ${submissionIdField.label} or ${emailField.label} to say which order to find.`,
       'INVALID_INPUT',
       400,
     );
@@ -74,27 +97,9 @@ export default defineSearch({
   operation: {
     perform,
     inputFields: [
-      {
-        key: 'orderIdText',
-        label: 'Order ID',
-        type: 'string' as const,
-        required: false,
-        helpText: 'An order ID such as `ord_01JD3KB0Z1`, or the payment ID of a payment trigger (`pay_…`).',
-      },
-      {
-        key: 'submissionIdText',
-        label: 'Registration ID',
-        type: 'string' as const,
-        required: false,
-        helpText: 'The registration the order paid for, mapped from a registration trigger or search.',
-      },
-      {
-        key: 'email',
-        label: 'Attendee Email',
-        type: 'string' as const,
-        required: false,
-        helpText: `The email of the person who registered; case does not matter. Matched through the registrations of the events of your newest orders (up to ${MAX_EMAIL_EVENTS} events).`,
-      },
+      orderIdField,
+      submissionIdField,
+      emailField,
       {
         key: 'attendeeHelp',
         type: 'copy' as const,

@@ -1,9 +1,10 @@
 /**
  * Find Registration: one event's registration by email or by registration ID, with the same fields as the
- * registration triggers (event title and dates, custom answers). Nothing found is `[]`, never an error.
+ * registration triggers (event title and dates, custom answers). Nothing found is `[]`; an event that is not
+ * among the account's events (deleted, or another account's) is an error that says so.
  */
 import { type Bundle, type ZObject, defineSearch } from 'zapier-platform-core';
-import { type Submission, isNotFound } from '../connect';
+import type { Submission } from '../connect';
 import { findEvent } from '../account/events';
 import { recentSubmissions } from '../account/recent';
 import { matchingRegistrations } from '../account/registrations';
@@ -30,13 +31,7 @@ const perform = async (z: ZObject, bundle: Bundle) => {
       400,
     );
   }
-  let matches;
-  try {
-    matches = await matchingRegistrations(z, bundle, eventId, { submissionId, email });
-  } catch (error) {
-    if (isNotFound(error)) return [];
-    throw error;
-  }
+  const matches = await matchingRegistrations(z, bundle, eventId, { submissionId, email });
   if (matches.length === 0) return [];
   const event = await findEvent(z, bundle, eventId);
   const context = eventContextOf(event);

@@ -1,9 +1,10 @@
 /**
  * Hidden trigger that feeds the event dropdown of every operation: newest events first, labelled
- * `TechWeek 2026 — 1 Dec 2026 (published)`.
+ * `TechWeek 2026 — 1 Dec 2026 (published)`, 100 a page. "Load more" (`canPaginate`) shows the next hundred as
+ * far as the service answers them (`eventsPage`); an empty page ends the list.
  */
 import { type Bundle, type ZObject, defineTrigger } from 'zapier-platform-core';
-import { LIST_LIMIT_MAX, listEvents } from '../connect';
+import { eventsPage } from '../account/events';
 import { EVENT_LIST_TRIGGER_KEY } from '../fields/keys';
 import { eventLabel, eventOutputFields, eventSample, toEventItem } from '../mappers/event';
 import { staticSample } from '../mappers/sample';
@@ -23,7 +24,8 @@ export default defineTrigger({
   },
   operation: {
     perform: async (z: ZObject, bundle: Bundle) =>
-      (await listEvents(z, bundle, LIST_LIMIT_MAX)).map(toDropdownItem),
+      (await eventsPage(z, bundle, Number(bundle.meta?.page) || 0)).map(toDropdownItem),
+    canPaginate: true,
     sample: staticSample('eventChoice', () => ({ ...eventSample, label: eventLabel(eventSample) })),
     outputFields: [...eventOutputFields, { key: 'label', label: 'Dropdown Label', type: 'string' }],
   },

@@ -1,6 +1,6 @@
 /**
  * New Form Submission (polling): registrations of one event, newest first, id = submissionId, read with a
- * since-window that never misses one (see src/triggers/common/cursor.ts and the README's "Reliability"
+ * since-window that never misses one (see src/triggers/common/cursor.ts and docs/design.md, "New Form Submission cursor"
  * section). Items have exactly the fields of the instant New Registration trigger: same mapper, same event
  * context. A steady poll downloads only what is new since the stream's previous poll (and its last 2.5
  * minutes again) and returns with it the registrations the stream kept in its cache entry for the last 150

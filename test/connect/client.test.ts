@@ -2,6 +2,7 @@ import nock from 'nock';
 import type { Bundle, ZObject } from 'zapier-platform-core';
 import { z as zod } from 'zod';
 import {
+  EVENTS_LIMIT_MAX,
   Event,
   buildUrl,
   connectErrorCode,
@@ -39,6 +40,17 @@ const failWith = async (status: number, body: unknown, headers: Record<string, s
 };
 
 afterEach(() => nock.cleanAll());
+
+/** The public event page `gone`, or `null` when it is not found. */
+const readGoneWidget = () =>
+  run((z, b) =>
+    connectRequestOrNull(z, b, {
+      path: paths.eventWidget('gone'),
+      schema: zod.object({}),
+      what: 'x',
+      public: true,
+    }),
+  );
 
 describe('URLs and headers', () => {
   it('joins base URL, encoded path and defined query values only', () => {
@@ -94,8 +106,11 @@ describe('URLs and headers', () => {
     expect(page).toEqual({ data: [SAMPLE_EVENT], page: 1, limit: 2, received: 2 });
   });
 
-  it('clamps list limits to the contract maximum', async () => {
-    const scope = nock(BASE_URL).get(paths.events()).query({ limit: '100' }).reply(200, { data: [] });
+  it('asks the events list for at most EVENTS_LIMIT_MAX events', async () => {
+    const scope = nock(BASE_URL)
+      .get(paths.events())
+      .query({ limit: String(EVENTS_LIMIT_MAX) })
+      .reply(200, { data: [] });
     await run((z, b) => listEvents(z, b, 5000));
     scope.done();
   });
@@ -235,19 +250,23 @@ describe('error rows of the contract', () => {
   );
 
   it('404 NOT_FOUND is distinguishable, and connectRequestOrNull turns it into null', async () => {
-    const error = await failWith(404, { error: { code: 'NOT_FOUND', message: 'no' } });
+    nock(BASE_URL)
+      .get(paths.floorPlan(SAMPLE_EVENT.id, 'plan_gone'))
+      .reply(404, { error: { code: 'NOT_FOUND', message: 'no' } });
+    const error = await caught(() =>
+      run((z, b) =>
+        connectRequest(z, b, {
+          path: paths.floorPlan(SAMPLE_EVENT.id, 'plan_gone'),
+          schema: zod.object({}),
+          what: 'this floor plan',
+        }),
+      ),
+    );
     expect(connectErrorCode(error)).toBe('NOT_FOUND');
     nock(BASE_URL)
       .get(paths.eventWidget('gone'))
       .reply(404, { error: { code: 'NOT_FOUND', message: 'no' } });
-    const result = await run((z, b) =>
-      connectRequestOrNull(z, b, {
-        path: paths.eventWidget('gone'),
-        schema: zod.object({}),
-        what: 'x',
-        public: true,
-      }),
-    );
+    const result = await readGoneWidget();
     expect(result).toBeNull();
   });
 
@@ -301,5 +320,65 @@ describe('retryAfterSeconds', () => {
     expect(retryAfterSeconds(null, now)).toBe(60);
     expect(retryAfterSeconds('soon', now)).toBe(60);
     expect(retryAfterSeconds('0', now)).toBe(1);
+  });
+});
+
+describe('a "not found" read in the light of the Connect API URL', () => {
+  const WRONG = (where: string) =>
+    `${where} does not answer like a Connect API (the events endpoint was not found). Check the Connect API URL of your connection: it is the address of the API host, without any path after it.`;
+  const plan = (prefix = '') => nock(BASE_URL).get(`${prefix}${paths.floorPlan(SAMPLE_EVENT.id, 'p1')}`);
+  const readPlan = (auth = authData()) =>
+    caught(() =>
+      run(
+        (z, b) =>
+          connectRequest(z, b, {
+            path: paths.floorPlan(SAMPLE_EVENT.id, 'p1'),
+            schema: zod.object({}),
+            what: 'this floor plan',
+          }),
+        auth,
+      ),
+    );
+
+  it('a 404 of the events list itself is a wrong URL, in the connection test’s words', async () => {
+    nock(BASE_URL).get(paths.events()).query(true).reply(404, 'Not Found', { 'Content-Type': 'text/plain' });
+    const error = await caught(() => run((z, b) => listEvents(z, b, 1)));
+    expect(errorMessage(error)).toBe(WRONG('api.connect.test'));
+  });
+
+  it('under a URL with a path, a NOT_FOUND asks the events list, and a missing list makes it a wrong URL', async () => {
+    const base = `${BASE_URL}/embed`;
+    plan('/embed').reply(404, { error: { code: 'NOT_FOUND', message: 'No route' } });
+    const events = nock(BASE_URL)
+      .get(`/embed${paths.events()}`)
+      .query({ limit: '1' })
+      .reply(404, {
+        error: { code: 'NOT_FOUND', message: 'No route' },
+      });
+    expect(errorMessage(await readPlan(authData({ baseUrl: base })))).toBe(WRONG('api.connect.test/embed'));
+    events.done();
+  });
+
+  it('a plain 404 asks the events list; where the list answers, the 404 is the record’s own', async () => {
+    plan().reply(404, 'Not Found', { 'Content-Type': 'text/plain' });
+    const events = nock(BASE_URL).get(paths.events()).query({ limit: '1' }).reply(200, { data: [] });
+    const error = await readPlan();
+    expect(connectErrorCode(error)).toBe('HTTP_404');
+    events.done();
+  });
+
+  it("the API's own NOT_FOUND under a URL without a path is the record's, without another request", async () => {
+    plan().reply(404, { error: { code: 'NOT_FOUND', message: 'Floor plan not found' } });
+    const events = nock(BASE_URL).get(paths.events()).query(true).reply(200, { data: [] });
+    expect(connectErrorCode(await readPlan())).toBe('NOT_FOUND');
+    expect(events.isDone()).toBe(false);
+  });
+
+  it('a public page that is not found asks nothing more', async () => {
+    nock(BASE_URL).get(paths.eventWidget('gone')).reply(404, 'Not Found', { 'Content-Type': 'text/plain' });
+    const events = nock(BASE_URL).get(paths.events()).query(true).reply(200, { data: [] });
+    const result = await readGoneWidget().catch((error: unknown) => error);
+    expect(connectErrorCode(result)).toBe('HTTP_404');
+    expect(events.isDone()).toBe(false);
   });
 });

@@ -34,7 +34,7 @@ it('turning on an instant Zap for a deleted event says the event is gone, not th
   const message = errorMessage(error);
   expect(message).not.toMatch(/webhook subscription/);
   expect(message).toBe(
-    `The event chosen in the Event field (ID ${EVENT_ID}) no longer exists in the connected account: the service found no such event (it may have been deleted). Choose another event in the Event field, or leave it empty to listen to all of your events, then turn the Zap on again.`,
+    `The event in the Event field (ID ${EVENT_ID}) is not among the events of the connected account: it may have been deleted, or it belongs to another organizer account. Choose the event again in the Event field, or map an event ID of this account from an earlier step, or leave the field empty to listen to all of your events; then turn the Zap on again.`,
   );
 });
 
@@ -161,7 +161,7 @@ it('an order step for an unknown company names the company', async () => {
   expect(errorMessage(error)).toMatch(/^The service knows no company "cmp_gone" for this API key/);
 });
 
-it('a Connect API URL without https:// that points at a plain HTTP server says so, without OpenSSL text', async () => {
+it('a Connect API URL without https:// that points at a local plain HTTP server says to type http://, without OpenSSL text', async () => {
   const server = createServer((_req, res) => {
     res.writeHead(200, { 'Content-Type': 'application/json' });
     res.end('{"data":[]}');
@@ -173,7 +173,7 @@ it('a Connect API URL without https:// that points at a plain HTTP server says s
     const error = await caught(() => run((z, b) => listEvents(z, b, 1), authData({ baseUrl: typed })));
     const message = errorMessage(error);
     expect(message).toBe(
-      `The Connect API URL "${typed}" has no https://, so https://${typed} was tried, but the server there does not speak HTTPS (it answers like a plain HTTP server), so the list of your events could not be fetched. Reconnect your account with the https:// address of your Connect API (for example https://api.example.com); plain http is not accepted.`,
+      `The Connect API URL "${typed}" has no https://, so https://${typed} was tried, but the server there does not speak HTTPS (it answers like a plain HTTP server), so the list of your events could not be fetched. ${typed} is a local address, where plain http is accepted: if that server has no HTTPS, reconnect your account with http://${typed}.`,
     );
     expect(message).not.toMatch(/SSL|ssl3|routines|openssl/i);
   } finally {

@@ -305,7 +305,7 @@ describe('answers that are not a complete list', () => {
       404,
       JSON.stringify({ error: { code: 'NOT_FOUND', message: 'no event' } }),
       'application/json',
-      /could not find the registrations of this event/,
+      /^The event in the Event field \(ID [-0-9a-f]+\) is not among the events of the connected account/,
     ],
     [
       400,

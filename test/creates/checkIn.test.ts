@@ -180,13 +180,13 @@ describe('the Idempotency-Key', () => {
   });
 
   it('is the scan reference when one is given: verbatim, quoted when it has spaces, hashed when it cannot be a header', async () => {
-    expect(await keyOf({ code: CODE, scanId: ' door-2/scan-000123 ' })).toBe('door-2/scan-000123');
-    expect(await keyOf({ code: CODE, scanId: 'door 2 "north"' })).toBe('"door 2 \\"north\\""');
-    const hashed = await keyOf({ code: CODE, scanId: 'porte-é-1' });
+    expect(await keyOf({ code: CODE, scanReference: ' door-2/scan-000123 ' })).toBe('door-2/scan-000123');
+    expect(await keyOf({ code: CODE, scanReference: 'door 2 "north"' })).toBe('"door 2 \\"north\\""');
+    const hashed = await keyOf({ code: CODE, scanReference: 'porte-é-1' });
     expect(hashed).toMatch(/^zapier-scan-v1-[0-9a-f]{64}$/);
-    expect(await keyOf({ code: CODE, scanId: 'porte-é-1' })).toBe(hashed);
-    expect(await keyOf({ code: CODE, scanId: 'x'.repeat(256) })).toMatch(/^zapier-scan-v1-/);
-    expect(await keyOf({ code: CODE, scanId: 'x'.repeat(255) })).toBe('x'.repeat(255));
+    expect(await keyOf({ code: CODE, scanReference: 'porte-é-1' })).toBe(hashed);
+    expect(await keyOf({ code: CODE, scanReference: 'x'.repeat(256) })).toMatch(/^zapier-scan-v1-/);
+    expect(await keyOf({ code: CODE, scanReference: 'x'.repeat(255) })).toBe('x'.repeat(255));
   });
 });
 
@@ -247,7 +247,7 @@ describe('errors a door volunteer can act on', () => {
 
   it('a scan reference reused for another check-in says what to change', async () => {
     checkInCall(apiError(422, 'IDEMPOTENCY_KEY_REUSED'));
-    const error = await caught(() => run({ code: CODE, scanId: 'scan-1' }));
+    const error = await caught(() => run({ code: CODE, scanReference: 'scan-1' }));
     expect(errorMessage(error)).toMatch(
       /^This scan reference was already used in the last 24 hours for a different check-in .* into "Scanner's Scan Reference", or leave that field empty\./,
     );
@@ -463,13 +463,17 @@ describe('the fields each mode shows', () => {
   });
 
   it('the scan reference is labelled and explained as a value mapped from the scanner step, not as an ID to type', () => {
-    const scanId = inputFields.find(
-      (field) => typeof field === 'object' && field.key === 'scanId',
+    const reference = inputFields.find(
+      (field) => typeof field === 'object' && field.key === 'scanReference',
     ) as Field & {
       helpText: string;
     };
-    expect(scanId.label).toBe("Scanner's Scan Reference");
-    expect(scanId.label).not.toMatch(/\bID\b/);
-    expect(scanId.helpText).toMatch(/^Not typed by hand: map the reference your scanner app gives each scan/);
+    // Neither the label nor the key reads as an ID (Zapier's check D004 flags ID inputs without a dropdown).
+    expect(reference.label).toBe("Scanner's Scan Reference");
+    expect(reference.label).not.toMatch(/\bID\b/);
+    expect(reference.key).not.toMatch(/id$/i);
+    expect(reference.helpText).toMatch(
+      /^Not typed by hand: map the reference your scanner app gives each scan/,
+    );
   });
 });

@@ -139,17 +139,26 @@ it('a map for a floor plan that does not exist says so instead of embedding a br
   nock(BASE_URL)
     .get(paths.floorPlan(EVENT_ID, 'plan_gone'))
     .reply(404, { error: { code: 'NOT_FOUND', message: 'Floor plan not found' } });
+  nock(BASE_URL).get(paths.floorPlans(EVENT_ID)).reply(200, { data: [] });
   const error = await caught(() => run({ embedType: 'map', eventId: EVENT_ID, planId: 'plan_gone' }));
   expect(errorMessage(error)).toBe(
     'The floor plan "plan_gone" is not a published floor plan of the event "TechWeek 2026", so its map would show nothing. Choose a plan in the Floor Plan field (it lists the published plans of the event), or publish the plan in the dashboard first.',
   );
 });
 
-it('an event that is not among yours any more cannot give its slug', async () => {
+it('an event that is not among yours any more says so, for an agenda and for a map', async () => {
+  const message = `The event in the Event field (ID ${EVENT_ID}) is not among the events of the connected account: it may have been deleted, or it belongs to another organizer account. Choose the event again in the Event field, or map an event ID of this account from an earlier step.`;
   events([]);
-  expect(errorMessage(await caught(() => run({ eventId: EVENT_ID })))).toMatch(
-    /^This event is not among your events any more/,
-  );
+  expect(errorMessage(await caught(() => run({ eventId: EVENT_ID })))).toBe(message);
+  nock(BASE_URL)
+    .get(paths.floorPlan(EVENT_ID, 'plan_main'))
+    .reply(404, { error: { code: 'NOT_FOUND', message: 'Event not found' } });
+  nock(BASE_URL)
+    .get(paths.floorPlans(EVENT_ID))
+    .reply(404, { error: { code: 'NOT_FOUND', message: 'Event not found' } });
+  expect(
+    errorMessage(await caught(() => run({ embedType: 'map', eventId: EVENT_ID, planId: 'plan_main' }))),
+  ).toBe(message);
 });
 
 it('says which host is missing when neither the environment nor the connection sets it', async () => {

@@ -145,8 +145,8 @@ it('concurrent runs of the same scan check in once: the one in flight makes the 
 it('two doors scanning the same person at once (two scans): one checks in, the other is told it already happened', async () => {
   const dan = await register();
   const [north, south] = await Promise.all([
-    checkIn({ code: dan.qrCode, scanId: 'north-door-1' }),
-    checkIn({ code: dan.qrCode, scanId: 'south-door-1' }),
+    checkIn({ code: dan.qrCode, scanReference: 'north-door-1' }),
+    checkIn({ code: dan.qrCode, scanReference: 'south-door-1' }),
   ]);
   expect([north.result, south.result].sort()).toEqual(['already_checked_in', 'checked_in']);
   expect(north.checkInTime).toBe(south.checkInTime);

@@ -8,8 +8,6 @@ import { existsSync, statSync } from 'node:fs';
 import type { Browser } from 'playwright-core';
 import { startSandbox, type RunningSandbox } from '../../sandbox';
 import {
-  CHROMIUM_MISSING,
-  chromiumPath,
   launchChromium,
   openPage,
   organizerPage,
@@ -20,6 +18,7 @@ import {
 } from '../../scripts/browser';
 import generateEmbedCode from '../../src/creates/embedCode';
 import { functionOf } from '../../scripts/lib/app';
+import { describeChromium, findChromium, type FoundChromium } from '../../scripts/lib/chromium';
 import { appTester } from '../support/app';
 import { NORTHWIND, simulate } from '../support/sandbox';
 import { useGenerousTimeLimits } from '../support/limits';
@@ -37,12 +36,14 @@ let site: OrganizerSite;
 let browser: Browser;
 let eventId: string;
 let slug: string;
+let found: FoundChromium;
 
 const AVAILABLE_FILL = 'rgb(47, 158, 91)';
 const BOOKED_FILL = 'rgb(200, 69, 59)';
 
 beforeAll(async () => {
-  if (!chromiumPath()) throw new Error(CHROMIUM_MISSING);
+  // CHROMIUM_PATH, else a system Chromium, else the npm package's: on a machine with only npm, the last.
+  found = await findChromium();
   sandbox = await startSandbox();
   const events = await simulate<{ data: { id: string; slug: string }[] }>(
     sandbox,
@@ -74,7 +75,8 @@ beforeAll(async () => {
   site = await startOrganizerSite(
     organizerPage('Northwind Events — TechWeek Paris', [map.html, agenda.html]),
   );
-  browser = await launchChromium();
+  browser = await launchChromium(found);
+  console.log(`The browser test runs in ${describeChromium(found, browser.version())}.`);
 });
 
 afterAll(async () => {

@@ -160,7 +160,9 @@ describe('New Form Submission', () => {
     const event = await sim<{ id: string }>('POST', '/_sandbox/events', { title: 'Cancelled Fair' });
     await sim('DELETE', `/_sandbox/events/${event.id}`);
     const error = await caught(() => run(functionOf('triggers', newSubmission.key), { eventId: event.id }));
-    expect(errorMessage(error)).toMatch(/could not find the registrations of this event/);
+    expect(errorMessage(error)).toBe(
+      `The event in the Event field (ID ${event.id}) is not among the events of the connected account: it may have been deleted, or it belongs to another organizer account. Choose the event again in the Event field, or map an event ID of this account from an earlier step.`,
+    );
   });
 });
 

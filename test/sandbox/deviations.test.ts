@@ -2,7 +2,15 @@
 // reads them from --deviate.
 
 import { parseArgs } from '../../sandbox/cli';
-import { DEVIATION_NAMES, SEED_TENANTS, type Deviation, parseDeviations, startSandbox } from '../../sandbox';
+import {
+  DEVIATION_NAMES,
+  SEED_TENANTS,
+  type Deviation,
+  parseDeviations,
+  sandboxCall,
+  startSandbox,
+} from '../../sandbox';
+import { LARGE_LIMIT_MAX } from '../../sandbox/connect/events';
 
 const KEY = SEED_TENANTS[0].apiKey;
 
@@ -106,6 +114,28 @@ it('limit-rejected: a limit above 100 is a 400 naming the field', async () => {
   expect(answer.status).toBe(400);
   expect(JSON.parse(answer.text)).toMatchObject({ error: { code: 'VALIDATION_ERROR', field: 'limit' } });
   expect((await get(['limit-rejected'], EVENTS)).status).toBe(200);
+});
+
+it('large-limits: the events list honours a limit up to 1000 instead of clamping it to 100', async () => {
+  const many = async (deviations: Deviation[]) => {
+    const sandbox = await startSandbox({ deviations });
+    try {
+      const call = (method: string, path: string, body?: unknown) =>
+        sandboxCall<{ data: unknown[] }>(sandbox.url, KEY, method, path, body);
+      for (let i = 0; i < 130; i++) await call('POST', '/_sandbox/events', { title: `Event ${i}` });
+      return {
+        asked: (await call('GET', '/api/v1/integrations/zapier/events?limit=1000')).data.length,
+        cut: (await call('GET', '/api/v1/integrations/zapier/events?limit=120')).data.length,
+      };
+    } finally {
+      await sandbox.close();
+    }
+  };
+  const large = await many(['large-limits']);
+  expect(large.asked).toBeGreaterThan(130);
+  expect(large.asked).toBeLessThanOrEqual(LARGE_LIMIT_MAX);
+  expect(large.cut).toBe(120);
+  expect(await many([])).toEqual({ asked: 100, cut: 100 });
 });
 
 describe('names', () => {

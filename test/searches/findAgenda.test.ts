@@ -149,9 +149,11 @@ describe('filters', () => {
   });
 });
 
-it('returns [] for an event that is not among yours', async () => {
+it('says so for an event that is not among yours', async () => {
   events([]);
-  await expect(run({}, true)).resolves.toEqual([]);
+  expect(errorMessage(await caught(() => run({}, true)))).toBe(
+    `The event in the Event field (ID ${EVENT_ID}) is not among the events of the connected account: it may have been deleted, or it belongs to another organizer account. Choose the event again in the Event field, or map an event ID of this account from an earlier step.`,
+  );
 });
 
 it("says when the organizer's plan does not include the agenda", async () => {

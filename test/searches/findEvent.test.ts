@@ -1,6 +1,6 @@
 import nock from 'nock';
 import findEvent from '../../src/searches/findEvent';
-import { type Event, paths } from '../../src/connect';
+import { EVENTS_LIMIT_MAX, type Event, paths } from '../../src/connect';
 import { SAMPLE_EVENT } from '../../src/mappers/event';
 import { MAX_CATALOG_PAGES } from '../../src/searches/findEvent';
 import { BASE_URL, appTester, authData, caught, errorMessage, meta } from '../support/app';
@@ -27,7 +27,11 @@ const event = (title: string, slug: string, overrides: Partial<Event> = {}): Eve
 };
 
 const own = (events: Event[]) =>
-  nock(BASE_URL).get(paths.events()).query({ limit: '100' }).reply(200, { data: events });
+  // As many of your events as the service lists: the largest limit the app asks.
+  nock(BASE_URL)
+    .get(paths.events())
+    .query({ limit: String(EVENTS_LIMIT_MAX) })
+    .reply(200, { data: events });
 const widget = (e: Event, extra: Record<string, unknown> = {}) =>
   nock(BASE_URL, { badheaders: ['x-api-key'] })
     .get(paths.eventWidget(e.slug))

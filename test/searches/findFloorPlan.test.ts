@@ -66,16 +66,26 @@ it('returns the chosen plan only', async () => {
   expect((await run({ planId: 'plan_main' }, true)).map((r) => r.id)).toEqual(['plan_main']);
 });
 
-it('returns [] for an unknown plan, an unknown event or an event without published plans', async () => {
+it('returns [] for an unknown plan or an event without published plans', async () => {
   events();
   one(null, 'plan_x');
+  list();
   await expect(run({ planId: 'plan_x' }, true)).resolves.toEqual([]);
-  nock(BASE_URL)
-    .get(paths.floorPlans(EVENT_ID))
-    .reply(404, { error: { code: 'NOT_FOUND', message: 'Event not found' } });
-  await expect(run({}, true)).resolves.toEqual([]);
   list([]);
   await expect(run({}, true)).resolves.toEqual([]);
+});
+
+it('says so for an event that is not among yours, with or without a plan', async () => {
+  const gone = () =>
+    nock(BASE_URL)
+      .get(paths.floorPlans(EVENT_ID))
+      .reply(404, { error: { code: 'NOT_FOUND', message: 'Event not found' } });
+  const message = `The event in the Event field (ID ${EVENT_ID}) is not among the events of the connected account: it may have been deleted, or it belongs to another organizer account. Choose the event again in the Event field, or map an event ID of this account from an earlier step.`;
+  gone();
+  expect(errorMessage(await caught(() => run({}, true)))).toBe(message);
+  one(null, 'plan_x');
+  gone();
+  expect(errorMessage(await caught(() => run({ planId: 'plan_x' }, true)))).toBe(message);
 });
 
 it('says when the plan does not include venue floor plans', async () => {

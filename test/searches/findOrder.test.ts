@@ -95,5 +95,7 @@ it('keeps the Company ID a step was saved with (steps have no such field any mor
 });
 
 it('needs at least one criterion', async () => {
-  expect(errorMessage(await caught(() => run({})))).toMatch(/^Fill in Order ID, Registration ID or Email/);
+  expect(errorMessage(await caught(() => run({})))).toMatch(
+    /^Fill in Order ID, Registration ID or Attendee Email to say which order to find\.$/,
+  );
 });

@@ -69,14 +69,17 @@ it('finds by registration ID, and by both (both must match)', async () => {
   ).resolves.toEqual([]);
 });
 
-it('returns [] when nothing matches or the event is gone', async () => {
+it('returns [] when nothing matches, and says so when the event is gone', async () => {
   registrations([BOB]);
   await expect(run({ eventId: EVENT_ID, email: 'nobody@example.com' })).resolves.toEqual([]);
   nock(BASE_URL)
     .get(paths.submissions())
     .query(true)
     .reply(404, { error: { code: 'NOT_FOUND', message: 'Event not found' } });
-  await expect(run({ eventId: EVENT_ID, email: 'ada@example.com' })).resolves.toEqual([]);
+  const error = await caught(() => run({ eventId: EVENT_ID, email: 'ada@example.com' }));
+  expect(errorMessage(error)).toBe(
+    `The event in the Event field (ID ${EVENT_ID}) is not among the events of the connected account: it may have been deleted, or it belongs to another organizer account. Choose the event again in the Event field, or map an event ID of this account from an earlier step.`,
+  );
 });
 
 it('needs an email or a registration ID, and a real event ID', async () => {

@@ -27,11 +27,12 @@ export const derivedScanKey = (body: CheckInBody): string => {
 };
 
 /**
- * The key for a "Scan ID" the user chose (for example the scan's ID in a door app, so both systems share it):
- * sent as it is when it is printable ASCII of at most 255 characters, otherwise replaced by a stable hash.
+ * The key for the Scanner's Scan Reference the user mapped (for example the scan's number in a door app, so
+ * both systems share it): sent as it is when it is printable ASCII of at most 255 characters, otherwise
+ * replaced by a stable hash.
  */
-export const chosenScanKey = (scanId: string): string => {
-  const text = scanId.trim();
+export const chosenScanKey = (reference: string): string => {
+  const text = reference.trim();
   return /^[\x20-\x7e]+$/.test(text) && text.length <= MAX_KEY_LENGTH
     ? text
     : `${HASHED_SCAN_ID_PREFIX}${sha256(text)}`;

@@ -1,6 +1,6 @@
 /**
  * The memory of polling triggers whose endpoint takes only `since` (no limit, no order): how far back each
- * poll asks, which records it returns, and what it remembers. The reasoning is in the README's "Reliability"
+ * poll asks, which records it returns, and what it remembers. The reasoning is in docs/design.md, "New Form Submission cursor"
  * section; in short:
  *
  * - Zapier cannot tell apart the Zaps of one account that poll the same event with the same filter: they share
