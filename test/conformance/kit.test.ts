@@ -430,3 +430,15 @@ it('reports a redirect, which the app would never follow with the key', async ()
     await sandbox.close();
   }
 });
+
+describe('the largest limit the service honours', () => {
+  it('is said for every list: too few records to tell on the seed, the clamp otherwise', async () => {
+    const found = byId(await run());
+    for (const id of ['events.limit-clamp', 'orders.limit-clamp']) {
+      const detail = found.get(id)?.detail ?? `no check ${id} among ${[...found.keys()].join(', ')}`;
+      expect(detail).toMatch(
+        /^limit=1000 answered \d+ \w+: (there are too few to tell|the largest limit honoured is 100)/,
+      );
+    }
+  });
+});

@@ -89,9 +89,11 @@ export const limitChecks = async <S extends ObjectSchema>(
         ? clamped.outcome
         : noted(
             clamped.records.length <= LIST_LIMIT_MAX
-              ? holds(`limit=${LIST_LIMIT_MAX * 10} answered ${clamped.records.length} ${noun}.`)
+              ? holds(
+                  `limit=${LIST_LIMIT_MAX * 10} answered ${clamped.records.length} ${noun}${clamped.records.length < LIST_LIMIT_MAX ? `: there are too few to tell the largest limit honoured` : `: the largest limit honoured is ${LIST_LIMIT_MAX}`}.`,
+                )
               : tolerated(
-                  `limit=${LIST_LIMIT_MAX * 10} answered ${clamped.records.length} ${noun}; the app reads them all.`,
+                  `limit=${LIST_LIMIT_MAX * 10} answered ${clamped.records.length} ${noun}: the largest limit honoured is at least ${clamped.records.length}${clamped.records.length >= LIST_LIMIT_MAX * 10 ? '' : ' (all there are)'}; the app reads them all, and the Event dropdown's Load more pages that far.`,
                 ),
             clamped,
           ),
