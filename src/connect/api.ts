@@ -35,6 +35,8 @@ import {
   type SubmissionKey,
   type SubmissionPerson,
 } from './schemas';
+import { renamer } from './wire';
+import { CHECK_IN_REQUEST_NAMES, HOOK_NAMES } from './wireNames';
 import { type RetryHint, connectErrorCode, errorText, isNotFound } from './errors';
 
 type B = Pick<Bundle, 'authData'>;
@@ -253,9 +255,18 @@ export const getFloorPlan = (z: ZObject, bundle: B, eventId: string, planId: str
     what: 'this floor plan',
   });
 
-export type CheckInBody =
+/** What to check in (contract §4): a scanned QR code, or an event and one of its registrations. */
+export type CheckInRequest =
   | { code: string; checkInTime?: string }
   | { eventId: string; submissionId: string; checkInTime?: string };
+/** The former name of `CheckInRequest`. */
+export type CheckInBody = CheckInRequest;
+
+const checkInWireBody = renamer(CHECK_IN_REQUEST_NAMES, 'write');
+const hookWireBody = renamer(HOOK_NAMES, 'write');
+
+/** The body of the check-in request, in the wire's names: the one place it is built. */
+export const checkInRequestBody = (request: CheckInRequest): unknown => checkInWireBody({ ...request });
 
 /** What a check-in is about, in messages: `QR code "EVT1:…"` or `registration sub_…`. */
 export const checkInSubject = (body: CheckInBody): string => {
@@ -274,7 +285,7 @@ export const checkIn = async (z: ZObject, bundle: B, body: CheckInBody, idempote
   const result = await connectRequestFull(z, bundle, {
     method: 'POST',
     path: paths.checkIn(),
-    body,
+    body: checkInRequestBody(body),
     headers: { 'Idempotency-Key': idempotencyKey },
     schema: CheckInResult,
     what: checkInSubject(body),
@@ -326,7 +337,7 @@ export const subscribeHook = async (
     created = await connectRequest(z, bundle, {
       method: 'POST',
       path: paths.hooks(),
-      body: params,
+      body: hookWireBody({ ...params }),
       schema: HookCreated,
       what: 'the webhook subscription',
     });

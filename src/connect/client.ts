@@ -24,6 +24,7 @@ import { droppedKeysLine, parseJsonSafely } from './json';
 import { ListReadError } from './listSplitter';
 import { type ListRead, STOP_READING, type Visit, listReader, readListText } from './lists';
 import { type ObjectSchema, type RecordRule, recordLog } from './records';
+import { readerOf } from './wire';
 import { type Redact, bundleRedactor, redactError } from './secrets';
 
 export type Query = Record<string, string | number | boolean | null | undefined>;
@@ -321,7 +322,7 @@ const requestAndRead = async <T>(
   if (json.droppedKeys > 0) {
     z.console.log(droppedKeysLine(`The answer for ${call.what}`, json.droppedKeys));
   }
-  const parsed = call.schema.safeParse(json.value);
+  const parsed = call.schema.safeParse(readerOf(call.schema)(json.value));
   if (!parsed.success) return throwBadShape(z, answer.status, parsed.error, call.what);
   return { data: parsed.data, status: answer.status, headers: response.headers, bytes };
 };

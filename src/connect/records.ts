@@ -19,6 +19,7 @@
 import type { z } from 'zod';
 import { MAX_JSON_DEPTH } from './json';
 import { Event, FloorPlan, Order, Submission, SubmissionKey, SubmissionPerson } from './schemas';
+import { readerOf } from './wire';
 
 export type ObjectSchema = z.ZodObject<z.ZodRawShape>;
 
@@ -147,11 +148,16 @@ const repair = (
   return { value: second.data as Record<string, unknown>, dropped };
 };
 
-/** Checks one record against `rule`: kept (maybe without odd fields), or unusable with the reason. */
+/**
+ * Checks one record against `rule`: kept (maybe without odd fields), or unusable with the reason. The record
+ * comes in the wire's names and is renamed to the app's (the schema's wire table, `wire.ts`) before it is
+ * checked, so the schema, the log lines and the record handed on all speak the app's names.
+ */
 export const checkRecord = <S extends ObjectSchema>(
   rule: RecordRule<S>,
-  value: unknown,
+  wireValue: unknown,
 ): RecordCheck<z.infer<S>> => {
+  const value = readerOf(rule.schema)(wireValue);
   if (!isPlainObject(value)) {
     return {
       ok: false,
