@@ -37,7 +37,7 @@ import {
 } from './schemas';
 import { renamer } from './wire';
 import { CHECK_IN_REQUEST_NAMES, HOOK_NAMES } from './wireNames';
-import { type RetryHint, connectErrorCode, errorText, isNotFound } from './errors';
+import { type RetryHint, appErrorCode, errorText, isNotFound } from './errors';
 
 type B = Pick<Bundle, 'authData'>;
 
@@ -367,7 +367,7 @@ export const subscribeHook = async (
     } catch (removal) {
       throw new z.errors.Error(
         `${errorText(error)} Removing subscription ${created.id} failed too (${errorText(removal)}): delete it in the dashboard (Settings → Integrations → Webhooks) so that it sends nothing.`,
-        connectErrorCode(error) ?? 'INVALID_SUBSCRIPTION',
+        appErrorCode(error) ?? 'INVALID_SUBSCRIPTION',
         400,
       );
     }

@@ -12,7 +12,7 @@ import { type AuthData, isLoopbackHost, isUnderBaseUrl, resolveBaseUrl } from '.
 import {
   type RawAnswer,
   type RetryHint,
-  connectErrorCode,
+  appErrorCode,
   isNotFound,
   networkError,
   throwBadShape,
@@ -251,7 +251,7 @@ const send = async (
   }
 };
 
-const isRedirectRefusal = (error: unknown): boolean => connectErrorCode(error) === 'REDIRECT_REFUSED';
+const isRedirectRefusal = (error: unknown): boolean => appErrorCode(error) === 'REDIRECT_REFUSED';
 
 /** `send`, with a failure to get any answer (network, timeout) turned into a clear error without secrets. */
 const sendOrExplain = async (

@@ -4,7 +4,8 @@ import { z as zod } from 'zod';
 import {
   Event,
   buildUrl,
-  connectErrorCode,
+  appErrorCode,
+  errorMeaning,
   connectRequest,
   connectRequestOrNull,
   headersFor,
@@ -153,7 +154,7 @@ describe('parsing and validation', () => {
     expect(errorMessage(error)).toMatch(
       /did not have the expected shape \(HTTP 200\): the answer has no "data" list/,
     );
-    expect(connectErrorCode(error)).toBe('INVALID_RESPONSE');
+    expect(appErrorCode(error)).toBe('INVALID_RESPONSE');
   });
 
   it('a 200 whose body fails the schema of a single object is a clear error naming what was wrong', async () => {
@@ -171,7 +172,7 @@ describe('parsing and validation', () => {
       ),
     );
     expect(errorMessage(error)).toMatch(/did not have the expected shape \(HTTP 200\): createdAt/);
-    expect(connectErrorCode(error)).toBe('INVALID_RESPONSE');
+    expect(appErrorCode(error)).toBe('INVALID_RESPONSE');
   });
 
   it('a 200 that is not JSON is a clear error, never a TypeError', async () => {
@@ -213,7 +214,7 @@ describe('error rows of the contract', () => {
     expect(errorMessage(error)).toBe(
       `Your plan does not include the ${words} feature, so the service refused the request for the list of your events. Ask the owner of the organizer account to add ${words} to the plan, then try again.`,
     );
-    expect(connectErrorCode(error)).toBe('ENTITLEMENT_REQUIRED');
+    expect(appErrorCode(error)).toBe('ENTITLEMENT_REQUIRED');
   });
 
   it('400 VALIDATION_ERROR gives the API message and the field', async () => {
@@ -225,18 +226,18 @@ describe('error rows of the contract', () => {
     );
   });
 
-  it.each(['SUBMISSION_NOT_APPROVED', 'IDEMPOTENCY_KEY_REUSED'])(
-    '422 %s keeps its code and message',
-    async (code) => {
-      const error = await failWith(422, { error: { code, message: `the ${code} message` } });
-      expect(connectErrorCode(error)).toBe(code);
-      expect(errorMessage(error)).toContain(`the ${code} message`);
-    },
-  );
+  it.each([
+    ['SUBMISSION_NOT_APPROVED', 'not_approved'],
+    ['IDEMPOTENCY_KEY_REUSED', 'scan_reference_reused'],
+  ] as const)('422 %s has its meaning (%s) and keeps the message', async (code, meaning) => {
+    const error = await failWith(422, { error: { code, message: `the ${code} message` } });
+    expect(errorMeaning(error)).toBe(meaning);
+    expect(errorMessage(error)).toContain(`the ${code} message`);
+  });
 
   it('404 NOT_FOUND is distinguishable, and connectRequestOrNull turns it into null', async () => {
     const error = await failWith(404, { error: { code: 'NOT_FOUND', message: 'no' } });
-    expect(connectErrorCode(error)).toBe('NOT_FOUND');
+    expect(appErrorCode(error)).toBe('NOT_FOUND');
     nock(BASE_URL)
       .get(paths.eventWidget('gone'))
       .reply(404, { error: { code: 'NOT_FOUND', message: 'no' } });
@@ -284,7 +285,8 @@ describe('error rows of the contract', () => {
   it('5xx with an HTML body shows the status and an excerpt', async () => {
     const error = await failWith(502, '<html><h1>Bad Gateway</h1></html>');
     expect(errorMessage(error)).toMatch(/HTTP 502, it answered text\/html: "<html><h1>Bad Gateway/);
-    expect(connectErrorCode(error)).toBe('INTERNAL');
+    expect(errorMeaning(error)).toBe('service_failed');
+    expect(appErrorCode(error)).toBe('SERVICE_ERROR');
   });
 
   it('an unexpected status is still a clear error', async () => {

@@ -6,7 +6,7 @@
  */
 import nock from 'nock';
 import type { Bundle, ZObject } from 'zapier-platform-core';
-import { checkIn, connectErrorCode, listEvents, listPublicEvents, paths } from '../../src/connect';
+import { checkIn, appErrorCode, listEvents, listPublicEvents, paths } from '../../src/connect';
 import { SAMPLE_EVENT } from '../../src/mappers/event';
 import { BASE_URL, SENTINEL_KEY, appTester, authData, caught, errorMessage } from '../support/app';
 
@@ -45,7 +45,7 @@ describe.each(STATUSES)('HTTP %i on a keyed request', (status) => {
     const evil = nock(EVIL).get('/steal').query(true).reply(200, { data: [] });
     const error = await caught(() => run((z, b) => listEvents(z, b, 1)));
     expect(evil.isDone()).toBe(false);
-    expect(connectErrorCode(error)).toBe('REDIRECT_REFUSED');
+    expect(appErrorCode(error)).toBe('REDIRECT_REFUSED');
     expect(errorMessage(error)).toBe(
       `The service at api.connect.test answered the request for the list of your events with a redirect (HTTP ${status}) to ${EVIL}, outside your Connect API URL, so it was not followed and your API key was not sent there. The Connect API never redirects: check the Connect API URL of your connection (the address of the API host itself, with https).`,
     );
