@@ -10,7 +10,7 @@
 import { performance } from 'node:perf_hooks';
 import type { Bundle, ZObject } from 'zapier-platform-core';
 import { errors } from 'zapier-platform-core';
-import { SIGNATURE_HEADER, sign, verifySignature } from '../src/connect';
+import { SIGNATURE_HEADER, sign, verifySignature } from '../src/connect/testing';
 import { SAMPLE_EVENT } from '../src/mappers/event';
 import { SAMPLE_SUBMISSION, eventContextOf, toSubmissionItem } from '../src/mappers/submission';
 import newRegistration from '../src/triggers/newRegistration';

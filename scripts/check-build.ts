@@ -17,7 +17,8 @@ import { isDeepStrictEqual } from 'node:util';
 import App from '../index';
 import { bundleApp } from './build';
 import { ROOT, appZipSource, buildZip, productionPackages } from './zip';
-import { API_KEY_HEADER, paths } from '../src/connect';
+import { paths } from '../src/connect';
+import { API_KEY_HEADER } from '../src/connect/testing';
 
 const KEY = 'sk_build_check_key_7e1d';
 const EVENT = {

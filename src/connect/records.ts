@@ -18,7 +18,15 @@
  */
 import type { z } from 'zod';
 import { MAX_JSON_DEPTH } from './json';
-import { Event, FloorPlan, Order, Submission, SubmissionKey, SubmissionPerson } from './schemas';
+import {
+  type ContractSchema,
+  Event,
+  FloorPlan,
+  Order,
+  Submission,
+  SubmissionKey,
+  SubmissionPerson,
+} from './schemas';
 import { readerOf } from './wire';
 
 export type ObjectSchema = z.ZodObject<z.ZodRawShape>;
@@ -43,6 +51,18 @@ export const SUBMISSION_PERSON_RULE = {
 export const ORDER_RULE = { noun: 'order', schema: Order, idKey: 'id' };
 export const EVENT_RULE = { noun: 'event', schema: Event, idKey: 'id' };
 export const FLOOR_PLAN_RULE = { noun: 'floor plan', schema: FloorPlan, idKey: 'id' };
+
+/**
+ * How the record of one noun is read (its wire table, its schema, its identifier), for code outside
+ * src/connect that hands one on to be read (a webhook delivery's data): an opaque handle, not a wire shape.
+ */
+export interface RecordReading<T> {
+  readonly schema: ContractSchema<T>;
+  readonly idKey: string;
+}
+export const registrationReading: RecordReading<Submission> = SUBMISSION_RULE;
+export const orderReading: RecordReading<Order> = ORDER_RULE;
+export const eventReading: RecordReading<Event> = EVENT_RULE;
 
 export interface OddField {
   /** Where the value was: `approvedAt`, `answers[3]`, `answers[2].label`. */

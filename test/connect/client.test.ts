@@ -2,19 +2,17 @@ import nock from 'nock';
 import type { Bundle, ZObject } from 'zapier-platform-core';
 import { z as zod } from 'zod';
 import {
-  Event,
-  buildUrl,
   appErrorCode,
   errorMeaning,
   connectRequest,
   connectRequestOrNull,
-  headersFor,
   listEvents,
   listPublicEvents,
   paths,
   retryAfterSeconds,
   unsubscribeHook,
 } from '../../src/connect';
+import { Event, buildUrl, headersFor } from '../../src/connect/testing';
 import { SAMPLE_EVENT } from '../../src/mappers/event';
 import { BASE_URL, SENTINEL_KEY, appTester, authData, caught, errorMessage } from '../support/app';
 import { listSubmissions } from '../support/submissions';

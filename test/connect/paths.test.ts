@@ -4,7 +4,8 @@
  * browser-surface URLs alike.
  */
 import nock from 'nock';
-import { PathSegmentError, buildUrl, mapUrl, pathSegment, paths } from '../../src/connect';
+import { PathSegmentError, mapUrl, pathSegment, paths } from '../../src/connect';
+import { buildUrl } from '../../src/connect/testing';
 import { functionOf } from '../../scripts/lib/app';
 import { SAMPLE_EVENT } from '../../src/mappers/event';
 import { BASE_URL, appTester, authData, caught, errorMessage, meta } from '../support/app';
