@@ -16,6 +16,7 @@ import { Event, buildUrl, headersFor } from '../../src/connect/testing';
 import { SAMPLE_EVENT } from '../../src/mappers/event';
 import { BASE_URL, SENTINEL_KEY, appTester, authData, caught, errorMessage } from '../support/app';
 import { listSubmissions } from '../support/submissions';
+import { wireError, wireList } from '../../sandbox/wire';
 
 const run = <T>(fn: (z: ZObject, bundle: Bundle) => Promise<T>, auth = authData()) =>
   appTester(fn, { authData: auth });
@@ -64,7 +65,7 @@ describe('URLs and headers', () => {
     const scope = nock(BASE_URL, { reqheaders: { 'x-api-key': SENTINEL_KEY } })
       .get(paths.events())
       .query({ limit: '1' })
-      .reply(200, { data: [SAMPLE_EVENT] });
+      .reply(200, wireList([SAMPLE_EVENT]));
     await expect(run((z, b) => listEvents(z, b, 1))).resolves.toHaveLength(1);
     scope.done();
   });
@@ -94,7 +95,7 @@ describe('URLs and headers', () => {
   });
 
   it('clamps list limits to the contract maximum', async () => {
-    const scope = nock(BASE_URL).get(paths.events()).query({ limit: '100' }).reply(200, { data: [] });
+    const scope = nock(BASE_URL).get(paths.events()).query({ limit: '100' }).reply(200, wireList([]));
     await run((z, b) => listEvents(z, b, 5000));
     scope.done();
   });
@@ -119,7 +120,7 @@ describe('parsing and validation', () => {
   });
 
   it('reports the transfer size of submission lists', async () => {
-    const body = JSON.stringify({ data: [] });
+    const body = JSON.stringify(wireList([]));
     nock(BASE_URL).get(paths.submissions()).query(true).reply(200, body);
     const page = await run((z, b) =>
       listSubmissions(z, b, { eventId: 'e', since: '2026-01-01T00:00:00.000Z' }),
@@ -131,13 +132,14 @@ describe('parsing and validation', () => {
     nock(BASE_URL)
       .get(paths.events())
       .query(true)
-      .reply(200, {
-        data: [
+      .reply(
+        200,
+        wireList([
           { ...SAMPLE_EVENT, id: 'e-bad-date', createdAt: 'yesterday' },
           { ...SAMPLE_EVENT, id: 'e-odd-start', startsAt: '' },
           { ...SAMPLE_EVENT, id: 'e-fine', createdAt: '2026-01-01T00:00:00.000Z' },
-        ],
-      });
+        ]),
+      );
     const events = await run((z, b) => listEvents(z, b, 10));
     expect(events.map((e: Event) => e.id)).toEqual(['e-odd-start', 'e-fine']);
     expect(events[0]).not.toHaveProperty('startsAt');
@@ -198,7 +200,7 @@ describe('parsing and validation', () => {
 
 describe('error rows of the contract', () => {
   it('401 INVALID_API_KEY asks to reconnect with a valid key', async () => {
-    const error = await failWith(401, { error: { code: 'INVALID_API_KEY', message: 'bad key' } });
+    const error = await failWith(401, wireError('INVALID_API_KEY', 'bad key'));
     expect(error.name).toBe('ExpiredAuthError');
     expect(error.message).toMatch(/Reconnect your account .* valid key/);
   });
@@ -208,7 +210,7 @@ describe('error rows of the contract', () => {
     ['venue', 'Venue Floor Plans'],
     ['agenda', 'Agenda'],
   ])('403 ENTITLEMENT_REQUIRED %s names the feature in plain words', async (entitlement, words) => {
-    const error = await failWith(403, { error: { code: 'ENTITLEMENT_REQUIRED', message: 'x', entitlement } });
+    const error = await failWith(403, wireError('ENTITLEMENT_REQUIRED', 'x', { entitlement }));
     expect(errorMessage(error)).toBe(
       `Your plan does not include the ${words} feature, so the service refused the request for the list of your events. Ask the owner of the organizer account to add ${words} to the plan, then try again.`,
     );
@@ -216,9 +218,10 @@ describe('error rows of the contract', () => {
   });
 
   it('400 VALIDATION_ERROR gives the API message and the field', async () => {
-    const error = await failWith(400, {
-      error: { code: 'VALIDATION_ERROR', message: 'since must be an ISO 8601 timestamp', field: 'since' },
-    });
+    const error = await failWith(
+      400,
+      wireError('VALIDATION_ERROR', 'since must be an ISO 8601 timestamp', { field: 'since' }),
+    );
     expect(errorMessage(error)).toBe(
       'The service rejected the request for the list of your events: since must be an ISO 8601 timestamp (field "since").',
     );
@@ -228,17 +231,15 @@ describe('error rows of the contract', () => {
     ['SUBMISSION_NOT_APPROVED', 'not_approved'],
     ['IDEMPOTENCY_KEY_REUSED', 'scan_reference_reused'],
   ] as const)('422 %s has its meaning (%s) and keeps the message', async (code, meaning) => {
-    const error = await failWith(422, { error: { code, message: `the ${code} message` } });
+    const error = await failWith(422, wireError(code, `the ${code} message`));
     expect(errorMeaning(error)).toBe(meaning);
     expect(errorMessage(error)).toContain(`the ${code} message`);
   });
 
   it('404 NOT_FOUND is distinguishable, and connectRequestOrNull turns it into null', async () => {
-    const error = await failWith(404, { error: { code: 'NOT_FOUND', message: 'no' } });
+    const error = await failWith(404, wireError('NOT_FOUND', 'no'));
     expect(appErrorCode(error)).toBe('NOT_FOUND');
-    nock(BASE_URL)
-      .get(paths.eventWidget('gone'))
-      .reply(404, { error: { code: 'NOT_FOUND', message: 'no' } });
+    nock(BASE_URL).get(paths.eventWidget('gone')).reply(404, wireError('NOT_FOUND', 'no'));
     const result = await run((z, b) =>
       connectRequestOrNull(z, b, {
         path: paths.eventWidget('gone'),
@@ -251,29 +252,25 @@ describe('error rows of the contract', () => {
   });
 
   it('404 TICKET_NOT_FOUND tells the door volunteer no ticket matches', async () => {
-    const error = await failWith(404, { error: { code: 'TICKET_NOT_FOUND', message: 'no' } });
+    const error = await failWith(404, wireError('TICKET_NOT_FOUND', 'no'));
     expect(errorMessage(error)).toMatch(/^No ticket of your events matches the list of your events\./);
   });
 
   it('409 IDEMPOTENCY_KEY_IN_USE is retried later, not a failure', async () => {
-    const error = await failWith(409, { error: { code: 'IDEMPOTENCY_KEY_IN_USE', message: 'busy' } });
+    const error = await failWith(409, wireError('IDEMPOTENCY_KEY_IN_USE', 'busy'));
     expect(error.name).toBe('ThrottledError');
     expect(JSON.parse(error.message)).toMatchObject({ delay: 5 });
   });
 
   it('429 RATE_LIMITED becomes ThrottledError honouring Retry-After', async () => {
-    const error = await failWith(
-      429,
-      { error: { code: 'RATE_LIMITED', message: 'slow down' } },
-      { 'Retry-After': '17' },
-    );
+    const error = await failWith(429, wireError('RATE_LIMITED', 'slow down'), { 'Retry-After': '17' });
     expect(error.name).toBe('ThrottledError');
     expect(JSON.parse(error.message)).toMatchObject({ delay: 17 });
     expect(errorMessage(error)).toMatch(/try again in 17 seconds; nothing is lost/);
   });
 
   it('5xx with JSON INTERNAL says it is temporary', async () => {
-    const error = await failWith(503, { error: { code: 'INTERNAL', message: 'db down' } });
+    const error = await failWith(503, wireError('INTERNAL', 'db down'));
     expect(error.name).not.toBe('ThrottledError');
     expect(errorMessage(error)).toBe(
       'The service had a problem while fetching the list of your events (HTTP 503, INTERNAL: db down). This is usually temporary: a trigger checks again at its next poll and misses nothing; a stopped action or search can be replayed from the Zap history.',

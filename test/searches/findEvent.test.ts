@@ -5,6 +5,7 @@ import { SAMPLE_EVENT } from '../../src/mappers/event';
 import { MAX_CATALOG_PAGES } from '../../src/searches/findEvent';
 import { BASE_URL, appTester, authData, caught, errorMessage, meta } from '../support/app';
 import { functionOf } from '../../scripts/lib/app';
+import { wireList } from '../../sandbox/wire';
 
 const perform = functionOf('searches', findEvent.key);
 const run = (inputData: Record<string, unknown>) =>
@@ -27,7 +28,7 @@ const event = (title: string, slug: string, overrides: Partial<Event> = {}): Eve
 };
 
 const own = (events: Event[]) =>
-  nock(BASE_URL).get(paths.events()).query({ limit: '100' }).reply(200, { data: events });
+  nock(BASE_URL).get(paths.events()).query({ limit: '100' }).reply(200, wireList(events));
 const widget = (e: Event, extra: Record<string, unknown> = {}) =>
   nock(BASE_URL, { badheaders: ['x-api-key'] })
     .get(paths.eventWidget(e.slug))

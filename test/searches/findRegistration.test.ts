@@ -12,6 +12,7 @@ import {
 import { ALL_TIME } from '../../src/account/registrations';
 import { functionOf } from '../../scripts/lib/app';
 import { BASE_URL, appTester, authData, caught, errorMessage, meta } from '../support/app';
+import { wireError, wireList } from '../../sandbox/wire';
 
 const operation = findRegistration.operation;
 const EVENT_ID = SAMPLE_EVENT.id;
@@ -44,7 +45,7 @@ const events = () =>
   nock(BASE_URL)
     .get(paths.events())
     .query(true)
-    .reply(200, { data: [SAMPLE_EVENT] });
+    .reply(200, wireList([SAMPLE_EVENT]));
 
 afterEach(() => nock.cleanAll());
 
@@ -72,10 +73,7 @@ it('finds by registration ID, and by both (both must match)', async () => {
 it('returns [] when nothing matches or the event is gone', async () => {
   registrations([BOB]);
   await expect(run({ eventId: EVENT_ID, email: 'nobody@example.com' })).resolves.toEqual([]);
-  nock(BASE_URL)
-    .get(paths.submissions())
-    .query(true)
-    .reply(404, { error: { code: 'NOT_FOUND', message: 'Event not found' } });
+  nock(BASE_URL).get(paths.submissions()).query(true).reply(404, wireError('NOT_FOUND', 'Event not found'));
   await expect(run({ eventId: EVENT_ID, email: 'ada@example.com' })).resolves.toEqual([]);
 });
 
@@ -92,7 +90,7 @@ it('labels the custom answers of the chosen event as output fields', async () =>
   nock(BASE_URL)
     .get(paths.submissions())
     .query(true)
-    .reply(200, { data: [ADA_OLD] })
+    .reply(200, wireList([ADA_OLD]))
     .persist();
   events();
   const dynamic = (operation.outputFields ?? []).find(
@@ -121,7 +119,7 @@ it('two questions whose keys differ only in punctuation give two fields, in the 
   nock(BASE_URL)
     .get(paths.submissions())
     .query(true)
-    .reply(200, { data: [both] })
+    .reply(200, wireList([both]))
     .persist();
   events();
   const dynamic = (operation.outputFields ?? []).find(
