@@ -74,7 +74,7 @@ describe('URLs and headers', () => {
     const scope = nock(BASE_URL, { badheaders: ['x-api-key'] })
       .get(paths.publicEvents())
       .query({ page: '2', limit: '50' })
-      .reply(200, { data: [SAMPLE_EVENT], page: 2, limit: 50, total: 51 });
+      .reply(200, wireList([SAMPLE_EVENT], { page: 2, limit: 50, total: 51 }));
     const page = await run((z, b) => listPublicEvents(z, b, { page: 2, limit: 50 }));
     expect(page.total).toBe(51);
     scope.done();

@@ -159,7 +159,7 @@ it('an order step for an unknown company names the company', async () => {
 it('a Connect API URL without https:// that points at a plain HTTP server says so, without OpenSSL text', async () => {
   const server = createServer((_req, res) => {
     res.writeHead(200, { 'Content-Type': 'application/json' });
-    res.end('{"data":[]}');
+    res.end(JSON.stringify(wireList([])));
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;

@@ -123,7 +123,7 @@ describe('public requests (no key)', () => {
     const cdn = nock('https://cdn.example', { badheaders: ['x-api-key'] })
       .get('/catalog')
       .query(true)
-      .reply(200, { data: [SAMPLE_EVENT], page: 1, limit: 20, total: 1 });
+      .reply(200, wireList([SAMPLE_EVENT], { page: 1, limit: 20, total: 1 }));
     await expect(run((z, b) => listPublicEvents(z, b, { page: 1 }))).resolves.toMatchObject({ total: 1 });
     cdn.done();
   });
