@@ -10,7 +10,8 @@
 import { performance } from 'node:perf_hooks';
 import type { Bundle, ZObject } from 'zapier-platform-core';
 import { errors } from 'zapier-platform-core';
-import { SIGNATURE_HEADER, sign, verifySignature } from '../src/connect';
+import { verifySignature } from '../src/connect/testing';
+import { SIGNATURE_HEADER, signatureOf, wireList } from '../sandbox/wire';
 import { SAMPLE_EVENT } from '../src/mappers/event';
 import { SAMPLE_SUBMISSION, eventContextOf, toSubmissionItem } from '../src/mappers/submission';
 import newRegistration from '../src/triggers/newRegistration';
@@ -22,7 +23,7 @@ const TARGET_MS = 1;
 /** An in-memory `z` with Zapier's cache semantics (JSON values) and one answer for the events list. */
 const fakeZ = (): ZObject => {
   const store = new Map<string, string>();
-  const eventsBody = JSON.stringify({ data: [SAMPLE_EVENT] });
+  const eventsBody = JSON.stringify(wireList([SAMPLE_EVENT]));
   const hookBody = JSON.stringify({
     id: 'hook_bench',
     event: 'FORM_SUBMISSION',
@@ -93,7 +94,10 @@ const bundleFor = (body: string): Bundle =>
     rawRequest: {
       method: 'POST',
       querystring: '',
-      headers: { 'Content-Type': 'application/json', [`Http-${SIGNATURE_HEADER}`]: sign(body, SECRET) },
+      headers: {
+        'Content-Type': 'application/json',
+        [`Http-${SIGNATURE_HEADER}`]: signatureOf(body, SECRET),
+      },
       content: body,
     },
   }) as unknown as Bundle;

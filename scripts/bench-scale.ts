@@ -15,7 +15,8 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { SCALE_EVENT_SLUG, SEED_TENANTS, sandboxCall, startSandbox } from '../sandbox';
 import { EnvelopeSplitter } from '../src/connect/listSplitter';
-import { API_KEY_HEADER, paths } from '../src/connect';
+import { paths } from '../src/connect';
+import { API_KEY_HEADER } from '../src/connect/testing';
 
 const ROOT = path.resolve(__dirname, '..');
 const NODE = path.join(ROOT, 'node_modules', '.bin', 'node');

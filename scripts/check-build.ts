@@ -17,7 +17,9 @@ import { isDeepStrictEqual } from 'node:util';
 import App from '../index';
 import { bundleApp } from './build';
 import { ROOT, appZipSource, buildZip, productionPackages } from './zip';
-import { API_KEY_HEADER, paths } from '../src/connect';
+import { paths } from '../src/connect';
+import { API_KEY_HEADER } from '../src/connect/testing';
+import { wireError, wireList } from '../sandbox/wire';
 
 const KEY = 'sk_build_check_key_7e1d';
 const EVENT = {
@@ -69,7 +71,7 @@ const main = async () => {
     const data = { [paths.events()]: [EVENT], [paths.orders()]: [] }[path ?? ''];
     const ok = req.headers[API_KEY_HEADER.toLowerCase()] === KEY && data !== undefined;
     res.writeHead(ok ? 200 : 401, { 'Content-Type': 'application/json' });
-    res.end(JSON.stringify(ok ? { data } : { error: { code: 'INVALID_API_KEY', message: 'no' } }));
+    res.end(JSON.stringify(ok ? wireList(data) : wireError('INVALID_API_KEY', 'no')));
   });
   try {
     const zip = new AdmZip(zipPath);

@@ -15,7 +15,7 @@ import {
   type ParsedArgs,
   type WorkbenchEnv,
 } from './lib/workbench';
-import { SIGNATURE_HEADER } from '../src/connect';
+import { SIGNATURE_HEADER } from '../sandbox/wire';
 
 type Item = Record<string, unknown>;
 

@@ -3,6 +3,7 @@ import authentication from '../src/authentication';
 import { paths } from '../src/connect';
 import { SAMPLE_EVENT } from '../src/mappers/event';
 import { BASE_URL, SENTINEL_KEY, appTester, authData, caught, errorMessage } from './support/app';
+import { wireError, wireList } from '../sandbox/wire';
 
 const testAuth = (auth = authData()) => appTester(authentication.test, { authData: auth });
 
@@ -16,10 +17,10 @@ describe('authentication test', () => {
     const scope = nock(BASE_URL, { reqheaders: { 'x-api-key': SENTINEL_KEY } })
       .get(paths.events())
       .query({ limit: '1' })
-      .reply(200, { data: [SAMPLE_EVENT] })
+      .reply(200, wireList([SAMPLE_EVENT]))
       .get(paths.orders())
       .query({ companyId: 'cmp_42', limit: '1' })
-      .reply(200, { data: [] });
+      .reply(200, wireList([]));
     const result = await testAuth();
     scope.done();
     expect(result).toEqual({
@@ -41,17 +42,14 @@ describe('authentication test', () => {
     const scope = nock('https://env-host.connect.test')
       .get(paths.events())
       .query(true)
-      .reply(200, { data: [] });
+      .reply(200, wireList([]));
     const result = await testAuth(authData({ baseUrl: '', companyId: '' }));
     scope.done();
     expect(result.host).toBe('env-host.connect.test');
   });
 
   it('a wrong key asks to reconnect with a valid key', async () => {
-    nock(BASE_URL)
-      .get(paths.events())
-      .query(true)
-      .reply(401, { error: { code: 'INVALID_API_KEY', message: 'unknown key' } });
+    nock(BASE_URL).get(paths.events()).query(true).reply(401, wireError('INVALID_API_KEY', 'unknown key'));
     const error = await caught(() => testAuth());
     expect(error.name).toBe('ExpiredAuthError');
     expect(error.message).toMatch(/did not accept your API key/);
@@ -85,7 +83,7 @@ describe('authentication test', () => {
     nock(BASE_URL)
       .get(paths.events())
       .query(true)
-      .reply(403, { error: { code: 'ENTITLEMENT_REQUIRED', message: 'no', entitlement: 'agenda' } });
+      .reply(403, wireError('ENTITLEMENT_REQUIRED', 'no', { entitlement: 'agenda' }));
     expect(errorMessage(await caught(() => testAuth()))).toMatch(
       /Your plan does not include the Agenda feature/,
     );

@@ -12,7 +12,7 @@
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { sign } from '../../src/connect';
+import { deliveryHeaders } from '../../sandbox/wire';
 
 /** A delivery as it arrives over HTTP. */
 export interface ReceivedDelivery {
@@ -92,10 +92,7 @@ export const hookBundle = (
 export const signedDelivery = (body: string, secrets: string | string[]): ReceivedDelivery => ({
   method: 'POST',
   querystring: '',
-  headers: {
-    'content-type': 'application/json',
-    'x-connect-signature': (Array.isArray(secrets) ? secrets : [secrets]).map((s) => sign(body, s)).join(','),
-  },
+  headers: deliveryHeaders(body, secrets),
   body,
 });
 

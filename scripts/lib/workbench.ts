@@ -5,7 +5,8 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { sandboxCall } from '../../sandbox/client';
-import { API_KEY_HEADER, paths } from '../../src/connect';
+import { paths } from '../../src/connect';
+import { API_KEY_HEADER } from '../../src/connect/testing';
 
 export const ROOT = path.resolve(__dirname, '..', '..');
 

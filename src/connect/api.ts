@@ -36,7 +36,16 @@ import {
   type SubmissionKey,
   type SubmissionPerson,
 } from './schemas';
-import { type RetryHint, connectErrorCode, errorText, eventNotFoundError, isNotFound } from './errors';
+import { renamer } from './wire';
+import { CHECK_IN_REQUEST_NAMES, HOOK_NAMES } from './wireNames';
+import {
+  type RetryHint,
+  appErrorCode,
+  errorMeaning,
+  errorText,
+  eventNotFoundError,
+  isNotFound,
+} from './errors';
 
 type B = Pick<Bundle, 'authData'>;
 
@@ -84,7 +93,7 @@ export const listEvents = async (
   try {
     return await readEvents(z, bundle, asked, retry);
   } catch (error) {
-    if (connectErrorCode(error) !== 'VALIDATION_ERROR') throw error;
+    if (errorMeaning(error) !== 'rejected') throw error;
     z.console.log(
       `The service refused limit=${asked} on the list of your events; its newest ${LIST_LIMIT_MAX} were read instead.`,
     );
@@ -276,9 +285,18 @@ export const getFloorPlan = (z: ZObject, bundle: B, eventId: string, planId: str
     what: 'this floor plan',
   });
 
-export type CheckInBody =
+/** What to check in (contract §4): a scanned QR code, or an event and one of its registrations. */
+export type CheckInRequest =
   | { code: string; checkInTime?: string }
   | { eventId: string; submissionId: string; checkInTime?: string };
+/** The former name of `CheckInRequest`. */
+export type CheckInBody = CheckInRequest;
+
+const checkInWireBody = renamer(CHECK_IN_REQUEST_NAMES, 'write');
+const hookWireBody = renamer(HOOK_NAMES, 'write');
+
+/** The body of the check-in request, in the wire's names: the one place it is built. */
+export const checkInRequestBody = (request: CheckInRequest): unknown => checkInWireBody({ ...request });
 
 /** What a check-in is about, in messages: `QR code "EVT1:…"` or `registration sub_…`. */
 export const checkInSubject = (body: CheckInBody): string => {
@@ -297,7 +315,7 @@ export const checkIn = async (z: ZObject, bundle: B, body: CheckInBody, idempote
   const result = await connectRequestFull(z, bundle, {
     method: 'POST',
     path: paths.checkIn(),
-    body,
+    body: checkInRequestBody(body),
     headers: { 'Idempotency-Key': idempotencyKey },
     schema: CheckInResult,
     what: checkInSubject(body),
@@ -349,7 +367,7 @@ export const subscribeHook = async (
     created = await connectRequest(z, bundle, {
       method: 'POST',
       path: paths.hooks(),
-      body: params,
+      body: hookWireBody({ ...params }),
       schema: HookCreated,
       what: 'the webhook subscription',
     });
@@ -377,7 +395,7 @@ export const subscribeHook = async (
     } catch (removal) {
       throw new z.errors.Error(
         `${errorText(error)} Removing subscription ${created.id} failed too (${errorText(removal)}): delete it in the dashboard (Settings → Integrations → Webhooks) so that it sends nothing.`,
-        connectErrorCode(error) ?? 'INVALID_SUBSCRIPTION',
+        appErrorCode(error) ?? 'INVALID_SUBSCRIPTION',
         400,
       );
     }

@@ -12,7 +12,8 @@ import { type AuthData, isLoopbackHost, isUnderBaseUrl, resolveBaseUrl } from '.
 import {
   type RawAnswer,
   type RetryHint,
-  connectErrorCode,
+  appErrorCode,
+  errorMeaning,
   isNotFound,
   networkError,
   notConnectApiError,
@@ -28,6 +29,7 @@ import { AnyList } from './schemas';
 import { ListReadError } from './listSplitter';
 import { type ListRead, STOP_READING, type Visit, listReader, readListText } from './lists';
 import { type ObjectSchema, type RecordRule, recordLog } from './records';
+import { readerOf } from './wire';
 import { type Redact, bundleRedactor, redactError } from './secrets';
 
 export type Query = Record<string, string | number | boolean | null | undefined>;
@@ -254,7 +256,7 @@ const send = async (
   }
 };
 
-const isRedirectRefusal = (error: unknown): boolean => connectErrorCode(error) === 'REDIRECT_REFUSED';
+const isRedirectRefusal = (error: unknown): boolean => appErrorCode(error) === 'REDIRECT_REFUSED';
 
 /** `send`, with a failure to get any answer (network, timeout) turned into a clear error without secrets. */
 const sendOrExplain = async (
@@ -312,7 +314,7 @@ const explainMissing = async (
   const baseUrl = resolveBaseUrl(z, bundle.authData);
   const eventsPath = paths.events();
   if (call.path === eventsPath) return notConnectApiError(z, baseUrl, 'no-endpoint');
-  if (connectErrorCode(error) === 'NOT_FOUND' && new URL(baseUrl).pathname === '/') return error;
+  if (errorMeaning(error) === 'not_found' && new URL(baseUrl).pathname === '/') return error;
   try {
     const probe = { path: eventsPath, query: { limit: 1 }, schema: AnyList, what: 'the list of your events' };
     await requestAndRead(z, bundle, { ...probe, timeoutMs: call.timeoutMs }, redact);
@@ -354,7 +356,7 @@ const requestAndRead = async <T>(
   if (json.droppedKeys > 0) {
     z.console.log(droppedKeysLine(`The answer for ${call.what}`, json.droppedKeys));
   }
-  const parsed = call.schema.safeParse(json.value);
+  const parsed = call.schema.safeParse(readerOf(call.schema)(json.value));
   if (!parsed.success) return throwBadShape(z, answer.status, parsed.error, call.what);
   return { data: parsed.data, status: answer.status, headers: response.headers, bytes };
 };

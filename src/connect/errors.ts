@@ -16,6 +16,73 @@ export interface RawAnswer {
   replayed?: boolean;
 }
 
+/**
+ * What an error of the Connect API means to the app: the app acts on these, never on the service's codes.
+ * `endpoint_missing` is a 404 or 405 without the contract's error body (no Connect API answers there).
+ */
+export type ConnectMeaning =
+  | 'not_found'
+  | 'ticket_not_found'
+  | 'entitlement_missing'
+  | 'not_approved'
+  | 'scan_in_progress'
+  | 'scan_reference_reused'
+  | 'rejected'
+  | 'refused'
+  | 'rate_limited'
+  | 'service_failed'
+  | 'endpoint_missing'
+  | 'unexpected_answer';
+
+/** The service's error codes (contract §2) and what each means: the one place they are read. */
+const WIRE_ERROR_CODES: Readonly<Record<string, ConnectMeaning>> = {
+  NOT_FOUND: 'not_found',
+  TICKET_NOT_FOUND: 'ticket_not_found',
+  ENTITLEMENT_REQUIRED: 'entitlement_missing',
+  SUBMISSION_NOT_APPROVED: 'not_approved',
+  IDEMPOTENCY_KEY_IN_USE: 'scan_in_progress',
+  IDEMPOTENCY_KEY_REUSED: 'scan_reference_reused',
+  VALIDATION_ERROR: 'rejected',
+  RATE_LIMITED: 'rate_limited',
+  INTERNAL: 'service_failed',
+};
+
+/**
+ * The app's own error code for each meaning: what a step's error carries, whatever the service calls it.
+ * (Several are spelled as the contract's codes of today; they stay the same when the service's change.)
+ */
+export const APP_ERROR_CODES: Readonly<Record<ConnectMeaning, string>> = {
+  not_found: 'NOT_FOUND',
+  ticket_not_found: 'TICKET_NOT_FOUND',
+  entitlement_missing: 'ENTITLEMENT_REQUIRED',
+  not_approved: 'SUBMISSION_NOT_APPROVED',
+  scan_in_progress: 'SCAN_IN_PROGRESS',
+  scan_reference_reused: 'IDEMPOTENCY_KEY_REUSED',
+  rejected: 'REQUEST_REJECTED',
+  refused: 'ACCESS_REFUSED',
+  rate_limited: 'RATE_LIMITED',
+  service_failed: 'SERVICE_ERROR',
+  endpoint_missing: 'ENDPOINT_MISSING',
+  unexpected_answer: 'UNEXPECTED_ANSWER',
+};
+
+const MEANING_OF_APP_CODE = new Map(
+  Object.entries(APP_ERROR_CODES).map(([meaning, code]) => [code, meaning as ConnectMeaning]),
+);
+
+/** What an error answer means: by the service's code when it is one the contract names, else by status. */
+const meaningOfAnswer = (status: number, wireCode: string | undefined): ConnectMeaning => {
+  const known = wireCode === undefined ? undefined : WIRE_ERROR_CODES[wireCode];
+  if (known) return known;
+  if (status === 429) return 'rate_limited';
+  if ((status === 404 || status === 405) && wireCode === undefined) return 'endpoint_missing';
+  if (status === 404) return 'not_found';
+  if (status === 403) return 'refused';
+  if (status >= 500) return 'service_failed';
+  if (status >= 400) return 'rejected';
+  return 'unexpected_answer';
+};
+
 const MAX_EXCERPT = 120;
 
 const excerpt = (text: string): string => {
@@ -93,7 +160,10 @@ export const throwForAnswer = (
 const throwAnswerError = (z: ZObject, answer: RawAnswer, what: string, retry: RetryHint): never => {
   const { status } = answer;
   const body = parseErrorBody(answer.content);
-  const code = body?.code ?? (status >= 500 ? 'INTERNAL' : `HTTP_${status}`);
+  const meaning = meaningOfAnswer(status, body?.code);
+  const code = APP_ERROR_CODES[meaning];
+  // The service's own code, for the words of a message only (support asks for it), never as the error's code.
+  const wireCode = body?.code ?? `HTTP ${status}`;
   const apiMessage = body?.message?.trim();
 
   if (status === 401) {
@@ -106,7 +176,7 @@ const throwAnswerError = (z: ZObject, answer: RawAnswer, what: string, retry: Re
     if (retry === 'later') {
       throw new z.errors.Error(
         `The service is receiving too many requests from your account right now (429 RATE_LIMITED) and refused ${what}. Wait ${delay} seconds, then try again.`,
-        'RATE_LIMITED',
+        code,
         429,
       );
     }
@@ -115,13 +185,13 @@ const throwAnswerError = (z: ZObject, answer: RawAnswer, what: string, retry: Re
       delay,
     );
   }
-  if (status === 409 && code === 'IDEMPOTENCY_KEY_IN_USE') {
+  if (meaning === 'scan_in_progress') {
     throw new z.errors.ThrottledError(
       'The same scan is still being processed by the service (409 IDEMPOTENCY_KEY_IN_USE). Zapier will retry this step shortly and get its result.',
       5,
     );
   }
-  if (status === 403 && code === 'ENTITLEMENT_REQUIRED') {
+  if (meaning === 'entitlement_missing') {
     const feature = body?.entitlement ? ENTITLEMENT_NAMES[body.entitlement] : undefined;
     const named = feature ? `the ${feature} feature` : 'a feature that this step needs';
     throw new z.errors.Error(
@@ -132,19 +202,19 @@ const throwAnswerError = (z: ZObject, answer: RawAnswer, what: string, retry: Re
   }
   if (status === 404) {
     const message =
-      code === 'TICKET_NOT_FOUND'
+      meaning === 'ticket_not_found'
         ? `No ticket of your events matches ${what}. Check that the person is registered with this organizer account and, for a QR code, that the whole code was scanned from their ticket.`
         : `The service could not find ${what}. It may have been deleted, or it belongs to another organizer account than the one connected.`;
     throw new z.errors.Error(message, code, status);
   }
-  if (status === 422 && code === 'SUBMISSION_NOT_APPROVED') {
+  if (meaning === 'not_approved') {
     throw new z.errors.Error(
       `${notApprovedText(what, typeof body?.status === 'string' ? body.status : null)}${apiMessage ? ` The service said: ${apiMessage}.` : ''}`,
       code,
       status,
     );
   }
-  if (status === 422 && code === 'IDEMPOTENCY_KEY_REUSED') {
+  if (meaning === 'scan_reference_reused') {
     throw new z.errors.Error(
       `This scan reference was already used in the last 24 hours for a different check-in (another code, registration or check-in time), so nothing was checked in. Map a reference that is unique to each scan into "Scanner's Scan Reference", or leave that field empty.${apiMessage ? ` The service said: ${apiMessage}.` : ''}`,
       code,
@@ -162,13 +232,13 @@ const throwAnswerError = (z: ZObject, answer: RawAnswer, what: string, retry: Re
   }
   if (status === 403) {
     throw new z.errors.Error(
-      `The service refused access to ${what} (HTTP 403${body ? ` ${code}` : ''}). ${apiMessage ?? 'Check the permissions of the API key.'}`,
+      `The service refused access to ${what} (HTTP 403${body ? ` ${wireCode}` : ''}). ${apiMessage ?? 'Check the permissions of the API key.'}`,
       code,
       status,
     );
   }
   const shown = body
-    ? `${code}${apiMessage ? `: ${apiMessage}` : ''}`
+    ? `${wireCode}${apiMessage ? `: ${apiMessage}` : ''}`
     : answer.content.trim()
       ? `it answered ${answer.contentType || 'an unknown content type'}: "${excerpt(answer.content)}"`
       : 'the answer was empty';
@@ -217,7 +287,7 @@ export type CheckInFailure = 'no-ticket';
 
 /** The meaning of a check-in's error (`CheckInFailure`), or `null` when it is none of them. */
 export const checkInFailureOf = (error: unknown): CheckInFailure | null =>
-  connectErrorCode(error) === 'TICKET_NOT_FOUND' ? 'no-ticket' : null;
+  isTicketNotFound(error) ? 'no-ticket' : null;
 
 /**
  * The error for a check-in by registration that the service answered 404 `TICKET_NOT_FOUND`: the
@@ -235,7 +305,7 @@ export const registrationNotInEventError = (
     : `the event in the Event field (ID ${body.eventId.slice(0, 80)})`;
   return new z.errors.Error(
     `Registration ${body.submissionId.slice(0, 80)} is not one of the registrations of ${event}, so nobody was checked in. Check the Event field: it must be the event this person registered for (map it from the same step as the registration ID, or pick it again); and check that the registration ID belongs to this organizer account.`,
-    'TICKET_NOT_FOUND',
+    APP_ERROR_CODES.ticket_not_found,
     404,
   );
 };
@@ -359,8 +429,8 @@ export const errorText = (error: unknown): string => {
   return message;
 };
 
-/** The code of an error thrown by this module (`NOT_FOUND`, `TICKET_NOT_FOUND`, …), if it is one. */
-export const connectErrorCode = (error: unknown): string | undefined => {
+/** The app's code of an error thrown by the app (`NOT_FOUND`, `TICKET_NOT_FOUND`, …), if it has one. */
+export const appErrorCode = (error: unknown): string | undefined => {
   if (!(error instanceof Error)) return undefined;
   try {
     const parsed: unknown = JSON.parse(error.message);
@@ -373,11 +443,26 @@ export const connectErrorCode = (error: unknown): string | undefined => {
   return undefined;
 };
 
-/** Whether the service found no such resource: any `NOT_FOUND`, or an event it does not hold (`EVENT_NOT_FOUND`). */
-export const isNotFound = (error: unknown): boolean => {
-  const code = connectErrorCode(error);
-  return code === 'NOT_FOUND' || code === EVENT_NOT_FOUND;
-};
+/**
+ * What an error of the Connect API means (`'not_found'`, `'ticket_not_found'`, `'entitlement_missing'`, …),
+ * or `null` for any other error (a network failure, an answer that could not be read, the app's own).
+ */
+export const errorMeaning = (error: unknown): ConnectMeaning | null =>
+  MEANING_OF_APP_CODE.get(appErrorCode(error) ?? '') ?? null;
+
+/**
+ * The code of an error thrown by this module, if it is one: the app's code (`APP_ERROR_CODES`), never the
+ * service's.
+ * @deprecated Act on `errorMeaning` instead; kept only until its last callers move, then removed.
+ */
+export const connectErrorCode = (error: unknown): string | undefined => appErrorCode(error);
+
+/** Whether no such resource was found: the service's not-found, or an event the account does not hold (`EVENT_NOT_FOUND`). */
+export const isNotFound = (error: unknown): boolean =>
+  errorMeaning(error) === 'not_found' || appErrorCode(error) === EVENT_NOT_FOUND;
+
+/** The error said that no ticket matches what was checked in (check-in, contract §4). */
+export const isTicketNotFound = (error: unknown): boolean => errorMeaning(error) === 'ticket_not_found';
 
 /** The code of `eventNotFoundError`. */
 export const EVENT_NOT_FOUND = 'EVENT_NOT_FOUND';
@@ -431,19 +516,19 @@ export const notConnectApiError = (
  * when its answer was not what the API sends; `null` for any other error.
  */
 export const notConnectApiReason = (error: unknown): 'no-endpoint' | 'bad-answer' | null => {
-  const code = connectErrorCode(error);
-  if (code === 'INVALID_RESPONSE') return 'bad-answer';
-  return code === 'NOT_FOUND' || code === 'HTTP_404' || code === 'HTTP_405' ? 'no-endpoint' : null;
+  if (appErrorCode(error) === 'INVALID_RESPONSE') return 'bad-answer';
+  const meaning = errorMeaning(error);
+  return meaning === 'not_found' || meaning === 'endpoint_missing' ? 'no-endpoint' : null;
 };
 
-const OUTDATED_WHEN_REPLAYED = new Set(['SUBMISSION_NOT_APPROVED', 'TICKET_NOT_FOUND']);
+const OUTDATED_WHEN_REPLAYED = new Set<ConnectMeaning | null>(['not_approved', 'ticket_not_found']);
 
 /**
  * Whether an error is a stored check-in answer the service replayed that changed nothing ("not approved",
  * "no ticket"): the registration may have been approved since, so asking again is worthwhile.
  */
 export const isOutdatedReplay = (error: unknown): boolean =>
-  isReplayedAnswer(error) && OUTDATED_WHEN_REPLAYED.has(connectErrorCode(error) ?? '');
+  isReplayedAnswer(error) && OUTDATED_WHEN_REPLAYED.has(errorMeaning(error));
 
 /** What is known of a 2xx list answer whose body could not be read as a list. */
 export interface BrokenListAnswer {

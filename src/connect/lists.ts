@@ -18,6 +18,7 @@ import {
   MAX_ELEMENT_BYTES,
   type SplitterOptions,
 } from './listSplitter';
+import { wireNameOf, wireNamesOf } from './wire';
 import { type ObjectSchema, type RecordLog, type RecordRule, keepRecord, recordFailures } from './records';
 
 export type Visit<T> = (record: T, position: number) => void;
@@ -95,7 +96,12 @@ export const listReader = <S extends ObjectSchema>(
     if (oversize) {
       const limit = sizeText(options?.maxElementBytes ?? MAX_ELEMENT_BYTES);
       const reason = `it is ${sizeText(oversize.bytes)}, more than the ${limit} a record may be, so it was not read`;
-      log.skipped(rule.noun, position, idNearStart(oversize.head, rule.idKey), reason);
+      log.skipped(
+        rule.noun,
+        position,
+        idNearStart(oversize.head, wireNameOf(wireNamesOf(rule.schema) ?? {}, rule.idKey)),
+        reason,
+      );
       return;
     }
     const record = keepRecord(rule, value, position, log, pruned);

@@ -18,7 +18,16 @@
  */
 import type { z } from 'zod';
 import { MAX_JSON_DEPTH } from './json';
-import { Event, FloorPlan, Order, Submission, SubmissionKey, SubmissionPerson } from './schemas';
+import {
+  type ContractSchema,
+  Event,
+  FloorPlan,
+  Order,
+  Submission,
+  SubmissionKey,
+  SubmissionPerson,
+} from './schemas';
+import { readerOf } from './wire';
 
 export type ObjectSchema = z.ZodObject<z.ZodRawShape>;
 
@@ -42,6 +51,18 @@ export const SUBMISSION_PERSON_RULE = {
 export const ORDER_RULE = { noun: 'order', schema: Order, idKey: 'id' };
 export const EVENT_RULE = { noun: 'event', schema: Event, idKey: 'id' };
 export const FLOOR_PLAN_RULE = { noun: 'floor plan', schema: FloorPlan, idKey: 'id' };
+
+/**
+ * How the record of one noun is read (its wire table, its schema, its identifier), for code outside
+ * src/connect that hands one on to be read (a webhook delivery's data): an opaque handle, not a wire shape.
+ */
+export interface RecordReading<T> {
+  readonly schema: ContractSchema<T>;
+  readonly idKey: string;
+}
+export const registrationReading: RecordReading<Submission> = SUBMISSION_RULE;
+export const orderReading: RecordReading<Order> = ORDER_RULE;
+export const eventReading: RecordReading<Event> = EVENT_RULE;
 
 export interface OddField {
   /** Where the value was: `approvedAt`, `answers[3]`, `answers[2].label`. */
@@ -147,11 +168,16 @@ const repair = (
   return { value: second.data as Record<string, unknown>, dropped };
 };
 
-/** Checks one record against `rule`: kept (maybe without odd fields), or unusable with the reason. */
+/**
+ * Checks one record against `rule`: kept (maybe without odd fields), or unusable with the reason. The record
+ * comes in the wire's names and is renamed to the app's (the schema's wire table, `wire.ts`) before it is
+ * checked, so the schema, the log lines and the record handed on all speak the app's names.
+ */
 export const checkRecord = <S extends ObjectSchema>(
   rule: RecordRule<S>,
-  value: unknown,
+  wireValue: unknown,
 ): RecordCheck<z.infer<S>> => {
+  const value = readerOf(rule.schema)(wireValue);
   if (!isPlainObject(value)) {
     return {
       ok: false,

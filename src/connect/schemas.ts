@@ -5,6 +5,17 @@
  * Enumerations the service may extend (statuses, kinds) are plain strings, so a new value never breaks a Zap.
  */
 import * as z from 'zod';
+import { wired } from './wire';
+import {
+  AGENDA_NAMES,
+  CHECK_IN_RESULT_NAMES,
+  EVENT_NAMES,
+  EVENT_WIDGET_NAMES,
+  FLOOR_PLAN_NAMES,
+  HOOK_NAMES,
+  ORDER_NAMES,
+  SUBMISSION_NAMES,
+} from './wireNames';
 
 /** A contract schema of records of type `T`, for code outside src/connect that names one. */
 export type ContractSchema<T> = z.ZodType<T>;
@@ -14,11 +25,13 @@ export type ContractSchema<T> = z.ZodType<T>;
  * by every cold start (Zapier loads the app to answer for its definition), while an invocation uses a few.
  * The proxy stands for the schema in every way (properties, methods, nesting in other schemas).
  */
+const BUILT = Symbol('built schema');
+
 const lazy = <T extends object>(build: () => T): T => {
   let built: T | undefined;
   const real = (): T => (built ??= build());
   return new Proxy({} as T, {
-    get: (_, key) => Reflect.get(real(), key),
+    get: (_, key) => (key === BUILT ? real() : Reflect.get(real(), key)),
     has: (_, key) => Reflect.has(real(), key),
     ownKeys: () => Reflect.ownKeys(real()),
     getOwnPropertyDescriptor: (_, key) => {
@@ -30,25 +43,35 @@ const lazy = <T extends object>(build: () => T): T => {
   });
 };
 
+/**
+ * The built schema behind a lazy one, for nesting in another schema: a parse through the proxy pays a trap
+ * on every property the parser reads (a day of registrations read through proxies took about 1.5 times as
+ * long), so schemas nest what the proxy stands for, built when the outer schema is.
+ */
+const built = <T extends object>(schema: T): T => (schema as Record<symbol, T | undefined>)[BUILT] ?? schema;
+
 /** ISO 8601 timestamp with a zone, as the contract sends it (`2026-11-22T10:00:00.000Z`). */
 const Timestamp = lazy(() => z.iso.datetime({ offset: true }));
-const OptionalTimestamp = lazy(() => Timestamp.nullable().optional());
+const OptionalTimestamp = lazy(() => built(Timestamp).nullable().optional());
 const OptionalText = lazy(() => z.string().nullable().optional());
 
-export const Event = lazy(() =>
-  z.looseObject({
-    id: z.string().min(1),
-    slug: z.string().min(1),
-    title: z.string(),
-    status: z.string(),
-    startsAt: OptionalTimestamp,
-    endsAt: OptionalTimestamp,
-    timezone: OptionalText,
-    venueName: OptionalText,
-    url: OptionalText,
-    createdAt: Timestamp,
-    updatedAt: OptionalTimestamp,
-  }),
+export const Event = wired(
+  lazy(() =>
+    z.looseObject({
+      id: z.string().min(1),
+      slug: z.string().min(1),
+      title: z.string(),
+      status: z.string(),
+      startsAt: built(OptionalTimestamp),
+      endsAt: built(OptionalTimestamp),
+      timezone: built(OptionalText),
+      venueName: built(OptionalText),
+      url: built(OptionalText),
+      createdAt: built(Timestamp),
+      updatedAt: built(OptionalTimestamp),
+    }),
+  ),
+  EVENT_NAMES,
 );
 export type Event = z.infer<typeof Event>;
 
@@ -58,27 +81,30 @@ export const AnswerValue = lazy(() =>
 export const Answer = lazy(() =>
   z.looseObject({
     key: z.string().min(1),
-    label: OptionalText,
-    value: AnswerValue.optional(),
+    label: built(OptionalText),
+    value: built(AnswerValue).optional(),
   }),
 );
 export type Answer = z.infer<typeof Answer>;
 
-export const Submission = lazy(() =>
-  z.looseObject({
-    submissionId: z.string().min(1),
-    eventId: z.string().min(1),
-    status: z.string(),
-    email: OptionalText,
-    firstName: OptionalText,
-    lastName: OptionalText,
-    answers: z.array(Answer).nullable().optional(),
-    ticketType: OptionalText,
-    qrCode: OptionalText,
-    createdAt: Timestamp,
-    approvedAt: OptionalTimestamp,
-    checkedInAt: OptionalTimestamp,
-  }),
+export const Submission = wired(
+  lazy(() =>
+    z.looseObject({
+      submissionId: z.string().min(1),
+      eventId: z.string().min(1),
+      status: z.string(),
+      email: built(OptionalText),
+      firstName: built(OptionalText),
+      lastName: built(OptionalText),
+      answers: z.array(built(Answer)).nullable().optional(),
+      ticketType: built(OptionalText),
+      qrCode: built(OptionalText),
+      createdAt: built(Timestamp),
+      approvedAt: built(OptionalTimestamp),
+      checkedInAt: built(OptionalTimestamp),
+    }),
+  ),
+  SUBMISSION_NAMES,
 );
 export type Submission = z.infer<typeof Submission>;
 
@@ -86,13 +112,16 @@ export type Submission = z.infer<typeof Submission>;
  * Only what identifies a submission and places it in time: a Zap being turned on needs no more of a day of
  * registrations, and keeping no more of them keeps that poll small. Other fields are dropped, not checked.
  */
-export const SubmissionKey = lazy(() =>
-  z.object({
-    submissionId: Submission.shape.submissionId,
-    eventId: Submission.shape.eventId,
-    status: Submission.shape.status,
-    createdAt: Submission.shape.createdAt,
-  }),
+export const SubmissionKey = wired(
+  lazy(() =>
+    z.object({
+      submissionId: Submission.shape.submissionId,
+      eventId: Submission.shape.eventId,
+      status: Submission.shape.status,
+      createdAt: Submission.shape.createdAt,
+    }),
+  ),
+  SUBMISSION_NAMES,
 );
 export type SubmissionKey = z.infer<typeof SubmissionKey>;
 
@@ -100,12 +129,15 @@ export type SubmissionKey = z.infer<typeof SubmissionKey>;
  * Who registered, and nothing more: looking up the attendee behind an order keeps only these fields of an
  * event's registrations (answers and the rest are dropped, not checked).
  */
-export const SubmissionPerson = lazy(() =>
-  SubmissionKey.extend({
-    email: Submission.shape.email,
-    firstName: Submission.shape.firstName,
-    lastName: Submission.shape.lastName,
-  }),
+export const SubmissionPerson = wired(
+  lazy(() =>
+    SubmissionKey.extend({
+      email: Submission.shape.email,
+      firstName: Submission.shape.firstName,
+      lastName: Submission.shape.lastName,
+    }),
+  ),
+  SUBMISSION_NAMES,
 );
 export type SubmissionPerson = z.infer<typeof SubmissionPerson>;
 
@@ -118,27 +150,30 @@ export const OrderItem = lazy(() =>
 );
 export type OrderItem = z.infer<typeof OrderItem>;
 
-export const Order = lazy(() =>
-  z.looseObject({
-    id: z.string().min(1),
-    companyId: OptionalText,
-    eventId: OptionalText,
-    submissionId: OptionalText,
-    status: z.string(),
-    currency: z.string().min(1),
-    totalAmount: z.number().int(),
-    items: z.array(OrderItem).nullable().optional(),
-    paymentId: OptionalText,
-    createdAt: Timestamp,
-    updatedAt: OptionalTimestamp,
-  }),
+export const Order = wired(
+  lazy(() =>
+    z.looseObject({
+      id: z.string().min(1),
+      companyId: built(OptionalText),
+      eventId: built(OptionalText),
+      submissionId: built(OptionalText),
+      status: z.string(),
+      currency: z.string().min(1),
+      totalAmount: z.number().int(),
+      items: z.array(built(OrderItem)).nullable().optional(),
+      paymentId: built(OptionalText),
+      createdAt: built(Timestamp),
+      updatedAt: built(OptionalTimestamp),
+    }),
+  ),
+  ORDER_NAMES,
 );
 export type Order = z.infer<typeof Order>;
 
 export const Booth = lazy(() =>
   z.looseObject({
     id: z.string().min(1),
-    label: OptionalText,
+    label: built(OptionalText),
     status: z.string(),
     x: z.number().optional(),
     y: z.number().optional(),
@@ -148,25 +183,31 @@ export const Booth = lazy(() =>
 );
 export type Booth = z.infer<typeof Booth>;
 
-export const FloorPlan = lazy(() =>
-  z.looseObject({
-    id: z.string().min(1),
-    eventId: OptionalText,
-    name: z.string(),
-    version: z.number().int().nullable().optional(),
-    publishedAt: OptionalTimestamp,
-    width: z.number().nullable().optional(),
-    height: z.number().nullable().optional(),
-    booths: z.array(Booth).default([]),
-  }),
+export const FloorPlan = wired(
+  lazy(() =>
+    z.looseObject({
+      id: z.string().min(1),
+      eventId: built(OptionalText),
+      name: z.string(),
+      version: z.number().int().nullable().optional(),
+      publishedAt: built(OptionalTimestamp),
+      width: z.number().nullable().optional(),
+      height: z.number().nullable().optional(),
+      booths: z.array(built(Booth)).default([]),
+    }),
+  ),
+  FLOOR_PLAN_NAMES,
 );
 export type FloorPlan = z.infer<typeof FloorPlan>;
 
-export const EventWidget = lazy(() =>
-  Event.extend({
-    description: OptionalText,
-    coverImageUrl: OptionalText,
-  }),
+export const EventWidget = wired(
+  lazy(() =>
+    Event.extend({
+      description: built(OptionalText),
+      coverImageUrl: built(OptionalText),
+    }),
+  ),
+  EVENT_WIDGET_NAMES,
 );
 export type EventWidget = z.infer<typeof EventWidget>;
 
@@ -175,61 +216,77 @@ export const AgendaSession = lazy(() =>
   z.looseObject({
     id: z.string().min(1),
     title: z.string(),
-    startsAt: Timestamp,
-    endsAt: OptionalTimestamp,
-    room: OptionalText,
-    track: OptionalText,
-    speakers: z.array(Speaker).nullable().optional(),
+    startsAt: built(Timestamp),
+    endsAt: built(OptionalTimestamp),
+    room: built(OptionalText),
+    track: built(OptionalText),
+    speakers: z.array(built(Speaker)).nullable().optional(),
   }),
 );
 export type AgendaSession = z.infer<typeof AgendaSession>;
 
-export const Agenda = lazy(() =>
-  z.looseObject({
-    eventId: z.string().min(1),
-    slug: OptionalText,
-    timezone: OptionalText,
-    sessions: z.array(AgendaSession),
-  }),
+export const Agenda = wired(
+  lazy(() =>
+    z.looseObject({
+      eventId: z.string().min(1),
+      slug: built(OptionalText),
+      timezone: built(OptionalText),
+      sessions: z.array(built(AgendaSession)),
+    }),
+  ),
+  AGENDA_NAMES,
 );
 export type Agenda = z.infer<typeof Agenda>;
 
-export const CheckInResult = lazy(() =>
-  z.looseObject({
-    result: z.string(),
-    submissionId: z.string().min(1),
-    eventId: z.string().min(1),
-    checkInTime: Timestamp,
-    attendee: z
-      .looseObject({ firstName: OptionalText, lastName: OptionalText, email: OptionalText })
-      .nullable()
-      .optional(),
-  }),
+export const CheckInResult = wired(
+  lazy(() =>
+    z.looseObject({
+      result: z.string(),
+      submissionId: z.string().min(1),
+      eventId: z.string().min(1),
+      checkInTime: built(Timestamp),
+      attendee: z
+        .looseObject({
+          firstName: built(OptionalText),
+          lastName: built(OptionalText),
+          email: built(OptionalText),
+        })
+        .nullable()
+        .optional(),
+    }),
+  ),
+  CHECK_IN_RESULT_NAMES,
 );
 export type CheckInResult = z.infer<typeof CheckInResult>;
 
-export const HookSubscription = lazy(() =>
-  z.looseObject({
-    id: z.string().min(1),
-    event: z.string(),
-    eventId: z.string().nullable().optional(),
-    targetUrl: z.string(),
-    secret: z.string().min(1).nullable().optional(),
-    /** When the current secret took effect (after a rotation); absent or `null` when never rotated. */
-    secretRotatedAt: OptionalTimestamp,
-    createdAt: OptionalTimestamp,
-  }),
+export const HookSubscription = wired(
+  lazy(() =>
+    z.looseObject({
+      id: z.string().min(1),
+      event: z.string(),
+      eventId: z.string().nullable().optional(),
+      targetUrl: z.string(),
+      secret: z.string().min(1).nullable().optional(),
+      /** When the current secret took effect (after a rotation); absent or `null` when never rotated. */
+      secretRotatedAt: built(OptionalTimestamp),
+      createdAt: built(OptionalTimestamp),
+    }),
+  ),
+  HOOK_NAMES,
 );
 export type HookSubscription = z.infer<typeof HookSubscription>;
 
 /** What a subscribe answer must carry at least, so that a subscription can always be removed again. */
-export const HookCreated = lazy(() => z.looseObject({ id: z.string().min(1) }));
+export const HookCreated = wired(
+  lazy(() => z.looseObject({ id: z.string().min(1) })),
+  HOOK_NAMES,
+);
 
 export const WebhookDelivery = lazy(() =>
   z.looseObject({
     id: z.string().min(1),
     type: z.string().min(1),
-    createdAt: OptionalTimestamp,
+    createdAt: built(OptionalTimestamp),
     /** The subscription the delivery was made for (contract §5). */
     hookId: z.string().min(1).nullable().optional(),
     data: z.looseObject({}),

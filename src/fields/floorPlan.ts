@@ -1,5 +1,5 @@
 import type { Bundle, ZObject } from 'zapier-platform-core';
-import { pathSegmentProblem } from '../connect/paths';
+import { pathSegmentProblem } from '../connect';
 import { FLOOR_PLAN_LIST_TRIGGER_KEY } from './keys';
 import { textInput } from './read';
 

@@ -1,17 +1,17 @@
 /**
  * The item rules: how the records of one noun become Zap items, shared by every trigger of that noun, instant
  * or polling (the noun's mapper, the event context added to registrations and payments, the id Zapier
- * dedupes on, the sample and the output fields). A delivery's `data` is checked against `schema` first.
+ * dedupes on, the sample and the output fields). A delivery's `data` is read (by the noun's `RecordReading`) first.
  */
 import type { Bundle, PlainOutputField, ZObject } from 'zapier-platform-core';
 import {
-  type ContractSchema,
   type Event,
-  Event as EventSchema,
   type Order,
-  Order as OrderSchema,
+  type RecordReading,
   type Submission,
-  Submission as SubmissionSchema,
+  eventReading,
+  orderReading,
+  registrationReading,
 } from '../connect';
 import { eventContext } from '../account/events';
 import { recentSubmissions } from '../account/recent';
@@ -47,13 +47,9 @@ import { trimmed as text } from '../mappers/text';
 type DynamicOutputFields = (z: ZObject, bundle: Bundle) => Promise<PlainOutputField[]>;
 
 /** How the records of one noun become Zap items; shared by every trigger of that noun. */
-export interface ItemRule<D, I extends { id: string }> {
+export interface ItemRule<D, I extends { id: string }> extends RecordReading<D> {
   /** The record in a user's words, for log lines and messages: "registration". */
   what: string;
-  /** The contract schema of a delivery's `data`. */
-  schema: ContractSchema<D>;
-  /** The record's identifier in `schema` (`submissionId`, `id`), to name it in log lines. */
-  idKey: string;
   /** The event a record belongs to, for the chosen-event check. */
   eventIdOf: (record: D) => string | null | undefined;
   /** Records as items (enrichment included); `kind` is the delivery's kind, `null` for recent test data. */
@@ -105,8 +101,7 @@ const recentAnswerFields: DynamicOutputFields = async (z, bundle) => {
 /** Registrations (FORM_SUBMISSION*, ATTENDANT_CHECKED_IN): the polling triggers' mapper, id = submissionId. */
 export const registrationItem: ItemRule<Submission, SubmissionItem> = {
   what: 'registration',
-  schema: SubmissionSchema,
-  idKey: 'submissionId',
+  ...registrationReading,
   eventIdOf: (submission) => submission.eventId,
   toItems: async (z, bundle, records) => {
     const contexts = await eventContexts(
@@ -174,8 +169,7 @@ export const orderItemOutputFields = [
 /** Payments (PAYMENT_*): order items whose id is the registration and the payment. */
 export const paymentItem: ItemRule<Order, PaymentItem> = {
   what: 'payment',
-  schema: OrderSchema,
-  idKey: 'id',
+  ...orderReading,
   eventIdOf: (order) => order.eventId,
   toItems: async (z, bundle, records) =>
     eachOf(z, records, 'payment', (o) => o.id)(await orderItemMaker(z, bundle, records, paymentItemId)),
@@ -190,8 +184,7 @@ const eventRule = <I extends { id: string }>(
   outputFields: PlainOutputField[],
 ): ItemRule<Event, I> => ({
   what: 'event',
-  schema: EventSchema,
-  idKey: 'id',
+  ...eventReading,
   eventIdOf: (event) => event.id,
   toItems: async (z, _bundle, records, kind) =>
     eachOf(z, records, 'event', (e) => e.id)((event) => map(event, kind)),

@@ -5,6 +5,7 @@ import { paths } from '../../src/connect';
 import { SAMPLE_EVENT } from '../../src/mappers/event';
 import { NO_EVENT_CONTEXT } from '../../src/mappers/submission';
 import { BASE_URL, appTester, authData, testerCache } from '../support/app';
+import { wireList } from '../../sandbox/wire';
 
 describe('eventContext', () => {
   const run = (eventId: string) =>
@@ -21,7 +22,7 @@ describe('eventContext', () => {
     const scope = nock(BASE_URL)
       .get(paths.events())
       .query({ limit: '100' })
-      .reply(200, { data: [SAMPLE_EVENT] });
+      .reply(200, wireList([SAMPLE_EVENT]));
     const expected = {
       eventTitle: 'TechWeek 2026',
       eventSlug: 'techweek-2026',
@@ -34,7 +35,7 @@ describe('eventContext', () => {
   });
 
   it('remembers an event the service does not list, so polls do not look it up again and again', async () => {
-    const scope = nock(BASE_URL).get(paths.events()).query(true).twice().reply(200, { data: [] });
+    const scope = nock(BASE_URL).get(paths.events()).query(true).twice().reply(200, wireList([]));
     await expect(run('00000000-0000-4000-8000-000000000000')).resolves.toEqual(NO_EVENT_CONTEXT);
     await expect(run('00000000-0000-4000-8000-000000000000')).resolves.toEqual(NO_EVENT_CONTEXT);
     scope.done();
@@ -46,7 +47,7 @@ describe('eventContext', () => {
     nock(BASE_URL)
       .get(paths.events())
       .query(true)
-      .reply(200, { data: [SAMPLE_EVENT] });
+      .reply(200, wireList([SAMPLE_EVENT]));
     await expect(run(SAMPLE_EVENT.id)).resolves.toMatchObject({ eventTitle: 'TechWeek 2026' });
   });
 });

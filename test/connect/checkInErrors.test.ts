@@ -1,6 +1,6 @@
 /** Check-in wording of the errors layer, and the flag of answers the service replayed for a repeated key. */
 import nock from 'nock';
-import { checkIn, connectErrorCode, isReplayedAnswer, paths } from '../../src/connect';
+import { checkIn, appErrorCode, isReplayedAnswer, paths } from '../../src/connect';
 import { BASE_URL, appTester, authData, caught, errorMessage } from '../support/app';
 
 const send = () =>
@@ -18,7 +18,7 @@ afterEach(() => nock.cleanAll());
 it('flags an error the service replayed from its idempotency store, and only that one', async () => {
   reply(404, { code: 'TICKET_NOT_FOUND', message: 'no' }, { 'Idempotent-Replayed': 'true' });
   const replayed = await send();
-  expect(connectErrorCode(replayed)).toBe('TICKET_NOT_FOUND');
+  expect(appErrorCode(replayed)).toBe('TICKET_NOT_FOUND');
   expect(isReplayedAnswer(replayed)).toBe(true);
 
   reply(404, { code: 'TICKET_NOT_FOUND', message: 'no' });
@@ -45,7 +45,7 @@ it('SUBMISSION_NOT_APPROVED says the registration exists but is not approved, wi
 it('IDEMPOTENCY_KEY_REUSED explains the scan reference', async () => {
   reply(422, { code: 'IDEMPOTENCY_KEY_REUSED', message: 'different body' });
   const error = await send();
-  expect(connectErrorCode(error)).toBe('IDEMPOTENCY_KEY_REUSED');
+  expect(appErrorCode(error)).toBe('IDEMPOTENCY_KEY_REUSED');
   expect(errorMessage(error)).toMatch(
     /^This scan reference was already used .* "Scanner's Scan Reference", or leave that field empty\. The service said: different body\.$/,
   );

@@ -3,21 +3,21 @@ import type { Bundle, ZObject } from 'zapier-platform-core';
 import { z as zod } from 'zod';
 import {
   EVENTS_LIMIT_MAX,
-  Event,
-  buildUrl,
-  connectErrorCode,
+  appErrorCode,
+  errorMeaning,
   connectRequest,
   connectRequestOrNull,
-  headersFor,
   listEvents,
   listPublicEvents,
   paths,
   retryAfterSeconds,
   unsubscribeHook,
 } from '../../src/connect';
+import { Event, buildUrl, headersFor } from '../../src/connect/testing';
 import { SAMPLE_EVENT } from '../../src/mappers/event';
 import { BASE_URL, SENTINEL_KEY, appTester, authData, caught, errorMessage } from '../support/app';
 import { listSubmissions } from '../support/submissions';
+import { wireError, wireList } from '../../sandbox/wire';
 
 const run = <T>(fn: (z: ZObject, bundle: Bundle) => Promise<T>, auth = authData()) =>
   appTester(fn, { authData: auth });
@@ -77,7 +77,7 @@ describe('URLs and headers', () => {
     const scope = nock(BASE_URL, { reqheaders: { 'x-api-key': SENTINEL_KEY } })
       .get(paths.events())
       .query({ limit: '1' })
-      .reply(200, { data: [SAMPLE_EVENT] });
+      .reply(200, wireList([SAMPLE_EVENT]));
     await expect(run((z, b) => listEvents(z, b, 1))).resolves.toHaveLength(1);
     scope.done();
   });
@@ -86,7 +86,7 @@ describe('URLs and headers', () => {
     const scope = nock(BASE_URL, { badheaders: ['x-api-key'] })
       .get(paths.publicEvents())
       .query({ page: '2', limit: '50' })
-      .reply(200, { data: [SAMPLE_EVENT], page: 2, limit: 50, total: 51 });
+      .reply(200, wireList([SAMPLE_EVENT], { page: 2, limit: 50, total: 51 }));
     const page = await run((z, b) => listPublicEvents(z, b, { page: 2, limit: 50 }));
     expect(page.total).toBe(51);
     scope.done();
@@ -110,7 +110,7 @@ describe('URLs and headers', () => {
     const scope = nock(BASE_URL)
       .get(paths.events())
       .query({ limit: String(EVENTS_LIMIT_MAX) })
-      .reply(200, { data: [] });
+      .reply(200, wireList([]));
     await run((z, b) => listEvents(z, b, 5000));
     scope.done();
   });
@@ -135,7 +135,7 @@ describe('parsing and validation', () => {
   });
 
   it('reports the transfer size of submission lists', async () => {
-    const body = JSON.stringify({ data: [] });
+    const body = JSON.stringify(wireList([]));
     nock(BASE_URL).get(paths.submissions()).query(true).reply(200, body);
     const page = await run((z, b) =>
       listSubmissions(z, b, { eventId: 'e', since: '2026-01-01T00:00:00.000Z' }),
@@ -147,13 +147,14 @@ describe('parsing and validation', () => {
     nock(BASE_URL)
       .get(paths.events())
       .query(true)
-      .reply(200, {
-        data: [
+      .reply(
+        200,
+        wireList([
           { ...SAMPLE_EVENT, id: 'e-bad-date', createdAt: 'yesterday' },
           { ...SAMPLE_EVENT, id: 'e-odd-start', startsAt: '' },
           { ...SAMPLE_EVENT, id: 'e-fine', createdAt: '2026-01-01T00:00:00.000Z' },
-        ],
-      });
+        ]),
+      );
     const events = await run((z, b) => listEvents(z, b, 10));
     expect(events.map((e: Event) => e.id)).toEqual(['e-odd-start', 'e-fine']);
     expect(events[0]).not.toHaveProperty('startsAt');
@@ -168,7 +169,7 @@ describe('parsing and validation', () => {
     expect(errorMessage(error)).toMatch(
       /did not have the expected shape \(HTTP 200\): the answer has no "data" list/,
     );
-    expect(connectErrorCode(error)).toBe('INVALID_RESPONSE');
+    expect(appErrorCode(error)).toBe('INVALID_RESPONSE');
   });
 
   it('a 200 whose body fails the schema of a single object is a clear error naming what was wrong', async () => {
@@ -186,7 +187,7 @@ describe('parsing and validation', () => {
       ),
     );
     expect(errorMessage(error)).toMatch(/did not have the expected shape \(HTTP 200\): createdAt/);
-    expect(connectErrorCode(error)).toBe('INVALID_RESPONSE');
+    expect(appErrorCode(error)).toBe('INVALID_RESPONSE');
   });
 
   it('a 200 that is not JSON is a clear error, never a TypeError', async () => {
@@ -214,7 +215,7 @@ describe('parsing and validation', () => {
 
 describe('error rows of the contract', () => {
   it('401 INVALID_API_KEY asks to reconnect with a valid key', async () => {
-    const error = await failWith(401, { error: { code: 'INVALID_API_KEY', message: 'bad key' } });
+    const error = await failWith(401, wireError('INVALID_API_KEY', 'bad key'));
     expect(error.name).toBe('ExpiredAuthError');
     expect(error.message).toMatch(/Reconnect your account .* valid key/);
   });
@@ -224,35 +225,36 @@ describe('error rows of the contract', () => {
     ['venue', 'Venue Floor Plans'],
     ['agenda', 'Agenda'],
   ])('403 ENTITLEMENT_REQUIRED %s names the feature in plain words', async (entitlement, words) => {
-    const error = await failWith(403, { error: { code: 'ENTITLEMENT_REQUIRED', message: 'x', entitlement } });
+    const error = await failWith(403, wireError('ENTITLEMENT_REQUIRED', 'x', { entitlement }));
     expect(errorMessage(error)).toBe(
       `Your plan does not include the ${words} feature, so the service refused the request for the list of your events. Ask the owner of the organizer account to add ${words} to the plan, then try again.`,
     );
-    expect(connectErrorCode(error)).toBe('ENTITLEMENT_REQUIRED');
+    expect(appErrorCode(error)).toBe('ENTITLEMENT_REQUIRED');
   });
 
   it('400 VALIDATION_ERROR gives the API message and the field', async () => {
-    const error = await failWith(400, {
-      error: { code: 'VALIDATION_ERROR', message: 'since must be an ISO 8601 timestamp', field: 'since' },
-    });
+    const error = await failWith(
+      400,
+      wireError('VALIDATION_ERROR', 'since must be an ISO 8601 timestamp', { field: 'since' }),
+    );
     expect(errorMessage(error)).toBe(
       'The service rejected the request for the list of your events: since must be an ISO 8601 timestamp (field "since").',
     );
   });
 
-  it.each(['SUBMISSION_NOT_APPROVED', 'IDEMPOTENCY_KEY_REUSED'])(
-    '422 %s keeps its code and message',
-    async (code) => {
-      const error = await failWith(422, { error: { code, message: `the ${code} message` } });
-      expect(connectErrorCode(error)).toBe(code);
-      expect(errorMessage(error)).toContain(`the ${code} message`);
-    },
-  );
+  it.each([
+    ['SUBMISSION_NOT_APPROVED', 'not_approved'],
+    ['IDEMPOTENCY_KEY_REUSED', 'scan_reference_reused'],
+  ] as const)('422 %s has its meaning (%s) and keeps the message', async (code, meaning) => {
+    const error = await failWith(422, wireError(code, `the ${code} message`));
+    expect(errorMeaning(error)).toBe(meaning);
+    expect(errorMessage(error)).toContain(`the ${code} message`);
+  });
 
   it('404 NOT_FOUND is distinguishable, and connectRequestOrNull turns it into null', async () => {
     nock(BASE_URL)
       .get(paths.floorPlan(SAMPLE_EVENT.id, 'plan_gone'))
-      .reply(404, { error: { code: 'NOT_FOUND', message: 'no' } });
+      .reply(404, wireError('NOT_FOUND', 'no'));
     const error = await caught(() =>
       run((z, b) =>
         connectRequest(z, b, {
@@ -262,38 +264,32 @@ describe('error rows of the contract', () => {
         }),
       ),
     );
-    expect(connectErrorCode(error)).toBe('NOT_FOUND');
-    nock(BASE_URL)
-      .get(paths.eventWidget('gone'))
-      .reply(404, { error: { code: 'NOT_FOUND', message: 'no' } });
+    expect(errorMeaning(error)).toBe('not_found');
+    nock(BASE_URL).get(paths.eventWidget('gone')).reply(404, wireError('NOT_FOUND', 'no'));
     const result = await readGoneWidget();
     expect(result).toBeNull();
   });
 
   it('404 TICKET_NOT_FOUND tells the door volunteer no ticket matches', async () => {
-    const error = await failWith(404, { error: { code: 'TICKET_NOT_FOUND', message: 'no' } });
+    const error = await failWith(404, wireError('TICKET_NOT_FOUND', 'no'));
     expect(errorMessage(error)).toMatch(/^No ticket of your events matches the list of your events\./);
   });
 
   it('409 IDEMPOTENCY_KEY_IN_USE is retried later, not a failure', async () => {
-    const error = await failWith(409, { error: { code: 'IDEMPOTENCY_KEY_IN_USE', message: 'busy' } });
+    const error = await failWith(409, wireError('IDEMPOTENCY_KEY_IN_USE', 'busy'));
     expect(error.name).toBe('ThrottledError');
     expect(JSON.parse(error.message)).toMatchObject({ delay: 5 });
   });
 
   it('429 RATE_LIMITED becomes ThrottledError honouring Retry-After', async () => {
-    const error = await failWith(
-      429,
-      { error: { code: 'RATE_LIMITED', message: 'slow down' } },
-      { 'Retry-After': '17' },
-    );
+    const error = await failWith(429, wireError('RATE_LIMITED', 'slow down'), { 'Retry-After': '17' });
     expect(error.name).toBe('ThrottledError');
     expect(JSON.parse(error.message)).toMatchObject({ delay: 17 });
     expect(errorMessage(error)).toMatch(/try again in 17 seconds; nothing is lost/);
   });
 
   it('5xx with JSON INTERNAL says it is temporary', async () => {
-    const error = await failWith(503, { error: { code: 'INTERNAL', message: 'db down' } });
+    const error = await failWith(503, wireError('INTERNAL', 'db down'));
     expect(error.name).not.toBe('ThrottledError');
     expect(errorMessage(error)).toBe(
       'The service had a problem while fetching the list of your events (HTTP 503, INTERNAL: db down). This is usually temporary: a trigger checks again at its next poll and misses nothing; a stopped action or search can be replayed from the Zap history.',
@@ -303,7 +299,8 @@ describe('error rows of the contract', () => {
   it('5xx with an HTML body shows the status and an excerpt', async () => {
     const error = await failWith(502, '<html><h1>Bad Gateway</h1></html>');
     expect(errorMessage(error)).toMatch(/HTTP 502, it answered text\/html: "<html><h1>Bad Gateway/);
-    expect(connectErrorCode(error)).toBe('INTERNAL');
+    expect(errorMeaning(error)).toBe('service_failed');
+    expect(appErrorCode(error)).toBe('SERVICE_ERROR');
   });
 
   it('an unexpected status is still a clear error', async () => {
@@ -348,7 +345,7 @@ describe('a "not found" read in the light of the Connect API URL', () => {
 
   it('under a URL with a path, a NOT_FOUND asks the events list, and a missing list makes it a wrong URL', async () => {
     const base = `${BASE_URL}/embed`;
-    plan('/embed').reply(404, { error: { code: 'NOT_FOUND', message: 'No route' } });
+    plan('/embed').reply(404, wireError('NOT_FOUND', 'No route'));
     const events = nock(BASE_URL)
       .get(`/embed${paths.events()}`)
       .query({ limit: '1' })
@@ -361,24 +358,24 @@ describe('a "not found" read in the light of the Connect API URL', () => {
 
   it('a plain 404 asks the events list; where the list answers, the 404 is the record’s own', async () => {
     plan().reply(404, 'Not Found', { 'Content-Type': 'text/plain' });
-    const events = nock(BASE_URL).get(paths.events()).query({ limit: '1' }).reply(200, { data: [] });
+    const events = nock(BASE_URL).get(paths.events()).query({ limit: '1' }).reply(200, wireList([]));
     const error = await readPlan();
-    expect(connectErrorCode(error)).toBe('HTTP_404');
+    expect(errorMeaning(error)).toBe('endpoint_missing');
     events.done();
   });
 
   it("the API's own NOT_FOUND under a URL without a path is the record's, without another request", async () => {
-    plan().reply(404, { error: { code: 'NOT_FOUND', message: 'Floor plan not found' } });
-    const events = nock(BASE_URL).get(paths.events()).query(true).reply(200, { data: [] });
-    expect(connectErrorCode(await readPlan())).toBe('NOT_FOUND');
+    plan().reply(404, wireError('NOT_FOUND', 'Floor plan not found'));
+    const events = nock(BASE_URL).get(paths.events()).query(true).reply(200, wireList([]));
+    expect(errorMeaning(await readPlan())).toBe('not_found');
     expect(events.isDone()).toBe(false);
   });
 
   it('a public page that is not found asks nothing more', async () => {
     nock(BASE_URL).get(paths.eventWidget('gone')).reply(404, 'Not Found', { 'Content-Type': 'text/plain' });
-    const events = nock(BASE_URL).get(paths.events()).query(true).reply(200, { data: [] });
+    const events = nock(BASE_URL).get(paths.events()).query(true).reply(200, wireList([]));
     const result = await readGoneWidget().catch((error: unknown) => error);
-    expect(connectErrorCode(result)).toBe('HTTP_404');
+    expect(errorMeaning(result)).toBe('endpoint_missing');
     expect(events.isDone()).toBe(false);
   });
 });

@@ -12,6 +12,7 @@ import { App, BASE_URL, SENTINEL_KEY, appTester, authData, caught, testerCache }
 import { deliveryBody, hookBundle, signedDelivery } from '../support/deliveries';
 import { SAMPLE_SUBMISSION } from '../../src/mappers/submission';
 import { serviceHooks } from '../support/serviceHooks';
+import { wireError } from '../../sandbox/wire';
 
 const WEBHOOK_SECRET = 'whsec_ACCOUNT_7d1e55aa90c3';
 const HOOK_SECRET = 'whsec_HOOK_0c9b2f41e6a8';
@@ -82,21 +83,11 @@ describe('every error path of a request', () => {
     [
       'a 400 JSON error.message',
       400,
-      JSON.stringify({ error: { code: 'VALIDATION_ERROR', message: echo, field: SENTINEL_KEY } }),
+      JSON.stringify(wireError('VALIDATION_ERROR', echo, { field: SENTINEL_KEY })),
       'application/json',
     ],
-    [
-      'a 403 JSON error.message',
-      403,
-      JSON.stringify({ error: { code: 'FORBIDDEN', message: echo } }),
-      'application/json',
-    ],
-    [
-      'a 503 JSON error.message',
-      503,
-      JSON.stringify({ error: { code: 'INTERNAL', message: echo } }),
-      'application/json',
-    ],
+    ['a 403 JSON error.message', 403, JSON.stringify(wireError('FORBIDDEN', echo)), 'application/json'],
+    ['a 503 JSON error.message', 503, JSON.stringify(wireError('INTERNAL', echo)), 'application/json'],
     ['a 418 with a body', 418, echo, 'text/plain'],
     ['a 200 that is not JSON', 200, `<html>${echo}</html>`, 'text/html'],
     [
@@ -136,7 +127,7 @@ describe('log lines and Zapier’s own error dump', () => {
       .get(paths.events())
       .query(true)
       .times(2)
-      .reply(500, { error: { code: 'INTERNAL', message: `echo ${echo}` } });
+      .reply(500, wireError('INTERNAL', `echo ${echo}`));
     const body = deliveryBody('FORM_SUBMISSION', SAMPLE_SUBMISSION);
     const items = await appTester(
       op('new_registration').perform!,
@@ -152,7 +143,7 @@ describe('log lines and Zapier’s own error dump', () => {
   it('a 401 when a Zap is turned off shows no secret and no bundle dump', async () => {
     nock(BASE_URL)
       .delete(paths.hook('hook_1'))
-      .reply(401, { error: { code: 'INVALID_API_KEY', message: `revoked: ${SENTINEL_KEY}` } });
+      .reply(401, wireError('INVALID_API_KEY', `revoked: ${SENTINEL_KEY}`));
     const error = await caught(() =>
       appTester(op('new_registration').performUnsubscribe!, {
         authData: auth(),

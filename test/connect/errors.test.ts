@@ -10,11 +10,12 @@ import { checkIn, listEvents, listOrders, paths, subscribeHook } from '../../src
 import { SAMPLE_EVENT } from '../../src/mappers/event';
 import authentication from '../../src/authentication';
 import { BASE_URL, SENTINEL_KEY, appTester, authData, caught, errorMessage } from '../support/app';
+import { wireError, wireList } from '../../sandbox/wire';
 
 const EVENT_ID = SAMPLE_EVENT.id;
 const run = <T>(fn: (z: ZObject, bundle: Bundle) => Promise<T>, auth = authData()) =>
   appTester(fn, { authData: auth });
-const notFound = (message: string) => ({ error: { code: 'NOT_FOUND', message } });
+const notFound = (message: string) => wireError('NOT_FOUND', message);
 
 afterEach(() => nock.cleanAll());
 
@@ -59,7 +60,7 @@ describe('a temporary failure of the check-in is retried, because its Idempotenc
     nock(BASE_URL)
       .post(paths.checkIn())
       .matchHeader('idempotency-key', 'scan-1')
-      .reply(500, { error: { code: 'INTERNAL', message: 'db down' } });
+      .reply(500, wireError('INTERNAL', 'db down'));
     const error = await caught(send);
     expect(error.name).toBe('ThrottledError');
     expect(JSON.parse(error.message)).toMatchObject({ delay: 60 });
@@ -78,10 +79,7 @@ describe('a temporary failure of the check-in is retried, because its Idempotenc
   });
 
   it('a read that fails with a 500 is not a ThrottledError and does not promise a retry of the step', async () => {
-    nock(BASE_URL)
-      .get(paths.events())
-      .query(true)
-      .reply(500, { error: { code: 'INTERNAL', message: 'x' } });
+    nock(BASE_URL).get(paths.events()).query(true).reply(500, wireError('INTERNAL', 'x'));
     const error = await caught(() => run((z, b) => listEvents(z, b, 1)));
     expect(error.name).not.toBe('ThrottledError');
     expect(errorMessage(error)).not.toMatch(/Zapier runs this step again/);
@@ -94,13 +92,10 @@ describe('the connection test says only what is true', () => {
     nock(BASE_URL)
       .get(paths.events())
       .query(true)
-      .reply(200, { data: [SAMPLE_EVENT] });
+      .reply(200, wireList([SAMPLE_EVENT]));
 
   it('a 500 asks to try again, and never says Zapier will retry', async () => {
-    nock(BASE_URL)
-      .get(paths.events())
-      .query(true)
-      .reply(500, { error: { code: 'INTERNAL', message: 'db down' } });
+    nock(BASE_URL).get(paths.events()).query(true).reply(500, wireError('INTERNAL', 'db down'));
     const message = errorMessage(await caught(() => testAuth()));
     expect(message).toBe(
       'The service had a problem while fetching the list of your events (HTTP 500, INTERNAL: db down). This is usually temporary: try again in a few minutes.',
@@ -111,7 +106,7 @@ describe('the connection test says only what is true', () => {
     nock(BASE_URL)
       .get(paths.events())
       .query(true)
-      .reply(429, { error: { code: 'RATE_LIMITED', message: 'slow' } }, { 'Retry-After': '30' });
+      .reply(429, wireError('RATE_LIMITED', 'slow'), { 'Retry-After': '30' });
     const error = await caught(() => testAuth());
     expect(error.name).not.toBe('ThrottledError');
     expect(errorMessage(error)).toMatch(/Wait 30 seconds, then try again\.$/);
@@ -147,7 +142,7 @@ describe('the connection test says only what is true', () => {
   });
 
   it('two keys without events get two different fingerprints', async () => {
-    nock(BASE_URL).get(paths.events()).query(true).reply(200, { data: [] }).persist();
+    nock(BASE_URL).get(paths.events()).query(true).reply(200, wireList([])).persist();
     const one = await testAuth(authData({ companyId: '', apiKey: 'sk_one' }));
     const two = await testAuth(authData({ companyId: '', apiKey: 'sk_two' }));
     expect(one.account).toMatch(/^[0-9a-f]{6}$/);
@@ -164,7 +159,7 @@ it('an order step for an unknown company names the company', async () => {
 it('a Connect API URL without https:// that points at a local plain HTTP server says to type http://, without OpenSSL text', async () => {
   const server = createServer((_req, res) => {
     res.writeHead(200, { 'Content-Type': 'application/json' });
-    res.end('{"data":[]}');
+    res.end(JSON.stringify(wireList([])));
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;

@@ -4,7 +4,9 @@
  * browser-surface URLs alike.
  */
 import nock from 'nock';
-import { PathSegmentError, buildUrl, mapUrl, pathSegment, paths } from '../../src/connect';
+import { PathSegmentError, mapUrl, pathSegment, paths } from '../../src/connect';
+import { buildUrl } from '../../src/connect/testing';
+import { wireList } from '../../sandbox/wire';
 import { functionOf } from '../../scripts/lib/app';
 import { SAMPLE_EVENT } from '../../src/mappers/event';
 import { BASE_URL, appTester, authData, caught, errorMessage, meta } from '../support/app';
@@ -34,7 +36,7 @@ it('encodes every other value so that it stays one segment', () => {
 });
 
 it.each(['..', '.', 'a/b'])('Find Floor Plan refuses the plan %j before any request', async (planId) => {
-  const anything = nock(BASE_URL).get(/.*/).reply(200, { data: [] }).persist();
+  const anything = nock(BASE_URL).get(/.*/).reply(200, wireList([])).persist();
   const error = await caught(() =>
     appTester(functionOf('searches', 'find_floor_plan'), {
       authData: authData(),

@@ -6,9 +6,10 @@
  */
 import nock from 'nock';
 import type { Bundle, ZObject } from 'zapier-platform-core';
-import { checkIn, connectErrorCode, listEvents, listPublicEvents, paths } from '../../src/connect';
+import { checkIn, appErrorCode, listEvents, listPublicEvents, paths } from '../../src/connect';
 import { SAMPLE_EVENT } from '../../src/mappers/event';
 import { BASE_URL, SENTINEL_KEY, appTester, authData, caught, errorMessage } from '../support/app';
+import { wireList } from '../../sandbox/wire';
 
 const run = <T>(fn: (z: ZObject, bundle: Bundle) => Promise<T>) => appTester(fn, { authData: authData() });
 const STATUSES = [301, 302, 303, 307, 308];
@@ -31,7 +32,7 @@ describe.each(STATUSES)('HTTP %i on a keyed request', (status) => {
     const second = nock(BASE_URL, { reqheaders: { 'x-api-key': SENTINEL_KEY } })
       .get('/api/v1/integrations/zapier/events-v2')
       .query({ limit: '1' })
-      .reply(200, { data: [SAMPLE_EVENT] });
+      .reply(200, wireList([SAMPLE_EVENT]));
     await expect(run((z, b) => listEvents(z, b, 1))).resolves.toHaveLength(1);
     first.done();
     second.done();
@@ -42,10 +43,10 @@ describe.each(STATUSES)('HTTP %i on a keyed request', (status) => {
       .get(paths.events())
       .query(true)
       .reply(status, '', { Location: `${EVIL}/steal?from=connect` });
-    const evil = nock(EVIL).get('/steal').query(true).reply(200, { data: [] });
+    const evil = nock(EVIL).get('/steal').query(true).reply(200, wireList([]));
     const error = await caught(() => run((z, b) => listEvents(z, b, 1)));
     expect(evil.isDone()).toBe(false);
-    expect(connectErrorCode(error)).toBe('REDIRECT_REFUSED');
+    expect(appErrorCode(error)).toBe('REDIRECT_REFUSED');
     expect(errorMessage(error)).toBe(
       `The service at api.connect.test answered the request for the list of your events with a redirect (HTTP ${status}) to ${EVIL}, outside your Connect API URL, so it was not followed and your API key was not sent there. The Connect API never redirects: check the Connect API URL of your connection (the address of the API host itself, with https).`,
     );
@@ -56,7 +57,7 @@ describe.each(STATUSES)('HTTP %i on a keyed request', (status) => {
       .get(paths.events())
       .query(true)
       .reply(status, '', { Location: `http://api.connect.test${paths.events()}` });
-    const clear = nock('http://api.connect.test').get(paths.events()).query(true).reply(200, { data: [] });
+    const clear = nock('http://api.connect.test').get(paths.events()).query(true).reply(200, wireList([]));
     const error = await caught(() => run((z, b) => listEvents(z, b, 1)));
     expect(clear.isDone()).toBe(false);
     expect(errorMessage(error)).toContain(
@@ -122,7 +123,7 @@ describe('public requests (no key)', () => {
     const cdn = nock('https://cdn.example', { badheaders: ['x-api-key'] })
       .get('/catalog')
       .query(true)
-      .reply(200, { data: [SAMPLE_EVENT], page: 1, limit: 20, total: 1 });
+      .reply(200, wireList([SAMPLE_EVENT], { page: 1, limit: 20, total: 1 }));
     await expect(run((z, b) => listPublicEvents(z, b, { page: 1 }))).resolves.toMatchObject({ total: 1 });
     cdn.done();
   });

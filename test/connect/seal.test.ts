@@ -7,6 +7,7 @@ import authentication from '../../src/authentication';
 import { paths } from '../../src/connect';
 import { SAMPLE_EVENT } from '../../src/mappers/event';
 import { BASE_URL, SENTINEL_KEY, appTester, authData } from '../support/app';
+import { wireError, wireList } from '../../sandbox/wire';
 
 const captured: string[] = [];
 const originalStdout = process.stdout.write.bind(process.stdout);
@@ -55,22 +56,19 @@ it('the key appears in no output, error or result', async () => {
   nock(BASE_URL)
     .get(paths.events())
     .query(true)
-    .reply(200, { data: [SAMPLE_EVENT] })
+    .reply(200, wireList([SAMPLE_EVENT]))
     .get(paths.orders())
     .query(true)
-    .reply(200, { data: [] });
+    .reply(200, wireList([]));
+  texts.push(await outcome(testAuth));
+
+  nock(BASE_URL).get(paths.events()).query(true).reply(401, wireError('INVALID_API_KEY', 'unknown key'));
   texts.push(await outcome(testAuth));
 
   nock(BASE_URL)
     .get(paths.events())
     .query(true)
-    .reply(401, { error: { code: 'INVALID_API_KEY', message: 'unknown key' } });
-  texts.push(await outcome(testAuth));
-
-  nock(BASE_URL)
-    .get(paths.events())
-    .query(true)
-    .reply(429, { error: { code: 'RATE_LIMITED', message: 'slow' } }, { 'Retry-After': '3' });
+    .reply(429, wireError('RATE_LIMITED', 'slow'), { 'Retry-After': '3' });
   texts.push(await outcome(testAuth));
 
   nock(BASE_URL)

@@ -6,7 +6,8 @@
 import { createHmac } from 'node:crypto';
 import fc from 'fast-check';
 import nock from 'nock';
-import { findSignatureHeader, paths, sign, verifySignature } from '../../src/connect';
+import { paths } from '../../src/connect';
+import { findSignatureHeader, sign, verifySignature } from '../../src/connect/testing';
 import { SAMPLE_EVENT } from '../../src/mappers/event';
 import { SAMPLE_ORDER } from '../../src/mappers/order';
 import { SAMPLE_SUBMISSION } from '../../src/mappers/submission';

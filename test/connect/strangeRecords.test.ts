@@ -15,6 +15,7 @@ import { SAMPLE_SUBMISSION } from '../../src/mappers/submission';
 import newSubmission from '../../src/triggers/newSubmission';
 import { functionOf } from '../../scripts/lib/app';
 import { BASE_URL, appTester, authData, meta, testerCache } from '../support/app';
+import { wireList } from '../../sandbox/wire';
 
 const EVENT_ID = SAMPLE_EVENT.id;
 const SIBLINGS = 5;
@@ -173,7 +174,7 @@ const serveEvents = () =>
     .persist()
     .get(paths.events())
     .query(true)
-    .reply(200, { data: [SAMPLE_EVENT] });
+    .reply(200, wireList([SAMPLE_EVENT]));
 
 /** Runs `fn` as the app would, with what it logs. */
 const logged = async <T>(

@@ -5,6 +5,7 @@ import { SAMPLE_EVENT } from '../../src/mappers/event';
 import { SAMPLE_FLOOR_PLAN } from '../../src/mappers/floorPlan';
 import { BASE_URL, SENTINEL_KEY, appTester, authData, caught, errorMessage, meta } from '../support/app';
 import { functionOf } from '../../scripts/lib/app';
+import { wireError, wireList } from '../../sandbox/wire';
 
 const perform = functionOf('creates', generateEmbedCode.key);
 const EVENT_ID = SAMPLE_EVENT.id;
@@ -138,8 +139,8 @@ it('a map for a floor plan that does not exist says so instead of embedding a br
   events();
   nock(BASE_URL)
     .get(paths.floorPlan(EVENT_ID, 'plan_gone'))
-    .reply(404, { error: { code: 'NOT_FOUND', message: 'Floor plan not found' } });
-  nock(BASE_URL).get(paths.floorPlans(EVENT_ID)).reply(200, { data: [] });
+    .reply(404, wireError('NOT_FOUND', 'Floor plan not found'));
+  nock(BASE_URL).get(paths.floorPlans(EVENT_ID)).reply(200, wireList([]));
   const error = await caught(() => run({ embedType: 'map', eventId: EVENT_ID, planId: 'plan_gone' }));
   expect(errorMessage(error)).toBe(
     'The floor plan "plan_gone" is not a published floor plan of the event "TechWeek 2026", so its map would show nothing. Choose a plan in the Floor Plan field (it lists the published plans of the event), or publish the plan in the dashboard first.',

@@ -5,7 +5,8 @@
  */
 import type { Bundle, ZObject } from 'zapier-platform-core';
 import { startSandbox, type RunningSandbox } from '../../sandbox';
-import { SUBMISSION_RULE, type Submission, checkRecord } from '../../src/connect';
+import type { Submission } from '../../src/connect';
+import { SUBMISSION_RULE, checkRecord } from '../../src/connect/testing';
 import { personKey } from '../../src/account/registrations';
 import { CURSOR_TIMING } from '../../src/triggers/common/cursor';
 import findRegistration from '../../src/searches/findRegistration';

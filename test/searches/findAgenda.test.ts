@@ -7,6 +7,7 @@ import { SAMPLE_EVENT } from '../../src/mappers/event';
 import { type AgendaItem, SAMPLE_AGENDA } from '../../src/mappers/agenda';
 import { BASE_URL, appTester, authData, caught, errorMessage, meta } from '../support/app';
 import { functionOf } from '../../scripts/lib/app';
+import { wireError } from '../../sandbox/wire';
 
 const perform = functionOf('searches', findAgenda.key);
 const EVENT_ID = SAMPLE_EVENT.id;
@@ -86,7 +87,7 @@ describe('the cache', () => {
 
   it('does not keep "not published" answers: a published agenda shows up at once', async () => {
     events();
-    agendaCall({ error: { code: 'NOT_FOUND', message: 'no' } }, 404);
+    agendaCall(wireError('NOT_FOUND', 'no'), 404);
     await expect(run({}, true)).resolves.toEqual([]);
     agendaCall();
     await expect(run()).resolves.toHaveLength(1);
@@ -158,7 +159,7 @@ it('says so for an event that is not among yours', async () => {
 
 it("says when the organizer's plan does not include the agenda", async () => {
   events();
-  agendaCall({ error: { code: 'ENTITLEMENT_REQUIRED', message: 'x', entitlement: 'agenda' } }, 403);
+  agendaCall(wireError('ENTITLEMENT_REQUIRED', 'x', { entitlement: 'agenda' }), 403);
   expect(errorMessage(await caught(() => run({}, true)))).toMatch(
     /^Your plan does not include the Agenda feature, so the service refused the request for the agenda of "techweek-2026"\. Ask the owner of the organizer account to add Agenda to the plan/,
   );

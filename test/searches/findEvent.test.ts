@@ -5,6 +5,7 @@ import { SAMPLE_EVENT } from '../../src/mappers/event';
 import { MAX_CATALOG_PAGES } from '../../src/searches/findEvent';
 import { BASE_URL, appTester, authData, caught, errorMessage, meta } from '../support/app';
 import { functionOf } from '../../scripts/lib/app';
+import { wireList } from '../../sandbox/wire';
 
 const perform = functionOf('searches', findEvent.key);
 const run = (inputData: Record<string, unknown>) =>
@@ -31,7 +32,7 @@ const own = (events: Event[]) =>
   nock(BASE_URL)
     .get(paths.events())
     .query({ limit: String(EVENTS_LIMIT_MAX) })
-    .reply(200, { data: events });
+    .reply(200, wireList(events));
 const widget = (e: Event, extra: Record<string, unknown> = {}) =>
   nock(BASE_URL, { badheaders: ['x-api-key'] })
     .get(paths.eventWidget(e.slug))

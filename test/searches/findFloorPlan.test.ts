@@ -7,6 +7,7 @@ import { SAMPLE_EVENT } from '../../src/mappers/event';
 import { SAMPLE_FLOOR_PLAN } from '../../src/mappers/floorPlan';
 import { BASE_URL, appTester, authData, caught, errorMessage, meta } from '../support/app';
 import { functionOf } from '../../scripts/lib/app';
+import { wireError, wireList } from '../../sandbox/wire';
 
 const perform = functionOf('searches', findFloorPlan.key);
 const EVENT_ID = SAMPLE_EVENT.id;
@@ -23,7 +24,7 @@ const events = () =>
   nock(BASE_URL)
     .get(paths.events())
     .query(true)
-    .reply(200, { data: [SAMPLE_EVENT] })
+    .reply(200, wireList([SAMPLE_EVENT]))
     .persist();
 const SIDE: FloorPlan = { ...SAMPLE_FLOOR_PLAN, id: 'plan_side', name: 'Annex', booths: [] };
 const list = (data: FloorPlan[] = [SAMPLE_FLOOR_PLAN, SIDE]) =>
@@ -31,7 +32,7 @@ const list = (data: FloorPlan[] = [SAMPLE_FLOOR_PLAN, SIDE]) =>
 const one = (plan: FloorPlan | null, planId = 'plan_main') =>
   nock(BASE_URL)
     .get(paths.floorPlan(EVENT_ID, planId))
-    .reply(plan ? 200 : 404, plan ?? { error: { code: 'NOT_FOUND', message: 'no' } });
+    .reply(plan ? 200 : 404, plan ?? wireError('NOT_FOUND', 'no'));
 
 let now = T0;
 beforeEach(() => {
@@ -91,7 +92,7 @@ it('says so for an event that is not among yours, with or without a plan', async
 it('says when the plan does not include venue floor plans', async () => {
   nock(BASE_URL)
     .get(paths.floorPlans(EVENT_ID))
-    .reply(403, { error: { code: 'ENTITLEMENT_REQUIRED', message: 'x', entitlement: 'venue' } });
+    .reply(403, wireError('ENTITLEMENT_REQUIRED', 'x', { entitlement: 'venue' }));
   expect(errorMessage(await caught(() => run({}, true)))).toMatch(
     /^Your plan does not include the Venue Floor Plans feature, so the service refused the request for the floor plans of this event\./,
   );

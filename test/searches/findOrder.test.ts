@@ -13,6 +13,7 @@ import {
   meta,
 } from '../support/app';
 import { functionOf } from '../../scripts/lib/app';
+import { wireError, wireList } from '../../sandbox/wire';
 
 const perform = functionOf('searches', findOrder.key);
 const run = (inputData: Record<string, unknown>, auth: Record<string, string> = authData()) =>
@@ -38,12 +39,12 @@ const orders = (companyId = 'cmp_42') =>
   nock(BASE_URL)
     .get(paths.orders())
     .query({ companyId, limit: '100' })
-    .reply(200, { data: [O1, O2, O3] });
+    .reply(200, wireList([O1, O2, O3]));
 const registrationsOf = (eventId: string, data: Partial<Submission>[]) =>
   nock(BASE_URL)
     .get(paths.submissions())
     .query((q) => q.eventId === eventId)
-    .reply(200, { data: data.map((s) => ({ ...SAMPLE_SUBMISSION, eventId, ...s })) });
+    .reply(200, wireList(data.map((s) => ({ ...SAMPLE_SUBMISSION, eventId, ...s }))));
 
 afterEach(() => nock.cleanAll());
 
@@ -73,7 +74,7 @@ it('an event of an order that is gone does not fail an email search', async () =
   nock(BASE_URL)
     .get(paths.submissions())
     .query((q) => q.eventId === E1)
-    .reply(404, { error: { code: 'NOT_FOUND', message: 'gone' } });
+    .reply(404, wireError('NOT_FOUND', 'gone'));
   registrationsOf(E2, [{ submissionId: 'sub_b', email: 'ada@example.com' }]);
   expect((await run({ email: 'ada@example.com' })).map((o) => o.id)).toEqual(['ord_2']);
 });

@@ -12,6 +12,7 @@ import {
 import { ALL_TIME } from '../../src/account/registrations';
 import { functionOf } from '../../scripts/lib/app';
 import { BASE_URL, appTester, authData, caught, errorMessage, meta } from '../support/app';
+import { wireError, wireList } from '../../sandbox/wire';
 
 const operation = findRegistration.operation;
 const EVENT_ID = SAMPLE_EVENT.id;
@@ -44,7 +45,7 @@ const events = () =>
   nock(BASE_URL)
     .get(paths.events())
     .query(true)
-    .reply(200, { data: [SAMPLE_EVENT] });
+    .reply(200, wireList([SAMPLE_EVENT]));
 
 afterEach(() => nock.cleanAll());
 
@@ -72,10 +73,7 @@ it('finds by registration ID, and by both (both must match)', async () => {
 it('returns [] when nothing matches, and says so when the event is gone', async () => {
   registrations([BOB]);
   await expect(run({ eventId: EVENT_ID, email: 'nobody@example.com' })).resolves.toEqual([]);
-  nock(BASE_URL)
-    .get(paths.submissions())
-    .query(true)
-    .reply(404, { error: { code: 'NOT_FOUND', message: 'Event not found' } });
+  nock(BASE_URL).get(paths.submissions()).query(true).reply(404, wireError('NOT_FOUND', 'Event not found'));
   const error = await caught(() => run({ eventId: EVENT_ID, email: 'ada@example.com' }));
   expect(errorMessage(error)).toBe(
     `The event in the Event field (ID ${EVENT_ID}) is not among the events of the connected account: it may have been deleted, or it belongs to another organizer account. Choose the event again in the Event field, or map an event ID of this account from an earlier step.`,
@@ -95,7 +93,7 @@ it('labels the custom answers of the chosen event as output fields', async () =>
   nock(BASE_URL)
     .get(paths.submissions())
     .query(true)
-    .reply(200, { data: [ADA_OLD] })
+    .reply(200, wireList([ADA_OLD]))
     .persist();
   events();
   const dynamic = (operation.outputFields ?? []).find(
@@ -124,7 +122,7 @@ it('two questions whose keys differ only in punctuation give two fields, in the 
   nock(BASE_URL)
     .get(paths.submissions())
     .query(true)
-    .reply(200, { data: [both] })
+    .reply(200, wireList([both]))
     .persist();
   events();
   const dynamic = (operation.outputFields ?? []).find(

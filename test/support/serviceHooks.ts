@@ -7,6 +7,7 @@
 import nock from 'nock';
 import { paths } from '../../src/connect';
 import { BASE_URL } from './app';
+import { wireError } from '../../sandbox/wire';
 
 export interface ServiceHooks {
   /** The current secret of each subscription (`null`: the account-level one); others answer `fallback`. */
@@ -48,10 +49,9 @@ export const serviceHooks = (fallback: string | null, baseUrl = BASE_URL): Servi
       const answer = (): [number, Record<string, unknown>, Record<string, string>] => {
         const date = { Date: new Date(Date.now() + hooks.clockOffsetMs).toUTCString() };
         if (hooks.failWith !== null) {
-          return [hooks.failWith, { error: { code: 'INTERNAL', message: 'The service is down.' } }, date];
+          return [hooks.failWith, wireError('INTERNAL', 'The service is down.'), date];
         }
-        if (hooks.gone.has(id))
-          return [404, { error: { code: 'NOT_FOUND', message: 'No such hook.' } }, date];
+        if (hooks.gone.has(id)) return [404, wireError('NOT_FOUND', 'No such hook.'), date];
         const secret = hooks.current.has(id) ? hooks.current.get(id)! : fallback;
         const rotated = hooks.rotatedAt.get(id);
         const hook = {

@@ -7,6 +7,7 @@ import eventList from '../../src/triggers/eventList';
 import { App, BASE_URL, appTester, authData, meta } from '../support/app';
 import { T0, iso } from './fixtures';
 import { functionOf } from '../../scripts/lib/app';
+import { wireList } from '../../sandbox/wire';
 
 afterEach(() => nock.cleanAll());
 
@@ -14,8 +15,9 @@ it('feeds the Event dropdown: newest first, labelled with title, day and status'
   nock(BASE_URL)
     .get(paths.events())
     .query({ limit: '100' })
-    .reply(200, {
-      data: [
+    .reply(
+      200,
+      wireList([
         { ...SAMPLE_EVENT, id: 'e-old', createdAt: iso(T0 - 1000) },
         {
           ...SAMPLE_EVENT,
@@ -25,8 +27,8 @@ it('feeds the Event dropdown: newest first, labelled with title, day and status'
           startsAt: null,
           createdAt: iso(T0),
         },
-      ],
-    });
+      ]),
+    );
   const items = (await appTester(functionOf('triggers', eventList.key), {
     authData: authData(),
     meta: meta({ isFillingDynamicDropdown: true }),

@@ -5,6 +5,7 @@ import { SAMPLE_EVENT } from '../../src/mappers/event';
 import { SAMPLE_FLOOR_PLAN } from '../../src/mappers/floorPlan';
 import { BASE_URL, appTester, authData, meta } from '../support/app';
 import { functionOf } from '../../scripts/lib/app';
+import { wireList } from '../../sandbox/wire';
 
 const perform = functionOf('triggers', floorPlanList.key);
 
@@ -15,7 +16,7 @@ it("lists the event's published plans by name with availability labels, always f
   nock(BASE_URL)
     .get(paths.floorPlans(SAMPLE_EVENT.id))
     .times(2)
-    .reply(200, { data: [SAMPLE_FLOOR_PLAN, annex] });
+    .reply(200, wireList([SAMPLE_FLOOR_PLAN, annex]));
   const bundle = {
     authData: authData(),
     inputData: { eventId: SAMPLE_EVENT.id },

@@ -5,6 +5,7 @@ import newEvent from '../../src/triggers/newEvent';
 import { BASE_URL, appTester, authData, meta } from '../support/app';
 import { MINUTE, T0, iso } from './fixtures';
 import { functionOf } from '../../scripts/lib/app';
+import { wireList } from '../../sandbox/wire';
 
 type Item = Record<string, unknown> & { id: string };
 
@@ -28,9 +29,10 @@ it('asks for the 100 newest events and returns them newest first, id = event id,
   const scope = nock(BASE_URL)
     .get(paths.events())
     .query({ limit: '100' })
-    .reply(200, {
-      data: [event('e-old', T0 - 9 * MINUTE), event('e-new', T0, 'draft'), event('e-mid', T0 - MINUTE)],
-    });
+    .reply(
+      200,
+      wireList([event('e-old', T0 - 9 * MINUTE), event('e-new', T0, 'draft'), event('e-mid', T0 - MINUTE)]),
+    );
   const items = await poll();
   scope.done();
   expect(items.map((item) => [item.id, item.status])).toEqual([
@@ -45,13 +47,13 @@ it('asks for 3 events for the editor, and answers a Zap being turned on with ids
   const sample = nock(BASE_URL)
     .get(paths.events())
     .query({ limit: '3' })
-    .reply(200, { data: [event('e-1', T0)] });
+    .reply(200, wireList([event('e-1', T0)]));
   expect(await poll({ isLoadingSample: true })).toHaveLength(1);
   sample.done();
 
   nock(BASE_URL)
     .get(paths.events())
     .query({ limit: '100' })
-    .reply(200, { data: [event('e-1', T0), event('e-2', T0 - MINUTE)] });
+    .reply(200, wireList([event('e-1', T0), event('e-2', T0 - MINUTE)]));
   expect(await poll({ isPopulatingDedupe: true })).toEqual([{ id: 'e-1' }, { id: 'e-2' }]);
 });

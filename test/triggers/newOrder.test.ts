@@ -5,6 +5,7 @@ import newOrder from '../../src/triggers/newOrder';
 import { BASE_URL, appTester, authData, caught, errorMessage, meta } from '../support/app';
 import { MINUTE, T0, iso } from './fixtures';
 import { functionOf } from '../../scripts/lib/app';
+import { wireList } from '../../sandbox/wire';
 
 type Item = Record<string, unknown> & { id: string };
 
@@ -25,7 +26,7 @@ const order = (id: string, createdMs: number, status = 'paid') => ({
 });
 
 const serveOrders = (query: Record<string, string>, records: unknown[]) =>
-  nock(BASE_URL).get(paths.orders()).query(query).reply(200, { data: records });
+  nock(BASE_URL).get(paths.orders()).query(query).reply(200, wireList(records));
 
 afterEach(() => nock.cleanAll());
 
