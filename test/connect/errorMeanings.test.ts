@@ -10,19 +10,31 @@ import {
   errorMeaning,
   isNotFound,
   isTicketNotFound,
-  listEvents,
+  connectRequest,
   paths,
 } from '../../src/connect';
-import { wireError } from '../../sandbox/wire';
+import { z as zod } from 'zod';
+import { wireError, wireList } from '../../sandbox/wire';
 import { BASE_URL, appTester, authData, caught } from '../support/app';
 
 const run = <T>(fn: (z: ZObject, bundle: Bundle) => Promise<T>) => appTester(fn, { authData: authData() });
+/**
+ * The error of a read of one record answered `status` and `body`. The events list answers (a 404 without
+ * the contract's body makes the app ask it whether a Connect API answers there at all): the error is the
+ * record's own.
+ */
 const failWith = async (status: number, body: unknown) => {
   nock(BASE_URL)
-    .get(paths.events())
-    .query(true)
+    .get(paths.floorPlan('evt_1', 'plan_1'))
     .reply(status, body as object);
-  return caught(() => run((z, b) => listEvents(z, b)));
+  nock(BASE_URL).get(paths.events()).query(true).reply(200, wireList([]));
+  const read = (z: ZObject, b: Bundle) =>
+    connectRequest(z, b, {
+      path: paths.floorPlan('evt_1', 'plan_1'),
+      schema: zod.object({}),
+      what: 'this floor plan',
+    });
+  return caught(() => run(read));
 };
 
 afterEach(() => nock.cleanAll());
