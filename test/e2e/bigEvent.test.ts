@@ -7,7 +7,7 @@ import type { Bundle, ZObject } from 'zapier-platform-core';
 import { startSandbox, type RunningSandbox } from '../../sandbox';
 import { SUBMISSION_RULE, type Submission, checkRecord } from '../../src/connect';
 import { personKey } from '../../src/account/registrations';
-import { CURSOR_TIMING } from '../../src/triggers/common/cursor';
+import { POLL_TIMINGS as CURSOR_TIMING } from '../../src/polling';
 import findRegistration from '../../src/searches/findRegistration';
 import newSubmission from '../../src/triggers/newSubmission';
 import { PAGE_SIZE } from '../../src/triggers/registrationList';

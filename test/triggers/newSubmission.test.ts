@@ -1,6 +1,6 @@
 import nock from 'nock';
 import { paths } from '../../src/connect';
-import { CURSOR_TIMING } from '../../src/triggers/common/cursor';
+import { POLL_TIMINGS as CURSOR_TIMING } from '../../src/polling';
 import { SAMPLE_EVENT } from '../../src/mappers/event';
 import { submissionSample } from '../../src/mappers/submission';
 import newSubmission, { submissionStreamKey } from '../../src/triggers/newSubmission';

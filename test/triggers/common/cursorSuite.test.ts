@@ -4,8 +4,9 @@
  * (the ids ever returned to it, whether into its dedupe table or as runs, equal the set created), that
  * nothing which existed when the Zap was turned on ran it, and counts what was transferred.
  */
-import { CURSOR_TIMING } from '../../../src/triggers/common/cursor';
+import { POLL_TIMINGS as CURSOR_TIMING, type PollTimings } from '../../../src/polling';
 import {
+  EVENT_ID,
   FakeCache,
   type Failure,
   HOUR,
@@ -16,6 +17,7 @@ import {
   Zap,
   fakeZ,
   logLines,
+  performWith,
 } from './harness';
 
 const DAY = 24 * HOUR;
@@ -117,12 +119,16 @@ const history = (server: ScriptedServer, hours: number, perHour: number) => {
   }
 };
 
-const setup = (count = 1) => {
+const setup = (count = 1, timings?: PollTimings) => {
   clientNow = START;
   const server = new ScriptedServer();
   const cache = new FakeCache();
   const z = fakeZ(server, cache);
-  const zaps = Array.from({ length: count }, (_, i) => new Zap(`Zap ${'ABCD'[i] ?? i}`, z));
+  const perform = performWith(timings);
+  const zaps = Array.from(
+    { length: count },
+    (_, i) => new Zap(`Zap ${'ABCD'[i] ?? i}`, z, { eventId: EVENT_ID }, perform),
+  );
   return { server, cache, zaps };
 };
 
@@ -273,8 +279,7 @@ describe('the contract at its worst', () => {
 
   it('a burst larger than one answer drains oldest first over a few polls, and both Zaps get all of it', async () => {
     // One answer carries about 1,000 of these registrations here (14 MB, about 14,000 full ones, in production).
-    const budget = jest.replaceProperty(CURSOR_TIMING, 'answerBudgetBytes', 500_000);
-    const { server, zaps } = setup(2);
+    const { server, zaps } = setup(2, { ...CURSOR_TIMING, answerBudgetBytes: 500_000 });
     const [a, b] = zaps as [Zap, Zap];
     await a.turnOn();
     await b.turnOn();
@@ -306,7 +311,6 @@ describe('the contract at its worst', () => {
     const burstPolls = a.answers
       .map((ids) => ids.filter((id) => id.startsWith('burst_')).map((id) => server.createdMsOf(id)))
       .filter((times) => times.length > 0);
-    budget.restore();
     expect(burstPolls.length).toBeGreaterThanOrEqual(3);
     for (let i = 1; i < burstPolls.length; i++) {
       expect(Math.min(...(burstPolls[i] ?? []))).toBeGreaterThanOrEqual(
@@ -803,12 +807,7 @@ describe('the kept entry is capped: beyond it, the stream reads its window', () 
 
   it('an entry over its cap falls back to the window read, misses nothing, and comes back after', async () => {
     // A cap that a burst of 2,000 exceeds while the steady traffic fits in it.
-    const cap = jest.replaceProperty(
-      CURSOR_TIMING,
-      'keptCapBytes',
-      12_000 as typeof CURSOR_TIMING.keptCapBytes,
-    );
-    const { server, cache, zaps } = setup(2);
+    const { server, cache, zaps } = setup(2, { ...CURSOR_TIMING, keptCapBytes: 12_000 });
     const [a, b] = zaps as [Zap, Zap];
     await a.turnOn();
     await b.turnOn();
@@ -832,7 +831,6 @@ describe('the kept entry is capped: beyond it, the stream reads its window', () 
       },
     });
     const largest = largestKept(cache);
-    cap.restore();
     for (const zap of [a, b]) {
       expectComplete(server, zap);
       expect(zap.triggered.filter((id) => id.startsWith('burst_'))).toHaveLength(2000);
