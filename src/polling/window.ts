@@ -169,7 +169,7 @@ export class PollWindow<R extends { createdAt: string }> {
     const answeredAt = poll.now();
     const { selected, lastReturned, lastLeft } = selectionOf(this.run, poll.kind, poll.plan.mode);
     if (poll.kind === 'dedupe') {
-      const records = selected.map((entry) => entry.record);
+      const records = selected.map((entry) => entry.record).reverse();
       return { records, checkpoint: null, base: null, offset: null, kept: null };
     }
     const used = selected.reduce((sum, entry) => sum + entry.bytes, 0);

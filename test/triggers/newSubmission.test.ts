@@ -29,6 +29,8 @@ const serveSubmissions = (records: unknown[], queries: Array<Record<string, stri
   nock(BASE_URL)
     .get(paths.submissions())
     .query((query) => {
+      // nock asks every interceptor's query, whatever the path: only the submissions' are recorded.
+      if (!('eventId' in query)) return false;
       queries.push(query as Record<string, string>);
       return true;
     })
