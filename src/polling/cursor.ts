@@ -47,7 +47,7 @@
 import { STREAM_LIMITS } from '../connect';
 import { type AccountCache, type Clock, accountCache, systemClock } from '../memory';
 import { type KeptRead, keptStore } from './kept';
-import { type Position, earlier } from './position';
+import { type Position, at, earlier } from './position';
 import {
   type CursorState,
   type Plan,
@@ -75,10 +75,22 @@ export interface SincePoll extends WindowPoll {
   keptRead: KeptRead | null;
 }
 
-/** The kept entry a poll can use, its settled position no later than the app's clock allows. */
-const trustedKept = (read: KeptRead | null, clientNow: number, timings: PollTimings): KeptRead | null => {
+/**
+ * The kept entry a poll can use, its settled position no later than the app's clock allows, nor than the
+ * stream's newest checkpoint does (the last poll's answer, minus the visibility delay and the margin): an
+ * entry from a clock ahead, or tampered with, makes the poll read more, never skip.
+ */
+const trustedKept = (
+  read: KeptRead | null,
+  state: CursorState | null,
+  clientNow: number,
+  timings: PollTimings,
+): KeptRead | null => {
   if (!read) return null;
-  const settled = earlier(read.kept.settled, newestTrusted(clientNow, timings));
+  let settled = earlier(read.kept.settled, newestTrusted(clientNow, timings));
+  const newest = state?.checkpoints.reduce((t, c) => Math.max(t, c.t), -Infinity) ?? -Infinity;
+  if (Number.isFinite(newest))
+    settled = earlier(settled, at(newest - timings.visibilityDelayMs - timings.settleMarginMs));
   return { ...read, kept: { ...read.kept, settled } };
 };
 
@@ -97,7 +109,7 @@ export const openPoll = async (
     stateRecord(cache, stream.key, timings).read(),
     stream.kind === 'poll' ? keptStore(cache, stream.key, timings).read(started) : null,
   ]);
-  const keptRead = trustedKept(keptValue, started, timings);
+  const keptRead = trustedKept(keptValue, state ?? null, started, timings);
   const plan: Plan = planPoll(stream.kind, state ?? null, started, keptRead?.kept.settled ?? null, timings);
   const timeoutMs = Math.max(
     timings.minRequestTimeoutMs,
@@ -167,7 +179,7 @@ export const closePoll = async <R>(poll: SincePoll, selection: PollSelection<R>)
   const { checkpoint, base, offset, kept } = selection;
   const { state, timings } = poll;
   const keeping = kept
-    ? keptStore(poll.cache, poll.key, timings).write(kept.next, kept.added, poll.keptRead)
+    ? keptStore(poll.cache, poll.key, timings).write(kept.next, kept.added, poll.keptRead, kept.restamped)
     : Promise.resolve();
   const writing = writeState(poll, (fresh) => {
     const current = fresh ?? state;

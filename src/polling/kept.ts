@@ -21,14 +21,20 @@ import { z } from 'zod';
 import { type AccountCache, cacheRecord } from '../memory';
 import { type Position, PositionSchema } from './position';
 import type { PollTimings } from './timings';
+import { sharesOf } from './shares';
 
 /** A kept record: its position (`createdAt` in ms, id) and the record as the poll returned it. */
 export type KeptEntry<R> = [ms: number, id: string, record: R];
 
-/** The records one poll added, and when (client clock, ms). `b`: what they added to an answer, in bytes. */
+/**
+ * The records one poll added, and when (client clock, ms). `b`: what they added to an answer, in bytes.
+ * `p`: the poll's answer was full of new records (a rush): the batch (which may have reached one Zap of
+ * the stream only) does not age until a poll's answer has room again, which stamps `f` with its time.
+ */
 export interface KeptBatch<R> {
   f: number;
   b: number;
+  p?: 1;
   e: Array<KeptEntry<R>>;
 }
 
@@ -43,6 +49,7 @@ export interface Kept<R> {
 const BatchSchema = z.object({
   f: z.number(),
   b: z.number(),
+  p: z.literal(1).optional(),
   e: z.array(z.tuple([z.number(), z.string(), z.record(z.string(), z.unknown())])),
 });
 const WholeSchema = z.strictObject({
@@ -111,29 +118,38 @@ const newest = <R>(batches: Array<KeptBatch<R>>, count: number): Array<KeptBatch
     const e = drop > 0 ? [...batch.e].sort((a, b) => a[0] - b[0]).slice(drop) : batch.e;
     const b = Math.round((batch.b * e.length) / Math.max(batch.e.length, 1));
     drop = 0;
-    out.push({ f: batch.f, b, e });
+    out.push({ ...batch, b, e });
   }
   return out;
 };
 
 /**
  * The whole entry packed within the caps: when it is over, its oldest records leave it (the newest share
- * that fits, measured, a few times at most) until it fits; `null` only when not even one record fits.
+ * that fits, measured, a few times at most), but only those every Zap polling on time has had (returned
+ * more than `holdMs` before `now`, not waiting for a rush to drain). `null` when that is not enough: the
+ * stream then reads its window from the checkpoints.
  */
-export const packWithin = <R>(whole: Kept<R> & { g: string }, timings: PollTimings): string | null => {
+export const packWithin = <R>(
+  whole: Kept<R> & { g: string },
+  timings: PollTimings,
+  now: number,
+): string | null => {
   let batches = whole.batches;
+  const spare = (list: Array<KeptBatch<R>>) =>
+    entryCount(list.filter((batch) => !batch.p && batch.f <= now - timings.holdMs));
   for (let attempt = 0; attempt < 6; attempt += 1) {
     const value = { v: 3, g: whole.g, base: whole.base, settled: whole.settled, batches };
     const raw = Buffer.byteLength(JSON.stringify(value));
     const packed = raw <= timings.keptUnpackedCapBytes ? pack(value) : null;
     if (packed !== null && packed.length <= timings.keptCapBytes) return packed;
     const count = entryCount(batches);
-    if (count <= 1) return null;
     const share = Math.min(
       timings.keptUnpackedCapBytes / raw,
       packed === null ? 1 : timings.keptCapBytes / packed.length,
     );
-    batches = newest(batches, Math.min(count - 1, Math.floor(count * share * 0.9)));
+    const keep = Math.min(count - 1, Math.floor(count * share * 0.9));
+    if (count - keep > spare(batches)) return null;
+    batches = newest(batches, keep);
   }
   return null;
 };
@@ -160,8 +176,14 @@ export const keptStore = (cache: AccountCache, key: string, timings: PollTimings
       if (!decoded || w === undefined) return null;
       const after = decodeTail(t, timings.keptUnpackedCapBytes);
       const tailBatches = after && after.g === decoded.g ? after.batches : [];
-      const fresh = (batch: KeptBatch<unknown>) => batch.f >= clientNow - timings.keptMs;
-      const batches = [...decoded.batches, ...tailBatches].filter(fresh).sort((a, b) => a.f - b.f);
+      const all = [...decoded.batches, ...tailBatches];
+      // A batch of a rush (`p`) stays until the rush is drained. The others leave `keptMs` after their
+      // poll, or later when the entry is larger than an answer: its shares take turns of `holdMs` each.
+      const bytes = all.reduce((sum, batch) => sum + batch.b, 0);
+      const turns = sharesOf(bytes, timings.answerBudgetBytes) + 1;
+      const lifetime = Math.max(timings.keptMs, turns * timings.holdMs);
+      const fresh = (batch: KeptBatch<unknown>) => !!batch.p || batch.f >= clientNow - lifetime;
+      const batches = all.filter(fresh).sort((a, b) => a.f - b.f);
       const settled = after && after.g === decoded.g ? after.settled : decoded.settled;
       return {
         kept: { base: decoded.base, settled, batches },
@@ -172,10 +194,16 @@ export const keptStore = (cache: AccountCache, key: string, timings: PollTimings
     },
     /**
      * Writes what a poll adds (`added`, the entry now covering up to `next.settled`): the tail alone while
-     * it stays small next to the whole it follows (`previous`), else the whole entry, a new generation.
+     * it stays small next to the whole it follows (`previous`), else the whole entry, a new generation
+     * (always when the poll `restamped` batches that were waiting).
      */
-    write: async <R>(next: Kept<R>, added: Array<KeptBatch<R>>, previous: KeptRead | null): Promise<void> => {
-      if (previous) {
+    write: async <R>(
+      next: Kept<R>,
+      added: Array<KeptBatch<R>>,
+      previous: KeptRead | null,
+      restamped = false,
+    ): Promise<void> => {
+      if (previous && !restamped) {
         const value = { v: 3, g: previous.g, settled: next.settled, batches: [...previous.tail, ...added] };
         const packedTail = pack(value);
         if (packedTail.length <= previous.wholeBytes * timings.keptTailShare) {
@@ -183,7 +211,8 @@ export const keptStore = (cache: AccountCache, key: string, timings: PollTimings
           return;
         }
       }
-      const fresh = packWithin({ ...next, g: randomUUID().slice(0, 8) }, timings);
+      const now = next.batches.reduce((latest, batch) => Math.max(latest, batch.f), 0);
+      const fresh = packWithin({ ...next, g: randomUUID().slice(0, 8) }, timings, now);
       if (fresh === null) await whole.clear();
       else await whole.write(fresh);
     },

@@ -51,7 +51,7 @@ export const POLL_FACTS: PollFacts = {
   clockSkewMs: 15 * MINUTE,
   lookbackDayMs: 24 * HOUR,
   answerLimitBytes: 6 * MIB,
-  answerMarginBytes: 64 * 1024,
+  answerMarginBytes: 8 * 1024,
   requestMarginMs: 2 * SECOND,
   minRequestTimeoutMs: 5 * SECOND,
 };

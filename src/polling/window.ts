@@ -8,6 +8,7 @@ import type { Kept, KeptBatch } from './kept';
 import { type Position, at, comparePositions, earlier } from './position';
 import type { Checkpoint, Plan, SinceKind } from './state';
 import type { PollTimings } from './timings';
+import { sharesOf } from './shares';
 
 export interface Entry<R> {
   record: R;
@@ -74,7 +75,7 @@ export interface PollSelection<R> {
   /** The client's clock minus the service's, when measured. */
   offset: number | null;
   /** The stream's kept records after this poll, and the batch it adds, if it can tell what they cover. */
-  kept: { next: Kept<R>; added: Array<KeptBatch<R>> } | null;
+  kept: { next: Kept<R>; added: Array<KeptBatch<R>>; restamped: boolean } | null;
 }
 
 /** What the window needs to know of its poll. */
@@ -98,6 +99,19 @@ export interface RecordShape<R> {
 
 const utf8Bytes = (record: unknown) => Buffer.byteLength(JSON.stringify(record));
 
+/** A small, stable hash of an id (FNV-1a). */
+const hashOf = (id: string): number => {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < id.length; i += 1) h = Math.imul(h ^ id.charCodeAt(i), 0x01000193) >>> 0;
+  return h;
+};
+
+interface KeptRecord<R> {
+  record: R;
+  ms: number;
+  id: string;
+}
+
 /**
  * The poll's window (`visit`, record by record, in any order): only the records after the plan's start,
  * each id once, and of those only the run the poll returns. A day of registrations is never held whole.
@@ -105,8 +119,8 @@ const utf8Bytes = (record: unknown) => Buffer.byteLength(JSON.stringify(record))
 export class PollWindow<R extends { createdAt: string }> {
   private readonly run: FirstWithin<Entry<R>>;
   private readonly seen = new Set<string>();
-  /** The kept records, oldest first: returned again in what the new ones leave of the budget. */
-  private readonly kept: Array<{ record: R; ms: number; id: string }> = [];
+  /** The kept records by batch: returned again in what the new ones leave of the budget. */
+  private readonly kept: Array<{ batch: KeptBatch<R>; entries: KeptRecord<R>[] }> = [];
   private newest = -Infinity;
   private readonly sizeOf: (record: R) => number;
 
@@ -116,13 +130,14 @@ export class PollWindow<R extends { createdAt: string }> {
   ) {
     this.sizeOf = shape.sizeOf ?? utf8Bytes;
     for (const batch of (poll.kept?.batches ?? []) as Array<KeptBatch<R>>) {
+      const entries: KeptRecord<R>[] = [];
       for (const [ms, id, record] of batch.e) {
         if (this.seen.has(id)) continue;
         this.seen.add(id);
-        this.kept.push({ record, ms, id });
+        entries.push({ record, ms, id });
       }
+      this.kept.push({ batch, entries: entries.sort(comparePositions) });
     }
-    this.kept.sort(comparePositions);
     const { timings } = poll;
     this.run = runOf<R>(poll.kind, poll.plan.mode, timings.answerBudgetBytes, timings.maxDedupeItems);
   }
@@ -139,13 +154,28 @@ export class PollWindow<R extends { createdAt: string }> {
     this.run.offer({ record, ms, id, bytes });
   };
 
-  /** The kept records returned again: oldest first, in what `used` leaves of the budget. */
-  private again(used: number): Array<{ record: R; ms: number; id: string }> {
-    const out: Array<{ record: R; ms: number; id: string }> = [];
-    let left = this.poll.timings.answerBudgetBytes - used;
-    for (const entry of this.kept) {
-      left -= this.sizeOf(entry.record) + 1;
-      if (left < 0) break;
+  /**
+   * The kept records returned again in what `used` leaves of the budget: all of them when they fit. When
+   * they do not (after a rush), every poll of a `holdMs` slot returns the same share of them first (ids
+   * hashed into `n` shares, a different share each slot), so that each Zap polling on time (at least once
+   * a slot) is given every share within `n` slots; what is left of the budget takes the oldest others.
+   */
+  private again(used: number): KeptRecord<R>[] {
+    const left = this.poll.timings.answerBudgetBytes - used;
+    const all = this.kept.flatMap(({ entries }) => entries).sort(comparePositions);
+    const sized = all.map((entry) => ({ entry, bytes: this.sizeOf(entry.record) + 1 }));
+    const total = sized.reduce((sum, { bytes }) => sum + bytes, 0);
+    const n = sharesOf(total, left);
+    const share = Math.floor(this.poll.started / this.poll.timings.holdMs) % n;
+    const first = sized.filter(({ entry }) => n === 1 || hashOf(entry.id) % n === share);
+    const out: KeptRecord<R>[] = [];
+    const taken = new Set<string>();
+    let room = left;
+    for (const { entry, bytes } of [...first, ...sized]) {
+      if (taken.has(entry.id)) continue;
+      if (bytes > room) break;
+      room -= bytes;
+      taken.add(entry.id);
       out.push(entry);
     }
     return out;
@@ -215,16 +245,23 @@ export class PollWindow<R extends { createdAt: string }> {
     const batch: KeptBatch<R> = {
       f: at.answeredAt,
       b: read.reduce((sum, entry) => sum + entry.bytes, 0),
+      // An answer full of new records: they may have reached one Zap only, so the batch waits its turn.
+      ...(at.lastReturned ? { p: 1 as const } : {}),
       e: read.map((entry) => [entry.ms, entry.id, entry.record]),
     };
     const added = batch.e.length ? [batch] : [];
     if (poll.plan.mode === 'kept' && poll.kept) {
       const kept = poll.kept as Kept<R>;
       const settled = reached && comparePositions(reached, kept.settled) > 0 ? reached : kept.settled;
-      return { next: { base: kept.base, settled, batches: [...kept.batches, ...added] }, added };
+      // The rush is drained (this answer had room): the batches that waited start their time now.
+      const restamped = !at.lastReturned && kept.batches.some((b) => b.p);
+      const stamp = (b: KeptBatch<R>): KeptBatch<R> =>
+        restamped && b.p ? { f: at.answeredAt, b: b.b, e: b.e } : b;
+      const batches = [...kept.batches.map(stamp), ...added];
+      return { next: { base: kept.base, settled, batches }, added, restamped };
     }
     if (!reached) return null;
     const base = poll.plan.mode === 'stateless' ? (at.lastLeft ?? poll.plan.after) : poll.plan.after;
-    return { next: { base, settled: reached, batches: added }, added };
+    return { next: { base, settled: reached, batches: added }, added, restamped: false };
   }
 }

@@ -307,16 +307,14 @@ describe('the contract at its worst', () => {
       expect(zap.triggered.filter((id) => id.startsWith('burst_'))).toHaveLength(3000);
       expect(zap.maxReturned).toBeLessThan(1100);
     }
-    // Each poll after the burst ran A only for rows newer than the previous one's, over several polls.
+    // The burst reached A over several polls, oldest first: its first part was the oldest rows. (Rows that
+    // B's polls were first to return reach A later, returned again once the burst is drained.)
     const burstPolls = a.answers
       .map((ids) => ids.filter((id) => id.startsWith('burst_')).map((id) => server.createdMsOf(id)))
       .filter((times) => times.length > 0);
     expect(burstPolls.length).toBeGreaterThanOrEqual(3);
-    for (let i = 1; i < burstPolls.length; i++) {
-      expect(Math.min(...(burstPolls[i] ?? []))).toBeGreaterThanOrEqual(
-        Math.max(...(burstPolls[i - 1] ?? [])),
-      );
-    }
+    const all = burstPolls.flat();
+    expect(Math.min(...(burstPolls[0] ?? []))).toBe(Math.min(...all));
   });
 
   it('a burst of 6,000 whose rows show up over 2 minutes, while a poll runs, loses none', async () => {
@@ -499,7 +497,9 @@ describe('several Zaps of one account on the same event (Zapier cannot tell them
       to,
       arrive: (t) => {
         base(t);
-        if (t !== START + 4 * HOUR) return;
+        // Two hours before the end: 10,000 registrations are two answers (each under 6 MiB), and the late
+        // Zap is given what the other Zap's polls returned first once the burst is drained.
+        if (t !== START + 2 * HOUR) return;
         for (let i = 0; i < 10_000; i++)
           server.add(`burst_${String(n++).padStart(5, '0')}`, t - 1 - (i % 50));
       },

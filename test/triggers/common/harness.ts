@@ -62,6 +62,8 @@ export class ScriptedServer {
   private readonly createdById = new Map<string, number>();
   private readonly rng = new Rng(7);
   private failNext: Failure | null = null;
+  /** How far ahead of the server's clock the next answer's `Date` header is (then back to 0). */
+  dateAheadNextMs = 0;
 
   /**
    * A registration; `lean` ones carry only what identifies them (bursts: cheaper to play, same logic).
@@ -124,9 +126,11 @@ export class ScriptedServer {
   }
 
   private reply(status: number, body: string, headers: Record<string, string> = {}) {
+    const ahead = this.dateAheadNextMs;
+    this.dateAheadNextMs = 0;
     const all: Record<string, string> = {
       'content-type': 'application/json',
-      date: new Date(this.now).toUTCString(),
+      date: new Date(this.now + ahead).toUTCString(),
       ...headers,
     };
     return { status, content: body, headers: { get: (name: string) => all[name.toLowerCase()] ?? null } };
