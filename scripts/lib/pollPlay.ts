@@ -27,6 +27,8 @@ export interface RushScenario {
   steadyBytes?: number;
   /** The longest the play goes on after the rush (it stops earlier once the backlog is drained). */
   maxHours?: number;
+  /** How long the play goes on once the backlog is drained (3 hours: the kept entry renews itself). */
+  afterHours?: number;
 }
 
 const LATIN =
@@ -196,15 +198,26 @@ const populate = (service: RushService, s: RushScenario, until: number) => {
   }
 };
 
-/** The delay of the last rush registration that 6 MiB answers allow, plus one interval. */
-const floorDelay = (service: RushService, s: RushScenario, itemBytes: (n: number) => number): number => {
+/**
+ * The delay of the last rush registration that 6 MiB answers allow, plus one interval: handing the rush
+ * over (its items, in UTF-8 bytes) takes that many polls from its start; and no registration reaches a Zap
+ * before it is visible (up to 2 minutes after it is made).
+ */
+const floorDelay = (
+  service: RushService,
+  s: RushScenario,
+  last: Registration | undefined,
+  itemBytes: (n: number) => number,
+): number => {
   const end = PLAY_START + s.rush.minutes * MINUTE;
   const every = s.everyMin * MINUTE;
   let bytes = 0;
   for (const reg of service.regs)
     if (reg.createdMs >= PLAY_START && reg.createdMs < end) bytes += itemBytes(reg.n);
   const answers = Math.ceil(bytes / (6 * 1024 * 1024));
-  return Math.max(0, PLAY_START + answers * every - end) + every;
+  const handed = PLAY_START + answers * every - (last?.createdMs ?? end);
+  const visible = last ? last.visibleMs - last.createdMs : 0;
+  return Math.max(0, handed, visible) + every;
 };
 
 /**
@@ -270,7 +283,7 @@ export const playRush = async (
       });
       if (drainedFrom < 0 && seen.has(service.idOf(lastRush))) drainedFrom = polls.length;
       // Once drained, the play goes on until the kept entry holds none of the rush (150 minutes and a poll).
-      if (drainedFrom >= 0 && (polls.length - drainedFrom) * every > 3 * HOUR) break;
+      if (drainedFrom >= 0 && (polls.length - drainedFrom) * every > (s.afterHours ?? 3) * HOUR) break;
     }
   } finally {
     Date.now = realNow;
@@ -294,7 +307,7 @@ export const playRush = async (
     polls,
     lost,
     lastDelayMs,
-    floorDelayMs: floorDelay(service, s, itemBytes),
+    floorDelayMs: floorDelay(service, s, last, itemBytes),
     drainedFrom,
   };
 };

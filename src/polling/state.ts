@@ -70,10 +70,13 @@ export interface Plan {
   /**
    * `kept`: the stream's kept records cover everything up to their settled position: the poll reads only
    * after it, returns the new ones (oldest first up to the budget), then kept ones in what is left.
-   * `stateful`: the state covers the window's past, so the window is returned oldest first up to the budget.
+   * `stateful`: the state covers the window's past: what no poll returned yet (after `returned`) first,
+   * oldest first up to the budget, then the rest of the window again in what is left.
    * `stateless`: nothing is known, so the newest records of the window are returned.
    */
   mode: 'kept' | 'stateful' | 'stateless';
+  /** A stateful poll: every record at or before this was returned by a poll of the stream (its newest checkpoint). */
+  returned?: Position;
 }
 
 /**
@@ -103,7 +106,10 @@ export const planPoll = (
   if (floor) after = earlier(after, at(floor.ms));
   after = earlier(after, newestTrusted(clientNow, timings));
   after = later(after, at(clientNow - timings.lookbackMs));
-  return { since: after.ms - 1, after, mode };
+  const newest = state?.checkpoints[state.checkpoints.length - 1];
+  const returned =
+    mode === 'stateful' && newest ? earlier(newest.pos, newestTrusted(clientNow, timings)) : null;
+  return { since: after.ms - 1, after, mode, ...(returned ? { returned } : {}) };
 };
 
 /**

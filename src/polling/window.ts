@@ -118,6 +118,8 @@ interface KeptRecord<R> {
  */
 export class PollWindow<R extends { createdAt: string }> {
   private readonly run: FirstWithin<Entry<R>>;
+  /** A stateful poll: the records of its window some poll already returned, oldest first. */
+  private readonly rerun: FirstWithin<Entry<R>>;
   private readonly seen = new Set<string>();
   /** The kept records by batch: returned again in what the new ones leave of the budget. */
   private readonly kept: Array<{ batch: KeptBatch<R>; entries: KeptRecord<R>[] }> = [];
@@ -140,6 +142,7 @@ export class PollWindow<R extends { createdAt: string }> {
     }
     const { timings } = poll;
     this.run = runOf<R>(poll.kind, poll.plan.mode, timings.answerBudgetBytes, timings.maxDedupeItems);
+    this.rerun = runOf<R>(poll.kind, poll.plan.mode, timings.answerBudgetBytes, timings.maxDedupeItems);
   }
 
   /** Reads one record of the answer. */
@@ -151,7 +154,9 @@ export class PollWindow<R extends { createdAt: string }> {
     this.seen.add(id);
     this.newest = Math.max(this.newest, ms);
     const bytes = this.poll.kind === 'dedupe' ? 0 : this.sizeOf(record) + 1;
-    this.run.offer({ record, ms, id, bytes });
+    const { returned } = this.poll.plan;
+    const again = returned && comparePositions({ ms, id }, returned) <= 0;
+    (again ? this.rerun : this.run).offer({ record, ms, id, bytes });
   };
 
   /**
@@ -181,6 +186,18 @@ export class PollWindow<R extends { createdAt: string }> {
     return out;
   }
 
+  /** A stateful poll's records returned again: the oldest of its window that fit in what `used` leaves. */
+  private rerunFitting(used: number): Entry<R>[] {
+    let room = this.poll.timings.answerBudgetBytes - used;
+    const out: Entry<R>[] = [];
+    for (const entry of this.rerun.sorted()) {
+      if (entry.bytes > room) break;
+      room -= entry.bytes;
+      out.push(entry);
+    }
+    return out;
+  }
+
   /**
    * The service's clock when it answered, bounded: its `Date` header (else the newest `createdAt` read),
    * never later than the app's own clock, nor than the app's clock minus the offset earlier polls measured
@@ -203,7 +220,9 @@ export class PollWindow<R extends { createdAt: string }> {
       return { records, checkpoint: null, base: null, offset: null, kept: null };
     }
     const used = selected.reduce((sum, entry) => sum + entry.bytes, 0);
-    const returned = [...selected, ...this.again(used)].sort(comparePositions);
+    const rerun = this.rerunFitting(used);
+    const rerunBytes = rerun.reduce((sum, entry) => sum + entry.bytes, 0);
+    const returned = [...selected, ...rerun, ...this.again(used + rerunBytes)].sort(comparePositions);
     const records = returned.map((entry) => entry.record).reverse();
 
     // `t` is an upper bound (when the checkpoint may become an anchor); every record made before `answered`
@@ -219,7 +238,7 @@ export class PollWindow<R extends { createdAt: string }> {
         settled === null ? null : { t, pos: lastReturned ? earlier(lastReturned, settled) : settled },
       base: poll.plan.mode === 'stateless' ? (lastLeft ?? poll.plan.after) : null,
       offset: hasDate ? answeredAt - answered : null,
-      kept: this.nextKept(selected, { answered, answeredAt, lastReturned, lastLeft }),
+      kept: this.nextKept([...selected, ...rerun], { answered, answeredAt, lastReturned, lastLeft }),
     };
   }
 

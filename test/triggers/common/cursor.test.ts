@@ -99,7 +99,13 @@ describe('planPoll', () => {
   it('reads from the anchor, as a position: records at or before it are not returned again', () => {
     const anchor = { t: NOW - 51 * MINUTE, pos: pos(NOW - 56 * MINUTE, 'sub_7') };
     const plan = planPoll('poll', state([anchor, { t: NOW - MINUTE, pos: pos(NOW - 6 * MINUTE) }]), NOW);
-    expect(plan).toEqual({ since: NOW - 56 * MINUTE - 1, after: anchor.pos, mode: 'stateful' });
+    // What the newest checkpoint returned is returned again only in what the new records leave.
+    expect(plan).toEqual({
+      since: NOW - 56 * MINUTE - 1,
+      after: anchor.pos,
+      mode: 'stateful',
+      returned: pos(NOW - 6 * MINUTE),
+    });
   });
 
   it('before any anchor, reads from the base of the state', () => {
@@ -108,7 +114,12 @@ describe('planPoll', () => {
       state([{ t: NOW - 20 * MINUTE, pos: pos(NOW - 25 * MINUTE) }], { base: pos(NOW - 90 * MINUTE) }),
       NOW,
     );
-    expect(plan).toEqual({ since: NOW - 90 * MINUTE - 1, after: pos(NOW - 90 * MINUTE), mode: 'stateful' });
+    expect(plan).toEqual({
+      since: NOW - 90 * MINUTE - 1,
+      after: pos(NOW - 90 * MINUTE),
+      mode: 'stateful',
+      returned: pos(NOW - 25 * MINUTE),
+    });
   });
 
   it('with kept records, reads only after their settled position (or the floor of a failed poll)', () => {
