@@ -17,7 +17,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { brotliCompressSync, brotliDecompressSync, constants } from 'node:zlib';
-import { z } from 'zod';
+import * as z from 'zod';
 import { type AccountCache, cacheRecord } from '../memory';
 import { type Position, PositionSchema } from './position';
 import type { PollTimings } from './timings';

@@ -2,7 +2,7 @@
  * A place in a stream: a server `createdAt` (ms) and an id for ties (`''` is before every id), and the
  * schema it is read back with from the cache.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 
 export interface Position {
   ms: number;

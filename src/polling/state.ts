@@ -2,7 +2,7 @@
  * The stream's small state (checkpoints, base, floor, clock offset) and the plan of a poll: where it starts
  * and how it chooses its records. The reasoning is in cursor.ts's comment.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { type AccountCache, cacheRecord } from '../memory';
 import { type Position, PositionSchema, at, earlier, later } from './position';
 import type { PollTimings } from './timings';

@@ -278,7 +278,7 @@ describe('the contract at its worst', () => {
   });
 
   it('a burst larger than one answer drains oldest first over a few polls, and both Zaps get all of it', async () => {
-    // One answer carries about 1,000 of these registrations here (14 MB, about 14,000 full ones, in production).
+    // One answer carries about 1,000 of these registrations here (6 MiB, about 5,000 full ones, in production).
     const { server, zaps } = setup(2, { ...CURSOR_TIMING, answerBudgetBytes: 500_000 });
     const [a, b] = zaps as [Zap, Zap];
     await a.turnOn();
