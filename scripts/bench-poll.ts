@@ -653,11 +653,10 @@ function report(played: Played): string {
 }
 
 async function main(): Promise<void> {
-  const rushes = NO_RUSH ? [] : await playRushes(RUSH_SCENARIOS, (line) => process.stderr.write(`${line}\n`));
   const bench = await openBench();
   const played: Played = {
     bench,
-    rushes,
+    rushes: [],
     cadences: [],
     held: [],
     naive: { bytes: NaN, ms: NaN },
@@ -671,6 +670,11 @@ async function main(): Promise<void> {
     // The widest poll again, alone in a fresh process, for its peak memory.
     played.child = await runWidest([bench.proxy.url, bench.eventId, TENANT.apiKey, String(now())]);
     played.widest = JSON.parse(/^RESULT (.*)$/m.exec(played.child.stdout)?.[1] ?? '{}') as Widest;
+    process.stderr.write(`${steadyReport(played).join('\n')}\n`);
+  }
+  if (!NO_RUSH) {
+    process.stderr.write(`${rushLines([])[0]}\n`);
+    played.rushes = await playRushes(RUSH_SCENARIOS, (line) => process.stderr.write(`${line}\n`));
   }
   await bench.close();
   console.log(report(played));

@@ -65,7 +65,7 @@ const compile = async (): Promise<string> => {
 
 export type RushResult = Played | { scenario: RushScenario; error: string };
 
-/** Plays every scenario, one child process at a time; `progress` is told each one's end. */
+/** Plays every scenario, one child process at a time; `progress` is given each one's line as it ends. */
 export const playRushes = async (
   scenarios: RushScenario[],
   progress: (line: string) => void,
@@ -80,7 +80,7 @@ export const playRushes = async (
       ? (JSON.parse(line) as Played)
       : { scenario, error: outcome.stderr.slice(0, 400) || `exit ${outcome.code}` };
     results.push(result);
-    progress(`  played: ${scenario.name} at ${scenario.everyMin}-minute polls`);
+    progress(rushLines([result])[1] ?? '');
   }
   return results;
 };
