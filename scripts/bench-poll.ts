@@ -13,9 +13,10 @@
 // must have reached it). Then the held Zaps: a Zap polled every 15 minutes that Zapier holds for 2 hours
 // while another polls every 5 (cache working), and one held 60 minutes with the cache emptied before every
 // poll. Then the naive 24-hour window for comparison, the widest poll's memory (a child process on the
-// compiled app), and the targets.
+// compiled app), the rushes (each alone in a child process on the compiled app: scripts/lib/pollPlay.ts),
+// and the targets.
 //
-// Flags: --scale N (24000) --hours N (4)
+// Flags: --scale N (24000) --hours N (4) --rush-only (only the rushes) --no-rush
 
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -27,12 +28,13 @@ import { SCALE_EVENT_SLUG, SEED_TENANTS, sandboxCall, startSandbox } from '../sa
 import App from '../index';
 import { paths } from '../src/connect';
 import { Event, Submission, listOf } from '../src/connect/testing';
-import { listSubmissions } from '../test/support/submissions';
+import { listSubmissions } from './lib/submissions';
 import { findEvent } from '../src/account/events';
-import { CURSOR_TIMING } from '../src/triggers/common/cursor';
+import { POLL_TIMINGS as CURSOR_TIMING } from '../src/polling';
 import { toSubmissionItem, eventContextOf } from '../src/mappers/submission';
 import { NEW_SUBMISSION_KEY } from '../src/triggers/newSubmission';
 import { functionOf, meta } from './lib/app';
+import { RUSH_SCENARIOS, type RushResult, playRushes, rushLines, rushTargets } from './lib/pollRushes';
 
 const ROOT = path.resolve(__dirname, '..');
 const NODE = path.join(ROOT, 'node_modules', '.bin', 'node');
@@ -50,6 +52,8 @@ const flag = (name: string, fallback: number): number => {
 const SCALE = Math.floor(flag('scale', 24_000));
 const PLAY_MS = flag('hours', 4) * HOUR;
 const INTERVALS_MIN = [1, 2, 5, 15];
+const RUSH_ONLY = process.argv.includes('--rush-only');
+const NO_RUSH = process.argv.includes('--no-rush');
 
 // One clock for the sandbox and the app: real time plus the minutes the play has jumped.
 const realNow = Date.now.bind(Date);
@@ -285,6 +289,8 @@ interface Poll {
   cacheRead: number;
   cacheWritten: number;
   returned: number;
+  /** Items that were new to this Zap. */
+  fresh: number;
   /** Bytes of the answer Zapier receives (its items as JSON). */
   answer: number;
   ms: number;
@@ -331,7 +337,11 @@ class BenchZap {
     this.lastStarted = now();
     const items = await this.run({});
     const wire = proxy.log.slice(from);
-    for (const item of items) this.seen.add(item.id);
+    let fresh = 0;
+    for (const item of items) {
+      if (!this.seen.has(item.id)) fresh += 1;
+      this.seen.add(item.id);
+    }
     const poll: Poll = {
       at: now(),
       requests: wire.length,
@@ -340,6 +350,7 @@ class BenchZap {
       cacheRead: this.cache.read - read,
       cacheWritten: this.cache.written - written,
       returned: items.length,
+      fresh,
       answer: Buffer.byteLength(JSON.stringify(items)),
       ms: performance.now() - started,
     };
@@ -494,11 +505,45 @@ function cadenceTable(cadences: Cadence[]): string[] {
 }
 
 interface Played {
+  bench: Bench;
+  rushes: RushResult[];
   cadences: Cadence[];
   held: Held[];
   naive: { bytes: number; ms: number };
   widest: Widest;
-  child: { code: number | null; stderr: string };
+  child: Outcome;
+}
+
+/**
+ * A poll priced in full, per new registration: what it reads from the service, hands to Zapier and reads
+ * and writes in the cache, beside a stateless poller with the same guarantee (a Zap held 2 hours misses
+ * nothing), which reads and answers the last 150 minutes (and the visibility delay and margin) every poll.
+ */
+function pricing(bench: Bench, cadences: Cadence[]): { lines: string[]; ratios: Map<number, number> } {
+  const ratios = new Map<number, number>();
+  const lines = [
+    'A poll priced in full at steady state, per new registration (ours: service + answer + cache read + cache written; stateless: service + answer of the last 150 minutes):',
+    `${pad('every', 6)} ${pad('service', 10)} ${pad('answer', 10)} ${pad('items', 6)} ${pad('cache r', 10)} ${pad('cache w', 10)} ${pad('per new', 10)} ${pad('stateless', 10)} ${pad('ratio', 6)}`,
+  ];
+  const windowMs = CURSOR_TIMING.keptMs + CURSOR_TIMING.visibilityDelayMs + CURSOR_TIMING.settleMarginMs;
+  for (const c of cadences) {
+    const { steady } = steadyOf(c);
+    const fresh = steady.reduce((n, p) => n + p.fresh, 0) || 1;
+    const perItem = sum(steady, 'answer') / Math.max(sum(steady, 'returned'), 1);
+    const ours =
+      sum(steady, 'bytes') + sum(steady, 'answer') + sum(steady, 'cacheRead') + sum(steady, 'cacheWritten');
+    let stateless = 0;
+    for (const p of steady) {
+      const inWindow = bench.arrivals.filter((a) => a.visibleAt > p.at - windowMs && a.visibleAt <= p.at);
+      stateless += inWindow.reduce((n, a) => n + a.bytes, 0) + inWindow.length * perItem;
+    }
+    const ratio = ours / Math.max(stateless, 1);
+    ratios.set(c.everyMin, ratio);
+    lines.push(
+      `${pad(`${c.everyMin} min`, 6)} ${pad(kib(avg(steady, 'bytes')), 10)} ${pad(kib(avg(steady, 'answer')), 10)} ${pad(avg(steady, 'returned').toFixed(0), 6)} ${pad(kib(avg(steady, 'cacheRead')), 10)} ${pad(kib(avg(steady, 'cacheWritten')), 10)} ${pad(kib(ours / fresh), 10)} ${pad(kib(stateless / fresh), 10)} ${pad(`${ratio.toFixed(2)}x`, 6)}`,
+    );
+  }
+  return { lines, ratios };
 }
 
 /** What each requirement costs a poll, at each interval. */
@@ -517,9 +562,22 @@ function costs(cadences: Cadence[]): string[] {
 }
 
 /** The targets, met or missed. */
-function targets({ cadences, held, naive, widest }: Played): string[] {
+function targets({ bench, rushes, cadences, held, naive, widest }: Played): string[] {
   const out = ['Targets:'];
   const target = (ok: boolean, text: string) => out.push(`  ${ok ? 'met ' : 'MISS'}  ${text}`);
+  for (const [ok, text] of rushes.length ? rushTargets(rushes) : []) target(ok, text);
+  if (!cadences.length) return out;
+  const written = Math.max(...cadences.map((c) => avg(steadyOf(c).steady, 'cacheWritten')));
+  target(
+    written <= 40 * 1024,
+    `cache writes at most 40 KiB a poll at 1,000 registrations an hour: ${kib(written)} at most`,
+  );
+  const { ratios } = pricing(bench, cadences);
+  const worst = Math.max(...ratios.values());
+  target(
+    worst <= 0.7,
+    `a poll priced in full at most 0.70x a stateless poller's per new registration: ${worst.toFixed(2)}x at most`,
+  );
   const at = (min: number) => cadences.find((c) => c.everyMin === min);
   const ratio = (min: number) => {
     const c = at(min);
@@ -554,14 +612,16 @@ function targets({ cadences, held, naive, widest }: Played): string[] {
   return out;
 }
 
-/** The figures of every play, and the targets. */
-function report(played: Played): string {
-  const { cadences, held, naive, widest, child } = played;
+/** The figures of the steady plays. */
+function steadyReport(played: Played): string[] {
+  const { bench, cadences, held, naive, widest, child } = played;
   const out = [
     `bench:poll: one event with ${SCALE.toLocaleString('en')} registrations over 24 h, ${(SCALE / 24).toFixed(0)} more an hour arriving continuously (each visible up to 2 min late); ${PLAY_MS / HOUR} h of polls per interval`,
     '',
     'Per poll at steady state (the kept entry full: from 150 minutes on). service: bytes read from the service; floor: bytes of the registrations visible since the previous poll; cache: bytes of z.cache values read and written; kept entry: the largest written (compressed text).',
     ...cadenceTable(cadences),
+    '',
+    ...pricing(bench, cadences).lines,
     '',
     'Held Zaps (A polls every 5 minutes, B every 15 but Zapier holds one of its polls):',
     ...held.map(
@@ -574,23 +634,51 @@ function report(played: Played): string {
     `Naive 24 h window: ${mib(naive.bytes)} and ${naive.ms.toFixed(0)} ms a poll`,
     `Widest poll alone (child process): ${widest.items} ids in ${widest.ms?.toFixed(0)} ms; RSS ${mib(widest.rssBefore ?? NaN)} before, peak ${mib(widest.peakRss ?? NaN)}; heap ${mib(widest.heapBefore ?? NaN)} before, peak ${mib(widest.peakHeap ?? NaN)}`,
     '',
-    ...targets(played),
   ];
   if (child.code !== 0) out.push(`(the child process failed: ${child.stderr.slice(0, 500)})`);
+  return out;
+}
+
+/** The figures of every play, and the targets. */
+function report(played: Played): string {
+  const out = played.cadences.length ? steadyReport(played) : [];
+  if (played.rushes.length) {
+    out.push(
+      'Rushes, each with 1,000 an hour around it, played until drained (each alone in a child process on the compiled app). last reached: how long after it was made the last registration of the rush reached the Zap; floor: what handing the rush over in 6 MiB answers allows, plus one interval; svc/floor after: the largest service bytes against the floor at a poll once drained.',
+      ...rushLines(played.rushes),
+      '',
+    );
+  }
+  out.push(...targets(played));
   return out.join('\n');
 }
 
 async function main(): Promise<void> {
   const bench = await openBench();
-  const cadences: Cadence[] = [];
-  for (const everyMin of INTERVALS_MIN) cadences.push(await playCadence(bench, everyMin));
-  const held = [await playHeld(bench, 120, true), await playHeld(bench, 60, false)];
-  const naive = await playNaive(bench);
-  // The widest poll again, alone in a fresh process, for its peak memory.
-  const child = await runWidest([bench.proxy.url, bench.eventId, TENANT.apiKey, String(now())]);
-  const widest = JSON.parse(/^RESULT (.*)$/m.exec(child.stdout)?.[1] ?? '{}') as Widest;
+  const played: Played = {
+    bench,
+    rushes: [],
+    cadences: [],
+    held: [],
+    naive: { bytes: NaN, ms: NaN },
+    widest: {},
+    child: { code: 0, stdout: '', stderr: '' },
+  };
+  if (!RUSH_ONLY) {
+    for (const everyMin of INTERVALS_MIN) played.cadences.push(await playCadence(bench, everyMin));
+    played.held = [await playHeld(bench, 120, true), await playHeld(bench, 60, false)];
+    played.naive = await playNaive(bench);
+    // The widest poll again, alone in a fresh process, for its peak memory.
+    played.child = await runWidest([bench.proxy.url, bench.eventId, TENANT.apiKey, String(now())]);
+    played.widest = JSON.parse(/^RESULT (.*)$/m.exec(played.child.stdout)?.[1] ?? '{}') as Widest;
+    process.stderr.write(`${steadyReport(played).join('\n')}\n`);
+  }
+  if (!NO_RUSH) {
+    process.stderr.write(`${rushLines([])[0]}\n`);
+    played.rushes = await playRushes(RUSH_SCENARIOS, (line) => process.stderr.write(`${line}\n`));
+  }
   await bench.close();
-  console.log(report({ cadences, held, naive, widest, child }));
+  console.log(report(played));
 }
 
 main().catch((error: unknown) => {

@@ -1,11 +1,8 @@
 /**
- * New Form Submission (polling): registrations of one event, newest first, id = submissionId, read with a
- * since-window that never misses one (see src/triggers/common/cursor.ts and docs/design.md, "New Form Submission cursor"
- * section). Items have exactly the fields of the instant New Registration trigger: same mapper, same event
- * context. A steady poll downloads only what is new since the stream's previous poll (and its last 2.5
- * minutes again) and returns with it the registrations the stream kept in its cache entry for the last 150
- * minutes. The answer streams by record by record and the poll's window (`PollWindow`) keeps only what the
- * poll returns, so a day of registrations is never held whole.
+ * New Form Submission (polling): registrations of one event, newest first, id = submissionId, read through
+ * the polling room (src/polling), which never misses one. Items have exactly the fields of the instant New
+ * Registration trigger: same mapper, same event context. Each registration is sized as its item (UTF-8
+ * bytes of its JSON), so that every answer stays under Zapier's 6 MiB whatever the script of the answers.
  */
 import { type Bundle, type ZObject, defineTrigger } from 'zapier-platform-core';
 import { type Submission, type SubmissionKey, readSubmissionKeys, readSubmissions } from '../connect';
@@ -13,8 +10,9 @@ import { eventContext } from '../account/events';
 import { recentSubmissions } from '../account/recent';
 import { eventField, requiredEventId } from '../fields/event';
 import { chosenStatus, hasStatus, statusField } from '../fields/status';
-import { type EventContext, NO_EVENT_CONTEXT, eventContextOf, toSubmissionItem } from '../mappers/submission';
-import { PollWindow, closePoll, openPoll, pollRequest } from './common/cursor';
+import { type EventContext, eventContextOf, toSubmissionItem } from '../mappers/submission';
+import { type Clock } from '../memory';
+import { type PollTimings, readNew } from '../polling';
 import { registrationItem } from '../items';
 import { pollKind, present } from './common/polling';
 
@@ -38,11 +36,9 @@ const logTo = (z: ZObject) => (line: string) => z.console.log(line);
 export const submissionStreamKey = (eventId: string, status: string | null) =>
   `poll:submissions:${eventId}:${status ?? 'any'}`;
 
-/**
- * What one registration adds to the answer, in bytes: its item carries the record's fields, each answer
- * again as a flat field, and the event's context. An upper estimate, cheaper than mapping twice.
- */
-const itemBytes = (submission: Submission) => Math.ceil(1.5 * JSON.stringify(submission).length) + 300;
+/** What one registration adds to the answer: the UTF-8 bytes of its item's JSON, as core measures it. */
+const itemBytes = (context: EventContext) => (submission: Submission) =>
+  Buffer.byteLength(JSON.stringify(toSubmissionItem(submission, context, submission.submissionId)));
 
 const registrationStatusField = statusField({
   label: 'Registration Status',
@@ -55,7 +51,13 @@ const registrationStatusField = statusField({
     'Only registrations with this status when Zapier first reads them, which is within minutes of the form being sent. A registration approved later does not start this Zap: use the instant **Registration Approved** trigger for that.',
 });
 
-const perform = async (z: ZObject, bundle: Bundle) => {
+/** How the polls of this trigger run: the app's timings and clock unless a test or a benchmark sets them. */
+export interface PollSetup {
+  timings?: PollTimings;
+  clock?: Clock;
+}
+
+const performWith = (setup: PollSetup) => async (z: ZObject, bundle: Bundle) => {
   const eventId = requiredEventId(z, bundle);
   const status = chosenStatus(z, bundle, registrationStatusField);
   const keep = hasStatus(status);
@@ -65,53 +67,65 @@ const perform = async (z: ZObject, bundle: Bundle) => {
     const { event, submissions } = await recentSubmissions(z, bundle, { eventId, keep });
     return present(bundle, submissions, presenter(z, eventContextOf(event)), logTo(z));
   }
-
-  const poll = await openPoll(z, bundle, { key: submissionStreamKey(eventId, status), kind });
-  const request = { eventId, since: poll.since, timeoutMs: poll.timeoutMs };
+  const stream = { ...setup, key: submissionStreamKey(eventId, status), idOf };
 
   if (kind === 'dedupe') {
     // Zapier only records the ids: read the keys of the widest window and answer with ids.
-    const window = new PollWindow<SubmissionKey>(poll, idOf);
-    const read = await pollRequest(poll, readSubmissionKeys(z, bundle, request, window.visit));
-    const selection = window.select(read.serverTime);
-    const answer = present(
+    return readNew(
+      z,
       bundle,
-      selection.records.filter(keep),
-      { idOf, noun: 'registration', toItem: (k) => ({ id: idOf(k) }) },
-      logTo(z),
+      {
+        ...stream,
+        kind,
+        read: (request, visit) => readSubmissionKeys(z, bundle, { eventId, ...request }, visit),
+      },
+      async (records) =>
+        present(
+          bundle,
+          records.filter(keep),
+          { idOf, noun: 'registration', toItem: (k) => ({ id: idOf(k) }) },
+          logTo(z),
+        ),
     );
-    await closePoll(poll, selection);
-    return answer;
   }
 
-  const window = new PollWindow<Submission>(poll, idOf, itemBytes);
-  const read = await pollRequest(poll, readSubmissions(z, bundle, request, window.visit));
-  const selection = window.select(read.serverTime);
-  const matching = selection.records.filter(keep);
-  const context = matching.length ? await eventContext(z, bundle, eventId) : NO_EVENT_CONTEXT;
-  const answer = present(bundle, matching, presenter(z, context), logTo(z));
-  await closePoll(poll, selection);
-  return answer;
+  // The event's context is in every item, so it is read first: each registration is sized as its item.
+  const context = await eventContext(z, bundle, eventId);
+  return readNew(
+    z,
+    bundle,
+    {
+      ...stream,
+      kind,
+      sizeOf: itemBytes(context),
+      read: (request, visit) => readSubmissions(z, bundle, { eventId, ...request }, visit),
+    },
+    async (records) => present(bundle, records.filter(keep), presenter(z, context), logTo(z)),
+  );
 };
 
-export default defineTrigger({
-  key: NEW_SUBMISSION_KEY,
-  noun: 'Form Submission',
-  display: {
-    label: 'New Form Submission',
-    description:
-      'Triggers when someone submits the registration form of an event (checked every few minutes, none missed).',
-  },
-  operation: {
-    inputFields: [
-      eventField({
-        required: true,
-        helpText: 'The event whose registrations start this Zap. The list shows your 100 newest events.',
-      }),
-      registrationStatusField,
-    ],
-    perform,
-    sample: registrationItem.sample,
-    outputFields: registrationItem.outputFields,
-  },
-});
+/** The trigger, with its polls' timings and clock (a test's or a benchmark's; the app's by default). */
+export const newSubmissionTrigger = (setup: PollSetup = {}) =>
+  defineTrigger({
+    key: NEW_SUBMISSION_KEY,
+    noun: 'Form Submission',
+    display: {
+      label: 'New Form Submission',
+      description:
+        'Triggers when someone submits the registration form of an event (checked every few minutes, none missed).',
+    },
+    operation: {
+      inputFields: [
+        eventField({
+          required: true,
+          helpText: 'The event whose registrations start this Zap. The list shows your 100 newest events.',
+        }),
+        registrationStatusField,
+      ],
+      perform: performWith(setup),
+      sample: registrationItem.sample,
+      outputFields: registrationItem.outputFields,
+    },
+  });
+
+export default newSubmissionTrigger();

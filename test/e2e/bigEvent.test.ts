@@ -8,7 +8,7 @@ import { startSandbox, type RunningSandbox } from '../../sandbox';
 import type { Submission } from '../../src/connect';
 import { SUBMISSION_RULE, checkRecord } from '../../src/connect/testing';
 import { personKey } from '../../src/account/registrations';
-import { CURSOR_TIMING } from '../../src/triggers/common/cursor';
+import { POLL_TIMINGS as CURSOR_TIMING } from '../../src/polling';
 import findRegistration from '../../src/searches/findRegistration';
 import newSubmission from '../../src/triggers/newSubmission';
 import { PAGE_SIZE } from '../../src/triggers/registrationList';

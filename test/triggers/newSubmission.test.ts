@@ -1,6 +1,6 @@
 import nock from 'nock';
 import { paths } from '../../src/connect';
-import { CURSOR_TIMING } from '../../src/triggers/common/cursor';
+import { POLL_TIMINGS as CURSOR_TIMING } from '../../src/polling';
 import { SAMPLE_EVENT } from '../../src/mappers/event';
 import { submissionSample } from '../../src/mappers/submission';
 import newSubmission, { submissionStreamKey } from '../../src/triggers/newSubmission';
@@ -29,6 +29,8 @@ const serveSubmissions = (records: unknown[], queries: Array<Record<string, stri
   nock(BASE_URL)
     .get(paths.submissions())
     .query((query) => {
+      // nock asks every interceptor's query, whatever the path: only the submissions' are recorded.
+      if (!('eventId' in query)) return false;
       queries.push(query as Record<string, string>);
       return true;
     })

@@ -4,7 +4,7 @@
  */
 import { isLoopbackHost } from '../../../src/connect/config';
 import { paths } from '../../../src/connect/paths';
-import { CURSOR_TIMING } from '../../../src/triggers/common/cursor';
+import { POLL_TIMINGS as CURSOR_TIMING } from '../../../src/polling';
 import { type Probe, type Seen, excerpt } from '../http';
 import type { Run } from '../run';
 import {

@@ -3,7 +3,7 @@
  * does (filters at all, inclusive or not, milliseconds honoured), and whether records appear late.
  */
 import { paths } from '../../../src/connect/paths';
-import { CURSOR_TIMING } from '../../../src/triggers/common/cursor';
+import { POLL_TIMINGS as CURSOR_TIMING } from '../../../src/polling';
 import { SUBMISSION_RULE } from '../../../src/connect/records';
 import type { Submission } from '../../../src/connect/schemas';
 import { type ListOutcome, answerText, readList, unlisted } from '../evaluate';
@@ -242,7 +242,7 @@ export const lateCheck = async (run: Run): Promise<Check> => {
           )
         : differs(
             `${words}: ${POLLS} may skip registrations that appear more than ${LATE_LIMITS.appMs / 60_000} minutes after their createdAt.`,
-            'Ask the service how late a submission can become visible; the app waits 2 minutes plus a 3-minute margin (CURSOR_TIMING in src/triggers/common/cursor.ts).',
+            'Ask the service how late a submission can become visible; the app waits 2 minutes plus a 3-minute margin (POLL_TIMINGS in src/polling/timings.ts).',
           );
   return check('late', ASSUMPTIONS.late, noted(outcome, list));
 };

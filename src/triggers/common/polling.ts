@@ -7,11 +7,12 @@
 import type { Bundle } from 'zapier-platform-core';
 import type { LogLine } from '../../connect';
 import { mapEach } from '../../mappers/each';
+import { POLL_TIMINGS } from '../../polling';
 
 /** The editor shows 3 samples; a sample poll never needs more. */
 export const SAMPLE_SIZE = 3;
 /** Zapier's dedupe table holds 105,000 ids per Zap; a Zap being turned on is given at most this many. */
-export const MAX_DEDUPE_ITEMS = 100_000;
+export const MAX_DEDUPE_ITEMS = POLL_TIMINGS.maxDedupeItems;
 
 /**
  * `sample`: the editor's test (3 items). `dedupe`: a Zap is being turned on and Zapier only records the ids.

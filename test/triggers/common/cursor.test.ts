@@ -1,15 +1,14 @@
 import fc from 'fast-check';
+import { POLL_TIMINGS as CURSOR_TIMING, pollTimings } from '../../../src/polling';
 import {
-  CURSOR_TIMING,
   type Checkpoint,
   type CursorState,
-  type Entry,
-  anchorOf,
+  anchorOf as anchorAt,
   parseState,
-  planPoll,
-  selectEntries,
-  withCheckpoint,
-} from '../../../src/triggers/common/cursor';
+  planPoll as planAt,
+  withCheckpoint as withCheckpointAt,
+} from '../../../src/polling/state';
+import { type Entry, selectEntries as selectWithin } from '../../../src/polling/window';
 import { MAX_DEDUPE_ITEMS } from '../../../src/triggers/common/polling';
 
 const MINUTE = 60_000;
@@ -18,6 +17,23 @@ const NOW = Date.parse('2026-11-22T10:00:00.000Z');
 const { holdMs, statelessMs, lookbackMs, seedMs, clockSkewMs } = CURSOR_TIMING;
 
 const pos = (ms: number, id = '') => ({ ms, id });
+
+// The room's functions with the app's timings.
+const anchorOf = (st: CursorState | null, now: number) => anchorAt(st, now, CURSOR_TIMING);
+const planPoll = (
+  kind: 'poll' | 'dedupe',
+  st: CursorState | null,
+  now: number,
+  kept: { settled: { ms: number; id: string } } | null = null,
+) => planAt(kind, st, now, kept?.settled ?? null, CURSOR_TIMING);
+const selectEntries = <R>(
+  all: Entry<R>[],
+  kind: 'poll' | 'dedupe',
+  mode: 'stateful' | 'stateless',
+  budget: number,
+) => selectWithin(all, kind, mode, CURSOR_TIMING, budget);
+const withCheckpoint = (cps: Checkpoint[], added: Checkpoint[], now: number) =>
+  withCheckpointAt(cps, added, now, CURSOR_TIMING);
 
 const state = (
   checkpoints: Checkpoint[],
@@ -46,6 +62,18 @@ describe('the timing', () => {
     // A Zap being turned on covers every later poll's window, whatever the skew.
     expect(seedMs - lookbackMs).toBe(2 * clockSkewMs);
   });
+
+  it('computes the figures that depend on each other from the facts they are made of', () => {
+    expect([holdMs, statelessMs, CURSOR_TIMING.keptMs].map((ms) => ms / MINUTE)).toEqual([50, 80, 150]);
+    // A slower Zapier (20-minute polls, an hour late) moves every figure made of it.
+    const slower = pollTimings({ longestIntervalMs: 20 * MINUTE, longestDelayMs: HOUR });
+    expect(slower.holdMs).toBe(20 * MINUTE + HOUR + 5 * MINUTE);
+    expect(slower.keptMs).toBe(2 * HOUR + 40 * MINUTE);
+    expect(slower.keptTtlSeconds * 1000).toBeGreaterThan(slower.keptMs);
+    // An answer stays under core's 6 MiB, in UTF-8 bytes.
+    expect(CURSOR_TIMING.answerBudgetBytes).toBeLessThan(6 * 1024 * 1024);
+    expect(Object.isFrozen(CURSOR_TIMING)).toBe(true);
+  });
 });
 
 describe('anchorOf', () => {
@@ -71,7 +99,13 @@ describe('planPoll', () => {
   it('reads from the anchor, as a position: records at or before it are not returned again', () => {
     const anchor = { t: NOW - 51 * MINUTE, pos: pos(NOW - 56 * MINUTE, 'sub_7') };
     const plan = planPoll('poll', state([anchor, { t: NOW - MINUTE, pos: pos(NOW - 6 * MINUTE) }]), NOW);
-    expect(plan).toEqual({ since: NOW - 56 * MINUTE - 1, after: anchor.pos, mode: 'stateful' });
+    // What the newest checkpoint returned is returned again only in what the new records leave.
+    expect(plan).toEqual({
+      since: NOW - 56 * MINUTE - 1,
+      after: anchor.pos,
+      mode: 'stateful',
+      returned: pos(NOW - 6 * MINUTE),
+    });
   });
 
   it('before any anchor, reads from the base of the state', () => {
@@ -80,16 +114,16 @@ describe('planPoll', () => {
       state([{ t: NOW - 20 * MINUTE, pos: pos(NOW - 25 * MINUTE) }], { base: pos(NOW - 90 * MINUTE) }),
       NOW,
     );
-    expect(plan).toEqual({ since: NOW - 90 * MINUTE - 1, after: pos(NOW - 90 * MINUTE), mode: 'stateful' });
+    expect(plan).toEqual({
+      since: NOW - 90 * MINUTE - 1,
+      after: pos(NOW - 90 * MINUTE),
+      mode: 'stateful',
+      returned: pos(NOW - 25 * MINUTE),
+    });
   });
 
   it('with kept records, reads only after their settled position (or the floor of a failed poll)', () => {
-    const kept = {
-      v: 1 as const,
-      base: pos(NOW - 2 * HOUR),
-      settled: pos(NOW - 8 * MINUTE, 'sub_9'),
-      batches: [],
-    };
+    const kept = { settled: pos(NOW - 8 * MINUTE, 'sub_9') };
     const anchor = { t: NOW - 51 * MINUTE, pos: pos(NOW - 56 * MINUTE) };
     expect(planPoll('poll', state([anchor]), NOW, kept)).toEqual({
       since: NOW - 8 * MINUTE - 1,
@@ -128,6 +162,14 @@ describe('planPoll', () => {
     expect(planPoll('poll', state([old]), NOW).since).toBe(NOW - lookbackMs - 1);
     const floor = { ms: NOW - 48 * HOUR, until: NOW + HOUR };
     expect(planPoll('poll', state([], { floor, base: pos(NOW) }), NOW).since).toBe(NOW - lookbackMs - 1);
+  });
+
+  it('never starts after what the app’s own clock says was visible (a position from a clock ahead)', () => {
+    const ahead = { settled: pos(NOW + 24 * HOUR, 'sub_z') };
+    const trusted = NOW - CURSOR_TIMING.visibilityDelayMs - CURSOR_TIMING.settleMarginMs;
+    expect(planPoll('poll', null, NOW, ahead)).toMatchObject({ since: trusted - 1, mode: 'kept' });
+    const future = { t: NOW - 51 * MINUTE, pos: pos(NOW + HOUR) };
+    expect(planPoll('poll', state([future]), NOW).since).toBe(trusted - 1);
   });
 
   it('a Zap being turned on reads the widest window, whatever the state', () => {
@@ -267,6 +309,7 @@ describe('parseState', () => {
     expect(parseState('cursor')).toBeNull();
     // The previous format (one cursor) is read as no state: one stateless poll starts a new one.
     expect(parseState({ v: 1, cursor: null, seenAt: null, floor: null })).toBeNull();
+    // A corrupt state reads as missing (a stateless poll starts a new one).
     expect(
       parseState({
         v: 2,
@@ -274,12 +317,6 @@ describe('parseState', () => {
         base: 'x',
         floor: { ms: 'x' },
       }),
-    ).toEqual({
-      v: 2,
-      checkpoints: [{ t: 2, pos: { ms: 1, id: 'x' } }],
-      base: null,
-      floor: null,
-      offset: null,
-    });
+    ).toBeNull();
   });
 });

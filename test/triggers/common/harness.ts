@@ -9,9 +9,16 @@ import { type Bundle, type ZObject, errors } from 'zapier-platform-core';
 import type { Submission } from '../../../src/connect';
 import { SAMPLE_EVENT } from '../../../src/mappers/event';
 import { SAMPLE_SUBMISSION } from '../../../src/mappers/submission';
-import newSubmission from '../../../src/triggers/newSubmission';
+import newSubmission, { newSubmissionTrigger } from '../../../src/triggers/newSubmission';
+import type { PollTimings } from '../../../src/polling';
 import { FakeCache } from '../../support/cache';
-import { functionOf } from '../../../scripts/lib/app';
+import { callable, functionOf } from '../../../scripts/lib/app';
+
+/** The trigger's `perform` as the app has it, or with other polling timings (a test's). */
+export const performWith = (timings?: PollTimings) =>
+  timings
+    ? callable((newSubmissionTrigger({ timings }).operation as { perform?: unknown }).perform)
+    : functionOf('triggers', newSubmission.key);
 
 export { FakeCache };
 
@@ -55,6 +62,8 @@ export class ScriptedServer {
   private readonly createdById = new Map<string, number>();
   private readonly rng = new Rng(7);
   private failNext: Failure | null = null;
+  /** How far ahead of the server's clock the next answer's `Date` header is (then back to 0). */
+  dateAheadNextMs = 0;
 
   /**
    * A registration; `lean` ones carry only what identifies them (bursts: cheaper to play, same logic).
@@ -117,9 +126,11 @@ export class ScriptedServer {
   }
 
   private reply(status: number, body: string, headers: Record<string, string> = {}) {
+    const ahead = this.dateAheadNextMs;
+    this.dateAheadNextMs = 0;
     const all: Record<string, string> = {
       'content-type': 'application/json',
-      date: new Date(this.now).toUTCString(),
+      date: new Date(this.now + ahead).toUTCString(),
       ...headers,
     };
     return { status, content: body, headers: { get: (name: string) => all[name.toLowerCase()] ?? null } };
@@ -206,6 +217,7 @@ export class Zap {
     readonly name: string,
     private readonly z: ZObject,
     private readonly inputData: Record<string, unknown> = { eventId: EVENT_ID },
+    private readonly perform = performWith(),
   ) {}
 
   /** Zapier sends polling triggers nothing that names the Zap: two Zaps with the same inputs look the same. */
@@ -218,9 +230,7 @@ export class Zap {
   }
 
   private async run(meta: Record<string, unknown>): Promise<Array<{ id: string } & Record<string, unknown>>> {
-    return (await functionOf('triggers', newSubmission.key)(this.z, this.bundle(meta))) as Array<
-      { id: string } & Record<string, unknown>
-    >;
+    return (await this.perform(this.z, this.bundle(meta))) as Array<{ id: string } & Record<string, unknown>>;
   }
 
   /** Turning the Zap on: every id returned goes into the dedupe table without running the Zap. */

@@ -1,46 +1,177 @@
-import { KEPT_OVERFLOW, type Kept, decodeKept, encodeKept } from '../../../src/triggers/common/kept';
+import { brotliCompressSync, constants } from 'node:zlib';
+import type { ZObject } from 'zapier-platform-core';
+import { accountCache } from '../../../src/memory';
+import { POLL_TIMINGS } from '../../../src/polling';
+import {
+  type Kept,
+  decodeTail,
+  decodeWhole,
+  keptStore,
+  pack,
+  packWithin,
+  unpack,
+} from '../../../src/polling/kept';
+import { FakeCache } from '../../support/cache';
 
-const kept = (count: number): Kept<Record<string, unknown>> => ({
-  v: 1,
+const MINUTE = 60_000;
+const NOW = 1_800_000_000_000;
+
+const record = (i: number, text = '') => ({
+  submissionId: `sub_${String(i).padStart(6, '0')}`,
+  email: `guest${i}@example.com`,
+  createdAt: new Date(NOW - 60 * MINUTE + i).toISOString(),
+  note: text,
+});
+
+const kept = (count: number, text = (i: number) => `${i}`): Kept<Record<string, unknown>> => ({
   base: { ms: 1_000, id: '' },
-  settled: { ms: 9_000, id: 'sub_9' },
+  settled: { ms: NOW - 3 * MINUTE, id: '' },
   batches: [
     {
-      f: 5_000,
+      f: NOW - 10 * MINUTE,
       b: count * 100,
       e: Array.from({ length: count }, (_, i) => [
-        2_000 + i,
-        `sub_${i}`,
-        {
-          submissionId: `sub_${i}`,
-          email: `guest${i}@example.com`,
-          createdAt: new Date(2_000 + i).toISOString(),
-        },
+        NOW - 60 * MINUTE + i,
+        record(i).submissionId,
+        record(i, text(i)),
       ]),
     },
   ],
 });
 
+/** Text that does not compress much: a different pseudo-random word for every record. */
+const noisy = (i: number) =>
+  Array.from({ length: 40 }, (_, k) => ((i * 7919 + k * 104_729) % 1_000_003).toString(36)).join(' ');
+
 describe('the kept entry', () => {
   it('is stored compressed (brotli, base64) and read back as it was', () => {
-    const entry = kept(2_000);
-    const encoded = encodeKept(entry);
-    expect(encoded.startsWith('br1:')).toBe(true);
-    expect(encoded.length).toBeLessThan(JSON.stringify(entry).length / 4);
-    expect(decodeKept(encoded)).toEqual(entry);
+    const entry = { v: 3, g: 'g1', ...kept(2_000) };
+    const packed = pack(entry);
+    expect(packed.startsWith('br1:')).toBe(true);
+    expect(packed.length).toBeLessThan(JSON.stringify(entry).length / 4);
+    expect(decodeWhole(packed, POLL_TIMINGS.keptUnpackedCapBytes)).toEqual(entry);
   });
 
   it('anything that is not an entry reads as none: the poll then reads its window', () => {
-    expect(decodeKept(undefined)).toBeNull();
-    expect(decodeKept(KEPT_OVERFLOW)).toBeNull();
-    expect(decodeKept('br1:not brotli')).toBeNull();
-    expect(decodeKept(JSON.stringify(kept(1)))).toBeNull();
-    const encoded = encodeKept(kept(10));
-    expect(decodeKept(encoded.slice(0, encoded.length - 8))).toBeNull();
-    // A batch with an entry that is not [ms, id, record] spoils the whole entry.
-    const broken = kept(2) as unknown as { batches: Array<{ e: unknown[] }> };
+    const cap = POLL_TIMINGS.keptUnpackedCapBytes;
+    expect(decodeWhole(undefined, cap)).toBeNull();
+    expect(decodeWhole('overflow', cap)).toBeNull();
+    expect(decodeWhole('br1:not brotli', cap)).toBeNull();
+    expect(decodeWhole(JSON.stringify(kept(1)), cap)).toBeNull();
+    const packed = pack({ v: 3, g: 'g1', ...kept(10) });
+    expect(decodeWhole(packed.slice(0, packed.length - 8), cap)).toBeNull();
+    // An entry that is not [ms, id, record] spoils the whole entry; so does another version.
+    const broken = { v: 3, g: 'g1', ...kept(2) } as unknown as { batches: Array<{ e: unknown[] }> };
     broken.batches[0]?.e.push(['x', 'sub_x', {}]);
-    expect(decodeKept(encodeKept(broken as unknown as Kept<unknown>))).toBeNull();
-    expect(decodeKept(encodeKept({ ...kept(1), v: 2 } as unknown as Kept<unknown>))).toBeNull();
+    expect(decodeWhole(pack(broken), cap)).toBeNull();
+    expect(decodeWhole(pack({ v: 1, ...kept(1) }), cap)).toBeNull();
+    // A tail is not a whole entry, nor the other way round.
+    expect(decodeTail(packed, cap)).toBeNull();
+  });
+
+  it('an entry that unpacks to more than its cap is missing, and is never unpacked whole (a bomb)', () => {
+    // A small entry that unpacks to 191 MiB: only the cap's worth is ever produced.
+    const bomb = `br1:${brotliCompressSync(Buffer.alloc(191 * 1024 * 1024, 0x20), {
+      params: { [constants.BROTLI_PARAM_QUALITY]: 2, [constants.BROTLI_PARAM_LGWIN]: 24 },
+    }).toString('base64')}`;
+    expect(bomb.length).toBeLessThan(1000);
+    const before = process.memoryUsage().rss;
+    expect(unpack(bomb, 1024 * 1024)).toBeNull();
+    expect(decodeWhole(bomb, POLL_TIMINGS.keptUnpackedCapBytes)).toBeNull();
+    expect(process.memoryUsage().rss - before).toBeLessThan(150 * 1024 * 1024);
+  });
+
+  it('an entry over its cap keeps its newest records instead of being dropped whole', () => {
+    const timings = { ...POLL_TIMINGS, keptCapBytes: 40_000 };
+    const entry = { g: 'g1', ...kept(2_000, noisy) };
+    expect(pack({ v: 3, ...entry }).length).toBeGreaterThan(timings.keptCapBytes);
+    // Records that every Zap on time has had leave it; the others would be missed by some Zap: not then.
+    const returned = entry.batches[0]!.f;
+    expect(packWithin(entry, timings, returned + timings.holdMs - 1)).toBeNull();
+    const packed = packWithin(entry, timings, returned + timings.holdMs);
+    expect(packed).not.toBeNull();
+    expect(packed!.length).toBeLessThanOrEqual(timings.keptCapBytes);
+    const back = decodeWhole(packed, timings.keptUnpackedCapBytes)!;
+    const ids = back.batches.flatMap((batch) => batch.e.map(([, id]) => id));
+    expect(ids.length).toBeGreaterThan(100);
+    expect(ids.length).toBeLessThan(2_000);
+    // The newest ones, every one of them up to the newest.
+    const all = entry.batches[0]!.e.map(([, id]) => id);
+    expect(ids).toEqual(all.slice(all.length - ids.length));
+    expect(back.settled).toEqual(entry.settled);
+  });
+
+  it('a steady poll writes a small tail; the whole entry is written again once the tail has grown', async () => {
+    const cache = new FakeCache(() => NOW);
+    const z = { cache: cache.api } as unknown as ZObject;
+    const store = keptStore(
+      accountCache(z, { authData: { apiKey: 'k' } }, () => NOW),
+      'stream',
+      POLL_TIMINGS,
+    );
+    const first = kept(1_000, noisy);
+    await store.write(first, first.batches, null);
+    const whole = cache.bytesWritten;
+    let read = await store.read(NOW);
+    expect(read?.kept.batches).toHaveLength(1);
+    const tails: number[] = [];
+    for (let poll = 1; poll <= 30; poll += 1) {
+      const written = cache.bytesWritten;
+      const batch = {
+        f: NOW - 10 * MINUTE + poll,
+        b: 100,
+        e: Array.from({ length: 20 }, (_, i) => {
+          const n = 10_000 * poll + i;
+          return [NOW - 30 * MINUTE + n, record(n).submissionId, record(n, noisy(n))] as [
+            number,
+            string,
+            Record<string, unknown>,
+          ];
+        }),
+      };
+      const next = {
+        ...read!.kept,
+        settled: { ms: NOW - 3 * MINUTE + poll, id: '' },
+        batches: [...read!.kept.batches, batch],
+      };
+      await store.write(next, [batch], read);
+      tails.push(cache.bytesWritten - written);
+      read = await store.read(NOW);
+      // Whatever was written, the entry read back holds every batch and the newest settled position.
+      expect(read?.kept.batches.flatMap((b) => b.e)).toHaveLength(1_000 + 20 * poll);
+      expect(read?.kept.settled).toEqual(next.settled);
+    }
+    // Most polls wrote a tail far smaller than the whole entry; some wrote the whole entry again.
+    expect(tails.filter((bytes) => bytes < whole / 3).length).toBeGreaterThan(10);
+    expect(tails.some((bytes) => bytes >= whole)).toBe(true);
+  });
+
+  it('a tail written after another whole entry is ignored (concurrent polls)', async () => {
+    const cache = new FakeCache(() => NOW);
+    const z = { cache: cache.api } as unknown as ZObject;
+    const store = keptStore(
+      accountCache(z, { authData: { apiKey: 'k' } }, () => NOW),
+      'stream',
+      POLL_TIMINGS,
+    );
+    const first = kept(500, noisy);
+    await store.write(first, first.batches, null);
+    const seenByA = await store.read(NOW);
+    // Another poll writes a whole entry of its own (a new generation) before A writes its tail.
+    const other = { ...first, settled: { ms: NOW - 2 * MINUTE, id: '' } };
+    await store.write(other, [], null);
+    const batch = {
+      f: NOW - MINUTE,
+      b: 1,
+      e: [[NOW - 90_000, 'sub_late', record(9)] as [number, string, Record<string, unknown>]],
+    };
+    await store.write(
+      { ...seenByA!.kept, settled: { ms: NOW - MINUTE, id: '' }, batches: [...seenByA!.kept.batches, batch] },
+      [batch],
+      seenByA,
+    );
+    const now = await store.read(NOW);
+    expect(now?.kept.settled).toEqual(other.settled);
+    expect(now?.kept.batches.flatMap((b) => b.e).some(([, id]) => id === 'sub_late')).toBe(false);
   });
 });

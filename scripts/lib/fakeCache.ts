@@ -1,0 +1,86 @@
+/**
+ * `z.cache` as Zapier's real cache behaves: a JSON store whose entries expire after their TTL and whose
+ * `set(…, nx = true)` stores only when the key is free (core's test runner ignores both). Its clock can be
+ * injected, so expiry follows a test's clock; a scenario can evict it or break it.
+ */
+export class FakeCache {
+  broken = false;
+  /** Every `get` answers `null` and every `set` stores nothing (answers `null`), as a cache that lost its store. */
+  nulls = false;
+  /** Bytes of JSON read and written, and the largest value written under each key. */
+  bytesRead = 0;
+  bytesWritten = 0;
+  readonly largest = new Map<string, number>();
+  /** Calls of `set` with `nx`: the key, and whether it stored (`false`: the key was taken). */
+  readonly claims: Array<{ key: string; won: boolean }> = [];
+  private readonly store = new Map<string, { json: string; expires: number }>();
+
+  constructor(private readonly now: () => number = Date.now) {}
+
+  evict(): void {
+    this.store.clear();
+  }
+
+  /** How many `nx` claims of keys containing `part` stored (`won`) and found the key taken (`lost`). */
+  claimsOf(part: string): { won: number; lost: number } {
+    const mine = this.claims.filter((claim) => claim.key.includes(part));
+    const won = mine.filter((claim) => claim.won).length;
+    return { won, lost: mine.length - won };
+  }
+
+  /** The value stored under `key` (as the app wrote it), for tests that tamper with it. */
+  peek(key: string): unknown {
+    const entry = this.live(key);
+    return entry ? (JSON.parse(entry.json) as unknown) : undefined;
+  }
+
+  /** Replaces the value under `key`, keeping its expiry. */
+  poke(key: string, value: unknown): void {
+    const entry = this.live(key);
+    if (entry) this.store.set(key, { json: JSON.stringify(value), expires: entry.expires });
+  }
+
+  /** The live keys, for assertions. */
+  keys(): string[] {
+    return [...this.store.keys()].filter((key) => this.live(key) !== undefined);
+  }
+
+  private live(key: string) {
+    const entry = this.store.get(key);
+    if (entry && entry.expires <= this.now()) {
+      this.store.delete(key);
+      return undefined;
+    }
+    return entry;
+  }
+
+  readonly api = {
+    get: async (key: string) => {
+      if (this.broken) throw new Error('cache unavailable');
+      if (this.nulls) return null;
+      const entry = this.live(key);
+      if (entry === undefined) return null;
+      this.bytesRead += entry.json.length;
+      return JSON.parse(entry.json) as unknown;
+    },
+    set: async (key: string, value: unknown, ttl?: number | null, _scope?: unknown, nx?: boolean | null) => {
+      if (this.broken) throw new Error('cache unavailable');
+      if (this.nulls) return null;
+      if (nx) {
+        const won = this.live(key) === undefined;
+        this.claims.push({ key, won });
+        if (!won) return false;
+      }
+      const expires = ttl ? this.now() + ttl * 1000 : Number.POSITIVE_INFINITY;
+      const json = JSON.stringify(value);
+      this.bytesWritten += json.length;
+      this.largest.set(key, Math.max(this.largest.get(key) ?? 0, json.length));
+      this.store.set(key, { json, expires });
+      return true;
+    },
+    delete: async (key: string) => {
+      if (this.broken) throw new Error('cache unavailable');
+      return this.store.delete(key);
+    },
+  };
+}

@@ -1,0 +1,140 @@
+/**
+ * The rushes of `bench:poll`: each scenario alone in a fresh Node process on the compiled app
+ * (scripts/bench-poll-rush.cjs over scripts/lib/pollPlay.ts), so that its peak resident set is its own.
+ */
+import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import type { Played, RushScenario } from './pollPlay';
+
+const ROOT = path.resolve(__dirname, '..', '..');
+const NODE = process.execPath;
+const MINUTE = 60_000;
+const MIB = 1024 * 1024;
+
+const rush = (count: number, minutes: number, recordBytes: number, script: 'latin' | 'cyrillic') => ({
+  count,
+  minutes,
+  recordBytes,
+  script,
+});
+
+/** The scenarios: 10,000 in 30 minutes (1 KB, 10 KB, 4 KB non-Latin) and 30,000 in an hour (1 KB). */
+export const RUSH_SCENARIOS: RushScenario[] = [
+  ...[1, 2, 5, 15].flatMap((everyMin) => [
+    { name: '10,000 in 30 min, 1 KB', everyMin, rush: rush(10_000, 30, 1_000, 'latin'), perHour: 1_000 },
+    { name: '10,000 in 30 min, 10 KB', everyMin, rush: rush(10_000, 30, 10_000, 'latin'), perHour: 1_000 },
+    {
+      name: '10,000 in 30 min, 4 KB Cyrillic',
+      everyMin,
+      rush: rush(10_000, 30, 4_000, 'cyrillic'),
+      perHour: 1_000,
+    },
+  ]),
+  ...[5, 15].map((everyMin) => ({
+    name: '30,000 in 60 min, 1 KB',
+    everyMin,
+    rush: rush(30_000, 60, 1_000, 'latin'),
+    perHour: 1_000,
+  })),
+];
+
+type Outcome = { code: number | null; stdout: string; stderr: string };
+
+const run = (args: string[]): Promise<Outcome> =>
+  new Promise((resolve) => {
+    const child = spawn(NODE, args, { cwd: ROOT });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
+
+/** Compiles the app and the play into .tmp/bench-rush (plain Node, as Zapier runs the app). */
+const compile = async (): Promise<string> => {
+  const out = path.join(ROOT, '.tmp', 'bench-rush');
+  const tsc = path.join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc');
+  const options = ['--outDir', out, '--rootDir', '.', '--module', 'commonjs', '--target', 'ES2023'];
+  const flags = ['--esModuleInterop', '--resolveJsonModule', '--skipLibCheck', '--strict'];
+  await run([tsc, 'index.ts', 'scripts/lib/pollPlay.ts', ...options, ...flags, '--types', 'node']);
+  if (!existsSync(path.join(out, 'scripts', 'lib', 'pollPlay.js')))
+    throw new Error('the rush play did not compile');
+  return out;
+};
+
+export type RushResult = Played | { scenario: RushScenario; error: string };
+
+/** Plays every scenario, one child process at a time; `progress` is given each one's line as it ends. */
+export const playRushes = async (
+  scenarios: RushScenario[],
+  progress: (line: string) => void,
+): Promise<RushResult[]> => {
+  const out = await compile();
+  const results: RushResult[] = [];
+  for (const scenario of scenarios) {
+    const child = path.join(ROOT, 'scripts', 'bench-poll-rush.cjs');
+    const outcome = await run(['--expose-gc', child, out, JSON.stringify(scenario)]);
+    const line = /^RESULT (.*)$/m.exec(outcome.stdout)?.[1];
+    const result: RushResult = line
+      ? (JSON.parse(line) as Played)
+      : { scenario, error: outcome.stderr.slice(0, 400) || `exit ${outcome.code}` };
+    results.push(result);
+    progress(rushLines([result])[1] ?? '');
+  }
+  return results;
+};
+
+const pad = (value: string | number, width: number) => String(value).padStart(width);
+const minutes = (ms: number) => (Number.isFinite(ms) ? `${(ms / MINUTE).toFixed(0)} min` : 'never');
+
+/** The figures of one played rush. */
+export const rushFigures = (p: Played) => {
+  const after = p.drainedFrom >= 0 ? p.polls.slice(p.drainedFrom) : [];
+  const count = Math.max(p.polls.length, 1);
+  return {
+    maxAnswer: Math.max(...p.polls.map((poll) => poll.answer)),
+    peakRss: Math.max(...p.polls.map((poll) => poll.rss)),
+    cacheRead: p.polls.reduce((n, poll) => n + poll.cacheRead, 0) / count,
+    cacheWritten: p.polls.reduce((n, poll) => n + poll.cacheWritten, 0) / count,
+    /** The largest service bytes against the floor at a poll once the backlog is drained. */
+    afterRatio: Math.max(0, ...after.map((poll) => poll.service / Math.max(poll.floor, 1))),
+  };
+};
+
+/** One line per scenario. */
+export const rushLines = (results: RushResult[]): string[] => {
+  const head = `${pad('rush', 32)} ${pad('every', 6)} ${pad('lost', 5)} ${pad('last reached', 13)} ${pad('floor', 9)} ${pad('max answer', 11)} ${pad('peak RSS', 9)} ${pad('cache r/poll', 13)} ${pad('cache w/poll', 13)} ${pad('svc/floor after', 15)}`;
+  const rows = results.map((r) => {
+    if ('error' in r)
+      return `${pad(r.scenario.name, 32)} ${pad(`${r.scenario.everyMin} min`, 6)}  failed: ${r.error}`;
+    const f = rushFigures(r);
+    return `${pad(r.scenario.name, 32)} ${pad(`${r.scenario.everyMin} min`, 6)} ${pad(r.lost, 5)} ${pad(minutes(r.lastDelayMs), 13)} ${pad(minutes(r.floorDelayMs), 9)} ${pad(`${(f.maxAnswer / MIB).toFixed(2)} MiB`, 11)} ${pad(`${(f.peakRss / MIB).toFixed(0)} MiB`, 9)} ${pad(`${(f.cacheRead / 1024).toFixed(0)} KiB`, 13)} ${pad(`${(f.cacheWritten / 1024).toFixed(0)} KiB`, 13)} ${pad(`${f.afterRatio.toFixed(2)}x`, 15)}`;
+  });
+  return [head, ...rows];
+};
+
+/** The rush targets, met or missed. */
+export const rushTargets = (results: RushResult[]): Array<[boolean, string]> => {
+  const played = results.filter((r): r is Played => !('error' in r));
+  const figures = played.map((p) => ({ p, f: rushFigures(p) }));
+  const lost = played.reduce((n, p) => n + p.lost, 0);
+  const late = played.filter((p) => p.lastDelayMs > p.floorDelayMs);
+  const answer = Math.max(...figures.map(({ f }) => f.maxAnswer));
+  const rss = Math.max(...figures.map(({ f }) => f.peakRss));
+  const ratio = Math.max(...figures.map(({ f }) => f.afterRatio));
+  return [
+    [played.length === results.length, `every rush played: ${played.length} of ${results.length}`],
+    [lost === 0, `nothing lost in any rush: ${lost}`],
+    [
+      late.length === 0,
+      `the last registration within the 6 MiB floor plus one interval: ${played.length - late.length} of ${played.length} rushes`,
+    ],
+    [
+      answer < 6 * MIB,
+      `every answer under 6 MiB (UTF-8 bytes of JSON.stringify): largest ${(answer / MIB).toFixed(3)} MiB`,
+    ],
+    [rss <= 256 * 1024 * 1024, `peak RSS at most 256 MB in every rush: ${(rss / 1024 / 1024).toFixed(0)} MB`],
+    [ratio <= 3, `after a rush, service bytes at most 3x the floor at every poll: ${ratio.toFixed(2)}x`],
+  ];
+};

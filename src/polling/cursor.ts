@@ -1,0 +1,203 @@
+/**
+ * The memory of polling triggers whose endpoint takes only `since` (no limit, no order): how far back each
+ * poll asks, which records it returns, and what it remembers. In short:
+ *
+ * - Zapier cannot tell apart the Zaps of one account that poll the same event with the same filter: they share
+ *   one stream, and one state kept with `z.cache`. Nothing in it is per Zap.
+ * - The stream keeps the records its polls returned (`kept`, in their own cache entry, compressed, see
+ *   kept.ts): every poll returns the records it reads that no poll returned yet first (oldest first, up to
+ *   the answer budget: 6 MiB less a margin, in UTF-8 bytes of the items), then, in what is left, each kept
+ *   record again (oldest first) for `keptMs` (150 minutes) after the poll that first returned
+ *   it, longer than the longest gap between two polls of a Zap polled every 15 minutes that Zapier holds 2
+ *   hours. Every Zap therefore polls at least once while the record is returned, and Zapier's dedupe drops
+ *   the repeats. The kept entry says up to which position (`settled`) it holds every record: the service's
+ *   clock when the poll's request started (its `Date` header minus the poll so far, else the newest
+ *   `createdAt` read; never later than the app's own clock, nor than it minus the offset earlier polls
+ *   measured) minus the 2-minute visibility delay and 30 s. A poll reads only the records after it:
+ *   steady polls download what is new and the last 2.5 minutes again, never the kept records.
+ * - An entry over 1 MB compressed keeps its newest records (the oldest leave it early: they were returned).
+ *   A missing or unreadable entry, or one that unpacks to more than its cap, is not used: the poll reads
+ *   its window from the checkpoints instead, as below, and keeps what it read when that fits again. A record
+ *   may then stop being returned only after every poll of the stream returned it during `holdMs` (50
+ *   minutes): longer than the longest gap between two polls of one Zap on time (15 minutes between polls, up
+ *   to 30 minutes of delay, and a margin). Kept records are returned longer than that, so either way holds.
+ * - The state (a small entry, merged by every poll) is a list of checkpoints: a successful poll answered at
+ *   `t` (the service's clock) and every record up to its position `(ms, id)` was visible then and returned by
+ *   it. That position is the last record it returned, or its answer time minus the 2 minutes a record may
+ *   take to become visible and a margin, whichever is older. Without kept records a poll reads from the
+ *   position of the newest checkpoint older than `holdMs` (the anchor) and returns what it reads, oldest
+ *   first, up to the answer budget; the rest follows.
+ * - Without a state (first poll, evicted or failing cache) a poll is stateless: it reads the last
+ *   `statelessMs` (80 minutes: an hour without a poll, the visibility delay, a margin and the clock skew) and
+ *   returns the newest records of it; each Zap's own polls then overlap, so steady traffic is never missed.
+ *   It still writes its checkpoint, with the start of its window as the state's `base`: the lower bound the
+ *   new state knows to be covered, and keeps what it read.
+ * - A failed poll leaves a floor: for an hour after the last failure, every poll of the stream asks from at
+ *   least where the failed one asked (or its oldest kept record), so that the Zap that failed finds what it
+ *   missed.
+ * - Concurrent polls of a stream re-read the state just before writing and merge: the merge can only widen
+ *   later windows (later `t`, smaller `ms`, lower base and floor). The kept entry's writes (a small tail
+ *   each poll, the whole entry now and then) do not wait for each other: the last one wins, each is true on
+ *   its own (what it holds up to its settled position), and a record it lacks is after that position, so
+ *   the next poll reads it again.
+ * - No position a poll starts after is later than what the app's own clock says was visible: a stored
+ *   position from a clock ahead makes the poll read more, never skip.
+ * - A Zap being turned on reads ids only, over a window wider than any later poll's (a day and 45 minutes).
+ */ import type { Bundle, ZObject } from 'zapier-platform-core';
+import { STREAM_LIMITS } from '../connect';
+import { type AccountCache, type Clock, accountCache, systemClock } from '../memory';
+import { type KeptRead, keptStore } from './kept';
+import { type Position, at, earlier } from './position';
+import {
+  type CursorState,
+  type Plan,
+  type SinceKind,
+  activeFloor,
+  newestTrusted,
+  planPoll,
+  serviceNow,
+  stateRecord,
+  withCheckpoint,
+} from './state';
+import type { PollTimings } from './timings';
+import type { PollSelection, WindowPoll } from './window';
+
+/** One poll of a since-stream, from `openPoll` to `closePoll`. */
+export interface SincePoll extends WindowPoll {
+  /** The stream: what is polled (the account is added by the cache). Never per Zap. */
+  key: string;
+  /** Where the request starts: ISO 8601 with milliseconds. */
+  since: string;
+  /** How long the request may take, inside Zapier's 30 s. */
+  timeoutMs: number;
+  cache: AccountCache;
+  state: CursorState | null;
+  keptRead: KeptRead | null;
+}
+
+/**
+ * The kept entry a poll can use, its settled position no later than the app's clock allows, nor than the
+ * stream's newest checkpoint does (the last poll's answer, minus the visibility delay and the margin): an
+ * entry from a clock ahead, or tampered with, makes the poll read more, never skip.
+ */
+const trustedKept = (
+  read: KeptRead | null,
+  state: CursorState | null,
+  clientNow: number,
+  timings: PollTimings,
+): KeptRead | null => {
+  if (!read) return null;
+  let settled = earlier(read.kept.settled, newestTrusted(clientNow, timings));
+  const newest = state?.checkpoints.reduce((t, c) => Math.max(t, c.t), -Infinity) ?? -Infinity;
+  if (Number.isFinite(newest))
+    settled = earlier(settled, at(newest - timings.visibilityDelayMs - timings.settleMarginMs));
+  return { ...read, kept: { ...read.kept, settled } };
+};
+
+/** Opens one poll of a since-stream: reads its state and kept entry and plans the window. */
+export const openPoll = async (
+  z: ZObject,
+  bundle: Pick<Bundle, 'authData'>,
+  stream: { key: string; kind: SinceKind; timings: PollTimings; clock?: Clock },
+): Promise<SincePoll> => {
+  const { timings } = stream;
+  const clock = stream.clock ?? systemClock;
+  const now = () => clock.now();
+  const started = now();
+  const cache = accountCache(z, bundle, now);
+  const [state, keptValue] = await Promise.all([
+    stateRecord(cache, stream.key, timings).read(),
+    stream.kind === 'poll' ? keptStore(cache, stream.key, timings).read(started) : null,
+  ]);
+  const keptRead = trustedKept(keptValue, state ?? null, started, timings);
+  const plan: Plan = planPoll(stream.kind, state ?? null, started, keptRead?.kept.settled ?? null, timings);
+  const timeoutMs = Math.max(
+    timings.minRequestTimeoutMs,
+    STREAM_LIMITS.lookupMs - timings.requestMarginMs - (now() - started),
+  );
+  return {
+    key: stream.key,
+    kind: stream.kind,
+    since: new Date(plan.since).toISOString(),
+    timeoutMs,
+    cache,
+    state: state ?? null,
+    keptRead,
+    kept: keptRead?.kept ?? null,
+    offset: state?.offset ?? null,
+    plan,
+    started,
+    now,
+    timings,
+  };
+};
+
+/** Re-reads the state just before writing, so that concurrent polls of a stream lose as little as possible. */
+const writeState = async (poll: SincePoll, change: (fresh: CursorState | null) => CursorState) => {
+  const record = stateRecord(poll.cache, poll.key, poll.timings);
+  await record.write(change((await record.read()) ?? null));
+};
+
+/**
+ * Awaits the poll's one request. When it fails, a scheduled poll leaves its floor for the stream (see the
+ * module comment), and the error is thrown again unchanged.
+ */
+export const pollRequest = async <T>(poll: SincePoll, request: Promise<T>): Promise<T> => {
+  try {
+    return await request;
+  } catch (error) {
+    if (poll.kind === 'poll') await leaveFloor(poll);
+    throw error;
+  }
+};
+
+const leaveFloor = async (poll: SincePoll): Promise<void> => {
+  const failedAt = poll.now();
+  // What the failed poll would have returned starts at its oldest kept record, if it had kept ones.
+  const sinceMs = (poll.kept?.batches ?? []).reduce(
+    (oldest, batch) => batch.e.reduce((min, [ms]) => Math.min(min, ms - 1), oldest),
+    poll.plan.since,
+  );
+  await writeState(poll, (fresh) => {
+    const floor = activeFloor(fresh, failedAt);
+    return {
+      v: 2,
+      checkpoints: fresh?.checkpoints ?? [],
+      base: fresh?.base ?? null,
+      offset: fresh?.offset ?? poll.state?.offset ?? null,
+      floor: {
+        ms: Math.min(floor?.ms ?? sinceMs, sinceMs),
+        until: Math.max(floor?.until ?? 0, failedAt + poll.timings.failureHoldMs),
+      },
+    };
+  });
+};
+
+/** Records the poll once its answer was built from `selection` (a Zap being turned on records nothing). */
+export const closePoll = async <R>(poll: SincePoll, selection: PollSelection<R>): Promise<void> => {
+  if (poll.kind === 'dedupe') return;
+  const { checkpoint, base, offset, kept } = selection;
+  const { state, timings } = poll;
+  const keeping = kept
+    ? keptStore(poll.cache, poll.key, timings).write(kept.next, kept.added, poll.keptRead, kept.restamped)
+    : Promise.resolve();
+  const writing = writeState(poll, (fresh) => {
+    const current = fresh ?? state;
+    const offsetNow = offset ?? current?.offset ?? null;
+    // A stream that had a state keeps its base; one this poll creates starts where its window starts.
+    const bases = [fresh?.base, fresh ? base : (state?.base ?? base)].filter((p): p is Position => !!p);
+    return {
+      v: 2,
+      checkpoints: withCheckpoint(
+        current?.checkpoints ?? [],
+        checkpoint ? [checkpoint] : [],
+        serviceNow(offsetNow, poll.now(), timings),
+        timings,
+      ),
+      base: bases.length ? bases.reduce(earlier) : null,
+      floor: activeFloor(fresh, poll.now()),
+      offset: offsetNow,
+    };
+  });
+  await Promise.all([keeping, writing]);
+};

@@ -1,0 +1,220 @@
+/**
+ * The records a stream keeps in the cache (see the "kept" part of cursor.ts's comment): what its polls
+ * returned during the last `keptMs`, in batches by the time a poll first returned them, with the two
+ * positions that say what the entry covers. Stored compressed (brotli, base64) in two parts:
+ *
+ * - the whole entry (`:kept`), written now and then, and
+ * - a tail (`:kept:tail`), the batches added since, with the newest settled position: what a steady poll
+ *   writes. Once the tail is a quarter of the whole (`keptTailShare`), the poll writes the whole entry
+ *   again (a new generation; a tail of another generation is ignored).
+ *
+ * Concurrent polls write without waiting for each other: each write is true on its own (what it holds up to
+ * its settled position; a tail is used only with the whole it was written after), and a record the surviving
+ * write lacks is after its settled position, so the next poll reads it again.
+ *
+ * An entry over its cap keeps its newest records: the oldest leave it early (they were returned already).
+ * An entry that unpacks to more than `keptUnpackedCapBytes` is treated as missing, without unpacking more.
+ */
+import { randomUUID } from 'node:crypto';
+import { brotliCompressSync, brotliDecompressSync, constants } from 'node:zlib';
+import * as z from 'zod';
+import { type AccountCache, cacheRecord } from '../memory';
+import { type Position, PositionSchema } from './position';
+import type { PollTimings } from './timings';
+import { sharesOf } from './shares';
+
+/** A kept record: its position (`createdAt` in ms, id) and the record as the poll returned it. */
+export type KeptEntry<R> = [ms: number, id: string, record: R];
+
+/**
+ * The records one poll added, and when (client clock, ms). `b`: what they added to an answer, in bytes.
+ * `p`: the poll's answer was full of new records (a rush): the batch (which may have reached one Zap of
+ * the stream only) does not age until a poll's answer has room again, which stamps `f` with its time.
+ */
+export interface KeptBatch<R> {
+  f: number;
+  b: number;
+  p?: 1;
+  e: Array<KeptEntry<R>>;
+}
+
+export interface Kept<R> {
+  /** Every record after `base` and at or before `settled` is in a batch, or left the entry. */
+  base: Position;
+  settled: Position;
+  /** Oldest first. */
+  batches: Array<KeptBatch<R>>;
+}
+
+const BatchSchema = z.object({
+  f: z.number(),
+  b: z.number(),
+  p: z.literal(1).optional(),
+  e: z.array(z.tuple([z.number(), z.string(), z.record(z.string(), z.unknown())])),
+});
+const WholeSchema = z.strictObject({
+  v: z.literal(3),
+  g: z.string(),
+  base: PositionSchema,
+  settled: PositionSchema,
+  batches: z.array(BatchSchema),
+});
+const TailSchema = z.strictObject({
+  v: z.literal(3),
+  g: z.string(),
+  settled: PositionSchema,
+  batches: z.array(BatchSchema),
+});
+
+const PREFIX = 'br1:';
+/** Brotli's quality 5: within a few percent of its best size at a tenth of the time. */
+const QUALITY = 5;
+
+export const pack = (value: unknown): string => {
+  const json = Buffer.from(JSON.stringify(value));
+  const packed = brotliCompressSync(json, {
+    params: { [constants.BROTLI_PARAM_QUALITY]: QUALITY, [constants.BROTLI_PARAM_SIZE_HINT]: json.length },
+  });
+  return PREFIX + packed.toString('base64');
+};
+
+/** The packed value, or `null` when it is not one or unpacks to more than `capBytes` (never unpacked past it). */
+export const unpack = (value: unknown, capBytes: number): unknown => {
+  if (typeof value !== 'string' || !value.startsWith(PREFIX)) return null;
+  try {
+    const packed = Buffer.from(value.slice(PREFIX.length), 'base64');
+    return JSON.parse(brotliDecompressSync(packed, { maxOutputLength: capBytes }).toString());
+  } catch {
+    return null;
+  }
+};
+
+/** A stored whole entry (`v`, `g`: its generation) or tail. */
+export type Whole = z.infer<typeof WholeSchema>;
+export type Tail = z.infer<typeof TailSchema>;
+
+export const decodeWhole = (value: unknown, capBytes: number): Whole | null => {
+  const parsed = WholeSchema.safeParse(unpack(value, capBytes));
+  return parsed.success ? parsed.data : null;
+};
+
+export const decodeTail = (value: unknown, capBytes: number): Tail | null => {
+  const parsed = TailSchema.safeParse(unpack(value, capBytes));
+  return parsed.success ? parsed.data : null;
+};
+
+const entryCount = (batches: Array<KeptBatch<unknown>>) =>
+  batches.reduce((n, batch) => n + batch.e.length, 0);
+
+/** The newest `count` entries of `batches` (a batch cut short keeps its newest entries). */
+const newest = <R>(batches: Array<KeptBatch<R>>, count: number): Array<KeptBatch<R>> => {
+  let drop = entryCount(batches) - count;
+  const out: Array<KeptBatch<R>> = [];
+  for (const batch of batches) {
+    if (drop >= batch.e.length) {
+      drop -= batch.e.length;
+      continue;
+    }
+    const e = drop > 0 ? [...batch.e].sort((a, b) => a[0] - b[0]).slice(drop) : batch.e;
+    const b = Math.round((batch.b * e.length) / Math.max(batch.e.length, 1));
+    drop = 0;
+    out.push({ ...batch, b, e });
+  }
+  return out;
+};
+
+/**
+ * The whole entry packed within the caps: when it is over, its oldest records leave it (the newest share
+ * that fits, measured, a few times at most), but only those every Zap polling on time has had (returned
+ * more than `holdMs` before `now`, not waiting for a rush to drain). `null` when that is not enough: the
+ * stream then reads its window from the checkpoints.
+ */
+export const packWithin = <R>(
+  whole: Kept<R> & { g: string },
+  timings: PollTimings,
+  now: number,
+): string | null => {
+  let batches = whole.batches;
+  const spare = (list: Array<KeptBatch<R>>) =>
+    entryCount(list.filter((batch) => !batch.p && batch.f <= now - timings.holdMs));
+  for (let attempt = 0; attempt < 6; attempt += 1) {
+    const value = { v: 3, g: whole.g, base: whole.base, settled: whole.settled, batches };
+    const raw = Buffer.byteLength(JSON.stringify(value));
+    const packed = raw <= timings.keptUnpackedCapBytes ? pack(value) : null;
+    if (packed !== null && packed.length <= timings.keptCapBytes) return packed;
+    const count = entryCount(batches);
+    const share = Math.min(
+      timings.keptUnpackedCapBytes / raw,
+      packed === null ? 1 : timings.keptCapBytes / packed.length,
+    );
+    const keep = Math.min(count - 1, Math.floor(count * share * 0.9));
+    if (count - keep > spare(batches)) return null;
+    batches = newest(batches, keep);
+  }
+  return null;
+};
+
+/** What a poll read of the kept entry: the entry, and what the write after it needs to know. */
+export interface KeptRead {
+  kept: Kept<unknown>;
+  /** The whole entry's generation and packed size, and the tail's batches (written after it). */
+  g: string;
+  wholeBytes: number;
+  tail: Array<KeptBatch<unknown>>;
+}
+
+/** The stream's kept entry in the account's cache. */
+export const keptStore = (cache: AccountCache, key: string, timings: PollTimings) => {
+  const packed = z.string();
+  const whole = cacheRecord(cache, `${key}:kept`, packed, timings.keptTtlSeconds);
+  const tail = cacheRecord(cache, `${key}:kept:tail`, packed, timings.keptTtlSeconds);
+  return {
+    /** The entry (its batches of the last `keptMs` before `clientNow`), or `null` when there is none. */
+    read: async (clientNow: number): Promise<KeptRead | null> => {
+      const [w, t] = await Promise.all([whole.read(), tail.read()]);
+      const decoded = decodeWhole(w, timings.keptUnpackedCapBytes);
+      if (!decoded || w === undefined) return null;
+      const after = decodeTail(t, timings.keptUnpackedCapBytes);
+      const tailBatches = after && after.g === decoded.g ? after.batches : [];
+      const all = [...decoded.batches, ...tailBatches];
+      // A batch of a rush (`p`) stays until the rush is drained. The others leave `keptMs` after their
+      // poll, or later when the entry is larger than an answer: its shares take turns of `holdMs` each.
+      const bytes = all.reduce((sum, batch) => sum + batch.b, 0);
+      const turns = sharesOf(bytes, timings.answerBudgetBytes) + 1;
+      const lifetime = Math.max(timings.keptMs, turns * timings.holdMs);
+      const fresh = (batch: KeptBatch<unknown>) => !!batch.p || batch.f >= clientNow - lifetime;
+      const batches = all.filter(fresh).sort((a, b) => a.f - b.f);
+      const settled = after && after.g === decoded.g ? after.settled : decoded.settled;
+      return {
+        kept: { base: decoded.base, settled, batches },
+        g: decoded.g,
+        wholeBytes: w.length,
+        tail: tailBatches,
+      };
+    },
+    /**
+     * Writes what a poll adds (`added`, the entry now covering up to `next.settled`): the tail alone while
+     * it stays small next to the whole it follows (`previous`), else the whole entry, a new generation
+     * (always when the poll `restamped` batches that were waiting).
+     */
+    write: async <R>(
+      next: Kept<R>,
+      added: Array<KeptBatch<R>>,
+      previous: KeptRead | null,
+      restamped = false,
+    ): Promise<void> => {
+      if (previous && !restamped) {
+        const value = { v: 3, g: previous.g, settled: next.settled, batches: [...previous.tail, ...added] };
+        const packedTail = pack(value);
+        if (packedTail.length <= previous.wholeBytes * timings.keptTailShare) {
+          await tail.write(packedTail);
+          return;
+        }
+      }
+      const now = next.batches.reduce((latest, batch) => Math.max(latest, batch.f), 0);
+      const fresh = packWithin({ ...next, g: randomUUID().slice(0, 8) }, timings, now);
+      if (fresh === null) await whole.clear();
+      else await whole.write(fresh);
+    },
+  };
+};

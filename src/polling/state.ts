@@ -1,0 +1,137 @@
+/**
+ * The stream's small state (checkpoints, base, floor, clock offset) and the plan of a poll: where it starts
+ * and how it chooses its records. The reasoning is in cursor.ts's comment.
+ */
+import * as z from 'zod';
+import { type AccountCache, cacheRecord } from '../memory';
+import { type Position, PositionSchema, at, earlier, later } from './position';
+import type { PollTimings } from './timings';
+
+/**
+ * A successful poll: answered at `t` at the latest (service clock, ms); every record at or before `pos` was
+ * visible then and returned by it (or was before what it had to return).
+ */
+export interface Checkpoint {
+  t: number;
+  pos: Position;
+}
+
+const CheckpointSchema = z.object({ t: z.number(), pos: PositionSchema });
+
+export const CursorStateSchema = z.object({
+  v: z.literal(2),
+  /** Oldest first, at most one per `checkpointGrainMs`. */
+  checkpoints: z.array(CheckpointSchema).transform((list) => [...list].sort((a, b) => a.t - b.t)),
+  /** Every record after this was returned by the poll that created the state (or came later). */
+  base: PositionSchema.nullable(),
+  /** The oldest `since` of recently failed polls, kept until `until` (epoch ms, client clock). */
+  floor: z.object({ ms: z.number(), until: z.number() }).nullable(),
+  /** The client's clock minus the service's, as last measured (never less than the truth). */
+  offset: z.number().nullable(),
+});
+
+export type CursorState = z.infer<typeof CursorStateSchema>;
+
+/** The stream's state in the account's cache, read back through its schema. */
+export const stateRecord = (cache: AccountCache, key: string, timings: PollTimings) =>
+  cacheRecord(cache, key, CursorStateSchema, timings.stateTtlSeconds);
+
+/** A stored state, or `null` for anything that is not one (a missing, expired, older or foreign entry). */
+export const parseState = (value: unknown): CursorState | null => {
+  const parsed = CursorStateSchema.safeParse(value);
+  return parsed.success ? parsed.data : null;
+};
+
+export const activeFloor = (state: CursorState | null, now: number) =>
+  state?.floor && state.floor.until > now ? state.floor : null;
+
+/**
+ * The service's clock now, as a lower bound: the client clock minus the measured offset (which is never less
+ * than the true one), or minus the whole skew when none was measured. A lower "now" picks an older anchor.
+ */
+export const serviceNow = (offset: number | null | undefined, clientNow: number, timings: PollTimings) =>
+  clientNow - (offset ?? timings.clockSkewMs);
+
+/** The newest checkpoint older than the hold: every record up to it has been returned long enough. */
+export const anchorOf = (state: CursorState | null, clientNow: number, timings: PollTimings) => {
+  const cut = serviceNow(state?.offset, clientNow, timings) - timings.holdMs;
+  let anchor: Checkpoint | null = null;
+  for (const c of state?.checkpoints ?? []) if (c.t <= cut && (!anchor || c.t >= anchor.t)) anchor = c;
+  return anchor;
+};
+
+export type SinceKind = 'dedupe' | 'poll';
+
+export interface Plan {
+  /** What the request asks for, epoch ms: just before `after`, so that either boundary is right. */
+  since: number;
+  /** The records at or before this were all returned long enough: they are not returned again. */
+  after: Position;
+  /**
+   * `kept`: the stream's kept records cover everything up to their settled position: the poll reads only
+   * after it, returns the new ones (oldest first up to the budget), then kept ones in what is left.
+   * `stateful`: the state covers the window's past: what no poll returned yet (after `returned`) first,
+   * oldest first up to the budget, then the rest of the window again in what is left.
+   * `stateless`: nothing is known, so the newest records of the window are returned.
+   */
+  mode: 'kept' | 'stateful' | 'stateless';
+  /** A stateful poll: every record at or before this was returned by a poll of the stream (its newest checkpoint). */
+  returned?: Position;
+}
+
+/**
+ * The newest position a poll may start after: what was visible by the app's own clock. A stored position
+ * past it (a `Date` header or a kept entry from a clock ahead) is not trusted: the poll reads from here.
+ */
+export const newestTrusted = (clientNow: number, timings: PollTimings): Position =>
+  at(clientNow - timings.visibilityDelayMs - timings.settleMarginMs);
+
+/** Where a poll starts and how it chooses its records: see cursor.ts's comment. */
+export const planPoll = (
+  kind: SinceKind,
+  state: CursorState | null,
+  clientNow: number,
+  settled: Position | null,
+  timings: PollTimings,
+): Plan => {
+  if (kind === 'dedupe') {
+    const since = clientNow - timings.seedMs;
+    return { since, after: at(since - 1), mode: 'stateless' };
+  }
+  const anchor = anchorOf(state, clientNow, timings);
+  const known = settled ?? (anchor ? anchor.pos : (state?.base ?? null));
+  const mode = settled ? 'kept' : known === null ? 'stateless' : 'stateful';
+  let after = known ?? at(clientNow - timings.statelessMs);
+  const floor = activeFloor(state, clientNow);
+  if (floor) after = earlier(after, at(floor.ms));
+  after = earlier(after, newestTrusted(clientNow, timings));
+  after = later(after, at(clientNow - timings.lookbackMs));
+  const newest = state?.checkpoints[state.checkpoints.length - 1];
+  const returned =
+    mode === 'stateful' && newest ? earlier(newest.pos, newestTrusted(clientNow, timings)) : null;
+  return { since: after.ms - 1, after, mode, ...(returned ? { returned } : {}) };
+};
+
+/**
+ * Adds a checkpoint and forgets what no later poll can use: checkpoints closer than the grain become one
+ * (the later `t`, the smaller `ms`: it becomes the anchor later and asks from further back), and of those
+ * older than the hold (with a margin for clients whose clocks differ) only the newest is kept.
+ */
+export const withCheckpoint = (
+  checkpoints: Checkpoint[],
+  added: Checkpoint[],
+  serviceNowMs: number,
+  timings: PollTimings,
+) => {
+  const grain = timings.checkpointGrainMs;
+  const byGrain = new Map<number, Checkpoint>();
+  for (const c of [...checkpoints, ...added]) {
+    const key = Math.floor(c.t / grain);
+    const other = byGrain.get(key);
+    byGrain.set(key, other ? { t: Math.max(other.t, c.t), pos: earlier(other.pos, c.pos) } : c);
+  }
+  const sorted = [...byGrain.values()].sort((a, b) => a.t - b.t);
+  const cut = serviceNowMs - timings.holdMs - timings.clockSkewMs;
+  const old = sorted.filter((c) => c.t <= cut);
+  return [...old.slice(-1), ...sorted.filter((c) => c.t > cut)];
+};

@@ -1,0 +1,117 @@
+/**
+ * The polling room's timings and sizes: one value, passed to every poll. `POLL_TIMINGS` is the app's; tests
+ * and benchmarks build their own with `pollTimings`. Figures that depend on each other are computed from
+ * each other here, from a handful of facts about Zapier and the service.
+ */
+const SECOND = 1000;
+const MINUTE = 60 * SECOND;
+const HOUR = 60 * MINUTE;
+const MIB = 1024 * 1024;
+
+/** The facts the timings are made of. */
+export interface PollFacts {
+  /** Zapier's longest polling interval. */
+  longestIntervalMs: number;
+  /** How late Zapier may run a Zap's poll. */
+  longestDelayMs: number;
+  /** How long Zapier may hold a Zap's polls (the user pauses it, the task queue is long) with the cache working. */
+  heldMs: number;
+  /** How long a Zap may go without a poll and still miss nothing when the cache fails. */
+  statelessHoldMs: number;
+  /** Scheduling jitter and polls that overlap. */
+  jitterMs: number;
+  /** A submission may become visible up to this long after its `createdAt` (contract §3). */
+  visibilityDelayMs: number;
+  /** A `since` boundary that may be exclusive, a request's duration and the `Date` header's rounding. */
+  marginMs: number;
+  /** The `Date` header's rounding (whole seconds) and a margin, between it and a kept entry's position. */
+  settleMarginMs: number;
+  /** How far the client's clock (Zapier's) may be off the service's. */
+  clockSkewMs: number;
+  /** The oldest a scheduled poll ever asks for, before the skew. */
+  lookbackDayMs: number;
+  /** Core stashes an answer of 6 MiB or more (`JSON.stringify` of the result, UTF-8 bytes). */
+  answerLimitBytes: number;
+  /** Kept below the limit: the brackets and what the sizing of an item could miss. */
+  answerMarginBytes: number;
+  /** Zapier stops a poll at 30 s: the request gives up this long before the connect layer's own limit. */
+  requestMarginMs: number;
+  minRequestTimeoutMs: number;
+}
+
+export const POLL_FACTS: PollFacts = {
+  longestIntervalMs: 15 * MINUTE,
+  longestDelayMs: 30 * MINUTE,
+  heldMs: 2 * HOUR,
+  statelessHoldMs: HOUR,
+  jitterMs: 5 * MINUTE,
+  visibilityDelayMs: 2 * MINUTE,
+  marginMs: 3 * MINUTE,
+  settleMarginMs: 30 * SECOND,
+  clockSkewMs: 15 * MINUTE,
+  lookbackDayMs: 24 * HOUR,
+  answerLimitBytes: 6 * MIB,
+  answerMarginBytes: 8 * 1024,
+  requestMarginMs: 2 * SECOND,
+  minRequestTimeoutMs: 5 * SECOND,
+};
+
+export type PollTimings = Readonly<
+  PollFacts & {
+    /** How long every poll of the stream keeps returning a record without a kept entry (50 minutes). */
+    holdMs: number;
+    /** A stateless poll's window: the stateless hold, the visibility delay, the margin and the skew (80). */
+    statelessMs: number;
+    /** How long the kept entry keeps (and polls return) a record: a held Zap's gap and an interval (150). */
+    keptMs: number;
+    /** The kept entry outlives its newest records by half an hour. */
+    keptTtlSeconds: number;
+    /** The oldest a scheduled poll asks for: the last day and the skew. */
+    lookbackMs: number;
+    /** A Zap being turned on: the lookback and the skew again, so it covers every later poll's window. */
+    seedMs: number;
+    /** How long a failed poll's window is kept for every poll of its stream after the last failure. */
+    failureHoldMs: number;
+    /** Checkpoints closer than this are merged into one. */
+    checkpointGrainMs: number;
+    /** How long the state is kept without any poll. */
+    stateTtlSeconds: number;
+    /** What one answer's items may add up to, in UTF-8 bytes of JSON (each item and its comma). */
+    answerBudgetBytes: number;
+    /** The largest kept entry, compressed (base64 characters): beyond it its oldest records leave it. */
+    keptCapBytes: number;
+    /** The largest a kept entry may unpack to: a larger one is treated as missing. */
+    keptUnpackedCapBytes: number;
+    /** The tail is folded into the whole entry once it is this share of the whole (in packed bytes). */
+    keptTailShare: number;
+    /** The most ids a Zap being turned on is given (Zapier's dedupe table holds 105,000). */
+    maxDedupeItems: number;
+  }
+>;
+
+/** The timings that follow from `facts`. */
+export const pollTimings = (overrides: Partial<PollFacts> = {}): PollTimings => {
+  const f: PollFacts = { ...POLL_FACTS, ...overrides };
+  const keptMs = f.heldMs + f.longestIntervalMs + f.longestIntervalMs;
+  const lookbackMs = f.lookbackDayMs + f.clockSkewMs;
+  return Object.freeze({
+    ...f,
+    holdMs: f.longestIntervalMs + f.longestDelayMs + f.jitterMs,
+    statelessMs: f.statelessHoldMs + f.visibilityDelayMs + f.marginMs + f.clockSkewMs,
+    keptMs,
+    keptTtlSeconds: (keptMs + 30 * MINUTE) / SECOND,
+    lookbackMs,
+    seedMs: lookbackMs + 2 * f.clockSkewMs,
+    failureHoldMs: f.statelessHoldMs,
+    checkpointGrainMs: MINUTE,
+    stateTtlSeconds: 30 * 24 * 3600,
+    answerBudgetBytes: f.answerLimitBytes - f.answerMarginBytes,
+    keptCapBytes: 1_000_000,
+    keptUnpackedCapBytes: 64 * MIB,
+    keptTailShare: 0.25,
+    maxDedupeItems: 100_000,
+  });
+};
+
+/** The app's timings. */
+export const POLL_TIMINGS: PollTimings = pollTimings();
