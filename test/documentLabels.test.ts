@@ -27,6 +27,7 @@ const NOT_LABELS: Record<string, string> = {
   Connect: "the platform's interface, in the README's first line",
   'New Registration (instant) or New Form Submission (polling)?': 'a question the guide answers',
   'Registration approved later?': 'a question the guide answers',
+  'Events that open with a rush.': 'a case the guide answers',
   'Payments: Payment Succeeded (instant) or New Order (polling)?': 'a question the guide answers',
   'Events:': 'the start of a paragraph',
   'Rescans.': 'the start of a paragraph',

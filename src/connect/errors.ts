@@ -66,6 +66,12 @@ export const APP_ERROR_CODES: Readonly<Record<ConnectMeaning, string>> = {
   unexpected_answer: 'UNEXPECTED_ANSWER',
 };
 
+/** The app's code for an error the service answers with `wireCode` (contract §2), if the contract names it. */
+export const appCodeOfWireCode = (wireCode: string): string | undefined =>
+  Object.hasOwn(WIRE_ERROR_CODES, wireCode)
+    ? APP_ERROR_CODES[WIRE_ERROR_CODES[wireCode] as ConnectMeaning]
+    : undefined;
+
 const MEANING_OF_APP_CODE = new Map(
   Object.entries(APP_ERROR_CODES).map(([meaning, code]) => [code, meaning as ConnectMeaning]),
 );
