@@ -1,6 +1,7 @@
 export * from './api';
 export * from './client';
 export * from './config';
+export * from './dates';
 export * from './delivery';
 export * from './errors';
 export * from './json';
