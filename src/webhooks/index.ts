@@ -13,4 +13,4 @@ export {
 } from './receive';
 export { type SecretTimings, DEFAULT_SECRET_TIMINGS, SECRET_BUDGET_MS } from './secrets';
 export { type ListSource, recentEvents, recentPayments, recentRegistrations } from './sources';
-export { type InstantTriggerSpec, instantTrigger } from './trigger';
+export { type InstantTriggerSpec, instantKindOf, instantTrigger } from './trigger';

@@ -69,6 +69,15 @@ const subscriber =
     return { id: hook.id, secret: hook.secret || null, kind, eventId: hook.eventId ?? eventId };
   };
 
+/**
+ * The kind each declared instant trigger subscribes to, by key: written once per declaration (a trigger's key
+ * and kind never change), read by the scripts and tests that drive every instant trigger.
+ */
+const declaredKinds = new Map<string, HookKind>();
+
+/** The webhook kind the instant trigger `key` subscribes to, or `undefined` when it is not one. */
+export const instantKindOf = (key: string): HookKind | undefined => declaredKinds.get(key);
+
 const unsubscribe = async (z: ZObject, bundle: Bundle) => {
   const { id } = subscribeDataOf(bundle);
   if (id) await unsubscribeHook(z, bundle, id);
@@ -81,6 +90,7 @@ export const instantTrigger = <D, I extends { id: string }>(
   options: ReceiveOptions = DEFAULT_RECEIVE_OPTIONS,
 ) => {
   const { item, label } = spec;
+  declaredKinds.set(spec.key, spec.kind);
   const rule = { label, item, accepts: spec.accepts ?? ((type: string) => type === spec.kind) };
   const perform = async (z: ZObject, bundle: Bundle): Promise<I[]> => {
     const received = await receiveDelivery(z, bundle, rule, options);
