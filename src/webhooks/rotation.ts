@@ -13,7 +13,7 @@
  *
  * Nothing here reads, writes or waits: ./secrets.ts does, on the shared memory.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import type { ArrivedDelivery } from '../connect';
 import { boundedServiceTime } from './freshness';
 

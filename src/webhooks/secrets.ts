@@ -14,7 +14,7 @@
  * Nothing here ever puts a secret into a message or a log line.
  */
 import type { Bundle, ZObject } from 'zapier-platform-core';
-import { z as zod } from 'zod';
+import * as zod from 'zod';
 import { type ArrivedDelivery, errorText, getHook } from '../connect';
 import {
   type AccountCache,
