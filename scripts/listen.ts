@@ -12,7 +12,8 @@ import type { AddressInfo } from 'node:net';
 import { type PerformFunction, createAppTester } from 'zapier-platform-core';
 import App from '../index';
 import { type ReceivedDelivery, hookBundle } from './lib/hookRequest';
-import { functionOf, operationOf } from './lib/app';
+import { functionOf, instantTriggerKeys, operationOf } from './lib/app';
+import { instantKindOf } from '../src/webhooks';
 import {
   UsageError,
   clock,
@@ -34,12 +35,7 @@ Turns the instant trigger on against the sandbox of .env (npm run sandbox), prin
 a delivery was dropped) as it arrives, and turns it off again on Ctrl+C. [event]: an event ID, slug or
 title words (default: every event). It then says which \`npm run simulate\` command fires the trigger.`;
 
-/** The app's instant (REST hook) triggers, by key. */
-export const instantTriggerKeys = (): string[] =>
-  Object.entries(App.triggers ?? {})
-    .filter(([, t]) => (t.operation as { type?: string }).type === 'hook')
-    .map(([key]) => key)
-    .sort();
+export { instantTriggerKeys };
 
 export interface Listener {
   targetUrl: string;
@@ -61,7 +57,8 @@ export interface ListenOptions {
 const describe = (item: Item): string => JSON.stringify(item, null, 2).replace(/\n/g, '\n    ');
 
 /**
- * The `npm run simulate` commands that make the service send what `key` reacts to, in order (the first ones
+ * The `npm run simulate` commands that make the service send what the instant trigger `key` reacts to (by the
+ * webhook kind the app declares for it), in order (the first ones
  * prepare what the last one needs), scoped to `event` when the trigger watches one, and what the last sends.
  */
 export const simulationFor = (
@@ -71,24 +68,25 @@ export const simulationFor = (
 ): { commands: string[]; sends: string } => {
   const on = event ? ` --event ${event.slug}` : '';
   const approved = `register --status approved${on}`;
-  switch (key) {
-    case 'new_registration':
+  // By the kind the trigger subscribes to (from the app): one case per kind the simulation can cause.
+  switch (instantKindOf(key)) {
+    case 'FORM_SUBMISSION':
       return { commands: [`register${on}`], sends: 'FORM_SUBMISSION' };
-    case 'registration_approved':
+    case 'FORM_SUBMISSION_APPROVED':
       return { commands: [`register${on}`, `approve${on}`], sends: 'FORM_SUBMISSION_APPROVED' };
-    case 'payment_succeeded':
+    case 'PAYMENT_SUCCESS':
       return { commands: [approved, `pay${on}`], sends: 'PAYMENT_SUCCESS' };
-    case 'payment_failed':
+    case 'PAYMENT_FAILED':
       return { commands: [approved, `fail${on}`], sends: 'PAYMENT_FAILED' };
-    case 'payment_refunded':
+    case 'PAYMENT_REFUNDED':
       return { commands: [approved, `pay${on}`, 'refund'], sends: 'PAYMENT_REFUNDED' };
-    case 'attendee_checked_in':
+    case 'ATTENDANT_CHECKED_IN':
       return { commands: [approved, `scan${on}`], sends: 'ATTENDANT_CHECKED_IN' };
-    case 'event_published':
+    case 'EVENT_PUBLISHED':
       return event
         ? { commands: [`unpublish ${event.slug}`, `publish ${event.slug}`], sends: 'EVENT_PUBLISHED' }
         : { commands: ['publish'], sends: 'EVENT_CREATED and EVENT_PUBLISHED' };
-    case 'event_changed': {
+    case 'EVENT_*': {
       const changes = (Array.isArray(inputData.changes) ? inputData.changes : [inputData.changes])
         .flatMap((v) => (typeof v === 'string' ? v.split(',') : []))
         .map((v) => v.trim().toLowerCase())

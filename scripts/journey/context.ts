@@ -4,7 +4,7 @@
  */
 import type { PerformFunction } from 'zapier-platform-core';
 import { SEED_TENANTS, type RunningSandbox, sandboxCall } from '../../sandbox';
-import { functionOf } from '../lib/app';
+import { functionOf, instantTriggerKeys, instantTriggers } from '../lib/app';
 import type { HookReceiver } from '../lib/hookRequest';
 import type { Runner } from './runner';
 
@@ -13,19 +13,15 @@ export type Item = Record<string, unknown>;
 export const NORTHWIND = SEED_TENANTS[0];
 export const LUMEN = SEED_TENANTS[1];
 
-export const HOOK_TRIGGERS = [
-  'event_changed',
-  'event_published',
-  'new_registration',
-  'registration_approved',
-  'payment_succeeded',
-  'payment_failed',
-  'payment_refunded',
-  'attendee_checked_in',
-] as const;
-export type HookKey = (typeof HOOK_TRIGGERS)[number];
-/** Triggers subscribed to every event of the account; the others follow the journey's event only. */
-export const ACCOUNT_WIDE: ReadonlySet<HookKey> = new Set(['event_changed', 'event_published']);
+/** The app's instant triggers (from the app itself: a new one joins the journey without an edit here). */
+export const HOOK_TRIGGERS: readonly string[] = instantTriggerKeys();
+export type HookKey = string;
+/** Triggers of the event-lifecycle kinds follow every event of the account; the others the journey's event. */
+export const ACCOUNT_WIDE: ReadonlySet<HookKey> = new Set(
+  instantTriggers()
+    .filter(({ kind }) => kind.startsWith('EVENT_'))
+    .map(({ key }) => key),
+);
 
 export interface Journey {
   run: Runner;

@@ -4,6 +4,8 @@
  */
 import type { Create, PerformFunction, Search, Trigger } from 'zapier-platform-core';
 import App from '../../index';
+import type { HookKind } from '../../src/connect';
+import { instantKindOf } from '../../src/webhooks';
 
 export type Group = 'triggers' | 'searches' | 'creates';
 export type Member = 'perform' | 'performList' | 'performSubscribe' | 'performUnsubscribe';
@@ -49,3 +51,17 @@ export const meta = (overrides: Record<string, unknown> = {}) => ({
   timezone: 'Europe/Paris',
   ...overrides,
 });
+
+/** The app's instant (REST hook) triggers, by key, each with the webhook kind it subscribes to. */
+export const instantTriggers = (): Array<{ key: string; kind: HookKind }> =>
+  Object.entries(App.triggers ?? {})
+    .filter(([, t]) => (t.operation as { type?: string }).type === 'hook')
+    .map(([key]) => {
+      const kind = instantKindOf(key);
+      if (!kind) throw new Error(`instant trigger ${key} was not declared with instantTrigger`);
+      return { key, kind };
+    })
+    .sort((a, b) => a.key.localeCompare(b.key));
+
+/** The keys of the app's instant triggers, sorted. */
+export const instantTriggerKeys = (): string[] => instantTriggers().map(({ key }) => key);

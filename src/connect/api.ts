@@ -3,6 +3,7 @@
  * Lists come back newest first with one item per id (the contract guarantees neither): `newestFirst` is the
  * one place where records are sorted and de-duplicated, and every later step reads that order.
  */
+import { readTimestamp } from './dates';
 import type { Bundle, ZObject } from 'zapier-platform-core';
 import type * as zod from 'zod';
 import type { ZodError } from 'zod';
@@ -403,30 +404,38 @@ export const subscribeHook = async (
   }
 };
 
-/**
- * Contract §5: one subscription with its current secret (`null`: signed with the account-level secret);
- * `null` when the service no longer has it.
- */
 /** The subscription (§5) with its current secret, and the service's clock when it answered. */
 export interface HookRead {
   /** `null` when the service no longer has the subscription. */
   hook: HookSubscription | null;
-  /** The answer's `Date` header (epoch ms), or `null` when it has none that can be read. */
+  /** The answer's `Date` header (epoch ms, whole seconds), or `null` when it has none that can be read. */
   serviceTime: number | null;
+  /** When the current secret took effect (`secretRotatedAt`, epoch ms), or `null` if unknown or odd. */
+  rotatedAt: number | null;
 }
 
 /** §5: a subscription with its current secret; the `Date` of the answer dates what it says. */
-export const getHook = async (z: ZObject, bundle: B, hookId: string): Promise<HookRead> => {
+export const getHook = async (
+  z: ZObject,
+  bundle: B,
+  hookId: string,
+  timeoutMs?: number,
+): Promise<HookRead> => {
   try {
     const answer = await connectRequestFull(z, bundle, {
       path: paths.hook(hookId),
+      timeoutMs,
       schema: HookSubscription,
       what: 'the webhook subscription',
     });
     const date = Date.parse(answer.headers.get('date') ?? '');
-    return { hook: answer.data, serviceTime: Number.isFinite(date) ? date : null };
+    return {
+      hook: answer.data,
+      serviceTime: Number.isFinite(date) ? date : null,
+      rotatedAt: readTimestamp(answer.data.secretRotatedAt),
+    };
   } catch (error) {
-    if (isNotFound(error)) return { hook: null, serviceTime: null };
+    if (isNotFound(error)) return { hook: null, serviceTime: null, rotatedAt: null };
     throw error;
   }
 };

@@ -1,16 +1,17 @@
 /**
- * Webhook deliveries (contract §5): the HMAC of the raw body is verified before anything is trusted, then
- * the envelope (`id`, `type`, `createdAt`, `hookId`, `data`) is parsed with own keys only and a depth limit
- * (src/connect/json.ts), then `data` against the noun's contract schema. A delivery
- * that fails verification is reported with a reason (the caller drops it); a verified delivery that cannot
- * be read is a Zapier error naming what is missing. No reason or message contains a secret.
+ * Webhook deliveries (contract §5) leave here as meanings, never header syntax: `readDelivery` reads a
+ * delivery once (which secrets signed it, each checked once; whether a rotation is under way; when it was
+ * signed; its envelope `id`, `type`, `createdAt`, `hookId`, `data` parsed once with own keys only and a depth
+ * limit, src/connect/json.ts), and `deliveryRecord` checks `data` against the noun's contract schema. What a
+ * delivery says is trusted only once a trusted secret signed it (src/webhooks decides). No reason or message
+ * contains a secret.
  */
 import type { ZObject } from 'zapier-platform-core';
 import type { ZodType } from 'zod';
-import { MAX_JSON_DEPTH, parseJsonSafely } from './json';
+import { MAX_JSON_DEPTH, type SafeJson, parseJsonSafely } from './json';
 import { type ObjectSchema, checkRecord, recordLog } from './records';
 import { WebhookDelivery } from './schemas';
-import { type Verification, findSignatureHeader, verifySignature } from './signature';
+import { findSignatureHeader, signatureDigests, signatureProblem, signedWith } from './signature';
 
 /** What Zapier hands over of the request that delivered a webhook (`bundle.rawRequest`). */
 export interface RawDelivery {
@@ -18,58 +19,88 @@ export interface RawDelivery {
   headers?: Record<string, unknown>;
 }
 
-export type DeliveryReading =
+/** A delivery's parsed content: its envelope, or why it cannot be read. */
+export type DeliveryContent =
   | { ok: true; delivery: WebhookDelivery; droppedKeys: number }
-  | { ok: false; reason: string };
-
-const unreadable = (z: ZObject, what: string): never => {
-  throw new z.errors.Error(
-    `A correctly signed delivery from the service ${what}, so it could not be read. Nothing was triggered; contact the service's support with the time of this run.`,
-    'INVALID_DELIVERY',
-    400,
-  );
-};
-
-/** How many `sha256=` signatures the delivery carries: more than one while its secret is being rotated. */
-export const signatureCount = (raw: RawDelivery | undefined): number =>
-  (findSignatureHeader(raw?.headers) ?? '').split(',').filter((part) => part.trim().startsWith('sha256='))
-    .length;
+  /** Nested deeper than this app reads: dropped with a log line (never a stack overflow). */
+  | { ok: false; tooDeep: true; reason: string }
+  /** Not JSON, or without an id, a kind or data: an error naming what is missing. */
+  | { ok: false; tooDeep: false; what: string };
 
 /**
- * The `createdAt` of a delivery (epoch ms) read from its raw body, or `null` when it has none or cannot be
- * read; for a delivery whose signature has been verified.
+ * A delivery as it arrived, read once: its body parsed once, each candidate secret's HMAC computed at most
+ * once. What it says (`signedAt`, `content`) is trusted only once `signedBy` names a secret the app trusts.
  */
-export const deliveryCreatedAt = (raw: RawDelivery | undefined): number | null => {
-  const json = parseJsonSafely(raw?.content ?? '', MAX_JSON_DEPTH);
+export interface ArrivedDelivery {
+  /** Why its signature cannot be checked whatever the secret (missing or malformed), or `null`. */
+  signatureProblem: string | null;
+  /** Whether `secret` signed it (each secret is checked once per delivery). */
+  signedBy(secret: string | null | undefined): boolean;
+  /** It carries several signatures: the service is rotating the subscription's secret. */
+  rotating: boolean;
+  /** When it was signed, by its own word (`createdAt`, epoch ms), or `null` when it says nothing usable. */
+  signedAt: number | null;
+  content: DeliveryContent;
+}
+
+const contentOf = (json: SafeJson): DeliveryContent => {
+  if (!json.ok) {
+    return json.problem === 'too-deep'
+      ? {
+          ok: false,
+          tooDeep: true,
+          reason: `its body nests data ${json.depth} levels deep, more than the ${MAX_JSON_DEPTH} this app reads (no delivery of the service is shaped like that)`,
+        }
+      : { ok: false, tooDeep: false, what: 'was not JSON' };
+  }
+  const envelope = WebhookDelivery.safeParse(json.value);
+  if (!envelope.success) return { ok: false, tooDeep: false, what: 'had no delivery id, kind or data' };
+  return { ok: true, delivery: envelope.data, droppedKeys: json.droppedKeys };
+};
+
+const signedAtOf = (json: SafeJson): number | null => {
   if (!json.ok || typeof json.value !== 'object' || json.value === null) return null;
   const createdAt = (json.value as { createdAt?: unknown }).createdAt;
   const ms = typeof createdAt === 'string' ? Date.parse(createdAt) : NaN;
   return Number.isFinite(ms) ? ms : null;
 };
 
-/** Verifies `raw`'s signature with any of `secrets`; never throws. */
-export const verifyDelivery = (raw: RawDelivery | undefined, secrets: ReadonlyArray<string>): Verification =>
-  verifySignature(raw?.content, findSignatureHeader(raw?.headers), secrets);
-
 /**
- * Parses a verified delivery's envelope. Own keys only (`__proto__` keys are dropped and counted), and a body
- * nested deeper than `MAX_JSON_DEPTH` is refused unparsed (`{ ok: false }`, the caller drops it with a log
- * line) instead of overflowing the stack. A body that is not JSON or has no id, kind or data throws.
+ * Reads a delivery once (contract §5): the signature header, the body parsed with own keys only and a depth
+ * limit, its creation time. Never throws.
  */
-export const parseDelivery = (z: ZObject, raw: RawDelivery | undefined): DeliveryReading => {
-  const json = parseJsonSafely(raw?.content ?? '', MAX_JSON_DEPTH);
-  if (!json.ok) {
-    if (json.problem === 'too-deep') {
-      return {
-        ok: false,
-        reason: `its body nests data ${json.depth} levels deep, more than the ${MAX_JSON_DEPTH} this app reads (no delivery of the service is shaped like that)`,
-      };
-    }
-    return unreadable(z, 'was not JSON');
-  }
-  const envelope = WebhookDelivery.safeParse(json.value);
-  if (!envelope.success) return unreadable(z, 'had no delivery id, kind or data');
-  return { ok: true, delivery: envelope.data, droppedKeys: json.droppedKeys };
+export const readDelivery = (raw: RawDelivery | undefined): ArrivedDelivery => {
+  const header = findSignatureHeader(raw?.headers);
+  const content = raw?.content;
+  const problem = signatureProblem(content, header);
+  const digests = problem ? [] : signatureDigests(header!);
+  const body = problem ? Buffer.alloc(0) : Buffer.from(content!, 'utf8');
+  const checked = new Map<string, boolean>();
+  const json = parseJsonSafely(content ?? '', MAX_JSON_DEPTH);
+  return {
+    signatureProblem: problem,
+    signedBy: (secret) => {
+      if (problem || !secret) return false;
+      let signed = checked.get(secret);
+      if (signed === undefined) {
+        signed = signedWith(body, secret, digests);
+        checked.set(secret, signed);
+      }
+      return signed;
+    },
+    rotating: digests.length > 1,
+    signedAt: signedAtOf(json),
+    content: contentOf(json),
+  };
+};
+
+/** The error of a correctly signed delivery that cannot be read (`what` it lacked). */
+export const unreadableDelivery = (z: ZObject, what: string): never => {
+  throw new z.errors.Error(
+    `A correctly signed delivery from the service ${what}, so it could not be read. Nothing was triggered; contact the service's support with the time of this run.`,
+    'INVALID_DELIVERY',
+    400,
+  );
 };
 
 /**

@@ -16,6 +16,7 @@ export {
   setStreamLimits,
 } from './client';
 export * from './config';
+export * from './dates';
 export * from './delivery';
 export {
   APP_ERROR_CODES,

@@ -268,7 +268,11 @@ export const HookSubscription = wired(
       targetUrl: z.string(),
       secret: z.string().min(1).nullable().optional(),
       /** When the current secret took effect (after a rotation); absent or `null` when never rotated. */
-      secretRotatedAt: built(OptionalTimestamp),
+      /**
+       * Read with tolerance by `getHook` (./dates.ts): an odd form is absent, never a reason to refuse the
+       * subscription.
+       */
+      secretRotatedAt: z.unknown().optional(),
       createdAt: built(OptionalTimestamp),
     }),
   ),

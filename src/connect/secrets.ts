@@ -14,32 +14,68 @@ const MIN_SECRET_LENGTH = 4;
 
 const escapeRegExp = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
-const htmlEscaped = (text: string): string =>
-  text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+/** A hexadecimal number as a pattern that matches it in either case, with optional leading zeros. */
+const hexPattern = (code: number, width = 0): string =>
+  `${width ? '' : '0*'}${code
+    .toString(16)
+    .padStart(width, '0')
+    .replace(/[a-f]/g, (d) => `[${d}${d.toUpperCase()}]`)}`;
 
-/** Every spelling of `secret` an echo may use: as is, in JSON, URL-encoded, HTML-escaped. */
-const spellings = (secret: string): string[] => [
-  secret,
-  JSON.stringify(secret).slice(1, -1),
-  encodeURIComponent(secret),
-  htmlEscaped(secret),
-];
+const NAMED_ENTITIES: Record<string, string> = { '&': 'amp', '<': 'lt', '>': 'gt', '"': 'quot', "'": 'apos' };
+
+/**
+ * Every spelling of one character an echo may use: as is; JSON's `\uXXXX` (either case) and `\/`, `\"`,
+ * `\\`; percent-encoding (either case, `+` for a space); numeric HTML entities (decimal or hex) and the
+ * named ones. An echo may mix them within one secret (`sk\u002Bkey`, `sk%2bkey`, `sk&#43;key`).
+ */
+const characterPattern = (char: string): string => {
+  const code = char.charCodeAt(0);
+  const forms = [
+    escapeRegExp(char),
+    `\\\\u${hexPattern(code, 4)}`,
+    `&#${code};?`,
+    `&#0+${code};?`,
+    `&#[xX]${hexPattern(code)};?`,
+  ];
+  if (code < 0x80) forms.push(`%${hexPattern(code, 2)}`);
+  if (char === ' ') forms.push('\\+');
+  if (char === '/' || char === '"' || char === '\\') forms.push(`\\\\${escapeRegExp(char)}`);
+  const named = NAMED_ENTITIES[char];
+  if (named) forms.push(`&${named};`);
+  return `(?:${forms.join('|')})`;
+};
+
+/**
+ * The pattern of `secret` in any of its spellings: each character as is or escaped (see `characterPattern`);
+ * characters outside the Basic Multilingual Plane are matched as they are, or percent-encoded as UTF-8.
+ */
+const secretPattern = (secret: string): string =>
+  [...secret]
+    .map((char) =>
+      char.length === 1 && char.charCodeAt(0) < 0x80
+        ? characterPattern(char)
+        : `(?:${escapeRegExp(char)}|${escapeRegExp(encodeURIComponent(char))}|${[...char].map(characterPattern).join('')})`,
+    )
+    .join('');
 
 export type Redact = (text: string) => string;
 
-/** A function that blanks each of `secrets` (and its escaped spellings) in a text. */
+/**
+ * A function that blanks each of `secrets` in a text, in whatever spelling an echo uses (JSON, URL, HTML
+ * escapes, mixed within one secret).
+ */
 export const redactor = (secrets: ReadonlyArray<string | null | undefined>): Redact => {
-  const forms = new Set<string>();
+  const values = new Set<string>();
   for (const secret of secrets) {
     const value = typeof secret === 'string' ? secret.trim() : '';
-    if (value.length >= MIN_SECRET_LENGTH) for (const form of spellings(value)) forms.add(form);
+    if (value.length >= MIN_SECRET_LENGTH) values.add(value);
   }
-  if (forms.size === 0) return (text) => text;
+  if (values.size === 0) return (text) => text;
   // Longest first, so that a secret containing another one is blanked whole.
   const pattern = new RegExp(
-    [...forms]
+    [...values]
       .sort((a, b) => b.length - a.length)
-      .map(escapeRegExp)
+      .map(secretPattern)
       .join('|'),
     'g',
   );

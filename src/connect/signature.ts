@@ -46,6 +46,19 @@ const decodeCandidate = (value: string): Buffer | undefined => {
   return Buffer.from(hex, 'hex');
 };
 
+/** The well-formed `sha256=` digests of a signature header (several while a secret is being rotated). */
+export const signatureDigests = (header: string): Buffer[] =>
+  header
+    .split(',')
+    .map(decodeCandidate)
+    .filter((c): c is Buffer => c !== undefined);
+
+/** Whether `secret`'s HMAC of `body` is one of `digests` (constant-time on equal-length digests). */
+export const signedWith = (body: Buffer, secret: string, digests: ReadonlyArray<Buffer>): boolean => {
+  const expected = createHmac('sha256', secret).update(body).digest();
+  return digests.some((digest) => digest.length === expected.length && timingSafeEqual(digest, expected));
+};
+
 /**
  * Verifies `rawBody` (the raw string Zapier hands over, never a re-serialised object) against the header with
  * each secret. Comparison is constant-time on equal-length digests.
@@ -57,21 +70,21 @@ export const verifySignature = (
 ): Verification => {
   const keys = secrets.filter((s): s is string => typeof s === 'string' && s.length > 0);
   if (keys.length === 0) return { ok: false, reason: 'no signing secret is available for this subscription' };
-  if (typeof header !== 'string' || !header.trim())
-    return { ok: false, reason: 'the signature header is missing' };
-  if (typeof rawBody !== 'string') return { ok: false, reason: 'the raw request body is missing' };
-  const candidates = header
-    .split(',')
-    .map(decodeCandidate)
-    .filter((c): c is Buffer => c !== undefined);
-  if (candidates.length === 0)
-    return { ok: false, reason: 'the signature header has no well-formed sha256 value' };
-  const body = Buffer.from(rawBody, 'utf8');
-  for (const key of keys) {
-    const expected = createHmac('sha256', key).update(body).digest();
-    for (const candidate of candidates) {
-      if (candidate.length === expected.length && timingSafeEqual(candidate, expected)) return { ok: true };
-    }
-  }
+  const problem = signatureProblem(rawBody, header);
+  if (problem) return { ok: false, reason: problem };
+  const body = Buffer.from(rawBody!, 'utf8');
+  const digests = signatureDigests(header!);
+  if (keys.some((key) => signedWith(body, key, digests))) return { ok: true };
   return { ok: false, reason: 'the signature does not match the body', mismatch: true };
+};
+
+/** Why a delivery's signature cannot be checked at all, whatever the secret; `null` when it can. */
+export const signatureProblem = (
+  rawBody: string | undefined | null,
+  header: string | undefined | null,
+): string | null => {
+  if (typeof header !== 'string' || !header.trim()) return 'the signature header is missing';
+  if (typeof rawBody !== 'string') return 'the raw request body is missing';
+  if (signatureDigests(header).length === 0) return 'the signature header has no well-formed sha256 value';
+  return null;
 };

@@ -4,10 +4,18 @@
  */
 export interface Clock {
   now(): number;
-  sleep(ms: number): Promise<void>;
+  /** Resolves after `ms`, or at once when `signal` aborts (a bound no longer needed). */
+  sleep(ms: number, signal?: AbortSignal): Promise<void>;
 }
 
 export const systemClock: Clock = {
   now: () => Date.now(),
-  sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
+  sleep: (ms, signal) =>
+    new Promise((resolve) => {
+      const timer = setTimeout(resolve, ms);
+      signal?.addEventListener('abort', () => {
+        clearTimeout(timer);
+        resolve();
+      });
+    }),
 };

@@ -1,4 +1,4 @@
-import { instantTrigger, recentEvents } from './common/instant';
+import { instantTrigger, recentEvents } from '../webhooks';
 import { eventChangeItem } from '../items';
 import { eventChangeOf } from '../mappers/event';
 

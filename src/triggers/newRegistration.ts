@@ -1,4 +1,4 @@
-import { instantTrigger, recentRegistrations } from './common/instant';
+import { instantTrigger, recentRegistrations } from '../webhooks';
 import { registrationItem } from '../items';
 
 export default instantTrigger({

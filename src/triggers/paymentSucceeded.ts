@@ -1,4 +1,4 @@
-import { instantTrigger, recentPayments } from './common/instant';
+import { instantTrigger, recentPayments } from '../webhooks';
 import { ATTENDEE_HELP } from '../mappers/attendee';
 import { paymentItem } from '../items';
 

@@ -166,3 +166,52 @@ describe('log lines and Zapier’s own error dump', () => {
     expectClean(visible(error));
   });
 });
+
+describe('a key containing + or / echoed in an escaped form', () => {
+  const KEY = 'sk_live_Pl+s/Sl4sh+Key/9f8e7d6c5b';
+  const spelled = (plus: string, slash: string) => KEY.replace(/\+/g, plus).replace(/\//g, slash);
+  const escapedForms: Array<[string, number, string, string]> = [
+    [
+      'JSON \\u002B outside the error shape',
+      502,
+      `{"detail":"${spelled('\\u002B', '\\u002f')}"}`,
+      'application/json',
+    ],
+    ['JSON \\/ in a page', 500, `<script>var k = "${spelled('+', '\\/')}";</script>`, 'text/html'],
+    ['HTML numeric entities', 500, `<html><p>${spelled('&#43;', '&#x2F;')}</p></html>`, 'text/html'],
+    ['lowercase percent-encoding', 502, `upstream rejected ?key=${spelled('%2b', '%2f')}`, 'text/plain'],
+    ['a 200 answer that is not JSON', 200, `<html>${spelled('&#43;', '\\/')}</html>`, 'text/html'],
+  ];
+  /** No spelling of the key, nor a piece of it, shows in `text`. */
+  const expectNoKey = (text: string) => {
+    expect(text).not.toContain('Pl+s');
+    expect(text).not.toMatch(/Sl4sh|9f8e7d6c5b/);
+    expect(text).not.toContain(KEY.slice(0, 10));
+  };
+  const keyed = () => ({ ...auth(), apiKey: KEY });
+  type Operations = Record<string, { operation: Record<string, Fn> }>;
+  const operations: Array<[string, Fn]> = [
+    ['New Event', (z, b) => (App.triggers as unknown as Operations).new_event!.operation.perform!(z, b)],
+    ['Find Event', (z, b) => (App.searches as unknown as Operations).find_event!.operation.perform!(z, b)],
+    ['the auth test', (z, b) => (App.authentication as unknown as { test: Fn }).test(z, b)],
+  ];
+
+  describe.each(operations)('%s', (_name, operation) => {
+    it.each(escapedForms)('%s', async (_form, status, body, contentType) => {
+      nock(BASE_URL)
+        .get(() => true)
+        .query(true)
+        .reply(status, body, { 'Content-Type': contentType })
+        .persist();
+      const error = await caught(() =>
+        appTester(operation, { authData: keyed(), inputData: { query: 'Summit' } } as unknown as Parameters<
+          typeof appTester
+        >[1]),
+      );
+      // The answer's words are shown (blanked), or the answer is named without them (the auth test's 200).
+      expect(visible(error)).toMatch(/\[redacted\]|\[…|does not answer like a Connect API/);
+      expectNoKey(visible(error));
+      expectNoKey(logs.join('\n'));
+    });
+  });
+});

@@ -11,6 +11,7 @@ import { findSignatureHeader, sign, verifySignature } from '../../src/connect/te
 import { SAMPLE_EVENT } from '../../src/mappers/event';
 import { SAMPLE_ORDER } from '../../src/mappers/order';
 import { SAMPLE_SUBMISSION } from '../../src/mappers/submission';
+import { instantKindOf } from '../../src/webhooks';
 import {
   BASE_URL,
   SENTINEL_KEY,
@@ -281,18 +282,13 @@ const SUB_SECRET = 'whsec_subscription_5c1d';
 const ACCOUNT_SECRET = 'whsec_account_8e2f';
 
 /** A delivery each trigger accepts, by the kind it subscribes to. */
+/** A delivery of the kind the app declares for `key` (an event-lifecycle trigger gets EVENT_PUBLISHED). */
 const deliveryFor = (key: string): { type: string; data: unknown } => {
-  if (key.startsWith('payment_')) {
-    const type = { payment_succeeded: 'PAYMENT_SUCCESS', payment_failed: 'PAYMENT_FAILED' }[key];
-    return { type: type ?? 'PAYMENT_REFUNDED', data: SAMPLE_ORDER };
-  }
-  if (key.startsWith('event_')) return { type: 'EVENT_PUBLISHED', data: SAMPLE_EVENT };
-  const type = {
-    new_registration: 'FORM_SUBMISSION',
-    registration_approved: 'FORM_SUBMISSION_APPROVED',
-    attendee_checked_in: 'ATTENDANT_CHECKED_IN',
-  }[key];
-  return { type: type ?? 'unknown', data: SAMPLE_SUBMISSION };
+  const kind = instantKindOf(key) ?? 'unknown';
+  if (kind.startsWith('PAYMENT_')) return { type: kind, data: SAMPLE_ORDER };
+  if (kind.startsWith('EVENT_'))
+    return { type: kind === 'EVENT_*' ? 'EVENT_PUBLISHED' : kind, data: SAMPLE_EVENT };
+  return { type: kind, data: SAMPLE_SUBMISSION };
 };
 
 describe.each(hookTriggers.map((t) => [t.key, t] as const))('perform of %s', (key, trigger) => {

@@ -34,10 +34,17 @@ export const virtualClock = (start = 1_800_000_000_000): VirtualClock => {
     get sleeps() {
       return sleeps;
     },
-    sleep: (ms) =>
+    sleep: (ms, signal) =>
       new Promise<void>((wake) => {
         sleeps += 1;
-        timers.push({ at: at + Math.max(0, ms), wake });
+        const timer = { at: at + Math.max(0, ms), wake };
+        timers.push(timer);
+        // A bound no longer needed leaves the timeline: time does not jump to it.
+        signal?.addEventListener('abort', () => {
+          const index = timers.indexOf(timer);
+          if (index >= 0) timers.splice(index, 1);
+          wake();
+        });
         schedule();
       }),
   };

@@ -22,6 +22,10 @@ export interface ServiceHooks {
   clockOffsetMs: number;
   /** How long each answer takes, in milliseconds. */
   delayMs: number;
+  /** While set, reads never answer (an endpoint that hangs) until `release()`. */
+  hang: boolean;
+  /** Answers every hanging read (as the service would once it is back). */
+  release(): void;
   /** Reads of one subscription, or of all of them. */
   reads(hookId?: string): number;
 }
@@ -30,6 +34,7 @@ const PREFIX = paths.hook('HOOK').replace(/HOOK$/, '');
 
 export const serviceHooks = (fallback: string | null, baseUrl = BASE_URL): ServiceHooks => {
   const counts = new Map<string, number>();
+  const hanging: Array<() => void> = [];
   const hooks: ServiceHooks = {
     current: new Map(),
     gone: new Set(),
@@ -37,6 +42,8 @@ export const serviceHooks = (fallback: string | null, baseUrl = BASE_URL): Servi
     rotatedAt: new Map(),
     clockOffsetMs: 0,
     delayMs: 0,
+    hang: false,
+    release: () => hanging.splice(0).forEach((answer) => answer()),
     reads: (hookId) =>
       hookId === undefined ? [...counts.values()].reduce((a, b) => a + b, 0) : (counts.get(hookId) ?? 0),
   };
@@ -64,7 +71,8 @@ export const serviceHooks = (fallback: string | null, baseUrl = BASE_URL): Servi
         };
         return [200, hook, date];
       };
-      if (hooks.delayMs > 0) setTimeout(() => callback(null, answer()), hooks.delayMs);
+      if (hooks.hang) hanging.push(() => callback(null, answer()));
+      else if (hooks.delayMs > 0) setTimeout(() => callback(null, answer()), hooks.delayMs);
       else callback(null, answer());
     });
   return hooks;

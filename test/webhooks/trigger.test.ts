@@ -5,18 +5,18 @@
  */
 import nock from 'nock';
 import type { Bundle, ZObject } from 'zapier-platform-core';
-import { type Event, type Order, type Submission, paths } from '../../../src/connect';
-import { DELIVERY_MEMORY_SECONDS } from '../../../src/triggers/common/instant';
-import { paymentItemId } from '../../../src/items';
-import { SAMPLE_EVENT, toEventChangeItem, toEventItem } from '../../../src/mappers/event';
-import { SAMPLE_ORDER, toOrderItem } from '../../../src/mappers/order';
+import { type Event, type Order, type Submission, paths } from '../../src/connect';
+import { DELIVERY_MEMORY_SECONDS } from '../../src/webhooks';
+import { paymentItemId } from '../../src/items';
+import { SAMPLE_EVENT, toEventChangeItem, toEventItem } from '../../src/mappers/event';
+import { SAMPLE_ORDER, toOrderItem } from '../../src/mappers/order';
 import {
   NO_EVENT_CONTEXT,
   SAMPLE_SUBMISSION,
   eventContextOf,
   toSubmissionItem,
-} from '../../../src/mappers/submission';
-import { functionOf } from '../../../scripts/lib/app';
+} from '../../src/mappers/submission';
+import { functionOf } from '../../scripts/lib/app';
 import {
   BASE_URL,
   SENTINEL_KEY,
@@ -27,9 +27,9 @@ import {
   errorMessage,
   hookOperation,
   testerCache,
-} from '../../support/app';
-import { deliveryBody, hookBundle, signedDelivery } from '../../support/deliveries';
-import { serviceHooks } from '../../support/serviceHooks';
+} from '../support/app';
+import { deliveryBody, hookBundle, signedDelivery } from '../support/deliveries';
+import { serviceHooks } from '../support/serviceHooks';
 
 type Fn = (z: ZObject, bundle: Bundle) => Promise<unknown>;
 const op = hookOperation;

@@ -5,17 +5,27 @@
  */
 import nock from 'nock';
 import type { Bundle, ZObject } from 'zapier-platform-core';
-import { type Order, type Submission, paths } from '../../../src/connect';
-import { DELIVERY_MAX_AGE_MS } from '../../../src/triggers/common/instant';
-import { secretTimings } from '../../../src/triggers/common/hookSecrets';
-import { accountFingerprint } from '../../../src/memory';
-import { SAMPLE_EVENT } from '../../../src/mappers/event';
-import { SAMPLE_ORDER } from '../../../src/mappers/order';
-import { SAMPLE_SUBMISSION } from '../../../src/mappers/submission';
-import { App, BASE_URL, appTester, authData, caught, errorMessage, testerCache } from '../../support/app';
-import { hookBundle, signedDelivery } from '../../support/deliveries';
-import { type ServiceHooks, serviceHooks } from '../../support/serviceHooks';
-import { type ZapierCache, zapierCache } from '../../support/zapierCache';
+import { type Order, type Submission, paths } from '../../src/connect';
+import { DELIVERY_MAX_AGE_MS } from '../../src/webhooks';
+import {
+  DEFAULT_SECRET_TIMINGS,
+  type ReceiveOptions,
+  type SecretTimings,
+  instantTrigger,
+  recentRegistrations,
+} from '../../src/webhooks';
+import { registrationItem } from '../../src/items';
+import { systemClock } from '../../src/memory';
+import { sealApp } from '../../src/connect/seal';
+import { virtualClock } from '../support/clock';
+import { accountFingerprint } from '../../src/memory';
+import { SAMPLE_EVENT } from '../../src/mappers/event';
+import { SAMPLE_ORDER } from '../../src/mappers/order';
+import { SAMPLE_SUBMISSION } from '../../src/mappers/submission';
+import { App, BASE_URL, appTester, authData, caught, errorMessage, testerCache } from '../support/app';
+import { hookBundle, signedDelivery } from '../support/deliveries';
+import { type ServiceHooks, serviceHooks } from '../support/serviceHooks';
+import { type ZapierCache, zapierCache } from '../support/zapierCache';
 
 type Fn = (z: ZObject, bundle: Bundle) => Promise<unknown>;
 const op = (key: string) =>
@@ -55,13 +65,44 @@ const deliver = (
   } = {},
 ) =>
   appTester(
-    op(key).perform!,
+    (key === 'new_registration' && newRegistration
+      ? newRegistration.operation.perform
+      : op(key).perform!) as Fn,
     hookBundle(signedDelivery(payload, options.secret ?? OLD_SECRET), {
       authData: authData(),
       subscribeData: { id: 'hook_1', secret: OLD_SECRET, kind: 'x', eventId: null, ...options.subscribeData },
       inputData: options.inputData ?? {},
     }),
   ) as Promise<Array<Record<string, unknown>>>;
+
+/** New Registration as the app declares it, with a clock and secret timings of the test's own. */
+const newRegistrationWith = (options: {
+  clock?: ReceiveOptions['clock'];
+  timings?: Partial<SecretTimings>;
+}) =>
+  sealApp({
+    triggers: {
+      new_registration: instantTrigger(
+        {
+          key: 'new_registration',
+          kind: 'FORM_SUBMISSION',
+          noun: 'Registration',
+          label: 'New Registration',
+          description: 'Triggers on a new registration.',
+          item: registrationItem,
+          list: recentRegistrations(),
+        },
+        {
+          clock: options.clock ?? systemClock,
+          timings: { ...DEFAULT_SECRET_TIMINGS, ...options.timings },
+        },
+      ),
+    },
+  }).triggers.new_registration as unknown as { operation: Record<string, Fn> };
+/** When set, `deliver` runs New Registration through this one instead of the app's. */
+let newRegistration: { operation: Record<string, Fn> } | null = null;
+/** A wait for another delivery's read that no slow machine can outlast. */
+const patientTurn = { ...DEFAULT_SECRET_TIMINGS.turn, waitMs: 10 * 60_000 };
 
 const logs: string[] = [];
 let logSpy: jest.SpyInstance;
@@ -81,6 +122,7 @@ beforeEach(() => {
     .persist();
 });
 afterEach(() => {
+  newRegistration = null;
   logSpy.mockRestore();
   jest.restoreAllMocks();
   nock.cleanAll();
@@ -192,9 +234,15 @@ describe('confirmation: the secret a delivery is verified with has been read as 
     expect(errorMessage(error)).toMatch(
       /could not be checked against the subscription's current signing secret/,
     );
-    // Once the service answers, the secret is confirmed again and deliveries run.
+    // While the subscription's reads back off, a replay reads nothing and says the same.
     hooks.failWith = null;
-    expect(await deliver('new_registration', dated(t, 61 * MINUTE))).toHaveLength(1);
+    expect(errorMessage(await caught(() => deliver('new_registration', dated(t, 61 * MINUTE))))).toMatch(
+      /could not be checked against the subscription's current signing secret/,
+    );
+    expect(hooks.reads()).toBe(3);
+    // Once the service answers, after the backoff, the secret is confirmed again and deliveries run.
+    clockAt(t + 62 * MINUTE);
+    expect(await deliver('new_registration', dated(t, 62 * MINUTE))).toHaveLength(1);
     expect(hooks.reads()).toBe(4);
   });
 
@@ -229,20 +277,38 @@ describe('rotation: a secret rotated and retired costs one read, a retired one s
     beforeEach(() => {
       cache = zapierCache(appTester);
       // A delivery waits for the read under way however slow this machine is (the bound is tested apart).
-      jest.replaceProperty(secretTimings, 'waitMs', 10 * 60_000);
+      newRegistration = newRegistrationWith({ timings: { turn: patientTurn } });
     });
     afterEach(() => cache.restore());
 
     it('a read left unfinished by a delivery that died holds the next one only for its bound: it then reads itself and runs', async () => {
-      jest.replaceProperty(secretTimings, 'waitMs', 300);
-      jest.replaceProperty(secretTimings, 'pollMs', 37);
-      const timers = jest.spyOn(global, 'setTimeout');
-      // The lock of a read that never finished (its invocation was stopped), as the account cache stores it.
-      const lock = `v1:${accountFingerprint(authData())}:hook-secrets-read:hook_1`;
-      await cache.store.api.set(lock, JSON.stringify({ v: 1, e: Date.now() + 30_000 }), 30, null, true);
-      expect(await deliver('new_registration', dated(Date.now()))).toHaveLength(1);
-      // It looked for the other read's result until its bound (300 / 37: 9 looks), then read itself.
-      expect(timers.mock.calls.filter(([, ms]) => ms === 37)).toHaveLength(9);
+      const virtual = virtualClock(Date.now());
+      // The waits are virtual; the read's own bound races a real answer, so it runs on real time.
+      const readTimeoutMs = DEFAULT_SECRET_TIMINGS.readTimeoutMs;
+      const clock = {
+        now: () => virtual.now(),
+        get sleeps() {
+          return virtual.sleeps;
+        },
+        sleep: (ms: number, signal?: AbortSignal) =>
+          ms === readTimeoutMs ? systemClock.sleep(ms, signal) : virtual.sleep(ms, signal),
+      };
+      const turn = { ...DEFAULT_SECRET_TIMINGS.turn, waitMs: 300, firstLookMs: 37, maxLookMs: 37 };
+      newRegistration = newRegistrationWith({ clock, timings: { turn, readTimeoutMs } });
+      // The lease of a read that never finished (its invocation was stopped), as the account cache stores it.
+      const lease = `v1:${accountFingerprint(authData())}:hook-secrets-read:hook_1`;
+      await cache.store.api.set(
+        lease,
+        JSON.stringify({ v: 'dead', e: clock.now() + 30_000 }),
+        30,
+        null,
+        true,
+      );
+      const start = clock.now();
+      expect(await deliver('new_registration', dated(start))).toHaveLength(1);
+      // It looked for the other read's result until its bound (on its own clock), then read itself.
+      expect(clock.now() - start).toBeGreaterThanOrEqual(300);
+      expect(clock.sleeps).toBeGreaterThanOrEqual(9);
       expect(hooks.reads()).toBe(1);
     });
 
@@ -426,7 +492,10 @@ describe('rotation: a secret rotated and retired costs one read, a retired one s
   });
 
   it('after a second rotation, the first secret still vouches only for what is dated before the first', async () => {
+    // Every step at a time of the test's choosing: the second rotation is read 61 s after the first one's
+    // read (a read for an unknown signature is allowed once a minute), however slow this machine is.
     const t = Date.now();
+    clockAt(t);
     expect(await deliver('new_registration', dated(t, -MINUTE))).toHaveLength(1);
     hooks.current.set('hook_1', NEW_SECRET);
     expect(await deliver('new_registration', dated(t), { secret: NEW_SECRET })).toHaveLength(1);
