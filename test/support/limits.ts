@@ -1,10 +1,9 @@
 /**
  * Time limits no machine reaches, however busy, for the tests that assert behaviour and not a time limit:
- * the app's request, stream, poll and lookup limits are set for the test file (`beforeAll`) and put back
+ * the app's request, stream and poll limits are set for the test file (`beforeAll`) and put back
  * after it. A test of a limit itself sets its own short limit instead.
  */
 import { setStreamLimits } from '../../src/connect';
-import { ATTENDEE_LIMITS } from '../../src/account/attendee';
 import { CURSOR_TIMING } from '../../src/triggers/common/cursor';
 
 /** Ten minutes: longer than any test may take, so only a real hang reaches it. */
@@ -17,9 +16,6 @@ export const useGenerousTimeLimits = (): void => {
     const cursor = { ...CURSOR_TIMING };
     Object.assign(CURSOR_TIMING, { requestBudgetMs: GENEROUS_MS, minRequestTimeoutMs: GENEROUS_MS });
     restore.push(() => Object.assign(CURSOR_TIMING, cursor));
-    const attendee = { ...ATTENDEE_LIMITS };
-    Object.assign(ATTENDEE_LIMITS, { lookupMs: GENEROUS_MS, waitMs: GENEROUS_MS, hydrationMs: GENEROUS_MS });
-    restore.push(() => Object.assign(ATTENDEE_LIMITS, attendee));
   });
   afterAll(() => {
     while (restore.length) restore.pop()?.();
