@@ -96,12 +96,7 @@ export interface EventMemory {
 export const eventMemory = (cache: AccountCache, eventId: string, timings: AttendeeTimings): EventMemory => ({
   index: cacheRecord(cache, `attendee-index:${eventId}`, EventIndex, INDEX_TTL_SECONDS),
   stamp: cacheRecord(cache, `attendee-stamp:${eventId}`, zod.string(), INDEX_TTL_SECONDS),
-  waiting: cacheRecord(
-    cache,
-    `attendee-waiting:${eventId}`,
-    Waiting,
-    Math.ceil(timings.turn.waitMs / 1000),
-  ),
+  waiting: cacheRecord(cache, `attendee-waiting:${eventId}`, Waiting, Math.ceil(timings.turn.waitMs / 1000)),
   leaseKey: `attendee-pass:${eventId}`,
 });
 
