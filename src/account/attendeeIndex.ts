@@ -56,8 +56,26 @@ const INDEX_TTL_SECONDS = 600;
 /** A failed pass is shared this long. */
 export const FAILURE_MS = 15_000;
 
-const Person = zod.tuple([zod.string().nullable(), zod.string().nullable(), zod.string().nullable()]);
-export type Person = zod.infer<typeof Person>;
+/** First name, last name, email. */
+export type Person = [string | null, string | null, string | null];
+
+const flat = (text: string | null) => (text ?? '').replace(/[\t\n\r]/g, ' ');
+
+/** `people` in the index's form. */
+export const packPeople = (people: Record<string, Person>): string =>
+  Object.entries(people)
+    .map(([id, [first, last, email]]) => `\n${flat(id)}\t${flat(first)}\t${flat(last)}\t${flat(email)}`)
+    .join('');
+
+/** The registration `id` in the index's `people`. */
+export const personIn = (people: string, id: string): Person | undefined => {
+  const at = people.indexOf(`\n${flat(id)}\t`);
+  if (at < 0) return undefined;
+  const end = people.indexOf('\n', at + 1);
+  const [, first, last, email] = people.slice(at + 1, end < 0 ? undefined : end).split('\t');
+  const orNull = (text: string | undefined) => (text ? text : null);
+  return [orNull(first), orNull(last), orNull(email)];
+};
 
 export const EventIndex = zod.object({
   v: zod.literal(1),
@@ -70,7 +88,8 @@ export const EventIndex = zod.object({
   complete: zod.boolean(),
   /** The event no longer exists. */
   gone: zod.boolean(),
-  people: zod.record(zod.string(), Person),
+  /** One line a registration, `id⇥first⇥last⇥email` (empty: none): cheap to check and to search. */
+  people: zod.string(),
   /** Registrations proven absent from the whole event. */
   missing: zod.array(zod.string()),
   /** The last pass failed: shared until `until` (epoch ms, the app's clock). */
@@ -136,7 +155,7 @@ export type Verdict = { known: Known } | { failure: SharedFailure } | { next: nu
 
 export const verdictOf = (index: EventIndex | undefined, wanted: Wanted, now: number): Verdict => {
   if (!index) return { next: wanted.since };
-  const person = index.people[wanted.id];
+  const person = personIn(index.people, wanted.id);
   if (person) return { known: { attendee: attendeeOfPerson(person) } };
   if (index.gone) return { known: { missing: 'event' } };
   if (index.missing.includes(wanted.id)) return { known: { missing: 'registration' } };

@@ -24,6 +24,7 @@ import {
   type Person,
   type Wanted,
   attendeeOfPerson,
+  packPeople,
 } from './attendeeIndex';
 import { rethrown, sharedFailureOf } from './attendeeFailure';
 
@@ -137,7 +138,7 @@ const readWindow = async (
     readAt: read.serverTime ?? startedAt,
     complete: read.complete && !state.over,
     gone: false,
-    people: { ...people, ...search.found },
+    people: packPeople({ ...people, ...search.found }),
     missing: [],
   };
 };
@@ -152,7 +153,7 @@ const keep = async (ctx: PassContext, index: EventIndex) => {
 const failed = async (ctx: PassContext, error: unknown): Promise<never> => {
   const before = await ctx.memory.index.read();
   const failure = { failure: sharedFailureOf(error), until: ctx.clock.now() + FAILURE_MS };
-  const empty = { since: 0, readAt: 0, complete: false, gone: false, people: {}, missing: [] };
+  const empty = { since: 0, readAt: 0, complete: false, gone: false, people: '', missing: [] };
   await keep(ctx, { ...(before ?? empty), v: 1, stamp: randomUUID(), failed: failure });
   throw rethrown(ctx.z, ctx.lookup, error);
 };
@@ -198,7 +199,7 @@ export const runPass = async (ctx: PassContext, wanted: Wanted, since: number): 
       readAt: ctx.clock.now(),
       complete: true,
       gone: true,
-      people: {},
+      people: '',
       missing: [],
     };
     await keep(ctx, gone);
