@@ -21,6 +21,11 @@ export interface TurnTimings {
   /** The first look after a wait starts; each next one waits twice as long, up to `maxLookMs`. */
   firstLookMs: number;
   maxLookMs: number;
+  /**
+   * When set, the holder renews its lease this often while it works, so that `leaseSeconds` can be short
+   * (a dead holder is then waited for only that long, however long the work may take).
+   */
+  renewMs?: number;
 }
 
 export type Turn<T> =
@@ -36,7 +41,27 @@ export interface TurnSteps<T> {
   ready(): Promise<T | undefined>;
   /** The work, done by the holder of the lease (it writes its result where `ready` finds it). */
   work(): Promise<T>;
+  /** Called once, when this run first finds the lease taken (it is about to wait): lets the holder know. */
+  waiting?(): Promise<void>;
 }
+
+/** Renews `token`'s lease every `renewMs` until the returned stop is called (or the lease is another's). */
+const renewing = (cache: AccountCache, key: string, token: string, timings: TurnTimings, clock: Clock) => {
+  let stopped = false;
+  const every = timings.renewMs;
+  if (every !== undefined && every > 0) {
+    void (async () => {
+      for (;;) {
+        await clock.sleep(every);
+        if (stopped || (await cache.get<unknown>(key)) !== token) return;
+        await cache.set(key, token, timings.leaseSeconds);
+      }
+    })();
+  }
+  return () => {
+    stopped = true;
+  };
+};
 
 /** Looks until the result appears (`found`), the lease is free (`free`) or the bound passes (`waited`). */
 const wait = async <T>(
@@ -74,19 +99,26 @@ export const oneAtATime = async <T>(
 ): Promise<Turn<T>> => {
   const until = clock.now() + timings.waitMs;
   const token = randomUUID();
+  let told = false;
   for (;;) {
     const won = await cache.setIfAbsent(key, token, timings.leaseSeconds);
     if (won === null) return { by: 'me', value: await steps.work() };
     if (won) {
+      const stop = renewing(cache, key, token, timings, clock);
       try {
         // The holder before may have written its result between this run's look and its lease.
         const landed = await steps.ready();
         if (landed !== undefined) return { by: 'other', value: landed };
         return { by: 'me', value: await steps.work() };
       } finally {
+        stop();
         // Only this run's own lease: one that expired and was taken by another run is left to it.
         if ((await cache.get<unknown>(key)) === token) await cache.delete(key);
       }
+    }
+    if (!told && steps.waiting) {
+      told = true;
+      await steps.waiting();
     }
     const outcome = await wait(cache, key, timings, clock, steps.ready, until);
     if ('found' in outcome) return { by: 'other', value: outcome.found };

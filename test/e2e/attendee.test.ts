@@ -6,11 +6,11 @@
  */
 import type { Bundle, ZObject } from 'zapier-platform-core';
 import { type RunningSandbox, startSandbox } from '../../sandbox';
-import { type LookupClock, attendeeHydrator } from '../../src/account/attendee';
+import { ATTENDEE_TIMINGS, type AttendeeTimings, attendeeHydrator } from '../../src/account/attendee';
 import { accountCache } from '../../src/memory';
 import { FakeCache } from '../support/cache';
 import { appTester } from '../support/app';
-import { useGenerousTimeLimits } from '../support/limits';
+import { GENEROUS_MS, useGenerousTimeLimits } from '../support/limits';
 import { NORTHWIND, authOf, simulate } from '../support/sandbox';
 
 useGenerousTimeLimits();
@@ -22,14 +22,15 @@ const READS = `GET /api/v1/integrations/zapier/submissions`;
 type OrderJson = { id: string; eventId: string; submissionId: string; createdAt: string };
 
 /**
- * Time stands still for the lookup (its sleeps are real): a waiting field never reaches its time limit and
- * looks up itself, however slow the machine, so the number of reads does not depend on timing.
+ * Limits no machine reaches: a waiting field never reaches its bound and reads alone, however slow the
+ * machine, so the number of reads does not depend on timing.
  */
-const STILL: LookupClock = {
-  now: () => 1_000_000,
-  sleep: (ms) => new Promise((resolve) => setTimeout(resolve, Math.min(ms, 50))),
+const TIMINGS: AttendeeTimings = {
+  lookupMs: GENEROUS_MS,
+  hydrationMs: GENEROUS_MS,
+  turn: { ...ATTENDEE_TIMINGS.turn, leaseSeconds: GENEROUS_MS / 1000, waitMs: GENEROUS_MS },
 };
-const hydrateAttendee = attendeeHydrator({ clock: STILL });
+const hydrateAttendee = attendeeHydrator({ timings: TIMINGS });
 
 let sandbox: RunningSandbox;
 let eventId: string;
@@ -102,19 +103,20 @@ it('20 orders spread over the event, with all their fields resolved together, co
   for (const registration of picked) orders.push(await orderFor(registration.submissionId));
   const before = await reads();
   const cache = new FakeCache();
-  // A lookup of the event is under way while the 100 hydrations arrive: each asks to be collected.
+  // A pass over the event is under way while the 100 hydrations arrive: each says it waits.
   const store = accountCache({ cache: cache.api } as unknown as ZObject, {
     authData: authOf(sandbox, NORTHWIND),
   });
-  await store.setIfAbsent(`attendee-lookup:${eventId}`, {}, 60);
+  await store.setIfAbsent(`attendee-pass:${eventId}`, 'elsewhere', 60);
   const running = orders.flatMap((order) => FIELDS.map((field) => hydrate(cache, order, field)));
-  const asked = () => cache.claimsOf(':attendee-wanted:').won;
+  const asked = () => cache.claimsOf(':attendee-pass:').lost;
   for (let turn = 0; asked() < running.length; turn++) {
-    if (turn > 100_000) throw new Error('the hydrations never asked to be collected');
+    if (turn > 100_000) throw new Error('the hydrations never found the pass under way');
     await new Promise((resolve) => setImmediate(resolve));
   }
-  // That lookup ends: one of the hydrations runs the next pass, for all of them.
-  await store.delete(`attendee-lookup:${eventId}`);
+  for (let turn = 0; turn < 1_000; turn++) await new Promise((resolve) => setImmediate(resolve));
+  // That pass ends: one of the hydrations runs the next pass, for all of them.
+  await store.delete(`attendee-pass:${eventId}`);
   const values = await Promise.all(running);
   const emails = values.filter((_, i) => FIELDS[i % FIELDS.length] === 'attendeeEmail');
   expect(emails).toEqual(picked.map((registration) => registration.email));

@@ -115,3 +115,23 @@ it('lets each run work alone when the cache fails', async () => {
   expect(counter.works).toBe(3);
   expect(turns.every((turn) => turn.by === 'me')).toBe(true);
 });
+
+it('keeps a short lease alive while its holder works (renewed), and tells the holder once that others wait', async () => {
+  const { clock, cache } = setup();
+  const counter = { works: 0 };
+  const renewed = { ...timings, leaseSeconds: 3, renewMs: 1_000, waitMs: 60_000 };
+  let told = 0;
+  const wave = Array.from({ length: 5 }, () =>
+    oneAtATime(cache, 'lease', renewed, clock, {
+      ...steps(cache, clock, 20_000, counter),
+      waiting: async () => {
+        told += 1;
+      },
+    }),
+  );
+  const turns = await Promise.all(wave);
+  // The work takes 20 s, far past the 3 s lease: without renewal a waiter would have worked too.
+  expect(counter.works).toBe(1);
+  expect(turns.filter((turn) => turn.by === 'other')).toHaveLength(4);
+  expect(told).toBe(4);
+});
