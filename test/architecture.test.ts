@@ -12,11 +12,8 @@ import ts from 'typescript';
 const ROOT = path.resolve(__dirname, '..');
 const LIMITS: Record<string, number> = { src: 80, scripts: 150, sandbox: 150 };
 
-/** Functions over their folder's limit today, by `file:name`, with their length in lines. */
-const OVER_THE_LIMIT: Record<string, number> = {
-  'src/connect/client.ts:readList': 132,
-  'src/connect/errors.ts:throwAnswerError': 101,
-};
+/** Functions over their folder's limit, by `file:name`, with their length in lines: none today; the list may only shrink. */
+const OVER_THE_LIMIT: Record<string, number> = {};
 
 const sourceFiles = (dir: string): string[] =>
   readdirSync(dir).flatMap((name) => {

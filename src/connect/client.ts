@@ -435,6 +435,80 @@ export const connectList = async <S extends ObjectSchema>(
   }
 };
 
+/** Ends a read before its answer does: the connection is closed, so the service stops sending. */
+const closeEarly = (body: SentBody, cancel: AbortController | undefined): void => {
+  // The abort makes the fetch emit an error on the body: a listener keeps it from being unhandled.
+  (body as { on?: (event: string, listener: () => void) => unknown }).on?.('error', () => undefined);
+  cancel?.abort();
+  body.destroy?.();
+};
+
+type SentBody = NonNullable<Awaited<ReturnType<typeof sendOrExplain>>['body']>;
+type Sent = Awaited<ReturnType<typeof sendOrExplain>>;
+interface Pumped {
+  /** `stopWhen` said so: the rest of the answer was not read. */
+  stopped: boolean;
+  /** What the reader threw (a broken list), or `null`. */
+  failure: unknown;
+}
+
+/** A list read to its end: logs what the answer had besides its records. */
+const listDone = (z: ZObject, what: string, sent: Sent, read: ListRead): ListResult => {
+  if (read.skippedMembers > 0) {
+    const names = read.skippedNames.map((name) => `"${name}"`).join(', ');
+    const more = read.skippedMembers > read.skippedNames.length ? ', …' : '';
+    z.console.log(
+      `The answer for ${what} had ${read.skippedMembers} member(s) besides its list (${names}${more}); they were read past and left out (only "data", "page", "limit" and "total" are read).`,
+    );
+  }
+  if (read.droppedKeys > 0) {
+    z.console.log(droppedKeysLine(`The answer for ${what}`, read.droppedKeys));
+  }
+  return { ...read, status: sent.status, headers: sent.headers, complete: true };
+};
+
+/**
+ * Feeds the body to `reader` until it ends, the reader fails, `stopWhen` says so or time is up (then it
+ * throws a request timeout). With `timeoutMs` (a poll inside Zapier's 30 s) the whole answer must arrive by
+ * then. Without it (a lookup reading a whole event) it has until just before Zapier's 30 s, and must not
+ * stall for `STREAM_LIMITS.stallMs` either.
+ */
+const pump = async (
+  body: SentBody,
+  reader: { write(chunk: Uint8Array | string): void },
+  call: Pick<ListCall<ObjectSchema>, 'timeoutMs' | 'stopWhen'>,
+  deadline: number,
+): Promise<Pumped> => {
+  let timedOut = false;
+  let lastChunk = Date.now();
+  const timer = setInterval(
+    () => {
+      const now = Date.now();
+      if (now >= deadline || (call.timeoutMs === undefined && now - lastChunk >= STREAM_LIMITS.stallMs)) {
+        timedOut = true;
+        body.destroy?.(new Error('timeout'));
+      }
+    },
+    Math.min(STREAM_LIMITS.stepMs, Math.max(10, Math.floor((call.timeoutMs ?? STREAM_LIMITS.stallMs) / 10))),
+  );
+  try {
+    for await (const chunk of body) {
+      lastChunk = Date.now();
+      try {
+        reader.write(chunk);
+      } catch (error) {
+        return error === STOP_READING ? { stopped: true, failure: null } : { stopped: false, failure: error };
+      }
+      if (call.stopWhen?.()) return { stopped: true, failure: null };
+    }
+    return { stopped: false, failure: null };
+  } catch (error) {
+    throw timedOut ? Object.assign(new Error('network timeout'), { type: 'request-timeout' }) : error;
+  } finally {
+    clearInterval(timer);
+  }
+};
+
 const readList = async <S extends ObjectSchema>(
   z: ZObject,
   bundle: Pick<Bundle, 'authData'>,
@@ -470,25 +544,11 @@ const readList = async <S extends ObjectSchema>(
     );
   };
 
-  const done = (read: ListRead): ListResult => {
-    if (read.skippedMembers > 0) {
-      const names = read.skippedNames.map((name) => `"${name}"`).join(', ');
-      const more = read.skippedMembers > read.skippedNames.length ? ', …' : '';
-      z.console.log(
-        `The answer for ${call.what} had ${read.skippedMembers} member(s) besides its list (${names}${more}); they were read past and left out (only "data", "page", "limit" and "total" are read).`,
-      );
-    }
-    if (read.droppedKeys > 0) {
-      z.console.log(droppedKeysLine(`The answer for ${call.what}`, read.droppedKeys));
-    }
-    return { ...read, status: sent.status, headers: sent.headers, complete: true };
-  };
-
   if (!sent.body) {
     const content = sent.content ?? '';
     if (!isSuccess(sent.status)) throwForAnswer(z, rawAnswer(sent, redact(content)), call.what, call.retry);
     try {
-      return done(readListText(content, call.rule, visit, log));
+      return listDone(z, call.what, sent, readListText(content, call.rule, visit, log));
     } catch (error) {
       return broken(error, content.slice(0, 512));
     }
@@ -508,61 +568,21 @@ const readList = async <S extends ObjectSchema>(
       }
     : visit;
   const reader = listReader(call.rule, visitor, log);
-  // With `timeoutMs` (a poll inside Zapier's 30 s) the whole answer must arrive by then. Without it (a lookup
-  // reading a whole event) it has until just before Zapier's 30 s, and must not stall for `STREAM_LIMITS.stallMs` either.
-  let timedOut = false;
-  let lastChunk = Date.now();
-  const timer = setInterval(
-    () => {
-      const now = Date.now();
-      if (now >= deadline || (call.timeoutMs === undefined && now - lastChunk >= STREAM_LIMITS.stallMs)) {
-        timedOut = true;
-        body.destroy?.(new Error('timeout'));
-      }
-    },
-    Math.min(STREAM_LIMITS.stepMs, Math.max(10, Math.floor((call.timeoutMs ?? STREAM_LIMITS.stallMs) / 10))),
-  );
-  let failure: unknown = null;
-  let stopped = false;
+  let pumped: Pumped;
   try {
-    for await (const chunk of body) {
-      lastChunk = Date.now();
-      try {
-        reader.write(chunk);
-      } catch (error) {
-        if (error === STOP_READING) stopped = true;
-        else failure = error;
-        break;
-      }
-      if (stopWhen?.()) {
-        stopped = true;
-        break;
-      }
-    }
+    pumped = await pump(body, reader, call, deadline);
   } catch (error) {
-    const reason = timedOut
-      ? Object.assign(new Error('network timeout'), { type: 'request-timeout' })
-      : error;
-    throw networkError(
-      z,
-      reason,
-      { baseUrl, typedUrl: bundle.authData.baseUrl, what: call.what },
-      call.retry,
-    );
-  } finally {
-    clearInterval(timer);
+    throw networkError(z, error, { baseUrl, typedUrl: bundle.authData.baseUrl, what: call.what }, call.retry);
   }
+  const { stopped, failure } = pumped;
   if (stopped) {
-    // The abort makes the fetch emit an error on the body: a listener keeps it from being unhandled.
-    (body as { on?: (event: string, listener: () => void) => unknown }).on?.('error', () => undefined);
-    cancel?.abort();
-    body.destroy?.();
+    closeEarly(body, cancel);
     const read = reader.stop();
     return { ...read, status: sent.status, headers: sent.headers, complete: false };
   }
   if (failure !== null) return broken(failure, reader.headText());
   try {
-    return done(reader.end());
+    return listDone(z, call.what, sent, reader.end());
   } catch (error) {
     return broken(error, reader.headText());
   }

@@ -163,15 +163,45 @@ export const throwForAnswer = (
   }
 };
 
+/** What an error answer says, read once for the rules below. */
+interface ErrorAnswer {
+  z: ZObject;
+  answer: RawAnswer;
+  what: string;
+  retry: RetryHint;
+  status: number;
+  body: ReturnType<typeof parseErrorBody>;
+  meaning: ConnectMeaning;
+  /** The app's code for it. */
+  code: string;
+  /** The service's own code, for the words of a message only (support asks for it), never as the error's code. */
+  wireCode: string;
+  apiMessage: string | undefined;
+}
+
 const throwAnswerError = (z: ZObject, answer: RawAnswer, what: string, retry: RetryHint): never => {
   const { status } = answer;
   const body = parseErrorBody(answer.content);
   const meaning = meaningOfAnswer(status, body?.code);
-  const code = APP_ERROR_CODES[meaning];
-  // The service's own code, for the words of a message only (support asks for it), never as the error's code.
-  const wireCode = body?.code ?? `HTTP ${status}`;
-  const apiMessage = body?.message?.trim();
+  const read: ErrorAnswer = {
+    z,
+    answer,
+    what,
+    retry,
+    status,
+    body,
+    meaning,
+    code: APP_ERROR_CODES[meaning],
+    wireCode: body?.code ?? `HTTP ${status}`,
+    apiMessage: body?.message?.trim(),
+  };
+  throwForAccess(read);
+  throwForMeaning(read);
+  return throwForFailure(read);
+};
 
+/** A key refused, too many requests, the same scan still in progress: errors Zapier acts on itself. */
+const throwForAccess = ({ z, answer, what, retry, status, meaning, code }: ErrorAnswer): void => {
   if (status === 401) {
     throw new z.errors.ExpiredAuthError(
       'The service did not accept your API key (it is missing, unknown or revoked). Reconnect your account in Zapier with a valid key from your dashboard: Settings → Integrations → API keys.',
@@ -197,6 +227,19 @@ const throwAnswerError = (z: ZObject, answer: RawAnswer, what: string, retry: Re
       5,
     );
   }
+};
+
+/** An error the service names: a missing feature, something not found, not approved, rejected, refused. */
+const throwForMeaning = ({
+  z,
+  what,
+  status,
+  body,
+  meaning,
+  code,
+  wireCode,
+  apiMessage,
+}: ErrorAnswer): void => {
   if (meaning === 'entitlement_missing') {
     const feature = body?.entitlement ? ENTITLEMENT_NAMES[body.entitlement] : undefined;
     const named = feature ? `the ${feature} feature` : 'a feature that this step needs';
@@ -243,6 +286,20 @@ const throwAnswerError = (z: ZObject, answer: RawAnswer, what: string, retry: Re
       status,
     );
   }
+};
+
+/** Anything else: the service failed (5xx), or an answer the contract does not describe. */
+const throwForFailure = ({
+  z,
+  answer,
+  what,
+  retry,
+  status,
+  body,
+  code,
+  wireCode,
+  apiMessage,
+}: ErrorAnswer): never => {
   const shown = body
     ? `${wireCode}${apiMessage ? `: ${apiMessage}` : ''}`
     : answer.content.trim()
