@@ -8,7 +8,7 @@ import { type ZObject, errors } from 'zapier-platform-core';
 import type { ZodType } from 'zod';
 import {
   type RawAnswer,
-  connectErrorCode,
+  appErrorCode,
   errorText,
   parseErrorBody,
   throwBadShape,
@@ -49,7 +49,7 @@ export const appError = (answer: Answer, what: string): AppError => {
     throwForAnswer(Z, raw, what);
   } catch (error) {
     const reconnect = error instanceof errors.ExpiredAuthError;
-    return { code: connectErrorCode(error) ?? body?.code, body, message: errorText(error), reconnect };
+    return { code: appErrorCode(error) ?? body?.code, body, message: errorText(error), reconnect };
   }
   throw new Error('throwForAnswer returned');
 };

@@ -513,13 +513,6 @@ export const appErrorCode = (error: unknown): string | undefined => {
 export const errorMeaning = (error: unknown): ConnectMeaning | null =>
   MEANING_OF_APP_CODE.get(appErrorCode(error) ?? '') ?? null;
 
-/**
- * The code of an error thrown by this module, if it is one: the app's code (`APP_ERROR_CODES`), never the
- * service's.
- * @deprecated Act on `errorMeaning` instead; kept only until its last callers move, then removed.
- */
-export const connectErrorCode = (error: unknown): string | undefined => appErrorCode(error);
-
 /** Whether no such resource was found: the service's not-found, or an event the account does not hold (`EVENT_NOT_FOUND`). */
 export const isNotFound = (error: unknown): boolean =>
   errorMeaning(error) === 'not_found' || appErrorCode(error) === EVENT_NOT_FOUND;

@@ -24,7 +24,6 @@ export {
   type RetryHint,
   SAFE_RETRY_SECONDS,
   appErrorCode,
-  connectErrorCode,
   errorMeaning,
   errorText,
   isNotFound,

@@ -11,7 +11,7 @@ import { type Bundle, type ZObject, errors } from 'zapier-platform-core';
 import {
   type Submission,
   type SubmissionKey,
-  connectErrorCode,
+  appErrorCode,
   setStreamLimits,
   paths,
   readSubmissions,
@@ -146,7 +146,7 @@ describe('answers that are not a complete list', () => {
         /^The service's answer for the registrations of this event was cut off before it was complete \(HTTP 200: the answer ended after \d+ bytes, inside record \d+, before it was complete \(|^The service's answer .* was cut off/,
       );
       expect(errorMessage(error)).toMatch(/Nothing of it was used; Zapier will retry/);
-      expect(connectErrorCode(error)).toBe('INVALID_RESPONSE');
+      expect(appErrorCode(error)).toBe('INVALID_RESPONSE');
     },
   );
 
@@ -290,7 +290,7 @@ describe('answers that are not a complete list', () => {
     serve(status, chunked(body, 9), { 'Content-Type': type });
     const error = await caught(() => run((z, b) => listSubmissions(z, b, params)));
     expect(errorMessage(error)).toMatch(message);
-    expect(connectErrorCode(error)).toBe('INVALID_RESPONSE');
+    expect(appErrorCode(error)).toBe('INVALID_RESPONSE');
   });
 
   it.each([
@@ -332,7 +332,7 @@ describe('answers that are not a complete list', () => {
     const error = await caught(() => run((z, b) => listSubmissions(z, b, params)));
     expect(error.name).toBe('ThrottledError');
     expect(JSON.parse(error.message)).toMatchObject({ delay: 12 });
-    expect(connectErrorCode(error)).toBeUndefined();
+    expect(appErrorCode(error)).toBeUndefined();
   });
 
   it('a 401 asks to reconnect, and no message carries the key', async () => {
