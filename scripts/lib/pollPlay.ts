@@ -10,6 +10,7 @@ import { SAMPLE_EVENT } from '../../src/mappers/event';
 import { eventContextOf, toSubmissionItem } from '../../src/mappers/submission';
 import type { Submission } from '../../src/connect';
 import { FakeCache } from './fakeCache';
+import { wireList } from '../../sandbox/wire';
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
@@ -128,7 +129,7 @@ export class RushService {
     const date = new Date(this.now).toUTCString();
     const json = { 'content-type': 'application/json', date };
     if (parsed.pathname.endsWith('/events')) {
-      const content = JSON.stringify({ data: [SAMPLE_EVENT] });
+      const content = JSON.stringify(wireList([SAMPLE_EVENT]));
       return { status: 200, headers: headers(json), content, body: Readable.from([Buffer.from(content)]) };
     }
     const sinceMs = Date.parse(parsed.searchParams.get('since') ?? '');

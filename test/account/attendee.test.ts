@@ -10,6 +10,7 @@ import { attendeePointers, hydrateAttendee } from '../../src/account/attendee';
 import { SAMPLE_ORDER } from '../../src/mappers/order';
 import { SAMPLE_SUBMISSION } from '../../src/mappers/submission';
 import { App, BASE_URL, appTester, authData, caught, errorMessage } from '../support/app';
+import { wireError, wireList } from '../../sandbox/wire';
 
 const ORDER = { ...SAMPLE_ORDER, createdAt: '2026-11-21T14:07:30.000Z' };
 const DAY_BEFORE = '2026-11-20T14:07:30.000Z';
@@ -31,10 +32,7 @@ const window = (since: string, data: Submission[] | null, status = 200) =>
   nock(BASE_URL)
     .get(paths.submissions())
     .query({ eventId: EVENT_ID, since })
-    .reply(
-      status,
-      data ? { data } : { error: { code: status === 404 ? 'NOT_FOUND' : 'INTERNAL', message: 'x' } },
-    );
+    .reply(status, data ? wireList(data) : wireError(status === 404 ? 'NOT_FOUND' : 'INTERNAL', 'x'));
 
 afterEach(() => nock.cleanAll());
 

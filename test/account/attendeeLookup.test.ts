@@ -22,6 +22,7 @@ import { ATTENDEE_FIELD_KEYS } from '../../src/mappers/attendee';
 import { FakeCache } from '../support/cache';
 import { SENTINEL_KEY, authData, caught } from '../support/app';
 import { virtualClock } from '../support/clock';
+import { wireError, wireList } from '../../sandbox/wire';
 
 const EVENT_ID = SAMPLE_SUBMISSION.eventId;
 const MINUTE = 60_000;
@@ -117,7 +118,7 @@ class EventServer {
   body(since: string): Buffer {
     const from = Date.parse(since);
     const rows = this.registrations.filter((r) => Date.parse(r.createdAt) >= from).reverse();
-    return Buffer.from(JSON.stringify({ data: rows }));
+    return Buffer.from(JSON.stringify(wireList(rows)));
   }
 
   /** Bytes of a bare read of the whole event. */
@@ -131,10 +132,7 @@ class EventServer {
     const since = query.get('since') ?? '';
     this.requests.push(since);
     const status = this.fail ?? 200;
-    const body =
-      status === 200
-        ? this.body(since)
-        : Buffer.from(JSON.stringify({ error: { code: 'INTERNAL', message: 'x' } }));
+    const body = status === 200 ? this.body(since) : Buffer.from(JSON.stringify(wireError('INTERNAL', 'x')));
     const held = this.held;
     let at = 0;
     const stream = new Readable({

@@ -6,6 +6,7 @@ import { SAMPLE_CHECK_IN } from '../../src/mappers/checkIn';
 import { derivedScanKey } from '../../src/creates/common/scan';
 import { BASE_URL, SENTINEL_KEY, appTester, authData, caught, errorMessage, meta } from '../support/app';
 import { functionOf } from '../../scripts/lib/app';
+import { wireList } from '../../sandbox/wire';
 
 const perform = functionOf('creates', checkInAttendee.key);
 const EVENT_ID = SAMPLE_EVENT.id;
@@ -19,7 +20,7 @@ const eventsList = () =>
   nock(BASE_URL)
     .get(paths.events())
     .query({ limit: '100' })
-    .reply(200, { data: [SAMPLE_EVENT] });
+    .reply(200, wireList([SAMPLE_EVENT]));
 
 /** A check-in call, recording what was sent. */
 const checkInCall = (

@@ -153,10 +153,8 @@ it('an event that is not among yours any more says so, for an agenda and for a m
   expect(errorMessage(await caught(() => run({ eventId: EVENT_ID })))).toBe(message);
   nock(BASE_URL)
     .get(paths.floorPlan(EVENT_ID, 'plan_main'))
-    .reply(404, { error: { code: 'NOT_FOUND', message: 'Event not found' } });
-  nock(BASE_URL)
-    .get(paths.floorPlans(EVENT_ID))
-    .reply(404, { error: { code: 'NOT_FOUND', message: 'Event not found' } });
+    .reply(404, wireError('NOT_FOUND', 'Event not found'));
+  nock(BASE_URL).get(paths.floorPlans(EVENT_ID)).reply(404, wireError('NOT_FOUND', 'Event not found'));
   expect(
     errorMessage(await caught(() => run({ embedType: 'map', eventId: EVENT_ID, planId: 'plan_main' }))),
   ).toBe(message);

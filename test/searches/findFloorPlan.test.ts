@@ -78,9 +78,7 @@ it('returns [] for an unknown plan or an event without published plans', async (
 
 it('says so for an event that is not among yours, with or without a plan', async () => {
   const gone = () =>
-    nock(BASE_URL)
-      .get(paths.floorPlans(EVENT_ID))
-      .reply(404, { error: { code: 'NOT_FOUND', message: 'Event not found' } });
+    nock(BASE_URL).get(paths.floorPlans(EVENT_ID)).reply(404, wireError('NOT_FOUND', 'Event not found'));
   const message = `The event in the Event field (ID ${EVENT_ID}) is not among the events of the connected account: it may have been deleted, or it belongs to another organizer account. Choose the event again in the Event field, or map an event ID of this account from an earlier step.`;
   gone();
   expect(errorMessage(await caught(() => run({}, true)))).toBe(message);

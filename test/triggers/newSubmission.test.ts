@@ -7,6 +7,7 @@ import newSubmission, { submissionStreamKey } from '../../src/triggers/newSubmis
 import { BASE_URL, appTester, authData, caught, errorMessage, meta, testerCache } from '../support/app';
 import { EVENT_ID, HOUR, MINUTE, T0, controlClock, iso, submissionAt } from './fixtures';
 import { functionOf } from '../../scripts/lib/app';
+import { wireError, wireList } from '../../sandbox/wire';
 
 type Item = Record<string, unknown> & { id: string };
 
@@ -34,13 +35,13 @@ const serveSubmissions = (records: unknown[], queries: Array<Record<string, stri
       queries.push(query as Record<string, string>);
       return true;
     })
-    .reply(200, { data: records }, { Date: new Date(clock.now).toUTCString() });
+    .reply(200, wireList(records), { Date: new Date(clock.now).toUTCString() });
 
 const serveEvents = () =>
   nock(BASE_URL)
     .get(paths.events())
     .query({ limit: '100' })
-    .reply(200, { data: [SAMPLE_EVENT] });
+    .reply(200, wireList([SAMPLE_EVENT]));
 
 let clock: ReturnType<typeof controlClock>;
 beforeEach(() => {
@@ -120,7 +121,7 @@ describe('a scheduled poll', () => {
       .reply(() => {
         const date = new Date(clock.now).toUTCString();
         clock.advance(20_000);
-        return [200, { data: [submissionAt('sub_a', T0 - 3 * MINUTE)] }, { Date: date }];
+        return [200, wireList([submissionAt('sub_a', T0 - 3 * MINUTE)]), { Date: date }];
       });
     await poll({ fresh: true });
     clock.advance(5 * MINUTE);
@@ -257,10 +258,7 @@ describe('failures lose nothing', () => {
     await poll({ fresh: true });
 
     clock.advance(5 * MINUTE);
-    nock(BASE_URL)
-      .get(paths.submissions())
-      .query(true)
-      .reply(500, { error: { code: 'INTERNAL', message: 'db down' } });
+    nock(BASE_URL).get(paths.submissions()).query(true).reply(500, wireError('INTERNAL', 'db down'));
     const error = await caught(() => poll());
     expect(errorMessage(error)).toMatch(
       /had a problem .*registrations of this event.*a trigger checks again at its next poll and misses nothing/,
@@ -282,7 +280,7 @@ describe('failures lose nothing', () => {
     nock(BASE_URL)
       .get(paths.submissions())
       .query(true)
-      .reply(429, { error: { code: 'RATE_LIMITED', message: 'slow down' } }, { 'Retry-After': '30' });
+      .reply(429, wireError('RATE_LIMITED', 'slow down'), { 'Retry-After': '30' });
     const error = await caught(() => poll({ fresh: true }));
     expect(error.name).toBe('ThrottledError');
     expect(JSON.parse(error.message)).toMatchObject({ delay: 30 });

@@ -26,6 +26,7 @@ import { App, BASE_URL, appTester, authData, caught, errorMessage, testerCache }
 import { hookBundle, signedDelivery } from '../support/deliveries';
 import { type ServiceHooks, serviceHooks } from '../support/serviceHooks';
 import { type ZapierCache, zapierCache } from '../support/zapierCache';
+import { wireError, wireList } from '../../sandbox/wire';
 
 type Fn = (z: ZObject, bundle: Bundle) => Promise<unknown>;
 const op = (key: string) =>
@@ -118,7 +119,7 @@ beforeEach(() => {
   nock(BASE_URL)
     .get(paths.events())
     .query(true)
-    .reply(200, { data: [SAMPLE_EVENT] })
+    .reply(200, wireList([SAMPLE_EVENT]))
     .persist();
 });
 afterEach(() => {
@@ -731,7 +732,7 @@ describe('turn-on rollback: a subscribe answer the app cannot use leaves nothing
       .post(paths.hooks())
       .reply(201, created({ secret: '' }))
       .delete(paths.hook('hook_bad'))
-      .reply(503, { error: { code: 'INTERNAL', message: 'down' } });
+      .reply(503, wireError('INTERNAL', 'down'));
     const error = await subscribe();
     expect(errorMessage(error)).toContain('Removing subscription hook_bad failed too');
     expect(errorMessage(error)).toContain('delete it in the dashboard');

@@ -26,6 +26,7 @@ import { virtualClock } from '../support/clock';
 import { hookBundle, signedDelivery } from '../support/deliveries';
 import { type ServiceHooks, serviceHooks } from '../support/serviceHooks';
 import { type ZapierCache, zapierCache } from '../support/zapierCache';
+import { wireList } from '../../sandbox/wire';
 
 type Fn = (z: ZObject, bundle: Bundle) => Promise<unknown>;
 
@@ -95,7 +96,7 @@ beforeEach(() => {
   nock(BASE_URL)
     .get(paths.events())
     .query(true)
-    .reply(200, { data: [SAMPLE_EVENT] })
+    .reply(200, wireList([SAMPLE_EVENT]))
     .persist();
 });
 afterEach(() => {

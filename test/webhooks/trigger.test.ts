@@ -30,6 +30,7 @@ import {
 } from '../support/app';
 import { deliveryBody, hookBundle, signedDelivery } from '../support/deliveries';
 import { serviceHooks } from '../support/serviceHooks';
+import { wireError, wireList } from '../../sandbox/wire';
 
 type Fn = (z: ZObject, bundle: Bundle) => Promise<unknown>;
 const op = hookOperation;
@@ -97,13 +98,13 @@ interface Case {
 }
 
 const mockEvents = (events: Event[] = [EVENT, DRAFT]) =>
-  nock(BASE_URL).get(paths.events()).query({ limit: '100' }).reply(200, { data: events }).persist();
+  nock(BASE_URL).get(paths.events()).query({ limit: '100' }).reply(200, wireList(events)).persist();
 const mockRegistrations = () => {
   mockEvents();
   nock(BASE_URL)
     .get(paths.submissions())
     .query((q) => q.eventId === EVENT.id && typeof q.since === 'string')
-    .reply(200, { data: [PENDING, CHECKED_IN, APPROVED] })
+    .reply(200, wireList([PENDING, CHECKED_IN, APPROVED]))
     .persist();
 };
 const mockOrders = () => {
@@ -111,7 +112,7 @@ const mockOrders = () => {
   nock(BASE_URL)
     .get(paths.orders())
     .query({ companyId: 'cmp_42', limit: '100' })
-    .reply(200, { data: [PAID, REFUNDED, PENDING_ORDER, FAILED, PAID_AGAIN] })
+    .reply(200, wireList([PAID, REFUNDED, PENDING_ORDER, FAILED, PAID_AGAIN]))
     .persist();
 };
 
@@ -298,7 +299,7 @@ describe.each(CASES.map((c) => [c.key, c] as const))('%s', (key, c) => {
   it('unsubscribes a hook that is already gone (404) without an error', async () => {
     const scope = nock(BASE_URL)
       .delete(paths.hook('hook_gone'))
-      .reply(404, { error: { code: 'NOT_FOUND', message: 'Subscription not found' } });
+      .reply(404, wireError('NOT_FOUND', 'Subscription not found'));
     await expect(
       appTester(op(key).performUnsubscribe, {
         authData: authData(),
@@ -452,7 +453,7 @@ describe('items', () => {
       .get(paths.events())
       .query(true)
       .once()
-      .reply(200, { data: [EVENT] });
+      .reply(200, wireList([EVENT]));
     const items = [];
     for (const s of [PENDING, APPROVED, CHECKED_IN]) {
       items.push(
@@ -464,11 +465,7 @@ describe('items', () => {
   });
 
   it('still delivers the item, without event details, when the event lookup fails', async () => {
-    nock(BASE_URL)
-      .get(paths.events())
-      .query(true)
-      .times(2)
-      .reply(500, { error: { code: 'INTERNAL', message: 'boom' } });
+    nock(BASE_URL).get(paths.events()).query(true).times(2).reply(500, wireError('INTERNAL', 'boom'));
     const items = await deliver(
       'new_registration',
       signedDelivery(deliveryBody('FORM_SUBMISSION', PENDING), SECRET),
@@ -634,7 +631,7 @@ describe('errors a user can act on', () => {
     const scope = nock(BASE_URL)
       .get(paths.submissions())
       .query((q) => q.eventId === DRAFT.id)
-      .reply(200, { data: [{ ...PENDING, eventId: DRAFT.id }] })
+      .reply(200, wireList([{ ...PENDING, eventId: DRAFT.id }]))
       .persist();
     const items = (await appTester(op('new_registration').performList, {
       authData: authData(),

@@ -13,6 +13,7 @@ import newSubmission, { newSubmissionTrigger } from '../../../src/triggers/newSu
 import type { PollTimings } from '../../../src/polling';
 import { FakeCache } from '../../support/cache';
 import { callable, functionOf } from '../../../scripts/lib/app';
+import { wireList } from '../../../sandbox/wire';
 
 /** The trigger's `perform` as the app has it, or with other polling timings (a test's). */
 export const performWith = (timings?: PollTimings) =>
@@ -150,7 +151,7 @@ export class ScriptedServer {
 
     if (parsed.pathname.endsWith('/events')) {
       this.eventRequests += 1;
-      return this.reply(200, JSON.stringify({ data: [SAMPLE_EVENT] }));
+      return this.reply(200, JSON.stringify(wireList([SAMPLE_EVENT])));
     }
     const sinceMs = Date.parse(parsed.searchParams.get('since') ?? '');
     const rows = this.rows.filter(
@@ -168,7 +169,7 @@ export class ScriptedServer {
     for (const { record, visibleMs } of this.unusable) {
       if (visibleMs <= this.now) records.splice(this.rng.int(records.length + 1), 0, record);
     }
-    const body = JSON.stringify({ data: records });
+    const body = JSON.stringify(wireList(records));
     this.log.push({ at: this.now, sinceMs, items: rows.length, bytes: Buffer.byteLength(body) });
     return this.reply(200, body);
   }
