@@ -7,23 +7,15 @@ import nock from 'nock';
 import type { Bundle, ZObject } from 'zapier-platform-core';
 import { type Order, type Submission, paths } from '../../src/connect';
 import { DELIVERY_MAX_AGE_MS } from '../../src/webhooks';
-import {
-  DEFAULT_SECRET_TIMINGS,
-  type ReceiveOptions,
-  type SecretTimings,
-  instantTrigger,
-  recentRegistrations,
-} from '../../src/webhooks';
-import { registrationItem } from '../../src/items';
+import { DEFAULT_SECRET_TIMINGS, type ReceiveOptions, type SecretTimings } from '../../src/webhooks';
 import { systemClock } from '../../src/memory';
-import { sealApp } from '../../src/connect/seal';
 import { virtualClock } from '../support/clock';
 import { accountFingerprint } from '../../src/memory';
 import { SAMPLE_EVENT } from '../../src/mappers/event';
 import { SAMPLE_ORDER } from '../../src/mappers/order';
 import { SAMPLE_SUBMISSION } from '../../src/mappers/submission';
 import { App, BASE_URL, appTester, authData, caught, errorMessage, testerCache } from '../support/app';
-import { hookBundle, signedDelivery } from '../support/deliveries';
+import { hookBundle, newRegistrationOn, signedDelivery } from '../support/deliveries';
 import { type ServiceHooks, serviceHooks } from '../support/serviceHooks';
 import { type ZapierCache, zapierCache } from '../support/zapierCache';
 import { wireError, wireList } from '../../sandbox/wire';
@@ -80,26 +72,7 @@ const deliver = (
 const newRegistrationWith = (options: {
   clock?: ReceiveOptions['clock'];
   timings?: Partial<SecretTimings>;
-}) =>
-  sealApp({
-    triggers: {
-      new_registration: instantTrigger(
-        {
-          key: 'new_registration',
-          kind: 'FORM_SUBMISSION',
-          noun: 'Registration',
-          label: 'New Registration',
-          description: 'Triggers on a new registration.',
-          item: registrationItem,
-          list: recentRegistrations(),
-        },
-        {
-          clock: options.clock ?? systemClock,
-          timings: { ...DEFAULT_SECRET_TIMINGS, ...options.timings },
-        },
-      ),
-    },
-  }).triggers.new_registration as unknown as { operation: Record<string, Fn> };
+}) => newRegistrationOn(options.clock, options.timings) as { operation: Record<string, Fn> };
 /** When set, `deliver` runs New Registration through this one instead of the app's. */
 let newRegistration: { operation: Record<string, Fn> } | null = null;
 /** A wait for another delivery's read that no slow machine can outlast. */

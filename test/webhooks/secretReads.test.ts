@@ -8,8 +8,6 @@ import type { Bundle, ZObject } from 'zapier-platform-core';
 import { type Submission, paths, readTimestamp } from '../../src/connect';
 import * as json from '../../src/connect/json';
 import * as signature from '../../src/connect/signature';
-import { sealApp } from '../../src/connect/seal';
-import { registrationItem } from '../../src/items';
 import { SAMPLE_EVENT } from '../../src/mappers/event';
 import { SAMPLE_SUBMISSION } from '../../src/mappers/submission';
 import { type Clock, systemClock } from '../../src/memory';
@@ -18,12 +16,10 @@ import {
   DEFAULT_SECRET_TIMINGS,
   SECRET_BUDGET_MS,
   type SecretTimings,
-  instantTrigger,
-  recentRegistrations,
 } from '../../src/webhooks';
 import { BASE_URL, appTester, authData, caught, errorMessage, testerCache } from '../support/app';
 import { virtualClock } from '../support/clock';
-import { hookBundle, signedDelivery } from '../support/deliveries';
+import { hookBundle, newRegistrationOn, signedDelivery } from '../support/deliveries';
 import { type ServiceHooks, serviceHooks } from '../support/serviceHooks';
 import { type ZapierCache, zapierCache } from '../support/zapierCache';
 import { wireList } from '../../sandbox/wire';
@@ -48,26 +44,8 @@ const dated = (t: number, data: Partial<Submission> = {}) =>
     data: { ...SAMPLE_SUBMISSION, ...data },
   });
 
-/** New Registration as the app declares it (sealed as the app is), on `clock` with `timings`. */
 const newRegistration = (clock: Clock = systemClock, timings: Partial<SecretTimings> = {}): Fn =>
-  (
-    sealApp({
-      triggers: {
-        new_registration: instantTrigger(
-          {
-            key: 'new_registration',
-            kind: 'FORM_SUBMISSION',
-            noun: 'Registration',
-            label: 'New Registration',
-            description: 'Triggers on a new registration.',
-            item: registrationItem,
-            list: recentRegistrations(),
-          },
-          { clock, timings: { ...DEFAULT_SECRET_TIMINGS, ...timings } },
-        ),
-      },
-    }).triggers.new_registration as unknown as { operation: { perform: Fn } }
-  ).operation.perform;
+  newRegistrationOn(clock, timings).operation.perform as Fn;
 
 let perform: Fn;
 const deliver = (payload: string, secret: string | string[] = OLD_SECRET) =>
