@@ -40,6 +40,18 @@ const kept = (count: number, text = (i: number) => `${i}`): Kept<Record<string, 
 });
 
 /** Text that does not compress much: a different pseudo-random word for every record. */
+/** A stream's kept-entry store over a cache that honours `nx` and TTL, on the test's clock. */
+const keptStoreOn = () => {
+  const cache = new FakeCache(() => NOW);
+  const z = { cache: cache.api } as unknown as ZObject;
+  const store = keptStore(
+    accountCache(z, { authData: { apiKey: 'k' } }, () => NOW),
+    'stream',
+    POLL_TIMINGS,
+  );
+  return { cache, store };
+};
+
 const noisy = (i: number) =>
   Array.from({ length: 40 }, (_, k) => ((i * 7919 + k * 104_729) % 1_000_003).toString(36)).join(' ');
 
@@ -102,13 +114,7 @@ describe('the kept entry', () => {
   });
 
   it('a steady poll writes a small tail; the whole entry is written again once the tail has grown', async () => {
-    const cache = new FakeCache(() => NOW);
-    const z = { cache: cache.api } as unknown as ZObject;
-    const store = keptStore(
-      accountCache(z, { authData: { apiKey: 'k' } }, () => NOW),
-      'stream',
-      POLL_TIMINGS,
-    );
+    const { cache, store } = keptStoreOn();
     const first = kept(1_000, noisy);
     await store.write(first, first.batches, null);
     const whole = cache.bytesWritten;
@@ -147,13 +153,7 @@ describe('the kept entry', () => {
   });
 
   it('a tail written after another whole entry is ignored (concurrent polls)', async () => {
-    const cache = new FakeCache(() => NOW);
-    const z = { cache: cache.api } as unknown as ZObject;
-    const store = keptStore(
-      accountCache(z, { authData: { apiKey: 'k' } }, () => NOW),
-      'stream',
-      POLL_TIMINGS,
-    );
+    const { store } = keptStoreOn();
     const first = kept(500, noisy);
     await store.write(first, first.batches, null);
     const seenByA = await store.read(NOW);
