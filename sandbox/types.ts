@@ -5,6 +5,13 @@ import type { OddPatch } from './odd';
 export type Entitlement = 'venue' | 'agenda' | 'qrScan';
 export type Entitlements = Record<Entitlement, boolean>;
 
+/** The statuses the dashboard puts an event in, and the kind each change of status sends. */
+export const EVENT_STATUS_KINDS = {
+  draft: 'EVENT_UNPUBLISHED',
+  published: 'EVENT_PUBLISHED',
+} as const;
+export type EventStatus = keyof typeof EVENT_STATUS_KINDS;
+
 export const WEBHOOK_KINDS = [
   'FORM_SUBMISSION',
   'FORM_SUBMISSION_APPROVED',
@@ -14,15 +21,13 @@ export const WEBHOOK_KINDS = [
   'ATTENDANT_CHECKED_IN',
   'EVENT_CREATED',
   'EVENT_UPDATED',
-  'EVENT_PUBLISHED',
-  'EVENT_UNPUBLISHED',
+  ...Object.values(EVENT_STATUS_KINDS),
   'EVENT_DELETED',
 ] as const;
 export type WebhookKind = (typeof WEBHOOK_KINDS)[number];
 /** What a subscription may ask for: one kind, or the whole event-lifecycle family. */
 export type HookEvent = WebhookKind | 'EVENT_*';
 
-export type EventStatus = 'draft' | 'published';
 export type SubmissionStatus = 'pending' | 'approved' | 'rejected';
 export type OrderStatus = 'pending' | 'paid' | 'failed' | 'refunded';
 export type BoothStatus = 'available' | 'held' | 'booked';

@@ -14,6 +14,7 @@ import App from '../index';
 import { type ReceivedDelivery, hookBundle } from './lib/hookRequest';
 import { functionOf, instantTriggerKeys, operationOf } from './lib/app';
 import { instantKindOf } from '../src/webhooks';
+import { HOW_TO_SEND, type Simulation } from './simulate';
 import {
   UsageError,
   clock,
@@ -65,49 +66,15 @@ export const simulationFor = (
   key: string,
   event?: Pick<EventJson, 'slug'>,
   inputData: Item = {},
-): { commands: string[]; sends: string } => {
-  const on = event ? ` --event ${event.slug}` : '';
-  const approved = `register --status approved${on}`;
-  // By the kind the trigger subscribes to (from the app): one case per kind the simulation can cause.
-  switch (instantKindOf(key)) {
-    case 'FORM_SUBMISSION':
-      return { commands: [`register${on}`], sends: 'FORM_SUBMISSION' };
-    case 'FORM_SUBMISSION_APPROVED':
-      return { commands: [`register${on}`, `approve${on}`], sends: 'FORM_SUBMISSION_APPROVED' };
-    case 'PAYMENT_SUCCESS':
-      return { commands: [approved, `pay${on}`], sends: 'PAYMENT_SUCCESS' };
-    case 'PAYMENT_FAILED':
-      return { commands: [approved, `fail${on}`], sends: 'PAYMENT_FAILED' };
-    case 'PAYMENT_REFUNDED':
-      return { commands: [approved, `pay${on}`, 'refund'], sends: 'PAYMENT_REFUNDED' };
-    case 'ATTENDANT_CHECKED_IN':
-      return { commands: [approved, `scan${on}`], sends: 'ATTENDANT_CHECKED_IN' };
-    case 'EVENT_PUBLISHED':
-      return event
-        ? { commands: [`unpublish ${event.slug}`, `publish ${event.slug}`], sends: 'EVENT_PUBLISHED' }
-        : { commands: ['publish'], sends: 'EVENT_CREATED and EVENT_PUBLISHED' };
-    case 'EVENT_*': {
-      const changes = (Array.isArray(inputData.changes) ? inputData.changes : [inputData.changes])
-        .flatMap((v) => (typeof v === 'string' ? v.split(',') : []))
-        .map((v) => v.trim().toLowerCase())
-        .filter(Boolean);
-      if (event) {
-        return {
-          commands: [`unpublish ${event.slug}`, `publish ${event.slug}`],
-          sends: 'EVENT_UNPUBLISHED, then EVENT_PUBLISHED',
-        };
-      }
-      if (changes.length > 0 && changes.every((change) => change === 'unpublished')) {
-        return {
-          commands: ['publish', 'unpublish <the slug publish printed>'],
-          sends: 'EVENT_UNPUBLISHED',
-        };
-      }
-      return { commands: ['publish'], sends: 'EVENT_CREATED and EVENT_PUBLISHED' };
-    }
-    default:
-      return { commands: ['help'], sends: '' };
-  }
+): Simulation => {
+  const changes = (Array.isArray(inputData.changes) ? inputData.changes : [inputData.changes])
+    .flatMap((v) => (typeof v === 'string' ? v.split(',') : []))
+    .map((v) => v.trim().toLowerCase())
+    .filter(Boolean);
+  // By the kind the trigger subscribes to (from the app), in simulate's table of what sends what.
+  const kind = instantKindOf(key);
+  const how = kind ? HOW_TO_SEND[kind] : undefined;
+  return how ? how(event, changes) : { commands: ['help'], sends: '' };
 };
 
 /** The "cause something" hint printed once the trigger listens. */

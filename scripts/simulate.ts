@@ -19,6 +19,9 @@ import { SIGNATURE_HEADER } from '../sandbox/wire';
 
 type Item = Record<string, unknown>;
 
+const on = (event?: Pick<EventJson, 'slug'>) => (event ? ` --event ${event.slug}` : '');
+const approved = (event?: Pick<EventJson, 'slug'>) => `register --status approved${on(event)}`;
+
 interface Submission {
   submissionId: string;
   eventId: string;
@@ -393,6 +396,53 @@ export const ACTIONS: Record<string, Action> = {
       }
     }
     print(`${data.length} attempts in all, ${pending} deliveries still pending`);
+  },
+};
+
+/** The `npm run simulate` commands that make the service send a kind, and what they send. */
+export interface Simulation {
+  commands: string[];
+  sends: string;
+}
+
+/**
+ * How to make the service send each webhook kind with the actions above (`npm run listen` suggests it, and
+ * the workbench test runs it for every instant trigger of the app). `event`: the event the Zap listens to,
+ * if one; `changes`: the changes an Event Changed Zap picked.
+ */
+export const HOW_TO_SEND: Record<
+  string,
+  (event?: Pick<EventJson, 'slug'>, changes?: string[]) => Simulation
+> = {
+  FORM_SUBMISSION: (event) => ({ commands: [`register${on(event)}`], sends: 'FORM_SUBMISSION' }),
+  FORM_SUBMISSION_APPROVED: (event) => ({
+    commands: [`register${on(event)}`, `approve${on(event)}`],
+    sends: 'FORM_SUBMISSION_APPROVED',
+  }),
+  PAYMENT_SUCCESS: (event) => ({ commands: [approved(event), `pay${on(event)}`], sends: 'PAYMENT_SUCCESS' }),
+  PAYMENT_FAILED: (event) => ({ commands: [approved(event), `fail${on(event)}`], sends: 'PAYMENT_FAILED' }),
+  PAYMENT_REFUNDED: (event) => ({
+    commands: [approved(event), `pay${on(event)}`, 'refund'],
+    sends: 'PAYMENT_REFUNDED',
+  }),
+  ATTENDANT_CHECKED_IN: (event) => ({
+    commands: [approved(event), `scan${on(event)}`],
+    sends: 'ATTENDANT_CHECKED_IN',
+  }),
+  EVENT_PUBLISHED: (event) =>
+    event
+      ? { commands: [`unpublish ${event.slug}`, `publish ${event.slug}`], sends: 'EVENT_PUBLISHED' }
+      : { commands: ['publish'], sends: 'EVENT_CREATED and EVENT_PUBLISHED' },
+  'EVENT_*': (event, changes = []) => {
+    if (event) {
+      return {
+        commands: [`unpublish ${event.slug}`, `publish ${event.slug}`],
+        sends: 'EVENT_UNPUBLISHED, then EVENT_PUBLISHED',
+      };
+    }
+    if (changes.length > 0 && changes.every((change) => change === 'unpublished'))
+      return { commands: ['publish', 'unpublish <the slug publish printed>'], sends: 'EVENT_UNPUBLISHED' };
+    return { commands: ['publish'], sends: 'EVENT_CREATED and EVENT_PUBLISHED' };
   },
 };
 

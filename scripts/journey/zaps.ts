@@ -27,7 +27,9 @@ export const runInstantZaps = async (j: Journey): Promise<void> => {
     check(idle, 'deliveries still pending after 10 s');
     return { detail: `${hooks.received.length} deliveries received` };
   });
-  const expected: Record<HookKey, number> = {
+  // What the journey causes, in Zap runs. A trigger it does not cause (one added since) gets no delivery and
+  // runs no Zap here: workbench.test.ts fires every instant trigger of the app through its simulation.
+  const expected: Partial<Record<HookKey, number>> = {
     event_changed: 2,
     event_published: 1,
     new_registration: 3,
@@ -50,8 +52,7 @@ export const runInstantZaps = async (j: Journey): Promise<void> => {
         items.push(...asItems(await call(functionOf('triggers', key), bundle)));
         sampleDelivery ??= key === 'new_registration' ? { key, delivery } : undefined;
       }
-      const want = expected[key];
-      check(want !== undefined, `the journey has no expected run count for ${key}`);
+      const want = expected[key] ?? 0;
       check(items.length === want, `expected ${want} Zap runs, got ${items.length}`);
       const types = [...new Set(deliveries.map((d) => (JSON.parse(d.body) as { type: string }).type))].join(
         ', ',

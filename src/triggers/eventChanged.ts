@@ -1,15 +1,15 @@
+import { HOOK_KINDS } from '../connect';
 import { instantTrigger, recentEvents } from '../webhooks';
 import { eventChangeItem } from '../items';
 import { eventChangeOf } from '../mappers/event';
 
+/** The lifecycle changes the app knows, from its `EVENT_*` kinds: `created`, `updated`, … */
+const KNOWN = HOOK_KINDS.filter((kind) => kind.startsWith('EVENT_') && kind !== 'EVENT_*').map(eventChangeOf);
+
 /** The changes a user can pick; "any" also passes EVENT_* kinds the service adds later. */
-const CHANGES = {
+const CHANGES: Record<string, string> = {
   any: 'Any change (also kinds added later)',
-  created: 'Created',
-  updated: 'Updated',
-  published: 'Published',
-  unpublished: 'Unpublished',
-  deleted: 'Deleted',
+  ...Object.fromEntries(KNOWN.map((change) => [change, change.charAt(0).toUpperCase() + change.slice(1)])),
 };
 
 const chosenChanges = (value: unknown): string[] =>
@@ -23,7 +23,7 @@ export default instantTrigger({
   kind: 'EVENT_*',
   noun: 'Event',
   label: 'Event Changed',
-  description: 'Triggers when one of your events is created, updated, published, unpublished or deleted.',
+  description: `Triggers when one of your events is ${KNOWN.slice(0, -1).join(', ')} or ${KNOWN.at(-1)}.`,
   item: eventChangeItem,
   list: recentEvents(),
   inputFields: [

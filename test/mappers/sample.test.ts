@@ -15,6 +15,7 @@ import { SAMPLE_SUBMISSION, SAMPLE_SUBMISSION_EVENT, toSubmissionItem } from '..
 import { paymentItemId } from '../../src/items';
 import { registrationLabel } from '../../src/triggers/registrationList';
 import { App } from '../support/app';
+import { instantTriggerKeys } from '../../scripts/lib/app';
 
 const event = toEventItem(SAMPLE_EVENT);
 const submission = toSubmissionItem(SAMPLE_SUBMISSION, SAMPLE_SUBMISSION_EVENT);
@@ -34,13 +35,6 @@ const expected: Record<string, unknown> = {
   'triggers.new_submission': submission,
   'triggers.new_order': order,
   'triggers.new_event': event,
-  'triggers.new_registration': submission,
-  'triggers.registration_approved': submission,
-  'triggers.payment_succeeded': payment,
-  'triggers.payment_failed': payment,
-  'triggers.payment_refunded': payment,
-  'triggers.attendee_checked_in': submission,
-  'triggers.event_published': event,
   'triggers.event_changed': toEventChangeItem(SAMPLE_EVENT, 'EVENT_PUBLISHED'),
   'searches.find_event': { ...event, isOwnEvent: true },
   'searches.find_registration': submission,
@@ -71,11 +65,26 @@ const expected: Record<string, unknown> = {
   }),
 };
 
+/** An instant trigger's sample, by its noun, unless `expected` names it: one a new kind adds is covered too. */
+const byNoun: Record<string, unknown> = {
+  Registration: submission,
+  Attendee: submission,
+  Payment: payment,
+  Event: event,
+};
+
 const operations = (['triggers', 'searches', 'creates'] as const).flatMap((kind) =>
   Object.entries(App[kind] ?? {}).map(
     ([key, definition]) => [`${kind}.${key}`, definition.operation] as const,
   ),
 );
+const instant = new Set(instantTriggerKeys().map((key) => `triggers.${key}`));
+for (const [path] of operations) {
+  const noun = path.startsWith('triggers.')
+    ? App.triggers?.[path.slice('triggers.'.length)]?.noun
+    : undefined;
+  if (instant.has(path) && !(path in expected) && noun) expected[path] = byNoun[noun];
+}
 
 describe('static samples', () => {
   it('cover every operation of the app', () => {
