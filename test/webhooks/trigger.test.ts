@@ -6,7 +6,7 @@
 import nock from 'nock';
 import type { Bundle, ZObject } from 'zapier-platform-core';
 import { type Event, type Order, type Submission, paths } from '../../src/connect';
-import { DELIVERY_MEMORY_SECONDS } from '../../src/webhooks';
+import { DELIVERY_MEMORY_SECONDS, instantKindOf } from '../../src/webhooks';
 import { paymentItemId } from '../../src/items';
 import { SAMPLE_EVENT, toEventChangeItem, toEventItem } from '../../src/mappers/event';
 import { SAMPLE_ORDER, toOrderItem } from '../../src/mappers/order';
@@ -16,7 +16,7 @@ import {
   eventContextOf,
   toSubmissionItem,
 } from '../../src/mappers/submission';
-import { functionOf } from '../../scripts/lib/app';
+import { functionOf, instantTriggerKeys } from '../../scripts/lib/app';
 import {
   BASE_URL,
   SENTINEL_KEY,
@@ -233,6 +233,11 @@ const deliver = (
       inputData: options.inputData ?? {},
     }),
   ) as Promise<Array<Record<string, unknown>>>;
+
+it('the table names every instant trigger of the app, with the kind it declares', () => {
+  expect(CASES.map((c) => c.key).sort()).toEqual(instantTriggerKeys().sort());
+  for (const c of CASES) expect(instantKindOf(c.key)).toBe(c.kind);
+});
 
 describe.each(CASES.map((c) => [c.key, c] as const))('%s', (key, c) => {
   it('perform maps a signed delivery with the noun’s mapper (enriched), and the sample has its shape', async () => {
