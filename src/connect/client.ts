@@ -66,11 +66,16 @@ export interface ConnectResult<T> {
 
 /**
  * Time limits of requests without a `timeoutMs` of their own, and of a streamed list read without one (a
- * lookup through a whole event). One table, read at each request, so that tests can set them
- * (`setStreamLimits`): generous limits where a test asserts behaviour on a machine that may be slow, short
- * ones where it asserts the limit itself.
+ * lookup through a whole event). A run reads them with `streamLimits()`.
  */
-export const STREAM_LIMITS = {
+export interface StreamLimits {
+  readonly requestMs: number;
+  readonly lookupMs: number;
+  readonly stallMs: number;
+  readonly stepMs: number;
+}
+
+export const STREAM_LIMITS: StreamLimits = Object.freeze({
   /** An answer must start arriving within this. */
   requestMs: 20_000,
   /** The whole answer: Zapier stops an invocation at 30 s. */
@@ -79,17 +84,32 @@ export const STREAM_LIMITS = {
   stallMs: 20_000,
   /** How often the limits are checked, at most. */
   stepMs: 250,
-};
+});
 
-export type StreamLimits = typeof STREAM_LIMITS;
+/** The environment variable a run sets to other limits: JSON with some of `STREAM_LIMITS`' keys. */
+export const STREAM_LIMITS_ENV = 'CONNECT_STREAM_LIMITS';
 
-/** Sets some of `STREAM_LIMITS`; returns a function that puts back the limits it replaced. */
-export const setStreamLimits = (limits: Partial<StreamLimits>): (() => void) => {
-  const saved = { ...STREAM_LIMITS };
-  Object.assign(STREAM_LIMITS, limits);
-  return () => {
-    Object.assign(STREAM_LIMITS, saved);
-  };
+/**
+ * The limits of this run: `STREAM_LIMITS`, with those the run's environment sets in `CONNECT_STREAM_LIMITS`
+ * (positive numbers only; anything else there is ignored). The environment is the value a test, a benchmark
+ * or a developer on a slow machine hands the app without reaching into it: tests that assert behaviour set
+ * limits no machine reaches, tests of a limit set a short one.
+ */
+export const streamLimits = (env: NodeJS.ProcessEnv = process.env): StreamLimits => {
+  const raw = env[STREAM_LIMITS_ENV];
+  if (!raw) return STREAM_LIMITS;
+  let given: Record<string, unknown> = {};
+  try {
+    const value: unknown = JSON.parse(raw);
+    if (value && typeof value === 'object') given = value as Record<string, unknown>;
+  } catch {
+    given = {};
+  }
+  const valid = Object.keys(STREAM_LIMITS).filter((key) => {
+    const v = given[key];
+    return typeof v === 'number' && Number.isFinite(v) && v > 0;
+  });
+  return Object.freeze({ ...STREAM_LIMITS, ...Object.fromEntries(valid.map((key) => [key, given[key]])) });
 };
 
 /** Joins a normalised base URL and an encoded path, with a query built from defined values only. */
@@ -223,7 +243,7 @@ const send = async (
       redirect: 'manual',
       skipThrowForStatus: true,
       throwForThrottlingEarly: false,
-      timeout: call.timeoutMs ?? STREAM_LIMITS.requestMs,
+      timeout: call.timeoutMs ?? streamLimits().requestMs,
       ...(raw ? { raw: true } : {}),
       ...(signal ? { signal } : {}),
     } as RequestOptions);
@@ -471,7 +491,7 @@ const listDone = (z: ZObject, what: string, sent: Sent, read: ListRead): ListRes
  * Feeds the body to `reader` until it ends, the reader fails, `stopWhen` says so or time is up (then it
  * throws a request timeout). With `timeoutMs` (a poll inside Zapier's 30 s) the whole answer must arrive by
  * then. Without it (a lookup reading a whole event) it has until just before Zapier's 30 s, and must not
- * stall for `STREAM_LIMITS.stallMs` either.
+ * stall for `stallMs` of the run's limits either.
  */
 const pump = async (
   body: SentBody,
@@ -479,17 +499,18 @@ const pump = async (
   call: Pick<ListCall<ObjectSchema>, 'timeoutMs' | 'stopWhen'>,
   deadline: number,
 ): Promise<Pumped> => {
+  const limits = streamLimits();
   let timedOut = false;
   let lastChunk = Date.now();
   const timer = setInterval(
     () => {
       const now = Date.now();
-      if (now >= deadline || (call.timeoutMs === undefined && now - lastChunk >= STREAM_LIMITS.stallMs)) {
+      if (now >= deadline || (call.timeoutMs === undefined && now - lastChunk >= limits.stallMs)) {
         timedOut = true;
         body.destroy?.(new Error('timeout'));
       }
     },
-    Math.min(STREAM_LIMITS.stepMs, Math.max(10, Math.floor((call.timeoutMs ?? STREAM_LIMITS.stallMs) / 10))),
+    Math.min(limits.stepMs, Math.max(10, Math.floor((call.timeoutMs ?? limits.stallMs) / 10))),
   );
   try {
     for await (const chunk of body) {
@@ -516,7 +537,7 @@ const readList = async <S extends ObjectSchema>(
   visit: Visit<z.infer<S>>,
   redact: Redact,
 ): Promise<ListResult> => {
-  const deadline = Date.now() + (call.timeoutMs ?? STREAM_LIMITS.lookupMs);
+  const deadline = Date.now() + (call.timeoutMs ?? streamLimits().lookupMs);
   const baseUrl = resolveBaseUrl(z, bundle.authData);
   const url = buildUrl(baseUrl, call.path, call.query);
   // A streamed read can be cancelled (`stopWhen`): aborting the request closes the connection, so the

@@ -13,7 +13,8 @@ export {
   connectRequest,
   connectRequestFull,
   connectRequestOrNull,
-  setStreamLimits,
+  STREAM_LIMITS_ENV,
+  streamLimits,
 } from './client';
 export * from './config';
 export * from './dates';

@@ -44,7 +44,7 @@
  *   position from a clock ahead makes the poll read more, never skip.
  * - A Zap being turned on reads ids only, over a window wider than any later poll's (a day and 45 minutes).
  */ import type { Bundle, ZObject } from 'zapier-platform-core';
-import { STREAM_LIMITS } from '../connect';
+import { streamLimits } from '../connect';
 import { type AccountCache, type Clock, accountCache, systemClock } from '../memory';
 import { type KeptRead, keptStore } from './kept';
 import { type Position, at, earlier } from './position';
@@ -113,7 +113,7 @@ export const openPoll = async (
   const plan: Plan = planPoll(stream.kind, state ?? null, started, keptRead?.kept.settled ?? null, timings);
   const timeoutMs = Math.max(
     timings.minRequestTimeoutMs,
-    STREAM_LIMITS.lookupMs - timings.requestMarginMs - (now() - started),
+    streamLimits().lookupMs - timings.requestMarginMs - (now() - started),
   );
   return {
     key: stream.key,

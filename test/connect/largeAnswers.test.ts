@@ -8,17 +8,11 @@ import type { AddressInfo } from 'node:net';
 import { Readable } from 'node:stream';
 import nock from 'nock';
 import { type Bundle, type ZObject, errors } from 'zapier-platform-core';
-import {
-  type Submission,
-  type SubmissionKey,
-  appErrorCode,
-  setStreamLimits,
-  paths,
-  readSubmissions,
-} from '../../src/connect';
+import { type Submission, type SubmissionKey, appErrorCode, paths, readSubmissions } from '../../src/connect';
 import { SAMPLE_SUBMISSION } from '../../src/mappers/submission';
 import { BASE_URL, SENTINEL_KEY, appTester, authData, caught, errorMessage } from '../support/app';
 import { listSubmissionKeys, listSubmissions } from '../support/submissions';
+import { setRunLimits } from '../support/limits';
 
 const params = { eventId: SAMPLE_SUBMISSION.eventId, since: '2026-11-21T00:00:00.000Z' };
 
@@ -205,10 +199,10 @@ describe('answers that are not a complete list', () => {
   });
 
   describe('a lookup through a whole event (no time limit of its own)', () => {
-    // Short limits, to test the limits themselves (`setStreamLimits` puts the previous ones back).
+    // Short limits, to test the limits themselves (`setRunLimits` puts the previous ones back).
     let restore: () => void = () => undefined;
     beforeEach(() => {
-      restore = setStreamLimits({ lookupMs: 1_500, stallMs: 300, stepMs: 20 });
+      restore = setRunLimits({ lookupMs: 1_500, stallMs: 300, stepMs: 20 });
     });
     afterEach(() => restore());
 
@@ -232,7 +226,7 @@ describe('answers that are not a complete list', () => {
     it('reads an answer that keeps arriving for longer than the stall limit', async () => {
       // Pieces 100 ms apart for 3 s in all, against a stall limit of 2 s and no whole-read limit to reach:
       // only a pause of 2 s between two pieces, which no busy machine makes, could fail it.
-      setStreamLimits({ stallMs: 2_000, lookupMs: 600_000 });
+      setRunLimits({ stallMs: 2_000, lookupMs: 600_000 });
       serve(200, trickle(100, 30));
       const page = await run((z, b) => listSubmissions(z, b, params));
       expect(page.submissions).toHaveLength(records.length);
