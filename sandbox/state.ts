@@ -24,7 +24,7 @@ import type {
   WebhookKind,
   Answer,
 } from './types';
-import { EVENT_STATUS_KINDS } from './types';
+import { EVENT_STATUSES } from './types';
 
 export const iso = (ms: number): string => new Date(ms).toISOString();
 
@@ -296,7 +296,7 @@ export class SandboxState {
     if (e.status === status) return e; // no change, no webhook
     e.status = status;
     e.updatedAt = iso(this.now());
-    this.emit(tenant, EVENT_STATUS_KINDS[status], e.id, this.eventJson(e));
+    this.emit(tenant, EVENT_STATUSES[status].kind, e.id, this.eventJson(e));
     return e;
   }
 

@@ -5,12 +5,15 @@ import type { OddPatch } from './odd';
 export type Entitlement = 'venue' | 'agenda' | 'qrScan';
 export type Entitlements = Record<Entitlement, boolean>;
 
-/** The statuses the dashboard puts an event in, and the kind each change of status sends. */
-export const EVENT_STATUS_KINDS = {
-  draft: 'EVENT_UNPUBLISHED',
-  published: 'EVENT_PUBLISHED',
+/**
+ * The statuses the dashboard puts an event in: the simulation's verb for it (`POST /_sandbox/events/:id/<verb>`,
+ * `npm run simulate -- <verb> <event>`) and the kind a change to it sends.
+ */
+export const EVENT_STATUSES = {
+  draft: { verb: 'unpublish', kind: 'EVENT_UNPUBLISHED' },
+  published: { verb: 'publish', kind: 'EVENT_PUBLISHED' },
 } as const;
-export type EventStatus = keyof typeof EVENT_STATUS_KINDS;
+export type EventStatus = keyof typeof EVENT_STATUSES;
 
 export const WEBHOOK_KINDS = [
   'FORM_SUBMISSION',
@@ -21,7 +24,7 @@ export const WEBHOOK_KINDS = [
   'ATTENDANT_CHECKED_IN',
   'EVENT_CREATED',
   'EVENT_UPDATED',
-  ...Object.values(EVENT_STATUS_KINDS),
+  ...Object.values(EVENT_STATUSES).map((status) => status.kind),
   'EVENT_DELETED',
 ] as const;
 export type WebhookKind = (typeof WEBHOOK_KINDS)[number];

@@ -16,6 +16,7 @@ import {
   type WorkbenchEnv,
 } from './lib/workbench';
 import { SIGNATURE_HEADER } from '../sandbox/wire';
+import { EVENT_STATUSES } from '../sandbox/types';
 
 type Item = Record<string, unknown>;
 
@@ -61,6 +62,16 @@ const PEOPLE: [string, string, string][] = [
   ['Tim', 'Berners-Lee', 'Hypertext Ltd'],
 ];
 
+/** The statuses an event can be put in by a verb of its own (`publish` is an action of its own, above). */
+const STATUS_VERBS = (Object.entries(EVENT_STATUSES) as Array<[string, { verb: string; kind: string }]>)
+  .filter(([, { verb }]) => verb !== 'publish')
+  .map(([status, { verb, kind }]) => ({ status, verb, kind }));
+
+const STATUS_HELP = STATUS_VERBS.map(
+  ({ status, verb, kind }) =>
+    `  ${`${verb} <event>`.padEnd(26)}${`its status becomes ${status}`.padEnd(30)}→ ${kind}`,
+).join('\n');
+
 const HELP = `usage: npm run simulate -- <action> [arguments] [--event <id, slug or title words>]
 
 Causes a change in the running sandbox (the organizer of .env) and prints what it did.
@@ -79,7 +90,7 @@ Without --event, the organizer's next published event is used.
   publish [event] [--title T]
                             publishes a draft event, or creates and publishes a new one
                                                           → EVENT_CREATED, EVENT_PUBLISHED
-  unpublish <event>         takes an event off the site   → EVENT_UNPUBLISHED
+${STATUS_HELP}
   book [booth] [--plan plan_main] [--status booked|held|available]
                             books a booth and publishes the plan (map and Find Floor Plan show it)
   rotate [subscription|account]
@@ -203,6 +214,19 @@ const rotation =
       print('  the connection verifies with authData_webhookSecret: put the new secret in .env');
   };
 
+/** `unpublish <event>`, …: puts the event in `status`, which sends `kind` unless it was in it already. */
+const statusAction =
+  ({ status, verb, kind }: (typeof STATUS_VERBS)[number]): Action =>
+  async (env, args, print) => {
+    const ref = args.positional[1] ?? flag(args, 'event');
+    if (!ref) throw new UsageError(`Name the event to ${verb}: npm run simulate -- ${verb} <slug>`);
+    const event = await findEvent(env, ref);
+    const done = await callSandbox<EventJson>(env, 'POST', `/_sandbox/events/${event.id}/${verb}`);
+    const past = `${verb}${verb.endsWith('e') ? 'd' : 'ed'}`;
+    print(`${past.charAt(0).toUpperCase()}${past.slice(1)} ${done.title} (${done.slug})`);
+    print(event.status === status ? `  was ${status} already: sends nothing` : `  sends ${kind}`);
+  };
+
 export const ACTIONS: Record<string, Action> = {
   async register(env, args, print) {
     const event = await findEvent(env, flag(args, 'event'));
@@ -316,17 +340,6 @@ export const ACTIONS: Record<string, Action> = {
     print('  sends EVENT_CREATED, then EVENT_PUBLISHED');
   },
 
-  async unpublish(env, args, print) {
-    const ref = args.positional[1] ?? flag(args, 'event');
-    if (!ref) throw new UsageError('Name the event to unpublish: npm run simulate -- unpublish <slug>');
-    const event = await findEvent(env, ref);
-    const done = await callSandbox<EventJson>(env, 'POST', `/_sandbox/events/${event.id}/unpublish`);
-    print(`Unpublished ${done.title} (${done.slug})`);
-    print(
-      event.status === 'published' ? '  sends EVENT_UNPUBLISHED' : '  was a draft already: sends nothing',
-    );
-  },
-
   async book(env, args, print) {
     const event = await findEvent(env, flag(args, 'event'));
     const planId = flag(args, 'plan') ?? 'plan_main';
@@ -397,6 +410,7 @@ export const ACTIONS: Record<string, Action> = {
     }
     print(`${data.length} attempts in all, ${pending} deliveries still pending`);
   },
+  ...Object.fromEntries(STATUS_VERBS.map((entry) => [entry.verb, statusAction(entry)])),
 };
 
 /** The `npm run simulate` commands that make the service send a kind, and what they send. */
@@ -444,6 +458,20 @@ export const HOW_TO_SEND: Record<
       return { commands: ['publish', 'unpublish <the slug publish printed>'], sends: 'EVENT_UNPUBLISHED' };
     return { commands: ['publish'], sends: 'EVENT_CREATED and EVENT_PUBLISHED' };
   },
+  // Each other status: with an event, put it in the status and publish it again (later simulations find
+  // it published); without one, publish a new event and put that in the status.
+  ...Object.fromEntries(
+    STATUS_VERBS.map(({ verb, kind }) => [
+      kind,
+      (event?: Pick<EventJson, 'slug'>): Simulation =>
+        event
+          ? {
+              commands: [`${verb} ${event.slug}`, `publish ${event.slug}`],
+              sends: `${kind}, then EVENT_PUBLISHED`,
+            }
+          : { commands: ['publish', `${verb} <the slug publish printed>`], sends: kind },
+    ]),
+  ),
 };
 
 export const simulate = async (

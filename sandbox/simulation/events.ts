@@ -5,7 +5,7 @@ import type { SandboxContext } from '../context';
 import { validation } from '../errors';
 import { params, SIMULATION, tenantOf } from '../request';
 import { iso } from '../state';
-import type { EventStatus } from '../types';
+import { EVENT_STATUSES, type EventStatus } from '../types';
 import {
   isValidTimezone,
   optionalEnum,
@@ -110,13 +110,12 @@ export function registerEventSimulation(app: FastifyInstance, ctx: SandboxContex
     return state.eventJson(state.updateEvent(tenant, current.id, fields));
   });
 
-  app.post('/_sandbox/events/:id/publish', { config: SIMULATION }, async (req) =>
-    state.eventJson(state.setEventStatus(tenantOf(req), params(req).id ?? '', 'published')),
-  );
-
-  app.post('/_sandbox/events/:id/unpublish', { config: SIMULATION }, async (req) =>
-    state.eventJson(state.setEventStatus(tenantOf(req), params(req).id ?? '', 'draft')),
-  );
+  // One route per status: POST /_sandbox/events/:id/publish, /unpublish, …
+  for (const [status, { verb }] of Object.entries(EVENT_STATUSES) as Array<[EventStatus, { verb: string }]>) {
+    app.post(`/_sandbox/events/:id/${verb}`, { config: SIMULATION }, async (req) =>
+      state.eventJson(state.setEventStatus(tenantOf(req), params(req).id ?? '', status)),
+    );
+  }
 
   app.delete('/_sandbox/events/:id', { config: SIMULATION }, async (req) =>
     state.eventJson(state.deleteEvent(tenantOf(req), params(req).id ?? '')),

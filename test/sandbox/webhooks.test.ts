@@ -5,6 +5,7 @@
 import { createHmac } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import type { DeliveryLogEntry } from '../../sandbox';
+import { EVENT_STATUSES } from '../../sandbox/types';
 import {
   call,
   deliveriesIdle,
@@ -211,6 +212,25 @@ describe('delivery', () => {
       checkedInAt: expect.stringMatching(ISO_MS),
     });
   });
+
+  it.each(Object.entries(EVENT_STATUSES))(
+    'an event put in status %s by its verb sends its kind with the event, once',
+    async (status, { verb, kind }) => {
+      const { secret } = await subscribe(app, `${receiver.url}/${kind}`, kind);
+      const other = status === 'published' ? 'draft' : 'published';
+      const created = json(
+        await call(app, 'POST', '/_sandbox/events', { body: { title: 'Status Day', status: other } }),
+      );
+      const moved = json(await call(app, 'POST', `/_sandbox/events/${created.id}/${verb}`));
+      await call(app, 'POST', `/_sandbox/events/${created.id}/${verb}`); // already in it: nothing more
+      expect(moved).toMatchObject({ id: created.id, status });
+      await receiver.waitFor(1);
+      expect(await deliveriesIdle(app)).toBe(true);
+      expect(receiver.received.map((r) => r.body.type)).toEqual([kind]);
+      expect(receiver.received[0]?.body.data).toMatchObject({ id: created.id, status });
+      expect(signatureMatches(receiver.received[0]!, secret)).toBe(true);
+    },
+  );
 
   it('EVENT_* receives the whole lifecycle family; an eventId filter keeps other events out', async () => {
     await subscribe(app, `${receiver.url}/family`, 'EVENT_*');
