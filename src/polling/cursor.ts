@@ -35,7 +35,10 @@
  * - A failed poll leaves a floor: for an hour after the last failure, every poll of the stream asks from at
  *   least where the failed one asked (or its oldest kept record), so that the Zap that failed finds what it
  *   missed.
- * - Concurrent polls of a stream re-read the state just before writing and merge: the merge can only widen
+ * - The scheduled polls of a stream take turns (index.ts, `oneAtATime`): one that starts while another is
+ *   under way waits for it (8 s at most), then reads only what follows the kept records it left. Past that
+ *   bound, or without a cache, polls run concurrently, which stays correct:
+ *   concurrent polls of a stream re-read the state just before writing and merge: the merge can only widen
  *   later windows (later `t`, smaller `ms`, lower base and floor). The kept entry's writes (a small tail
  *   each poll, the whole entry now and then) do not wait for each other: the last one wins, each is true on
  *   its own (what it holds up to its settled position), and a record it lacks is after that position, so
@@ -98,7 +101,7 @@ const trustedKept = (
 export const openPoll = async (
   z: ZObject,
   bundle: Pick<Bundle, 'authData'>,
-  stream: { key: string; kind: SinceKind; timings: PollTimings; clock?: Clock },
+  stream: { key: string; kind: SinceKind; timings: PollTimings; clock?: Clock; runStarted?: number },
 ): Promise<SincePoll> => {
   const { timings } = stream;
   const clock = stream.clock ?? systemClock;
@@ -113,7 +116,8 @@ export const openPoll = async (
   const plan: Plan = planPoll(stream.kind, state ?? null, started, keptRead?.kept.settled ?? null, timings);
   const timeoutMs = Math.max(
     timings.minRequestTimeoutMs,
-    streamLimits().lookupMs - timings.requestMarginMs - (now() - started),
+    // The run's time so far counts: a poll that waited for another has that much less.
+    streamLimits().lookupMs - timings.requestMarginMs - (now() - (stream.runStarted ?? started)),
   );
   return {
     key: stream.key,

@@ -4,7 +4,7 @@
  * the records; `readNew` does the rest (the cursor, the kept records, the answer budget): see cursor.ts.
  */
 import type { Bundle, ZObject } from 'zapier-platform-core';
-import type { Clock } from '../memory';
+import { type Clock, accountCache, oneAtATime, systemClock } from '../memory';
 import { closePoll, openPoll, pollRequest } from './cursor';
 import type { SinceKind } from './state';
 import { POLL_TIMINGS, type PollTimings } from './timings';
@@ -34,23 +34,20 @@ export interface Stream<R> extends RecordShape<R> {
   clock?: Clock;
 }
 
-/**
- * Reads what is new for `stream` and builds the answer from it with `answer` (the records newest first); the
- * poll is remembered only once the answer is built. A failed read leaves its window for the stream's next
- * polls and throws unchanged.
- */
-export const readNew = async <R extends { createdAt: string }, A>(
+/** One poll: open, read the window, build the answer, remember the poll. */
+const pollOnce = async <R extends { createdAt: string }, A>(
   z: ZObject,
   bundle: Pick<Bundle, 'authData'>,
   stream: Stream<R>,
   answer: (records: R[]) => Promise<A>,
+  run: { timings: PollTimings; clock: Clock; started: number },
 ): Promise<A> => {
-  const timings = stream.timings ?? POLL_TIMINGS;
   const poll = await openPoll(z, bundle, {
     key: stream.key,
     kind: stream.kind,
-    timings,
-    clock: stream.clock,
+    timings: run.timings,
+    clock: run.clock,
+    runStarted: run.started,
   });
   const window = new PollWindow<R>(poll, stream);
   const read = await pollRequest(
@@ -61,4 +58,35 @@ export const readNew = async <R extends { createdAt: string }, A>(
   const built = await answer(selection.records);
   await closePoll(poll, selection);
   return built;
+};
+
+/**
+ * Reads what is new for `stream` and builds the answer from it with `answer` (the records newest first); the
+ * poll is remembered only once the answer is built. A failed read leaves its window for the stream's next
+ * polls and throws unchanged.
+ *
+ * The scheduled polls of one stream (its Zaps share it) take turns (`oneAtATime`): a poll that starts while
+ * another is under way waits for it a bounded while, then reads only what that one left after its kept
+ * records, instead of the same window again. Past the bound, or when the cache fails, it reads alone:
+ * concurrent polls stay correct (see cursor.ts), they only cost more.
+ */
+export const readNew = async <R extends { createdAt: string }, A>(
+  z: ZObject,
+  bundle: Pick<Bundle, 'authData'>,
+  stream: Stream<R>,
+  answer: (records: R[]) => Promise<A>,
+): Promise<A> => {
+  const timings = stream.timings ?? POLL_TIMINGS;
+  const clock = stream.clock ?? systemClock;
+  const run = { timings, clock, started: clock.now() };
+  const once = () => pollOnce(z, bundle, stream, answer, run);
+  // A Zap being turned on records nothing: it has no one to wait for.
+  if (stream.kind === 'dedupe') return once();
+  const cache = accountCache(z, bundle, () => clock.now());
+  const turn = await oneAtATime<A>(cache, `${stream.key}:turn`, timings.turn, clock, {
+    // Each poll answers its own Zap: it waits for the poll before it to end, never for its answer.
+    ready: async () => undefined,
+    work: once,
+  });
+  return turn.by === 'waited' ? once() : turn.value;
 };

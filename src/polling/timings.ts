@@ -3,6 +3,8 @@
  * and benchmarks build their own with `pollTimings`. Figures that depend on each other are computed from
  * each other here, from a handful of facts about Zapier and the service.
  */
+import type { TurnTimings } from '../memory';
+
 const SECOND = 1000;
 const MINUTE = 60 * SECOND;
 const HOUR = 60 * MINUTE;
@@ -37,6 +39,10 @@ export interface PollFacts {
   /** Zapier stops a poll at 30 s: the request gives up this long before the connect layer's own limit. */
   requestMarginMs: number;
   minRequestTimeoutMs: number;
+  /** Zapier stops a poll at this. */
+  runLimitMs: number;
+  /** How long a poll waits for another poll of its stream to end before it reads alone. */
+  turnWaitMs: number;
 }
 
 export const POLL_FACTS: PollFacts = {
@@ -54,6 +60,8 @@ export const POLL_FACTS: PollFacts = {
   answerMarginBytes: 8 * 1024,
   requestMarginMs: 2 * SECOND,
   minRequestTimeoutMs: 5 * SECOND,
+  runLimitMs: 30 * SECOND,
+  turnWaitMs: 8 * SECOND,
 };
 
 export type PollTimings = Readonly<
@@ -86,6 +94,11 @@ export type PollTimings = Readonly<
     keptTailShare: number;
     /** The most ids a Zap being turned on is given (Zapier's dedupe table holds 105,000). */
     maxDedupeItems: number;
+    /**
+     * The polls of one stream take turns: a lease that outlives a poll Zapier stopped, a bounded wait that
+     * leaves the waiter time for its own read, looks that back off.
+     */
+    turn: TurnTimings;
   }
 >;
 
@@ -110,6 +123,12 @@ export const pollTimings = (overrides: Partial<PollFacts> = {}): PollTimings => 
     keptUnpackedCapBytes: 64 * MIB,
     keptTailShare: 0.25,
     maxDedupeItems: 100_000,
+    turn: Object.freeze({
+      leaseSeconds: Math.ceil((f.runLimitMs + f.requestMarginMs) / SECOND),
+      waitMs: f.turnWaitMs,
+      firstLookMs: 250,
+      maxLookMs: 2 * SECOND,
+    }),
   });
 };
 
