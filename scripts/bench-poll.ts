@@ -17,6 +17,7 @@
 // and the targets.
 //
 // Flags: --scale N (24000) --hours N (4) --rush-only (only the rushes) --no-rush
+// --rush TEXT[/MIN] (only the rushes whose name contains TEXT, at MIN-minute polls if given: `--rush "10 KB/1"`)
 
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -54,6 +55,19 @@ const PLAY_MS = flag('hours', 4) * HOUR;
 const INTERVALS_MIN = [1, 2, 5, 15];
 const RUSH_ONLY = process.argv.includes('--rush-only');
 const NO_RUSH = process.argv.includes('--no-rush');
+
+/** The rush scenarios `--rush TEXT[/MIN]` picks (all of them without it). */
+const pickedRushes = (): typeof RUSH_SCENARIOS => {
+  const i = process.argv.indexOf('--rush');
+  const pick = i >= 0 ? (process.argv[i + 1] ?? '') : null;
+  if (pick === null) return RUSH_SCENARIOS;
+  const cut = pick.lastIndexOf('/');
+  const text = (cut >= 0 ? pick.slice(0, cut) : pick).toLowerCase();
+  const every = cut >= 0 ? Number(pick.slice(cut + 1)) : NaN;
+  return RUSH_SCENARIOS.filter(
+    (s) => s.name.toLowerCase().includes(text) && (!Number.isFinite(every) || s.everyMin === every),
+  );
+};
 
 // One clock for the sandbox and the app: real time plus the minutes the play has jumped.
 const realNow = Date.now.bind(Date);
@@ -664,7 +678,7 @@ async function main(): Promise<void> {
     widest: {},
     child: { code: 0, stdout: '', stderr: '' },
   };
-  if (!RUSH_ONLY) {
+  if (!RUSH_ONLY && !process.argv.includes('--rush')) {
     for (const everyMin of INTERVALS_MIN) played.cadences.push(await playCadence(bench, everyMin));
     played.held = [await playHeld(bench, 120, true), await playHeld(bench, 60, false)];
     played.naive = await playNaive(bench);
@@ -675,7 +689,7 @@ async function main(): Promise<void> {
   }
   if (!NO_RUSH) {
     process.stderr.write(`${rushLines([])[0]}\n`);
-    played.rushes = await playRushes(RUSH_SCENARIOS, (line) => process.stderr.write(`${line}\n`));
+    played.rushes = await playRushes(pickedRushes(), (line) => process.stderr.write(`${line}\n`));
   }
   await bench.close();
   console.log(report(played));

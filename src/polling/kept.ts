@@ -106,52 +106,57 @@ export const decodeTail = (value: unknown, capBytes: number): Tail | null => {
 const entryCount = (batches: Array<KeptBatch<unknown>>) =>
   batches.reduce((n, batch) => n + batch.e.length, 0);
 
-/** The newest `count` entries of `batches` (a batch cut short keeps its newest entries). */
-const newest = <R>(batches: Array<KeptBatch<R>>, count: number): Array<KeptBatch<R>> => {
-  let drop = entryCount(batches) - count;
+/**
+ * `batches` less `drop` of their entries: first from the batches `first` picks (oldest batch first), then
+ * from the others (oldest batch first); a batch cut short keeps its newest entries.
+ */
+const without = <R>(
+  batches: Array<KeptBatch<R>>,
+  drop: number,
+  first: (batch: KeptBatch<R>) => boolean,
+): Array<KeptBatch<R>> => {
+  const cut = new Map<KeptBatch<R>, number>();
+  let left = drop;
+  for (const pass of [first, (batch: KeptBatch<R>) => !first(batch)])
+    for (const batch of batches) {
+      if (left <= 0 || !pass(batch)) continue;
+      const n = Math.min(left, batch.e.length);
+      cut.set(batch, n);
+      left -= n;
+    }
   const out: Array<KeptBatch<R>> = [];
   for (const batch of batches) {
-    if (drop >= batch.e.length) {
-      drop -= batch.e.length;
-      continue;
-    }
-    const e = drop > 0 ? [...batch.e].sort((a, b) => a[0] - b[0]).slice(drop) : batch.e;
-    const b = Math.round((batch.b * e.length) / Math.max(batch.e.length, 1));
-    drop = 0;
-    out.push({ ...batch, b, e });
+    const n = cut.get(batch) ?? 0;
+    if (n >= batch.e.length) continue;
+    const e = n > 0 ? [...batch.e].sort((a, b) => a[0] - b[0]).slice(n) : batch.e;
+    out.push({ ...batch, b: Math.round((batch.b * e.length) / Math.max(batch.e.length, 1)), e });
   }
   return out;
 };
 
 /**
- * The whole entry packed within the caps: when it is over, its oldest records leave it (the newest share
- * that fits, measured, a few times at most), but only those every Zap polling on time has had (returned
- * more than `holdMs` before `now`, not waiting for a rush to drain). `null` when that is not enough: the
- * stream then reads its window from the checkpoints.
+ * The whole entry packed within the caps. When it is over, records leave it (the share that fits,
+ * measured, until it fits): first those every Zap polling on time has had (returned more than `holdMs`
+ * before `now`, not waiting for a rush to drain), oldest first, then the oldest of the others. The entry
+ * stays usable whatever it sheds: its settled position is unchanged, so polls still read only after it.
  */
-export const packWithin = <R>(
-  whole: Kept<R> & { g: string },
-  timings: PollTimings,
-  now: number,
-): string | null => {
+export const packWithin = <R>(whole: Kept<R> & { g: string }, timings: PollTimings, now: number): string => {
   let batches = whole.batches;
-  const spare = (list: Array<KeptBatch<R>>) =>
-    entryCount(list.filter((batch) => !batch.p && batch.f <= now - timings.holdMs));
-  for (let attempt = 0; attempt < 6; attempt += 1) {
+  const spare = (batch: KeptBatch<R>) => !batch.p && batch.f <= now - timings.holdMs;
+  for (;;) {
     const value = { v: 3, g: whole.g, base: whole.base, settled: whole.settled, batches };
     const raw = Buffer.byteLength(JSON.stringify(value));
     const packed = raw <= timings.keptUnpackedCapBytes ? pack(value) : null;
-    if (packed !== null && packed.length <= timings.keptCapBytes) return packed;
     const count = entryCount(batches);
+    if ((packed !== null && packed.length <= timings.keptCapBytes) || count === 0)
+      return packed ?? pack({ ...value, batches: [] });
     const share = Math.min(
       timings.keptUnpackedCapBytes / raw,
       packed === null ? 1 : timings.keptCapBytes / packed.length,
     );
     const keep = Math.min(count - 1, Math.floor(count * share * 0.9));
-    if (count - keep > spare(batches)) return null;
-    batches = newest(batches, keep);
+    batches = without(batches, count - keep, spare);
   }
-  return null;
 };
 
 /** What a poll read of the kept entry: the entry, and what the write after it needs to know. */
@@ -212,9 +217,7 @@ export const keptStore = (cache: AccountCache, key: string, timings: PollTimings
         }
       }
       const now = next.batches.reduce((latest, batch) => Math.max(latest, batch.f), 0);
-      const fresh = packWithin({ ...next, g: randomUUID().slice(0, 8) }, timings, now);
-      if (fresh === null) await whole.clear();
-      else await whole.write(fresh);
+      await whole.write(packWithin({ ...next, g: randomUUID().slice(0, 8) }, timings, now));
     },
   };
 };
