@@ -16,7 +16,8 @@
 // compiled app), the rushes (each alone in a child process on the compiled app: scripts/lib/pollPlay.ts),
 // and the targets.
 //
-// Flags: --scale N (24000) --hours N (4) --rush-only (only the rushes) --no-rush
+// Flags: --scale N (24000) --hours N (4) --every MIN (one polling interval only) --rush-only (only the
+// rushes) --no-rush
 // --rush TEXT[/MIN] (only the rushes whose name contains TEXT, at MIN-minute polls if given: `--rush "10 KB/1"`)
 
 import { spawn } from 'node:child_process';
@@ -52,7 +53,8 @@ const flag = (name: string, fallback: number): number => {
 
 const SCALE = Math.floor(flag('scale', 24_000));
 const PLAY_MS = flag('hours', 4) * HOUR;
-const INTERVALS_MIN = [1, 2, 5, 15];
+const EVERY = flag('every', NaN);
+const INTERVALS_MIN = [1, 2, 5, 15].filter((min) => !Number.isFinite(EVERY) || min === EVERY);
 const RUSH_ONLY = process.argv.includes('--rush-only');
 const NO_RUSH = process.argv.includes('--no-rush');
 

@@ -172,6 +172,8 @@ export interface Played {
   floorDelayMs: number;
   /** From this poll on, the backlog is drained. */
   drainedFrom: number;
+  /** The largest whole kept entry written (bytes of its JSON in the cache). */
+  largestKept: number;
 }
 
 const bundle = (meta: Record<string, unknown>): Bundle =>
@@ -310,5 +312,9 @@ export const playRush = async (
     lastDelayMs,
     floorDelayMs: floorDelay(service, s, last, itemBytes),
     drainedFrom,
+    largestKept: Math.max(
+      0,
+      ...[...cache.largest].filter(([key]) => key.endsWith(':kept')).map(([, bytes]) => bytes),
+    ),
   };
 };

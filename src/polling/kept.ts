@@ -5,21 +5,24 @@
  *
  * - the whole entry (`:kept`), written now and then, and
  * - a tail (`:kept:tail`), the batches added since, with the newest settled position: what a steady poll
- *   writes. Once the tail is a quarter of the whole (`keptTailShare`), the poll writes the whole entry
- *   again (a new generation; a tail of another generation is ignored).
+ *   writes. Once the tail would be larger than √(2 × the whole × a batch), in packed bytes (`tailPays`), the
+ *   poll writes the whole entry again (a new generation; a tail of another generation is ignored).
  *
  * Concurrent polls write without waiting for each other: each write is true on its own (what it holds up to
  * its settled position; a tail is used only with the whole it was written after), and a record the surviving
  * write lacks is after its settled position, so the next poll reads it again.
  *
- * An entry over its cap keeps its newest records: the oldest leave it early (they were returned already).
- * An entry that unpacks to more than `keptUnpackedCapBytes` is treated as missing, without unpacking more.
+ * An entry over its cap keeps its newest records and stays in use (`packWithin`): the records every Zap on
+ * time has had leave it first, then the oldest others; those of them after the settled position are listed
+ * by position (`s`), since the next polls read them again. What that costs a second Zap of the stream is in
+ * cursor.ts's comment. An entry that unpacks to more than `keptUnpackedCapBytes` is treated as missing,
+ * without unpacking more (`packWithin` never writes one).
  */
 import { randomUUID } from 'node:crypto';
 import { brotliCompressSync, brotliDecompressSync, constants } from 'node:zlib';
 import * as z from 'zod';
 import { type AccountCache, cacheRecord } from '../memory';
-import { type Position, PositionSchema } from './position';
+import { type Position, PositionSchema, comparePositions } from './position';
 import type { PollTimings } from './timings';
 import { sharesOf } from './shares';
 
@@ -44,6 +47,11 @@ export interface Kept<R> {
   settled: Position;
   /** Oldest first. */
   batches: Array<KeptBatch<R>>;
+  /**
+   * Records a poll returned that left the entry (over its cap) while after `settled`: the next polls read
+   * them again, and know by these that they are not new.
+   */
+  shed?: Array<[ms: number, id: string]>;
 }
 
 const BatchSchema = z.object({
@@ -58,6 +66,7 @@ const WholeSchema = z.strictObject({
   base: PositionSchema,
   settled: PositionSchema,
   batches: z.array(BatchSchema),
+  s: z.array(z.tuple([z.number(), z.string()])).optional(),
 });
 const TailSchema = z.strictObject({
   v: z.literal(3),
@@ -114,7 +123,7 @@ const without = <R>(
   batches: Array<KeptBatch<R>>,
   drop: number,
   first: (batch: KeptBatch<R>) => boolean,
-): Array<KeptBatch<R>> => {
+): { batches: Array<KeptBatch<R>>; dropped: Array<KeptEntry<R>> } => {
   const cut = new Map<KeptBatch<R>, number>();
   let left = drop;
   for (const pass of [first, (batch: KeptBatch<R>) => !first(batch)])
@@ -125,26 +134,42 @@ const without = <R>(
       left -= n;
     }
   const out: Array<KeptBatch<R>> = [];
+  const dropped: Array<KeptEntry<R>> = [];
   for (const batch of batches) {
     const n = cut.get(batch) ?? 0;
+    const sorted = n > 0 ? [...batch.e].sort((a, b) => a[0] - b[0]) : batch.e;
+    dropped.push(...sorted.slice(0, n));
     if (n >= batch.e.length) continue;
-    const e = n > 0 ? [...batch.e].sort((a, b) => a[0] - b[0]).slice(n) : batch.e;
+    const e = sorted.slice(n);
     out.push({ ...batch, b: Math.round((batch.b * e.length) / Math.max(batch.e.length, 1)), e });
   }
-  return out;
+  return { batches: out, dropped };
 };
+
+/** The shed records still after `settled` (those at or before it are never read again). */
+export const shedAfter = (shed: Kept<unknown>['shed'], settled: Position): Array<[number, string]> =>
+  (shed ?? []).filter(([ms, id]) => comparePositions({ ms, id }, settled) > 0);
 
 /**
  * The whole entry packed within the caps. When it is over, records leave it (the share that fits,
  * measured, until it fits): first those every Zap polling on time has had (returned more than `holdMs`
  * before `now`, not waiting for a rush to drain), oldest first, then the oldest of the others. The entry
- * stays usable whatever it sheds: its settled position is unchanged, so polls still read only after it.
+ * stays usable whatever it sheds: its settled position is unchanged, so polls still read only after it;
+ * the shed records after it are listed by position (`s`), so that those polls do not take them for new.
  */
 export const packWithin = <R>(whole: Kept<R> & { g: string }, timings: PollTimings, now: number): string => {
   let batches = whole.batches;
+  let shed = shedAfter(whole.shed, whole.settled);
   const spare = (batch: KeptBatch<R>) => !batch.p && batch.f <= now - timings.holdMs;
   for (;;) {
-    const value = { v: 3, g: whole.g, base: whole.base, settled: whole.settled, batches };
+    const value = {
+      v: 3,
+      g: whole.g,
+      base: whole.base,
+      settled: whole.settled,
+      batches,
+      ...(shed.length ? { s: shed } : {}),
+    };
     const raw = Buffer.byteLength(JSON.stringify(value));
     const packed = raw <= timings.keptUnpackedCapBytes ? pack(value) : null;
     const count = entryCount(batches);
@@ -155,9 +180,28 @@ export const packWithin = <R>(whole: Kept<R> & { g: string }, timings: PollTimin
       packed === null ? 1 : timings.keptCapBytes / packed.length,
     );
     const keep = Math.min(count - 1, Math.floor(count * share * 0.9));
-    batches = without(batches, count - keep, spare);
+    const cut = without(batches, count - keep, spare);
+    batches = cut.batches;
+    shed = [
+      ...shed,
+      ...shedAfter(
+        cut.dropped.map(([ms, id]) => [ms, id]),
+        whole.settled,
+      ),
+    ];
   }
 };
+
+/**
+ * Whether a poll writes the tail (`tailBytes` packed, of `tailBatches` batches) rather than the whole entry
+ * (`wholeBytes` packed). A tail of k batches of b bytes each costs k·b a poll, and rewriting the whole entry
+ * W bytes: over a round of k tail writes and one whole write that is (b·k²/2 + W) / (k + 1) a poll, least
+ * when k·b is about √(2·W·b). So the tail grows up to that, whatever the interval between polls (a Zap
+ * polled every minute adds small batches and writes a longer tail, one polled every 15 minutes a shorter
+ * one).
+ */
+const tailPays = (tailBytes: number, tailBatches: number, wholeBytes: number): boolean =>
+  tailBytes <= Math.sqrt((2 * wholeBytes * tailBytes) / Math.max(tailBatches, 1));
 
 /** What a poll read of the kept entry: the entry, and what the write after it needs to know. */
 export interface KeptRead {
@@ -191,7 +235,7 @@ export const keptStore = (cache: AccountCache, key: string, timings: PollTimings
       const batches = all.filter(fresh).sort((a, b) => a.f - b.f);
       const settled = after && after.g === decoded.g ? after.settled : decoded.settled;
       return {
-        kept: { base: decoded.base, settled, batches },
+        kept: { base: decoded.base, settled, batches, shed: shedAfter(decoded.s, settled) },
         g: decoded.g,
         wholeBytes: w.length,
         tail: tailBatches,
@@ -209,9 +253,9 @@ export const keptStore = (cache: AccountCache, key: string, timings: PollTimings
       restamped = false,
     ): Promise<void> => {
       if (previous && !restamped) {
-        const value = { v: 3, g: previous.g, settled: next.settled, batches: [...previous.tail, ...added] };
-        const packedTail = pack(value);
-        if (packedTail.length <= previous.wholeBytes * timings.keptTailShare) {
+        const batches = [...previous.tail, ...added];
+        const packedTail = pack({ v: 3, g: previous.g, settled: next.settled, batches });
+        if (tailPays(packedTail.length, batches.length, previous.wholeBytes)) {
           await tail.write(packedTail);
           return;
         }
