@@ -5,7 +5,7 @@
  *
  * - the whole entry (`:kept`), written now and then, and
  * - a tail (`:kept:tail`), the batches added since, with the newest settled position: what a steady poll
- *   writes. Once the tail would be larger than √(2 × the whole × a batch), in packed bytes (`tailPays`), the
+ *   writes. Once the tail would be larger than √(the whole × a batch), in packed bytes (`tailPays`), the
  *   poll writes the whole entry again (a new generation; a tail of another generation is ignored).
  *
  * Concurrent polls write without waiting for each other: each write is true on its own (what it holds up to
@@ -194,14 +194,14 @@ export const packWithin = <R>(whole: Kept<R> & { g: string }, timings: PollTimin
 
 /**
  * Whether a poll writes the tail (`tailBytes` packed, of `tailBatches` batches) rather than the whole entry
- * (`wholeBytes` packed). A tail of k batches of b bytes each costs k·b a poll, and rewriting the whole entry
- * W bytes: over a round of k tail writes and one whole write that is (b·k²/2 + W) / (k + 1) a poll, least
- * when k·b is about √(2·W·b). So the tail grows up to that, whatever the interval between polls (a Zap
- * polled every minute adds small batches and writes a longer tail, one polled every 15 minutes a shorter
- * one).
+ * (`wholeBytes` packed). Each poll reads the whole entry W and the tail, and writes the tail or W. With
+ * batches of b bytes, a round of k tail writes and one whole write moves about b·k + W / (k + 1) a poll
+ * besides W read (the tail written, k·b/2 on average, and read, as much), least when the tail's k·b is
+ * about √(W·b). So the tail grows up to that, whatever the interval between polls: a Zap polled every
+ * minute adds small batches and writes a longer tail, one polled every 15 minutes a shorter one.
  */
 const tailPays = (tailBytes: number, tailBatches: number, wholeBytes: number): boolean =>
-  tailBytes <= Math.sqrt((2 * wholeBytes * tailBytes) / Math.max(tailBatches, 1));
+  tailBytes <= Math.sqrt((wholeBytes * tailBytes) / Math.max(tailBatches, 1));
 
 /** What a poll read of the kept entry: the entry, and what the write after it needs to know. */
 export interface KeptRead {
