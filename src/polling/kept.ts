@@ -68,9 +68,11 @@ const WholeSchema = z.strictObject({
   batches: z.array(BatchSchema),
   s: z.array(z.tuple([z.number(), z.string()])).optional(),
 });
+/** A piece of the tail: the batches added after `from` (the settled position it continues) up to `settled`. */
 const TailSchema = z.strictObject({
   v: z.literal(3),
   g: z.string(),
+  from: PositionSchema,
   settled: PositionSchema,
   batches: z.array(BatchSchema),
 });
@@ -146,9 +148,12 @@ const without = <R>(
   return { batches: out, dropped };
 };
 
-/** The shed records still after `settled` (those at or before it are never read again). */
-export const shedAfter = (shed: Kept<unknown>['shed'], settled: Position): Array<[number, string]> =>
-  (shed ?? []).filter(([ms, id]) => comparePositions({ ms, id }, settled) > 0);
+/** The positions of the shed records still after `settled` (those at or before it are never read again). */
+export const shedAfter = (
+  shed: Array<[number, string, ...unknown[]]> | undefined,
+  settled: Position,
+): Array<[number, string]> =>
+  (shed ?? []).flatMap(([ms, id]) => (comparePositions({ ms, id }, settled) > 0 ? [[ms, id]] : []));
 
 /**
  * The whole entry packed within the caps. When it is over, records leave it (the share that fits,
@@ -182,50 +187,98 @@ export const packWithin = <R>(whole: Kept<R> & { g: string }, timings: PollTimin
     const keep = Math.min(count - 1, Math.floor(count * share * 0.9));
     const cut = without(batches, count - keep, spare);
     batches = cut.batches;
-    shed = [
-      ...shed,
-      ...shedAfter(
-        cut.dropped.map(([ms, id]) => [ms, id]),
-        whole.settled,
-      ),
-    ];
+    shed = [...shed, ...shedAfter(cut.dropped, whole.settled)];
   }
 };
 
 /**
- * Whether a poll writes the tail (`tailBytes` packed, of `tailBatches` batches) rather than the whole entry
- * (`wholeBytes` packed). Each poll reads the whole entry W and the tail, and writes the tail or W. With
- * batches of b bytes, a round of k tail writes and one whole write moves about b·k + W / (k + 1) a poll
- * besides W read (the tail written, k·b/2 on average, and read, as much), least when the tail's k·b is
- * about √(W·b). So the tail grows up to that, whatever the interval between polls: a Zap polled every
- * minute adds small batches and writes a longer tail, one polled every 15 minutes a shorter one.
+ * Whether a poll writes the tail (`tailBytes` packed in all, of `tailBatches` batches) rather than the whole
+ * entry (`wholeBytes` packed). Each poll reads the whole entry W and the tail, and writes one piece of the
+ * tail (its own batch while there are keys for new pieces) or W. With batches of b bytes, a round of k
+ * polls that add a piece and one that writes W moves about b + W / (k + 1) + k·b/2 a poll besides W read
+ * (a piece written, the whole now and then, the tail read), least when the tail's k·b is about √(2·W·b)
+ * and nearly as little up to √(3·W·b): the tail grows up to that, for fewer bytes written. Whatever the
+ * interval between polls: polls every minute add small batches and fill the last piece with many, polls
+ * every 15 minutes add a piece each.
  */
 const tailPays = (tailBytes: number, tailBatches: number, wholeBytes: number): boolean =>
-  tailBytes <= Math.sqrt((wholeBytes * tailBytes) / Math.max(tailBatches, 1));
+  tailBytes <= Math.sqrt((3 * wholeBytes * tailBytes) / Math.max(tailBatches, 1));
+
+/** A piece of the tail as read: where it starts, its batches and its packed size. */
+interface PieceRead {
+  from: Position;
+  batches: Array<KeptBatch<unknown>>;
+  bytes: number;
+}
 
 /** What a poll read of the kept entry: the entry, and what the write after it needs to know. */
 export interface KeptRead {
   kept: Kept<unknown>;
-  /** The whole entry's generation and packed size, and the tail's batches (written after it). */
+  /** The whole entry's generation and packed size. */
   g: string;
   wholeBytes: number;
-  tail: Array<KeptBatch<unknown>>;
+  /** The pieces of the tail that continue the whole entry, in order, and the settled position they reach. */
+  pieces: PieceRead[];
+  end: Position;
 }
+
+const samePosition = (a: Position, b: Position) => comparePositions(a, b) === 0;
+
+/**
+ * The pieces of the tail that continue `whole`, in order: of its generation, each starting where the one
+ * before ended (a piece another poll wrote again since is the end of the chain: what it lacks comes after
+ * its settled position, so the next poll reads it again).
+ */
+const chainOf = (whole: Whole, values: unknown[], capBytes: number) => {
+  const pieces: PieceRead[] = [];
+  let end = whole.settled;
+  for (const value of values) {
+    const piece = decodeTail(value, capBytes);
+    if (!piece || piece.g !== whole.g || !samePosition(piece.from, end)) break;
+    pieces.push({ from: piece.from, batches: piece.batches, bytes: (value as string).length });
+    end = piece.settled;
+  }
+  return { pieces, end };
+};
+
+/**
+ * The piece a poll writes (its key's index and packed value) when that pays (`tailPays`): a new piece of
+ * its own batch while there is a key for one, else the last piece again with its batch added.
+ */
+const nextPiece = (
+  previous: KeptRead,
+  settled: Position,
+  added: Array<KeptBatch<unknown>>,
+  keys: number,
+): { index: number; packed: string } | null => {
+  const { pieces } = previous;
+  const last = pieces[pieces.length - 1];
+  const fresh = pieces.length < keys || !last;
+  const index = fresh ? pieces.length : pieces.length - 1;
+  const from = fresh ? previous.end : last.from;
+  const batches = fresh ? added : [...last.batches, ...added];
+  const packed = pack({ v: 3, g: previous.g, from, settled, batches });
+  const others = fresh ? pieces : pieces.slice(0, -1);
+  const tailBytes = others.reduce((sum, piece) => sum + piece.bytes, packed.length);
+  const tailBatches = others.reduce((sum, piece) => sum + piece.batches.length, batches.length);
+  return tailPays(tailBytes, tailBatches, previous.wholeBytes) ? { index, packed } : null;
+};
 
 /** The stream's kept entry in the account's cache. */
 export const keptStore = (cache: AccountCache, key: string, timings: PollTimings) => {
   const packed = z.string();
   const whole = cacheRecord(cache, `${key}:kept`, packed, timings.keptTtlSeconds);
-  const tail = cacheRecord(cache, `${key}:kept:tail`, packed, timings.keptTtlSeconds);
+  const tail = Array.from({ length: timings.keptTailPieces }, (_, i) =>
+    cacheRecord(cache, `${key}:kept:tail${i ? i : ''}`, packed, timings.keptTtlSeconds),
+  );
   return {
     /** The entry (its batches of the last `keptMs` before `clientNow`), or `null` when there is none. */
     read: async (clientNow: number): Promise<KeptRead | null> => {
-      const [w, t] = await Promise.all([whole.read(), tail.read()]);
+      const [w, ...t] = await Promise.all([whole.read(), ...tail.map((piece) => piece.read())]);
       const decoded = decodeWhole(w, timings.keptUnpackedCapBytes);
       if (!decoded || w === undefined) return null;
-      const after = decodeTail(t, timings.keptUnpackedCapBytes);
-      const tailBatches = after && after.g === decoded.g ? after.batches : [];
-      const all = [...decoded.batches, ...tailBatches];
+      const { pieces, end } = chainOf(decoded, t, timings.keptUnpackedCapBytes);
+      const all = [...decoded.batches, ...pieces.flatMap((piece) => piece.batches)];
       // A batch of a rush (`p`) stays until the rush is drained. The others leave `keptMs` after their
       // poll, or later when the entry is larger than an answer: its shares take turns of `holdMs` each.
       const bytes = all.reduce((sum, batch) => sum + batch.b, 0);
@@ -233,18 +286,18 @@ export const keptStore = (cache: AccountCache, key: string, timings: PollTimings
       const lifetime = Math.max(timings.keptMs, turns * timings.holdMs);
       const fresh = (batch: KeptBatch<unknown>) => !!batch.p || batch.f >= clientNow - lifetime;
       const batches = all.filter(fresh).sort((a, b) => a.f - b.f);
-      const settled = after && after.g === decoded.g ? after.settled : decoded.settled;
       return {
-        kept: { base: decoded.base, settled, batches, shed: shedAfter(decoded.s, settled) },
+        kept: { base: decoded.base, settled: end, batches, shed: shedAfter(decoded.s, end) },
         g: decoded.g,
         wholeBytes: w.length,
-        tail: tailBatches,
+        pieces,
+        end,
       };
     },
     /**
-     * Writes what a poll adds (`added`, the entry now covering up to `next.settled`): the tail alone while
-     * it stays small next to the whole it follows (`previous`), else the whole entry, a new generation
-     * (always when the poll `restamped` batches that were waiting).
+     * Writes what a poll adds (`added`, the entry now covering up to `next.settled`): a piece of the tail
+     * while the tail stays small next to the whole it follows (`previous`), else the whole entry, a new
+     * generation (always when the poll `restamped` batches that were waiting).
      */
     write: async <R>(
       next: Kept<R>,
@@ -252,13 +305,11 @@ export const keptStore = (cache: AccountCache, key: string, timings: PollTimings
       previous: KeptRead | null,
       restamped = false,
     ): Promise<void> => {
-      if (previous && !restamped) {
-        const batches = [...previous.tail, ...added];
-        const packedTail = pack({ v: 3, g: previous.g, settled: next.settled, batches });
-        if (tailPays(packedTail.length, batches.length, previous.wholeBytes)) {
-          await tail.write(packedTail);
-          return;
-        }
+      const piece =
+        previous && !restamped ? nextPiece(previous, next.settled, added, timings.keptTailPieces) : null;
+      if (piece) {
+        await tail[piece.index]?.write(piece.packed);
+        return;
       }
       const now = next.batches.reduce((latest, batch) => Math.max(latest, batch.f), 0);
       await whole.write(packWithin({ ...next, g: randomUUID().slice(0, 8) }, timings, now));

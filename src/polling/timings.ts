@@ -82,6 +82,8 @@ export type PollTimings = Readonly<
     keptCapBytes: number;
     /** The largest a kept entry may unpack to: a larger one is treated as missing. */
     keptUnpackedCapBytes: number;
+    /** How many keys the kept entry's tail may take (a piece each): more keys, fewer bytes written a poll. */
+    keptTailPieces: number;
     /** The most ids a Zap being turned on is given (Zapier's dedupe table holds 105,000). */
     maxDedupeItems: number;
   }
@@ -106,6 +108,7 @@ export const pollTimings = (overrides: Partial<PollFacts> = {}): PollTimings => 
     answerBudgetBytes: f.answerLimitBytes - f.answerMarginBytes,
     keptCapBytes: 1_000_000,
     keptUnpackedCapBytes: 64 * MIB,
+    keptTailPieces: 6,
     maxDedupeItems: 100_000,
   });
 };

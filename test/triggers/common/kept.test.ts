@@ -178,6 +178,43 @@ describe('the kept entry', () => {
     expect(tails.some((bytes) => bytes >= whole)).toBe(true);
   });
 
+  it('a piece of the tail written again by a slower poll ends the tail there (concurrent polls)', async () => {
+    const { cache, store } = keptStoreOn();
+    const first = kept(200, noisy);
+    await store.write(first, first.batches, null);
+    const batch = (poll: number) => ({
+      f: NOW - 10 * MINUTE + poll,
+      b: 100,
+      e: [
+        [NOW - 9 * MINUTE + poll, `sub_p${poll}`, record(poll)] as [number, string, Record<string, unknown>],
+      ],
+    });
+    const settledAt = (poll: number) => ({ ms: NOW - 5 * MINUTE + poll, id: '' });
+    const add = async (read: Awaited<ReturnType<typeof store.read>>, poll: number) => {
+      const next = { ...read!.kept, settled: settledAt(poll), batches: [...read!.kept.batches, batch(poll)] };
+      await store.write(next, [batch(poll)], read);
+    };
+    const seenBySlow = await store.read(NOW);
+    await add(seenBySlow, 1);
+    const keys = cache.keys().length;
+    await add(await store.read(NOW), 2);
+    // Each poll wrote a piece of its own under a key of its own.
+    expect(cache.keys().length).toBe(keys + 1);
+    let now = await store.read(NOW);
+    expect(now?.kept.settled).toEqual(settledAt(2));
+    expect(now?.kept.batches.flatMap((b) => b.e.map(([, id]) => id))).toEqual(
+      expect.arrayContaining(['sub_p1', 'sub_p2']),
+    );
+    // A slower poll that read the entry before either writes the first piece again: the second no longer
+    // follows it, so the entry ends at the slower poll's settled position and the next poll reads from there.
+    await add(seenBySlow, 3);
+    now = await store.read(NOW);
+    expect(now?.kept.settled).toEqual(settledAt(3));
+    const ids = now?.kept.batches.flatMap((b) => b.e.map(([, id]) => id));
+    expect(ids).toContain('sub_p3');
+    expect(ids).not.toContain('sub_p2');
+  });
+
   it('a tail written after another whole entry is ignored (concurrent polls)', async () => {
     const { store } = keptStoreOn();
     const first = kept(500, noisy);
