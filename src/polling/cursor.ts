@@ -47,8 +47,8 @@
  *   least where the failed one asked (or its oldest kept record), so that the Zap that failed finds what it
  *   missed.
  * - Concurrent polls of a stream re-read the state just before writing and merge: the merge can only widen
- *   later windows (later `t`, smaller `ms`, lower base and floor). The kept entry's writes (a small tail
- *   each poll, the whole entry now and then) do not wait for each other: the last one wins, each is true on
+ *   later windows (later `t`, smaller `ms`, lower base and floor). The kept entry's writes (a piece of
+ *   its tail each poll, the whole entry now and then) do not wait for each other: the last one wins, each is true on
  *   its own (what it holds up to its settled position), and a record it lacks is after that position, so
  *   the next poll reads it again.
  * - No position a poll starts after is later than what the app's own clock says was visible: a stored

@@ -1,16 +1,18 @@
 /**
  * The records a stream keeps in the cache (see the "kept" part of cursor.ts's comment): what its polls
  * returned during the last `keptMs`, in batches by the time a poll first returned them, with the two
- * positions that say what the entry covers. Stored compressed (brotli, base64) in two parts:
+ * positions that say what the entry covers. Stored compressed (brotli, base64) in parts:
  *
  * - the whole entry (`:kept`), written now and then, and
- * - a tail (`:kept:tail`), the batches added since, with the newest settled position: what a steady poll
- *   writes. Once the tail would be larger than √(the whole × a batch), in packed bytes (`tailPays`), the
- *   poll writes the whole entry again (a new generation; a tail of another generation is ignored).
+ * - the tail, the batches added since, in up to `keptTailPieces` pieces (`:kept:tail`, `:kept:tail1`, …),
+ *   each with the settled position it continues and the one it reaches: a steady poll writes its own batch
+ *   as a new piece, or, once every key is taken, the last piece again with its batch added. Once the tail
+ *   would be larger than √(3 × the whole × a batch), in packed bytes (`tailPays`), the poll writes the whole
+ *   entry again (a new generation; pieces of another generation are ignored).
  *
  * Concurrent polls write without waiting for each other: each write is true on its own (what it holds up to
- * its settled position; a tail is used only with the whole it was written after), and a record the surviving
- * write lacks is after its settled position, so the next poll reads it again.
+ * its settled position; a piece is used only after the whole entry and the pieces it was written after),
+ * and a record the surviving writes lack is after their settled position, so the next poll reads it again.
  *
  * An entry over its cap keeps its newest records and stays in use (`packWithin`): the records every Zap on
  * time has had leave it first, then the oldest others; those of them after the settled position are listed
