@@ -222,6 +222,8 @@ export interface KeptRead {
   /** The pieces of the tail that continue the whole entry, in order, and the settled position they reach. */
   pieces: PieceRead[];
   end: Position;
+  /** The tail's keys that held anything (pieces of this generation or older): a new whole entry clears them. */
+  held: number[];
 }
 
 const samePosition = (a: Position, b: Position) => comparePositions(a, b) === 0;
@@ -294,12 +296,13 @@ export const keptStore = (cache: AccountCache, key: string, timings: PollTimings
         wholeBytes: w.length,
         pieces,
         end,
+        held: t.flatMap((value, i) => (value === undefined ? [] : [i])),
       };
     },
     /**
      * Writes what a poll adds (`added`, the entry now covering up to `next.settled`): a piece of the tail
      * while the tail stays small next to the whole it follows (`previous`), else the whole entry, a new
-     * generation (always when the poll `restamped` batches that were waiting).
+     * generation (always when the poll `restamped` batches that were waiting), and clears the old pieces.
      */
     write: async <R>(
       next: Kept<R>,
@@ -315,6 +318,8 @@ export const keptStore = (cache: AccountCache, key: string, timings: PollTimings
       }
       const now = next.batches.reduce((latest, batch) => Math.max(latest, batch.f), 0);
       await whole.write(packWithin({ ...next, g: randomUUID().slice(0, 8) }, timings, now));
+      // The pieces of the old generation are of no use now: cleared, later polls do not read them.
+      await Promise.all((previous?.held ?? []).map((i) => tail[i]?.clear()));
     },
   };
 };
