@@ -16,7 +16,9 @@
 // compiled app), the rushes (each alone in a child process on the compiled app: scripts/lib/pollPlay.ts),
 // and the targets.
 //
-// Flags: --scale N (24000) --hours N (4) --rush-only (only the rushes) --no-rush
+// Flags: --scale N (24000) --hours N (4) --every MIN (one polling interval only) --rush-only (only the
+// rushes) --no-rush
+// --rush TEXT[/MIN] (only the rushes whose name contains TEXT, at MIN-minute polls if given: `--rush "10 KB/1"`)
 
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -51,9 +53,23 @@ const flag = (name: string, fallback: number): number => {
 
 const SCALE = Math.floor(flag('scale', 24_000));
 const PLAY_MS = flag('hours', 4) * HOUR;
-const INTERVALS_MIN = [1, 2, 5, 15];
+const EVERY = flag('every', NaN);
+const INTERVALS_MIN = [1, 2, 5, 15].filter((min) => !Number.isFinite(EVERY) || min === EVERY);
 const RUSH_ONLY = process.argv.includes('--rush-only');
 const NO_RUSH = process.argv.includes('--no-rush');
+
+/** The rush scenarios `--rush TEXT[/MIN]` picks (all of them without it). */
+const pickedRushes = (): typeof RUSH_SCENARIOS => {
+  const i = process.argv.indexOf('--rush');
+  const pick = i >= 0 ? (process.argv[i + 1] ?? '') : null;
+  if (pick === null) return RUSH_SCENARIOS;
+  const cut = pick.lastIndexOf('/');
+  const text = (cut >= 0 ? pick.slice(0, cut) : pick).toLowerCase();
+  const every = cut >= 0 ? Number(pick.slice(cut + 1)) : NaN;
+  return RUSH_SCENARIOS.filter(
+    (s) => s.name.toLowerCase().includes(text) && (!Number.isFinite(every) || s.everyMin === every),
+  );
+};
 
 // One clock for the sandbox and the app: real time plus the minutes the play has jumped.
 const realNow = Date.now.bind(Date);
@@ -644,7 +660,7 @@ function report(played: Played): string {
   const out = played.cadences.length ? steadyReport(played) : [];
   if (played.rushes.length) {
     out.push(
-      'Rushes, each with 1,000 an hour around it, played until drained (each alone in a child process on the compiled app). last reached: how long after it was made the last registration of the rush reached the Zap; floor: what handing the rush over in 6 MiB answers allows, plus one interval; svc/floor after: the largest service bytes against the floor at a poll once drained.',
+      'Rushes, each with 1,000 an hour around it, played until drained (each alone in a child process on the compiled app). last reached: how long after it was made the last registration of the rush reached the Zap; floor: what handing the rush over in 6 MiB answers allows, plus one interval; svc/floor after: the largest service bytes against the floor at a poll once drained (the rush and the steady registrations behind it reached the Zap); past margin: the same from the first poll whose 2.5-minute re-read (late visibility) starts after the rush.',
       ...rushLines(played.rushes),
       '',
     );
@@ -664,7 +680,7 @@ async function main(): Promise<void> {
     widest: {},
     child: { code: 0, stdout: '', stderr: '' },
   };
-  if (!RUSH_ONLY) {
+  if (!RUSH_ONLY && !process.argv.includes('--rush')) {
     for (const everyMin of INTERVALS_MIN) played.cadences.push(await playCadence(bench, everyMin));
     played.held = [await playHeld(bench, 120, true), await playHeld(bench, 60, false)];
     played.naive = await playNaive(bench);
@@ -675,7 +691,7 @@ async function main(): Promise<void> {
   }
   if (!NO_RUSH) {
     process.stderr.write(`${rushLines([])[0]}\n`);
-    played.rushes = await playRushes(RUSH_SCENARIOS, (line) => process.stderr.write(`${line}\n`));
+    played.rushes = await playRushes(pickedRushes(), (line) => process.stderr.write(`${line}\n`));
   }
   await bench.close();
   console.log(report(played));

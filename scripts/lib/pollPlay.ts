@@ -170,8 +170,10 @@ export interface Played {
   lastDelayMs: number;
   /** The delay handing the rush over in 6 MiB answers allows, plus one interval. */
   floorDelayMs: number;
-  /** From this poll on, the backlog is drained. */
+  /** From this poll on, the backlog is drained (the rush and the steady registrations behind it). */
   drainedFrom: number;
+  /** The largest whole kept entry written (bytes of its JSON in the cache). */
+  largestKept: number;
 }
 
 const bundle = (meta: Record<string, unknown>): Bundle =>
@@ -282,7 +284,15 @@ export const playRush = async (
         cacheWritten: cache.bytesWritten - written,
         rss,
       });
-      if (drainedFrom < 0 && seen.has(service.idOf(lastRush))) drainedFrom = polls.length;
+      // Drained: the last of the rush, and every registration visible when this poll started, reached the Zap.
+      const caughtUp = () =>
+        service.regs.every(
+          (r) =>
+            r.visibleMs >= lastStart ||
+            r.createdMs <= PLAY_START - 150 * MINUTE ||
+            seen.has(service.idOf(r.n)),
+        );
+      if (drainedFrom < 0 && seen.has(service.idOf(lastRush)) && caughtUp()) drainedFrom = polls.length;
       // Once drained, the play goes on until the kept entry holds none of the rush (150 minutes and a poll).
       if (drainedFrom >= 0 && (polls.length - drainedFrom) * every > (s.afterHours ?? 3) * HOUR) break;
     }
@@ -310,5 +320,9 @@ export const playRush = async (
     lastDelayMs,
     floorDelayMs: floorDelay(service, s, last, itemBytes),
     drainedFrom,
+    largestKept: Math.max(
+      0,
+      ...[...cache.largest].filter(([key]) => key.endsWith(':kept')).map(([, bytes]) => bytes),
+    ),
   };
 };

@@ -1,25 +1,30 @@
 /**
  * The records a stream keeps in the cache (see the "kept" part of cursor.ts's comment): what its polls
  * returned during the last `keptMs`, in batches by the time a poll first returned them, with the two
- * positions that say what the entry covers. Stored compressed (brotli, base64) in two parts:
+ * positions that say what the entry covers. Stored compressed (brotli, base64) in parts:
  *
  * - the whole entry (`:kept`), written now and then, and
- * - a tail (`:kept:tail`), the batches added since, with the newest settled position: what a steady poll
- *   writes. Once the tail is a quarter of the whole (`keptTailShare`), the poll writes the whole entry
- *   again (a new generation; a tail of another generation is ignored).
+ * - the tail, the batches added since, in up to `keptTailPieces` pieces (`:kept:tail`, `:kept:tail1`, …),
+ *   each with the settled position it continues and the one it reaches: a steady poll writes its own batch
+ *   as a new piece, or, once every key is taken, the last piece again with its batch added. Once the tail
+ *   would be larger than √(3 × the whole × a batch), in packed bytes (`tailPays`), the poll writes the whole
+ *   entry again (a new generation; pieces of another generation are ignored).
  *
  * Concurrent polls write without waiting for each other: each write is true on its own (what it holds up to
- * its settled position; a tail is used only with the whole it was written after), and a record the surviving
- * write lacks is after its settled position, so the next poll reads it again.
+ * its settled position; a piece is used only after the whole entry and the pieces it was written after),
+ * and a record the surviving writes lack is after their settled position, so the next poll reads it again.
  *
- * An entry over its cap keeps its newest records: the oldest leave it early (they were returned already).
- * An entry that unpacks to more than `keptUnpackedCapBytes` is treated as missing, without unpacking more.
+ * An entry over its cap keeps its newest records and stays in use (`packWithin`): the records every Zap on
+ * time has had leave it first, then the oldest others; those of them after the settled position are listed
+ * by position (`s`), since the next polls read them again. What that costs a second Zap of the stream is in
+ * cursor.ts's comment. An entry that unpacks to more than `keptUnpackedCapBytes` is treated as missing,
+ * without unpacking more (`packWithin` never writes one).
  */
 import { randomUUID } from 'node:crypto';
 import { brotliCompressSync, brotliDecompressSync, constants } from 'node:zlib';
 import * as z from 'zod';
 import { type AccountCache, cacheRecord } from '../memory';
-import { type Position, PositionSchema } from './position';
+import { type Position, PositionSchema, comparePositions } from './position';
 import type { PollTimings } from './timings';
 import { sharesOf } from './shares';
 
@@ -44,6 +49,11 @@ export interface Kept<R> {
   settled: Position;
   /** Oldest first. */
   batches: Array<KeptBatch<R>>;
+  /**
+   * Records a poll returned that left the entry (over its cap) while after `settled`: the next polls read
+   * them again, and know by these that they are not new.
+   */
+  shed?: Array<[ms: number, id: string]>;
 }
 
 const BatchSchema = z.object({
@@ -58,10 +68,13 @@ const WholeSchema = z.strictObject({
   base: PositionSchema,
   settled: PositionSchema,
   batches: z.array(BatchSchema),
+  s: z.array(z.tuple([z.number(), z.string()])).optional(),
 });
+/** A piece of the tail: the batches added after `from` (the settled position it continues) up to `settled`. */
 const TailSchema = z.strictObject({
   v: z.literal(3),
   g: z.string(),
+  from: PositionSchema,
   settled: PositionSchema,
   batches: z.array(BatchSchema),
 });
@@ -106,77 +119,170 @@ export const decodeTail = (value: unknown, capBytes: number): Tail | null => {
 const entryCount = (batches: Array<KeptBatch<unknown>>) =>
   batches.reduce((n, batch) => n + batch.e.length, 0);
 
-/** The newest `count` entries of `batches` (a batch cut short keeps its newest entries). */
-const newest = <R>(batches: Array<KeptBatch<R>>, count: number): Array<KeptBatch<R>> => {
-  let drop = entryCount(batches) - count;
-  const out: Array<KeptBatch<R>> = [];
-  for (const batch of batches) {
-    if (drop >= batch.e.length) {
-      drop -= batch.e.length;
-      continue;
+/**
+ * `batches` less `drop` of their entries: first from the batches `first` picks (oldest batch first), then
+ * from the others (oldest batch first); a batch cut short keeps its newest entries.
+ */
+const without = <R>(
+  batches: Array<KeptBatch<R>>,
+  drop: number,
+  first: (batch: KeptBatch<R>) => boolean,
+): { batches: Array<KeptBatch<R>>; dropped: Array<KeptEntry<R>> } => {
+  const cut = new Map<KeptBatch<R>, number>();
+  let left = drop;
+  for (const pass of [first, (batch: KeptBatch<R>) => !first(batch)])
+    for (const batch of batches) {
+      if (left <= 0 || !pass(batch)) continue;
+      const n = Math.min(left, batch.e.length);
+      cut.set(batch, n);
+      left -= n;
     }
-    const e = drop > 0 ? [...batch.e].sort((a, b) => a[0] - b[0]).slice(drop) : batch.e;
-    const b = Math.round((batch.b * e.length) / Math.max(batch.e.length, 1));
-    drop = 0;
-    out.push({ ...batch, b, e });
+  const out: Array<KeptBatch<R>> = [];
+  const dropped: Array<KeptEntry<R>> = [];
+  for (const batch of batches) {
+    const n = cut.get(batch) ?? 0;
+    const sorted = n > 0 ? [...batch.e].sort((a, b) => a[0] - b[0]) : batch.e;
+    dropped.push(...sorted.slice(0, n));
+    if (n >= batch.e.length) continue;
+    const e = sorted.slice(n);
+    out.push({ ...batch, b: Math.round((batch.b * e.length) / Math.max(batch.e.length, 1)), e });
   }
-  return out;
+  return { batches: out, dropped };
 };
 
+/** The positions of the shed records still after `settled` (those at or before it are never read again). */
+export const shedAfter = (
+  shed: Array<[number, string, ...unknown[]]> | undefined,
+  settled: Position,
+): Array<[number, string]> =>
+  (shed ?? []).flatMap(([ms, id]) => (comparePositions({ ms, id }, settled) > 0 ? [[ms, id]] : []));
+
 /**
- * The whole entry packed within the caps: when it is over, its oldest records leave it (the newest share
- * that fits, measured, a few times at most), but only those every Zap polling on time has had (returned
- * more than `holdMs` before `now`, not waiting for a rush to drain). `null` when that is not enough: the
- * stream then reads its window from the checkpoints.
+ * The whole entry packed within the caps. When it is over, records leave it (the share that fits,
+ * measured, until it fits): first those every Zap polling on time has had (returned more than `holdMs`
+ * before `now`, not waiting for a rush to drain), oldest first, then the oldest of the others. The entry
+ * stays usable whatever it sheds: its settled position is unchanged, so polls still read only after it;
+ * the shed records after it are listed by position (`s`), so that those polls do not take them for new.
  */
-export const packWithin = <R>(
-  whole: Kept<R> & { g: string },
-  timings: PollTimings,
-  now: number,
-): string | null => {
+export const packWithin = <R>(whole: Kept<R> & { g: string }, timings: PollTimings, now: number): string => {
   let batches = whole.batches;
-  const spare = (list: Array<KeptBatch<R>>) =>
-    entryCount(list.filter((batch) => !batch.p && batch.f <= now - timings.holdMs));
-  for (let attempt = 0; attempt < 6; attempt += 1) {
-    const value = { v: 3, g: whole.g, base: whole.base, settled: whole.settled, batches };
+  let shed = shedAfter(whole.shed, whole.settled);
+  const spare = (batch: KeptBatch<R>) => !batch.p && batch.f <= now - timings.holdMs;
+  for (;;) {
+    const value = {
+      v: 3,
+      g: whole.g,
+      base: whole.base,
+      settled: whole.settled,
+      batches,
+      ...(shed.length ? { s: shed } : {}),
+    };
     const raw = Buffer.byteLength(JSON.stringify(value));
     const packed = raw <= timings.keptUnpackedCapBytes ? pack(value) : null;
-    if (packed !== null && packed.length <= timings.keptCapBytes) return packed;
     const count = entryCount(batches);
+    if ((packed !== null && packed.length <= timings.keptCapBytes) || count === 0)
+      return packed ?? pack({ ...value, batches: [] });
     const share = Math.min(
       timings.keptUnpackedCapBytes / raw,
       packed === null ? 1 : timings.keptCapBytes / packed.length,
     );
     const keep = Math.min(count - 1, Math.floor(count * share * 0.9));
-    if (count - keep > spare(batches)) return null;
-    batches = newest(batches, keep);
+    const cut = without(batches, count - keep, spare);
+    batches = cut.batches;
+    shed = [...shed, ...shedAfter(cut.dropped, whole.settled)];
   }
-  return null;
 };
+
+/**
+ * Whether a poll writes the tail (`tailBytes` packed in all, of `tailBatches` batches) rather than the whole
+ * entry (`wholeBytes` packed). Each poll reads the whole entry W and the tail, and writes one piece of the
+ * tail (its own batch while there are keys for new pieces) or W. With batches of b bytes, a round of k
+ * polls that add a piece and one that writes W moves about b + W / (k + 1) + k·b/2 a poll besides W read
+ * (a piece written, the whole now and then, the tail read), least when the tail's k·b is about √(2·W·b)
+ * and nearly as little up to √(3·W·b): the tail grows up to that, for fewer bytes written. Whatever the
+ * interval between polls: polls every minute add small batches and fill the last piece with many, polls
+ * every 15 minutes add a piece each.
+ */
+const tailPays = (tailBytes: number, tailBatches: number, wholeBytes: number): boolean =>
+  tailBytes <= Math.sqrt((3 * wholeBytes * tailBytes) / Math.max(tailBatches, 1));
+
+/** A piece of the tail as read: where it starts, its batches and its packed size. */
+interface PieceRead {
+  from: Position;
+  batches: Array<KeptBatch<unknown>>;
+  bytes: number;
+}
 
 /** What a poll read of the kept entry: the entry, and what the write after it needs to know. */
 export interface KeptRead {
   kept: Kept<unknown>;
-  /** The whole entry's generation and packed size, and the tail's batches (written after it). */
+  /** The whole entry's generation and packed size. */
   g: string;
   wholeBytes: number;
-  tail: Array<KeptBatch<unknown>>;
+  /** The pieces of the tail that continue the whole entry, in order, and the settled position they reach. */
+  pieces: PieceRead[];
+  end: Position;
+  /** The tail's keys that held anything (pieces of this generation or older): a new whole entry clears them. */
+  held: number[];
 }
+
+const samePosition = (a: Position, b: Position) => comparePositions(a, b) === 0;
+
+/**
+ * The pieces of the tail that continue `whole`, in order: of its generation, each starting where the one
+ * before ended (a piece another poll wrote again since is the end of the chain: what it lacks comes after
+ * its settled position, so the next poll reads it again).
+ */
+const chainOf = (whole: Whole, values: unknown[], capBytes: number) => {
+  const pieces: PieceRead[] = [];
+  let end = whole.settled;
+  for (const value of values) {
+    const piece = decodeTail(value, capBytes);
+    if (!piece || piece.g !== whole.g || !samePosition(piece.from, end)) break;
+    pieces.push({ from: piece.from, batches: piece.batches, bytes: (value as string).length });
+    end = piece.settled;
+  }
+  return { pieces, end };
+};
+
+/**
+ * The piece a poll writes (its key's index and packed value) when that pays (`tailPays`): a new piece of
+ * its own batch while there is a key for one, else the last piece again with its batch added.
+ */
+const nextPiece = (
+  previous: KeptRead,
+  settled: Position,
+  added: Array<KeptBatch<unknown>>,
+  keys: number,
+): { index: number; packed: string } | null => {
+  const { pieces } = previous;
+  const last = pieces[pieces.length - 1];
+  const fresh = pieces.length < keys || !last;
+  const index = fresh ? pieces.length : pieces.length - 1;
+  const from = fresh ? previous.end : last.from;
+  const batches = fresh ? added : [...last.batches, ...added];
+  const packed = pack({ v: 3, g: previous.g, from, settled, batches });
+  const others = fresh ? pieces : pieces.slice(0, -1);
+  const tailBytes = others.reduce((sum, piece) => sum + piece.bytes, packed.length);
+  const tailBatches = others.reduce((sum, piece) => sum + piece.batches.length, batches.length);
+  return tailPays(tailBytes, tailBatches, previous.wholeBytes) ? { index, packed } : null;
+};
 
 /** The stream's kept entry in the account's cache. */
 export const keptStore = (cache: AccountCache, key: string, timings: PollTimings) => {
   const packed = z.string();
   const whole = cacheRecord(cache, `${key}:kept`, packed, timings.keptTtlSeconds);
-  const tail = cacheRecord(cache, `${key}:kept:tail`, packed, timings.keptTtlSeconds);
+  const tail = Array.from({ length: timings.keptTailPieces }, (_, i) =>
+    cacheRecord(cache, `${key}:kept:tail${i ? i : ''}`, packed, timings.keptTtlSeconds),
+  );
   return {
     /** The entry (its batches of the last `keptMs` before `clientNow`), or `null` when there is none. */
     read: async (clientNow: number): Promise<KeptRead | null> => {
-      const [w, t] = await Promise.all([whole.read(), tail.read()]);
+      const [w, ...t] = await Promise.all([whole.read(), ...tail.map((piece) => piece.read())]);
       const decoded = decodeWhole(w, timings.keptUnpackedCapBytes);
       if (!decoded || w === undefined) return null;
-      const after = decodeTail(t, timings.keptUnpackedCapBytes);
-      const tailBatches = after && after.g === decoded.g ? after.batches : [];
-      const all = [...decoded.batches, ...tailBatches];
+      const { pieces, end } = chainOf(decoded, t, timings.keptUnpackedCapBytes);
+      const all = [...decoded.batches, ...pieces.flatMap((piece) => piece.batches)];
       // A batch of a rush (`p`) stays until the rush is drained. The others leave `keptMs` after their
       // poll, or later when the entry is larger than an answer: its shares take turns of `holdMs` each.
       const bytes = all.reduce((sum, batch) => sum + batch.b, 0);
@@ -184,18 +290,19 @@ export const keptStore = (cache: AccountCache, key: string, timings: PollTimings
       const lifetime = Math.max(timings.keptMs, turns * timings.holdMs);
       const fresh = (batch: KeptBatch<unknown>) => !!batch.p || batch.f >= clientNow - lifetime;
       const batches = all.filter(fresh).sort((a, b) => a.f - b.f);
-      const settled = after && after.g === decoded.g ? after.settled : decoded.settled;
       return {
-        kept: { base: decoded.base, settled, batches },
+        kept: { base: decoded.base, settled: end, batches, shed: shedAfter(decoded.s, end) },
         g: decoded.g,
         wholeBytes: w.length,
-        tail: tailBatches,
+        pieces,
+        end,
+        held: t.flatMap((value, i) => (value === undefined ? [] : [i])),
       };
     },
     /**
-     * Writes what a poll adds (`added`, the entry now covering up to `next.settled`): the tail alone while
-     * it stays small next to the whole it follows (`previous`), else the whole entry, a new generation
-     * (always when the poll `restamped` batches that were waiting).
+     * Writes what a poll adds (`added`, the entry now covering up to `next.settled`): a piece of the tail
+     * while the tail stays small next to the whole it follows (`previous`), else the whole entry, a new
+     * generation (always when the poll `restamped` batches that were waiting), and clears the old pieces.
      */
     write: async <R>(
       next: Kept<R>,
@@ -203,18 +310,16 @@ export const keptStore = (cache: AccountCache, key: string, timings: PollTimings
       previous: KeptRead | null,
       restamped = false,
     ): Promise<void> => {
-      if (previous && !restamped) {
-        const value = { v: 3, g: previous.g, settled: next.settled, batches: [...previous.tail, ...added] };
-        const packedTail = pack(value);
-        if (packedTail.length <= previous.wholeBytes * timings.keptTailShare) {
-          await tail.write(packedTail);
-          return;
-        }
+      const piece =
+        previous && !restamped ? nextPiece(previous, next.settled, added, timings.keptTailPieces) : null;
+      if (piece) {
+        await tail[piece.index]?.write(piece.packed);
+        return;
       }
       const now = next.batches.reduce((latest, batch) => Math.max(latest, batch.f), 0);
-      const fresh = packWithin({ ...next, g: randomUUID().slice(0, 8) }, timings, now);
-      if (fresh === null) await whole.clear();
-      else await whole.write(fresh);
+      await whole.write(packWithin({ ...next, g: randomUUID().slice(0, 8) }, timings, now));
+      // The pieces of the old generation are of no use now: cleared, later polls do not read them.
+      await Promise.all((previous?.held ?? []).map((i) => tail[i]?.clear()));
     },
   };
 };

@@ -90,8 +90,8 @@ export type PollTimings = Readonly<
     keptCapBytes: number;
     /** The largest a kept entry may unpack to: a larger one is treated as missing. */
     keptUnpackedCapBytes: number;
-    /** The tail is folded into the whole entry once it is this share of the whole (in packed bytes). */
-    keptTailShare: number;
+    /** How many keys the kept entry's tail may take (a piece each): more keys, fewer bytes written a poll. */
+    keptTailPieces: number;
     /** The most ids a Zap being turned on is given (Zapier's dedupe table holds 105,000). */
     maxDedupeItems: number;
     /**
@@ -121,7 +121,7 @@ export const pollTimings = (overrides: Partial<PollFacts> = {}): PollTimings => 
     answerBudgetBytes: f.answerLimitBytes - f.answerMarginBytes,
     keptCapBytes: 1_000_000,
     keptUnpackedCapBytes: 64 * MIB,
-    keptTailShare: 0.25,
+    keptTailPieces: 6,
     maxDedupeItems: 100_000,
     turn: Object.freeze({
       leaseSeconds: Math.ceil((f.runLimitMs + f.requestMarginMs) / SECOND),

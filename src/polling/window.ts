@@ -4,7 +4,7 @@
  * left of the budget, the kept records again (oldest first) for Zaps that Zapier held.
  */
 import { FirstWithin } from '../account/selection';
-import type { Kept, KeptBatch } from './kept';
+import { type Kept, type KeptBatch, shedAfter } from './kept';
 import { type Position, at, comparePositions, earlier } from './position';
 import type { Checkpoint, Plan, SinceKind } from './state';
 import type { PollTimings } from './timings';
@@ -140,6 +140,8 @@ export class PollWindow<R extends { createdAt: string }> {
       }
       this.kept.push({ batch, entries: entries.sort(comparePositions) });
     }
+    // Returned, then shed from the entry (over its cap): read again, but not new.
+    for (const [, id] of poll.kept?.shed ?? []) this.seen.add(id);
     const { timings } = poll;
     this.run = runOf<R>(poll.kind, poll.plan.mode, timings.answerBudgetBytes, timings.maxDedupeItems);
     this.rerun = runOf<R>(poll.kind, poll.plan.mode, timings.answerBudgetBytes, timings.maxDedupeItems);
@@ -277,7 +279,8 @@ export class PollWindow<R extends { createdAt: string }> {
       const stamp = (b: KeptBatch<R>): KeptBatch<R> =>
         restamped && b.p ? { f: at.answeredAt, b: b.b, e: b.e } : b;
       const batches = [...kept.batches.map(stamp), ...added];
-      return { next: { base: kept.base, settled, batches }, added, restamped };
+      const shed = shedAfter(kept.shed, settled);
+      return { next: { base: kept.base, settled, batches, shed }, added, restamped };
     }
     if (!reached) return null;
     const base = poll.plan.mode === 'stateless' ? (at.lastLeft ?? poll.plan.after) : poll.plan.after;

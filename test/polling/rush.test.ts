@@ -6,6 +6,7 @@
  */
 import { functionOf } from '../../scripts/lib/app';
 import { type RushScenario, playRush } from '../../scripts/lib/pollPlay';
+import { POLL_TIMINGS } from '../../src/polling';
 import { NEW_SUBMISSION_KEY } from '../../src/triggers/newSubmission';
 
 const MIB = 1024 * 1024;
@@ -49,4 +50,23 @@ describe('a rush of registrations (smaller than the benchmark’s)', () => {
       expect(played.lastDelayMs).toBeLessThanOrEqual(played.floorDelayMs);
     },
   );
+});
+
+describe('after a rush larger than the kept entry’s cap', () => {
+  it('polls read only what came after the kept entry, not their window again', async () => {
+    const s = {
+      ...scenario('2,000 of 10 KB in 30 minutes, 5-minute polls', 5, 2_000, 30, 10_000),
+      afterHours: 1,
+    };
+    const played = await playRush(s, perform);
+    expect(played.lost).toBe(0);
+    // The entry reached its cap (the rush is about 20 MB) and was kept, its newest records within it.
+    expect(played.largestKept).toBeGreaterThan(0.8 * POLL_TIMINGS.keptCapBytes);
+    expect(played.largestKept).toBeLessThanOrEqual(POLL_TIMINGS.keptCapBytes + 2);
+    // Once drained, each poll reads what became visible since the previous one and the few minutes before
+    // (late visibility): at most 3 times those bytes, where reading the window again would be the rush.
+    const after = played.polls.slice(played.drainedFrom);
+    expect(after.length).toBeGreaterThanOrEqual(10);
+    for (const poll of after) expect(poll.service).toBeLessThanOrEqual(3 * poll.floor);
+  });
 });

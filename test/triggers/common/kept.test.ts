@@ -39,7 +39,6 @@ const kept = (count: number, text = (i: number) => `${i}`): Kept<Record<string, 
   ],
 });
 
-/** Text that does not compress much: a different pseudo-random word for every record. */
 /** A stream's kept-entry store over a cache that honours `nx` and TTL, on the test's clock. */
 const keptStoreOn = () => {
   const cache = new FakeCache(() => NOW);
@@ -52,6 +51,7 @@ const keptStoreOn = () => {
   return { cache, store };
 };
 
+/** Text that does not compress much: a different pseudo-random word for every record. */
 const noisy = (i: number) =>
   Array.from({ length: 40 }, (_, k) => ((i * 7919 + k * 104_729) % 1_000_003).toString(36)).join(' ');
 
@@ -97,20 +97,46 @@ describe('the kept entry', () => {
     const timings = { ...POLL_TIMINGS, keptCapBytes: 40_000 };
     const entry = { g: 'g1', ...kept(2_000, noisy) };
     expect(pack({ v: 3, ...entry }).length).toBeGreaterThan(timings.keptCapBytes);
-    // Records that every Zap on time has had leave it; the others would be missed by some Zap: not then.
-    const returned = entry.batches[0]!.f;
-    expect(packWithin(entry, timings, returned + timings.holdMs - 1)).toBeNull();
-    const packed = packWithin(entry, timings, returned + timings.holdMs);
-    expect(packed).not.toBeNull();
-    expect(packed!.length).toBeLessThanOrEqual(timings.keptCapBytes);
-    const back = decodeWhole(packed, timings.keptUnpackedCapBytes)!;
-    const ids = back.batches.flatMap((batch) => batch.e.map(([, id]) => id));
-    expect(ids.length).toBeGreaterThan(100);
-    expect(ids.length).toBeLessThan(2_000);
-    // The newest ones, every one of them up to the newest.
     const all = entry.batches[0]!.e.map(([, id]) => id);
-    expect(ids).toEqual(all.slice(all.length - ids.length));
-    expect(back.settled).toEqual(entry.settled);
+    // Whether every Zap on time has had the records yet (returned over `holdMs` ago) or not.
+    const returned = entry.batches[0]!.f;
+    for (const now of [returned + 1, returned + timings.holdMs]) {
+      const packed = packWithin(entry, timings, now);
+      expect(packed.length).toBeLessThanOrEqual(timings.keptCapBytes);
+      const back = decodeWhole(packed, timings.keptUnpackedCapBytes)!;
+      const ids = back.batches.flatMap((batch) => batch.e.map(([, id]) => id));
+      expect(ids.length).toBeGreaterThan(100);
+      expect(ids.length).toBeLessThan(2_000);
+      // The newest ones, every one of them up to the newest, and the entry still covers its settled point.
+      expect(ids).toEqual(all.slice(all.length - ids.length));
+      expect(back.settled).toEqual(entry.settled);
+    }
+  });
+
+  it('an entry over its cap sheds the records every Zap on time has had before those still owed', () => {
+    const timings = { ...POLL_TIMINGS, keptCapBytes: 40_000 };
+    const older = kept(1_000, noisy).batches[0]!;
+    const rush = {
+      f: NOW - 5 * MINUTE,
+      b: 100_000,
+      p: 1 as const,
+      e: Array.from({ length: 100 }, (_, i) => {
+        const n = 50_000 + i;
+        return [NOW - 20 * MINUTE + i, record(n).submissionId, record(n, noisy(n))] as [
+          number,
+          string,
+          Record<string, unknown>,
+        ];
+      }),
+    };
+    const entry = { ...kept(0), g: 'g1', batches: [{ ...older, f: NOW - 2 * timings.holdMs }, rush] };
+    const back = decodeWhole(packWithin(entry, timings, NOW), timings.keptUnpackedCapBytes)!;
+    // The rush's batch (waiting for the rush to drain) is whole; what is left of the cap keeps the newest others.
+    expect(back.batches.at(-1)).toEqual(rush);
+    const spareIds = back.batches.slice(0, -1).flatMap((batch) => batch.e.map(([, id]) => id));
+    const all = older.e.map(([, id]) => id);
+    expect(spareIds.length).toBeLessThan(1_000);
+    expect(spareIds).toEqual(all.slice(all.length - spareIds.length));
   });
 
   it('a steady poll writes a small tail; the whole entry is written again once the tail has grown', async () => {
@@ -150,6 +176,43 @@ describe('the kept entry', () => {
     // Most polls wrote a tail far smaller than the whole entry; some wrote the whole entry again.
     expect(tails.filter((bytes) => bytes < whole / 3).length).toBeGreaterThan(10);
     expect(tails.some((bytes) => bytes >= whole)).toBe(true);
+  });
+
+  it('a piece of the tail written again by a slower poll ends the tail there (concurrent polls)', async () => {
+    const { cache, store } = keptStoreOn();
+    const first = kept(200, noisy);
+    await store.write(first, first.batches, null);
+    const batch = (poll: number) => ({
+      f: NOW - 10 * MINUTE + poll,
+      b: 100,
+      e: [
+        [NOW - 9 * MINUTE + poll, `sub_p${poll}`, record(poll)] as [number, string, Record<string, unknown>],
+      ],
+    });
+    const settledAt = (poll: number) => ({ ms: NOW - 5 * MINUTE + poll, id: '' });
+    const add = async (read: Awaited<ReturnType<typeof store.read>>, poll: number) => {
+      const next = { ...read!.kept, settled: settledAt(poll), batches: [...read!.kept.batches, batch(poll)] };
+      await store.write(next, [batch(poll)], read);
+    };
+    const seenBySlow = await store.read(NOW);
+    await add(seenBySlow, 1);
+    const keys = cache.keys().length;
+    await add(await store.read(NOW), 2);
+    // Each poll wrote a piece of its own under a key of its own.
+    expect(cache.keys().length).toBe(keys + 1);
+    let now = await store.read(NOW);
+    expect(now?.kept.settled).toEqual(settledAt(2));
+    expect(now?.kept.batches.flatMap((b) => b.e.map(([, id]) => id))).toEqual(
+      expect.arrayContaining(['sub_p1', 'sub_p2']),
+    );
+    // A slower poll that read the entry before either writes the first piece again: the second no longer
+    // follows it, so the entry ends at the slower poll's settled position and the next poll reads from there.
+    await add(seenBySlow, 3);
+    now = await store.read(NOW);
+    expect(now?.kept.settled).toEqual(settledAt(3));
+    const ids = now?.kept.batches.flatMap((b) => b.e.map(([, id]) => id));
+    expect(ids).toContain('sub_p3');
+    expect(ids).not.toContain('sub_p2');
   });
 
   it('a tail written after another whole entry is ignored (concurrent polls)', async () => {
