@@ -426,7 +426,7 @@ describe('which deliveries run the Zap', () => {
   });
 
   it.each([
-    [['any'], 'EVENT_ARCHIVED', 'archived'],
+    [['any'], 'EVENT_RESCHEDULED', 'rescheduled'],
     [[], 'EVENT_DELETED', 'deleted'],
     [undefined, 'EVENT_CREATED', 'created'],
     [['published', 'unpublished'], 'EVENT_UNPUBLISHED', 'unpublished'],
@@ -442,7 +442,7 @@ describe('which deliveries run the Zap', () => {
 
   it.each([
     [['published', 'unpublished'], 'EVENT_UPDATED'],
-    ['deleted', 'EVENT_ARCHIVED'],
+    ['deleted', 'EVENT_RESCHEDULED'],
     [['any'], 'FORM_SUBMISSION'],
   ])('Event Changed with changes %j drops %s', async (changes, type) => {
     const items = await deliver('event_changed', signedDelivery(deliveryBody(type, EVENT), SECRET), {
