@@ -218,7 +218,8 @@ describe('every kind, caused by a real state change, delivered, verified and map
     const live: Record<string, Item> = {};
     const again = async (key: string) =>
       (await performAll(key, subscriptions[key]!, authOf(NORTHWIND), { inputData: inputs[key] })).flat();
-    // Every delivery was processed above: its repeats are now dropped.
+    // Every delivery runs once (most did above): its repeats are then dropped.
+    for (const key of Object.keys(subscriptions)) await again(key);
     for (const key of Object.keys(subscriptions)) expect([key, await again(key)]).toEqual([key, []]);
     // With a fresh memory they map again: these are the live items to compare with.
     testerCache(appTester).zcacheTestObj = {};
