@@ -16,6 +16,7 @@ const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
 export const PLAY_START = 1_800_000_000_000;
 const BASE_URL = 'https://api.rush.test';
+const COMMA = Buffer.from(',');
 
 export interface RushScenario {
   name: string;
@@ -37,19 +38,37 @@ const LATIN =
 const CYRILLIC =
   'привет мир регистрация событие билет участник вопрос ответ конференция зал место время'.split(' ');
 
-/** Free text of about `bytes` UTF-8 bytes, different for every `seed` (so that it compresses as real text). */
-const textOf = (seed: number, bytes: number, script: 'latin' | 'cyrillic'): string => {
-  const words = script === 'latin' ? LATIN : CYRILLIC;
+/** Pseudo-random words (each with a number) in `script`: a 4 MiB text that registrations' answers are cut from. */
+const poolOf = (words: string[]): string => {
   const out: string[] = [];
   let size = 0;
-  let s = seed >>> 0;
-  while (size < bytes) {
+  let s = 42;
+  while (size < 4 * 1024 * 1024) {
     s = (s * 1664525 + 1013904223) >>> 0;
     const word = `${words[s % words.length]}${(s >>> 8) % 97}`;
     out.push(word);
-    size += Buffer.byteLength(word) + 1;
+    size += word.length + 1;
   }
   return out.join(' ');
+};
+const POOLS = new Map<'latin' | 'cyrillic', { text: string; bytesPerChar: number }>();
+
+/**
+ * Free text of about `bytes` UTF-8 bytes, different for every `seed`: a cut of the pool at a place the seed
+ * picks (so that it compresses as real text, and costs one copy to make).
+ */
+const textOf = (seed: number, bytes: number, script: 'latin' | 'cyrillic'): string => {
+  let made = POOLS.get(script);
+  if (!made) {
+    const text = poolOf(script === 'latin' ? LATIN : CYRILLIC);
+    made = { text, bytesPerChar: Buffer.byteLength(text) / text.length };
+    POOLS.set(script, made);
+  }
+  const pool = made.text;
+  const chars = Math.ceil(bytes / made.bytesPerChar);
+  const start = Math.imul(seed + 1, 2654435761) >>> 0;
+  const from = pool.indexOf(' ', start % (pool.length - chars - 64)) + 1;
+  return pool.slice(from, from + chars);
 };
 
 interface Registration {
@@ -100,25 +119,36 @@ export class RushService {
     return Buffer.byteLength(this.record(reg)) + 1;
   }
 
+  /** The answer in chunks of 16 KiB, as an HTTPS answer arrives (a TLS record at most). */
   private *body(sinceMs: number): Generator<Buffer> {
-    yield Buffer.from('{"data":[');
+    const CHUNK = 16 * 1024;
+    let pending: Buffer[] = [Buffer.from('{"data":[')];
+    let size = pending[0]?.length ?? 0;
     let first = true;
-    let chunk: string[] = [];
     for (const reg of this.regs) {
       if (reg.createdMs <= sinceMs || reg.visibleMs > this.now) continue;
-      chunk.push((first ? '' : ',') + this.record(reg));
-      first = false;
-      if (chunk.length >= 64) {
-        this.peakRss = Math.max(this.peakRss, process.memoryUsage.rss());
-        const out = Buffer.from(chunk.join(''));
-        this.bytesSent += out.length;
-        yield out;
-        chunk = [];
+      if (!first) {
+        pending.push(COMMA);
+        size += COMMA.length;
       }
+      first = false;
+      const piece = Buffer.from(this.record(reg));
+      pending.push(piece);
+      size += piece.length;
+      if (size < CHUNK) continue;
+      this.peakRss = Math.max(this.peakRss, process.memoryUsage.rss());
+      const all = Buffer.concat(pending, size);
+      let at = 0;
+      for (; at + CHUNK <= all.length; at += CHUNK) {
+        this.bytesSent += CHUNK;
+        yield all.subarray(at, at + CHUNK);
+      }
+      pending = [all.subarray(at)];
+      size = all.length - at;
     }
-    const out = Buffer.from(`${chunk.join('')}]}`);
-    this.bytesSent += out.length;
-    yield out;
+    const end = Buffer.concat([...pending, Buffer.from(']}')]);
+    this.bytesSent += end.length;
+    yield end;
   }
 
   handle(url: string, raw: boolean) {

@@ -94,9 +94,14 @@ export class FirstWithin<T> {
     return this.heap.length;
   }
 
+  /** Whether `item` could be in the run: it comes before every item the budget has pushed out. */
+  wants(item: T): boolean {
+    return this.after === null || this.compare(item, this.after) < 0;
+  }
+
   /** Offers one item; returns whether it is in the run now (a better one may push it out later). */
   offer(item: T): boolean {
-    if (this.after !== null && this.compare(item, this.after) >= 0) return false;
+    if (!this.wants(item)) return false;
     this.heap.push(item);
     this.total += this.cost(item);
     siftUp(this.heap, this.heap.length - 1, this.compare);

@@ -82,14 +82,22 @@ const TailSchema = z.strictObject({
 const PREFIX = 'br1:';
 /** Brotli's quality 5: within a few percent of its best size at a tenth of the time. */
 const QUALITY = 5;
+/** A 256 KiB window: records repeat their neighbours' words, not the whole entry's; a small window keeps memory low. */
+const WINDOW_BITS = 18;
 
-export const pack = (value: unknown): string => {
-  const json = Buffer.from(JSON.stringify(value));
+/** `json` (a value's JSON text) packed. */
+const packJson = (json: Buffer): string => {
   const packed = brotliCompressSync(json, {
-    params: { [constants.BROTLI_PARAM_QUALITY]: QUALITY, [constants.BROTLI_PARAM_SIZE_HINT]: json.length },
+    params: {
+      [constants.BROTLI_PARAM_QUALITY]: QUALITY,
+      [constants.BROTLI_PARAM_LGWIN]: WINDOW_BITS,
+      [constants.BROTLI_PARAM_SIZE_HINT]: json.length,
+    },
   });
   return PREFIX + packed.toString('base64');
 };
+
+export const pack = (value: unknown): string => packJson(Buffer.from(JSON.stringify(value)));
 
 /** The packed value, or `null` when it is not one or unpacks to more than `capBytes` (never unpacked past it). */
 export const unpack = (value: unknown, capBytes: number): unknown => {
@@ -119,29 +127,48 @@ export const decodeTail = (value: unknown, capBytes: number): Tail | null => {
 const entryCount = (batches: Array<KeptBatch<unknown>>) =>
   batches.reduce((n, batch) => n + batch.e.length, 0);
 
+/** What an entry adds to the whole entry's JSON, in characters: measured once per entry, record by record. */
+const weigherOf = () => {
+  const weights = new WeakMap<object, number>();
+  return (entry: KeptEntry<unknown>): number => {
+    const known = weights.get(entry);
+    if (known !== undefined) return known;
+    const weight = JSON.stringify(entry).length + 1;
+    weights.set(entry, weight);
+    return weight;
+  };
+};
+
 /**
- * `batches` less `drop` of their entries: first from the batches `first` picks (oldest batch first), then
- * from the others (oldest batch first); a batch cut short keeps its newest entries.
+ * `batches` less at least `drop` of their weight (`weigh`) and at least one entry: first from the batches
+ * `first` picks (oldest batch first), then from the others (oldest batch first); a batch cut short keeps its
+ * newest entries.
  */
 const without = <R>(
   batches: Array<KeptBatch<R>>,
   drop: number,
   first: (batch: KeptBatch<R>) => boolean,
+  weigh: (entry: KeptEntry<R>) => number,
 ): { batches: Array<KeptBatch<R>>; dropped: Array<KeptEntry<R>> } => {
+  const oldestFirst = new Map(batches.map((batch) => [batch, [...batch.e].sort((a, b) => a[0] - b[0])]));
   const cut = new Map<KeptBatch<R>, number>();
-  let left = drop;
+  let left = Math.max(drop, Number.MIN_VALUE);
   for (const pass of [first, (batch: KeptBatch<R>) => !first(batch)])
     for (const batch of batches) {
-      if (left <= 0 || !pass(batch)) continue;
-      const n = Math.min(left, batch.e.length);
-      cut.set(batch, n);
-      left -= n;
+      if (!pass(batch)) continue;
+      let n = 0;
+      for (const entry of oldestFirst.get(batch) ?? []) {
+        if (left <= 0) break;
+        left -= weigh(entry);
+        n += 1;
+      }
+      if (n) cut.set(batch, n);
     }
   const out: Array<KeptBatch<R>> = [];
   const dropped: Array<KeptEntry<R>> = [];
   for (const batch of batches) {
     const n = cut.get(batch) ?? 0;
-    const sorted = n > 0 ? [...batch.e].sort((a, b) => a[0] - b[0]) : batch.e;
+    const sorted = n > 0 ? (oldestFirst.get(batch) ?? []) : batch.e;
     dropped.push(...sorted.slice(0, n));
     if (n >= batch.e.length) continue;
     const e = sorted.slice(n);
@@ -168,6 +195,7 @@ export const packWithin = <R>(whole: Kept<R> & { g: string }, timings: PollTimin
   let batches = whole.batches;
   let shed = shedAfter(whole.shed, whole.settled);
   const spare = (batch: KeptBatch<R>) => !batch.p && batch.f <= now - timings.holdMs;
+  const weigh = weigherOf();
   for (;;) {
     const value = {
       v: 3,
@@ -177,17 +205,17 @@ export const packWithin = <R>(whole: Kept<R> & { g: string }, timings: PollTimin
       batches,
       ...(shed.length ? { s: shed } : {}),
     };
-    const raw = Buffer.byteLength(JSON.stringify(value));
-    const packed = raw <= timings.keptUnpackedCapBytes ? pack(value) : null;
-    const count = entryCount(batches);
-    if ((packed !== null && packed.length <= timings.keptCapBytes) || count === 0)
+    const json = Buffer.from(JSON.stringify(value));
+    const packed = json.length <= timings.keptUnpackedCapBytes ? packJson(json) : null;
+    if ((packed !== null && packed.length <= timings.keptCapBytes) || entryCount(batches) === 0)
       return packed ?? pack({ ...value, batches: [] });
+    // The share that fits, measured on this pass, less a tenth: one more pass is usually the last.
     const share = Math.min(
-      timings.keptUnpackedCapBytes / raw,
+      timings.keptUnpackedCapBytes / json.length,
       packed === null ? 1 : timings.keptCapBytes / packed.length,
     );
-    const keep = Math.min(count - 1, Math.floor(count * share * 0.9));
-    const cut = without(batches, count - keep, spare);
+    const weight = batches.reduce((sum, batch) => sum + batch.e.reduce((n, e) => n + weigh(e), 0), 0);
+    const cut = without(batches, weight * (1 - share * 0.9), spare, weigh);
     batches = cut.batches;
     shed = [...shed, ...shedAfter(cut.dropped, whole.settled)];
   }

@@ -155,10 +155,14 @@ export class PollWindow<R extends { createdAt: string }> {
     if (this.seen.has(id)) return;
     this.seen.add(id);
     this.newest = Math.max(this.newest, ms);
-    const bytes = this.poll.kind === 'dedupe' ? 0 : this.sizeOf(record) + 1;
     const { returned } = this.poll.plan;
     const again = returned && comparePositions({ ms, id }, returned) <= 0;
-    (again ? this.rerun : this.run).offer({ record, ms, id, bytes });
+    const run = again ? this.rerun : this.run;
+    const entry = { record, ms, id, bytes: 0 };
+    // Past what the budget already pushed out (a backlog's later records): not sized, not kept.
+    if (!run.wants(entry)) return;
+    if (this.poll.kind !== 'dedupe') entry.bytes = this.sizeOf(record) + 1;
+    run.offer(entry);
   };
 
   /**
@@ -169,17 +173,19 @@ export class PollWindow<R extends { createdAt: string }> {
    */
   private again(used: number): KeptRecord<R>[] {
     const left = this.poll.timings.answerBudgetBytes - used;
+    if (left <= 0) return [];
     const all = this.kept.flatMap(({ entries }) => entries).sort(comparePositions);
-    const sized = all.map((entry) => ({ entry, bytes: this.sizeOf(entry.record) + 1 }));
-    const total = sized.reduce((sum, { bytes }) => sum + bytes, 0);
+    // Sized as their batches recorded them: only the records that are tried are sized again.
+    const total = this.kept.reduce((sum, { batch }) => sum + batch.b, 0);
     const n = sharesOf(total, left);
     const share = Math.floor(this.poll.started / this.poll.timings.holdMs) % n;
-    const first = sized.filter(({ entry }) => n === 1 || hashOf(entry.id) % n === share);
+    const first = n === 1 ? all : all.filter((entry) => hashOf(entry.id) % n === share);
     const out: KeptRecord<R>[] = [];
     const taken = new Set<string>();
     let room = left;
-    for (const { entry, bytes } of [...first, ...sized]) {
+    for (const entry of [...first, ...all]) {
       if (taken.has(entry.id)) continue;
+      const bytes = this.sizeOf(entry.record) + 1;
       if (bytes > room) break;
       room -= bytes;
       taken.add(entry.id);
