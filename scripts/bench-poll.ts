@@ -660,7 +660,7 @@ function report(played: Played): string {
   const out = played.cadences.length ? steadyReport(played) : [];
   if (played.rushes.length) {
     out.push(
-      'Rushes, each with 1,000 an hour around it, played until drained (each alone in a child process on the compiled app). last reached: how long after it was made the last registration of the rush reached the Zap; floor: what handing the rush over in 6 MiB answers allows, plus one interval; svc/floor after: the largest service bytes against the floor at a poll once drained (the rush and the steady registrations behind it reached the Zap); past margin: the same from the first poll whose 2.5-minute re-read (late visibility) starts after the rush.',
+      'Rushes, each with 1,000 an hour around it, played until drained (each alone in a child process on the compiled app). last reached: how long after it was made the last registration of the rush reached the Zap; floor: what handing the rush over in 6 MiB answers allows, plus one interval; svc/floor after: the largest service bytes against the floor at a poll once drained (the rush and the steady registrations behind it reached the Zap); least/floor: the most any reader of the endpoint must read at such a poll (everything made since the previous poll less the 2-minute visibility delay), against the floor; svc/least: the most this app read at such a poll against that; past margin: the same from the first poll whose 2.5-minute re-read (late visibility) starts after the rush.',
       ...rushLines(played.rushes),
       '',
     );

@@ -17,6 +17,8 @@ const HOUR = 60 * MINUTE;
 export const PLAY_START = 1_800_000_000_000;
 const BASE_URL = 'https://api.rush.test';
 const COMMA = Buffer.from(',');
+/** A registration may become visible up to 2 minutes after it is made (the contract). */
+const VISIBILITY_MS = 2 * MINUTE;
 
 export interface RushScenario {
   name: string;
@@ -90,7 +92,13 @@ export class RushService {
 
   add(createdMs: number, bytes: number, script: 'latin' | 'cyrillic'): void {
     const n = this.regs.length;
-    this.regs.push({ n, createdMs, visibleMs: createdMs + ((n * 7919) % 120_001), bytes, script });
+    this.regs.push({
+      n,
+      createdMs,
+      visibleMs: createdMs + ((n * 7919) % (VISIBILITY_MS + 1)),
+      bytes,
+      script,
+    });
   }
 
   idOf(n: number): string {
@@ -184,6 +192,12 @@ export interface PlayedPoll {
   service: number;
   /** Bytes of the registrations that became visible since the previous poll: no trigger can read less. */
   floor: number;
+  /**
+   * Bytes of the registrations made after the previous poll less the 2-minute visibility delay and visible
+   * now: what any reader of a `since`-only endpoint that hands every registration over at the first poll
+   * after it becomes visible must read (it cannot know which of them it has not seen yet).
+   */
+  least: number;
   answer: number;
   items: number;
   fresh: number;
@@ -296,10 +310,13 @@ export const playRush = async (
         seen.set(item.id, service.now);
         fresh += 1;
       }
-      const floor = service.regs.reduce(
-        (sum, r) => (r.visibleMs > previous && r.visibleMs <= service.now ? sum + r.bytes + 1 : sum),
-        0,
-      );
+      let floor = 0;
+      let least = 0;
+      for (const r of service.regs) {
+        if (r.visibleMs > service.now) continue;
+        if (r.visibleMs > previous) floor += r.bytes + 1;
+        if (r.createdMs > previous - VISIBILITY_MS) least += r.bytes + 1;
+      }
       previous = service.now;
       const rss = Math.max(service.peakRss, process.memoryUsage.rss());
       service.peakRss = 0;
@@ -307,6 +324,7 @@ export const playRush = async (
         at: service.now,
         service: service.bytesSent - sent,
         floor,
+        least,
         answer: Buffer.byteLength(JSON.stringify(items)),
         items: items.length,
         fresh,
