@@ -1,0 +1,105 @@
+/**
+ * `npm test`: every check of the project, on both cores of a 2-core machine.
+ *
+ * 1. The build (`dist/index.js`), which the end-to-end tests and Zapier's validation load.
+ * 2. Two lanes at once: jest (its workers take both cores; its output is printed as it runs) and the
+ *    static checks one after the other: typecheck, eslint, prettier, `zapier-platform validate`. The checks'
+ *    output is held and printed after jest's, stage by stage, so the two never interleave.
+ * 3. One line per stage with its result and wall time; the exit code is 1 if any stage failed.
+ *
+ * Every stage runs even when an earlier one failed, so one run shows every problem. `npm test -- <jest
+ * args>` passes the arguments to jest (the checks still run). `npm run check` (`--checks`) is the editor's
+ * loop: typecheck beside eslint then prettier, no build, no jest, no validation.
+ */
+import { spawn } from 'node:child_process';
+
+interface Stage {
+  name: string;
+  command: string;
+  args: string[];
+}
+
+interface Outcome {
+  name: string;
+  ok: boolean;
+  seconds: number;
+  output: string;
+}
+
+const TYPECHECK: Stage = { name: 'typecheck', command: 'tsc', args: ['-p', 'tsconfig.json', '--noEmit'] };
+const ESLINT: Stage = { name: 'eslint', command: 'eslint', args: ['.'] };
+const PRETTIER: Stage = {
+  name: 'prettier',
+  command: 'prettier',
+  args: ['--check', '.', '--log-level', 'warn'],
+};
+const VALIDATE: Stage = {
+  name: 'validate',
+  command: 'zapier-platform',
+  args: ['validate', '--without-style'],
+};
+const BUILD: Stage = { name: 'build', command: 'tsx', args: ['scripts/build.ts'] };
+
+const ENV = { ...process.env, DISABLE_ZAPIER_ANALYTICS: '1', NO_UPDATE_NOTIFIER: '1', FORCE_COLOR: '0' };
+
+/** Runs one stage; `live` streams its output, otherwise it is kept for later. */
+const run = (stage: Stage, live: boolean): Promise<Outcome> =>
+  new Promise((resolve) => {
+    const started = Date.now();
+    const child = spawn(stage.command, stage.args, {
+      env: ENV,
+      stdio: live ? 'inherit' : ['ignore', 'pipe', 'pipe'],
+    });
+    const chunks: Buffer[] = [];
+    child.stdout?.on('data', (c: Buffer) => chunks.push(c));
+    child.stderr?.on('data', (c: Buffer) => chunks.push(c));
+    const done = (ok: boolean, extra = '') =>
+      resolve({
+        name: stage.name,
+        ok,
+        seconds: (Date.now() - started) / 1000,
+        output: Buffer.concat(chunks).toString('utf8') + extra,
+      });
+    child.on('error', (error) => done(false, `${stage.command} could not start: ${error.message}\n`));
+    child.on('close', (code) => done(code === 0));
+  });
+
+/** The stages one after the other, each run whatever the one before it did. */
+const inTurn = async (stages: readonly Stage[]): Promise<Outcome[]> => {
+  const outcomes: Outcome[] = [];
+  for (const stage of stages) outcomes.push(await run(stage, false));
+  return outcomes;
+};
+
+const printHeld = (outcome: Outcome): void => {
+  const text = outcome.output.trim();
+  console.log(`\n── ${outcome.name}: ${outcome.ok ? 'passed' : 'FAILED'} ──`);
+  if (text) console.log(text);
+};
+
+const main = async (): Promise<void> => {
+  const started = Date.now();
+  if (process.argv[2] === '--checks') {
+    const [typecheck, lints] = await Promise.all([inTurn([TYPECHECK]), inTurn([ESLINT, PRETTIER])]);
+    const checks = [...typecheck, ...lints];
+    checks.forEach(printHeld);
+    return finish(checks, started, 'npm run check');
+  }
+  const build = await run(BUILD, true);
+  const [jest, checks] = await Promise.all([
+    run({ name: 'jest', command: 'jest', args: process.argv.slice(2) }, true),
+    inTurn([TYPECHECK, ESLINT, PRETTIER, VALIDATE]),
+  ]);
+  checks.forEach(printHeld);
+  finish([build, jest, ...checks], started);
+};
+
+const finish = (outcomes: Outcome[], started: number, title = 'npm test'): void => {
+  console.log(`\n── ${title} ──`);
+  for (const o of outcomes)
+    console.log(`${o.ok ? 'passed' : 'FAILED'}  ${o.name.padEnd(10)} ${o.seconds.toFixed(1).padStart(6)} s`);
+  console.log(`wall time ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  if (outcomes.some((o) => !o.ok)) process.exitCode = 1;
+};
+
+void main();
