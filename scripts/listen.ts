@@ -325,9 +325,10 @@ const main = async (): Promise<void> => {
   const args = parseArgs(process.argv.slice(2));
   const [key, ...eventWords] = args.positional;
   const keys = instantTriggerKeys();
-  if (!key || args.flags.help) {
+  const asksHelp = Boolean(args.flags.help) || key === 'help';
+  if (!key || asksHelp) {
     print(`${HELP}\n\nInstant triggers: ${keys.join(', ')}`);
-    if (!key && !args.flags.help) process.exitCode = 2;
+    if (!asksHelp) process.exitCode = 2;
     return;
   }
   if (!keys.includes(key)) {

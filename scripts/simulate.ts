@@ -91,6 +91,7 @@ Without --event, the organizer's next published event is used.
                             publishes a draft event, or creates and publishes a new one
                                                           → EVENT_CREATED, EVENT_PUBLISHED
 ${STATUS_HELP}
+  delete <event>            the organizer deletes the event → EVENT_DELETED (then 404 everywhere)
   book [booth] [--plan plan_main] [--status booked|held|available]
                             books a booth and publishes the plan (map and Find Floor Plan show it)
   rotate [subscription|account]
@@ -411,6 +412,14 @@ export const ACTIONS: Record<string, Action> = {
     print(`${data.length} attempts in all, ${pending} deliveries still pending`);
   },
   ...Object.fromEntries(STATUS_VERBS.map((entry) => [entry.verb, statusAction(entry)])),
+  async delete(env, args, print) {
+    const ref = args.positional[1] ?? flag(args, 'event');
+    if (!ref) throw new UsageError('Name the event to delete: npm run simulate -- delete <slug>');
+    const event = await findEvent(env, ref);
+    await callSandbox<EventJson>(env, 'DELETE', `/_sandbox/events/${event.id}`);
+    print(`Deleted ${event.title} (${event.slug}, ${event.id})`);
+    print('  sends EVENT_DELETED; the service now answers 404 for it, and its tickets no longer check in');
+  },
 };
 
 /** The `npm run simulate` commands that make the service send a kind, and what they send. */
@@ -456,6 +465,8 @@ export const HOW_TO_SEND: Record<
     }
     if (changes.length > 0 && changes.every((change) => change === 'unpublished'))
       return { commands: ['publish', 'unpublish <the slug publish printed>'], sends: 'EVENT_UNPUBLISHED' };
+    if (changes.length > 0 && changes.every((change) => change === 'deleted'))
+      return { commands: ['publish', 'delete <the slug publish printed>'], sends: 'EVENT_DELETED' };
     return { commands: ['publish'], sends: 'EVENT_CREATED and EVENT_PUBLISHED' };
   },
   // Each other status: with an event, put it in the status and publish it again (later simulations find

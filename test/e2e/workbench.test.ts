@@ -243,6 +243,21 @@ describe('simulate', () => {
     await service(sandbox, NORTHWIND, 'DELETE', `/api/v1/integrations/zapier/hooks/${hook.id}`);
   });
 
+  it('deletes an event by its slug: the service answers 404 for it afterwards', async () => {
+    const published = await run('publish', '--title', 'Short-lived Meetup');
+    const slug = /\(([^,]+), ([^)]+)\)$/.exec(published[0] ?? '')?.[1] as string;
+    const id = /\(([^,]+), ([^)]+)\)$/.exec(published[0] ?? '')?.[2] as string;
+    const lines = await run('delete', slug);
+    expect(lines).toEqual([
+      `Deleted Short-lived Meetup (${slug}, ${id})`,
+      '  sends EVENT_DELETED; the service now answers 404 for it, and its tickets no longer check in',
+    ]);
+    await expect(run('delete', slug)).rejects.toThrow(/^No event of this organizer matches/);
+    await expect(run('delete')).rejects.toThrow(
+      'Name the event to delete: npm run simulate -- delete <slug>',
+    );
+  });
+
   it('shows the latest deliveries with their bodies and signatures', async () => {
     const lines = await run('deliveries', '--bodies');
     expect(lines.at(-1)).toMatch(/^\d+ attempts in all, \d+ deliveries still pending$/);
