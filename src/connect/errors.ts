@@ -562,7 +562,8 @@ export const notConnectApiError = (
   return new z.errors.Error(
     `${url.host}${path.slice(0, 80)} does not answer like a Connect API (${why}). Check the Connect API URL of your connection: it is the address of the API host, without any path after it.`,
     'WRONG_BASE_URL',
-    400,
+    // What the host answered: no such endpoint (404), or an answer that is not the API's (502).
+    reason === 'bad-answer' ? 502 : 404,
   );
 };
 

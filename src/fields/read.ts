@@ -15,6 +15,23 @@ export const textInput = (bundle: Input, key: string): string => {
   return '';
 };
 
+/** Loose on purpose: one `@` between non-empty parts without spaces, a dot in the domain. */
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
+/**
+ * An email input, trimmed; `''` when empty. Anything that cannot be an email address (`ada at example`, a
+ * name mapped into the wrong field) stops the step with a message quoting it, instead of finding nothing.
+ */
+export const emailInput = (z: ZObject, bundle: Input, key: string, label: string): string => {
+  const raw = textInput(bundle, key);
+  if (!raw || EMAIL.test(raw)) return raw;
+  throw new z.errors.Error(
+    `"${raw.slice(0, 80)}" in ${label} is not an email address. Write it as name@domain, for example ada@example.com, or map the email from an earlier step.`,
+    'INVALID_INPUT',
+    400,
+  );
+};
+
 /** A boolean input: `true`, "true", "yes", "1" and "on" are true; everything else is false. */
 export const booleanInput = (bundle: Input, key: string): boolean => {
   const value = bundle.inputData?.[key];
@@ -204,18 +221,24 @@ const checkBounds = (z: ZObject, raw: string, ms: number, label: string, bounds:
   // An example a user can copy: now, to the second, in UTC.
   const example = `${new Date(now).toISOString().slice(0, 19)}Z`;
   const fix = `Send the time as an ISO 8601 date and time with the full year, such as ${example}, or leave ${label} empty ${bounds.emptyMeans}.`;
-  const shown = raw.slice(0, 80);
+  // Zapier hands a date-time field over in the Zap's timezone, not as typed: the message shows the same
+  // moment in UTC too, which is how a time typed with `Z` reads again.
+  const utc = new Date(ms).toISOString().replace('.000Z', 'Z');
+  const shown =
+    raw === utc
+      ? `"${raw}"`
+      : `"${raw.slice(0, 80)}" (that is ${utc}: Zapier hands a date and time over in your Zap's timezone)`;
   const year = new Date(ms).getUTCFullYear();
   if (year < bounds.earliestYear) {
     throw new z.errors.Error(
-      `"${shown}" in ${label} is in the year ${String(year).padStart(4, '0')}, which cannot be right: the year must be ${bounds.earliestYear} or later (a year written with two digits, or a date read wrongly by an earlier step?). ${fix}`,
+      `${shown} in ${label} is in the year ${String(year).padStart(4, '0')}, which cannot be right: the year must be ${bounds.earliestYear} or later (a year written with two digits, or a date read wrongly by an earlier step?). ${fix}`,
       'INVALID_INPUT',
       400,
     );
   }
   if (ms - now > bounds.maxAheadMs) {
     throw new z.errors.Error(
-      `"${shown}" in ${label} is ${aheadText(ms - now)} in the future (${new Date(ms).toISOString()}, while it is now ${new Date(now).toISOString()}), and it must be a time that has already happened (at most ${Math.round(bounds.maxAheadMs / 60_000)} minutes ahead, for clocks that differ). A date without a year (such as "Dec 1") may have been read as a day to come. ${fix}`,
+      `${shown} in ${label} is ${aheadText(ms - now)} in the future (it is now ${new Date(now).toISOString().replace(/\.\d{3}Z$/, 'Z')}), and it must be a time that has already happened (at most ${Math.round(bounds.maxAheadMs / 60_000)} minutes ahead, for clocks that differ). A date without a year (such as "Dec 1") may have been read as a day to come. ${fix}`,
       'INVALID_INPUT',
       400,
     );

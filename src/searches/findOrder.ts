@@ -7,7 +7,7 @@ import { type Bundle, type ZObject, defineSearch } from 'zapier-platform-core';
 import { LIST_LIMIT_MAX, type Order, isNotFound, listOrders } from '../connect';
 import { registrationIdsWithEmail } from '../account/registrations';
 import { companyIdOf } from '../fields/company';
-import { textInput } from '../fields/read';
+import { emailInput, textInput } from '../fields/read';
 import { ATTENDEE_HELP } from '../mappers/attendee';
 import { mapEach } from '../mappers/each';
 import { orderItemMaker, orderItemOutputFields, orderItemStaticSample } from '../items';
@@ -63,7 +63,7 @@ const emailField = {
 const perform = async (z: ZObject, bundle: Bundle) => {
   const orderId = textInput(bundle, 'orderIdText');
   const submissionId = textInput(bundle, 'submissionIdText');
-  const email = textInput(bundle, 'email');
+  const email = emailInput(z, bundle, emailField.key, emailField.label);
   if (!orderId && !submissionId && !email) {
     throw new z.errors.Error(
       `Fill in ${orderIdField.label}, ${submissionIdField.label} or ${emailField.label} to say which order to find.`,

@@ -10,7 +10,7 @@ import { recentSubmissions } from '../account/recent';
 import { matchingRegistrations } from '../account/registrations';
 import { eventField, requiredEventId } from '../fields/event';
 import { FIND_REGISTRATION_KEY } from '../fields/keys';
-import { textInput } from '../fields/read';
+import { emailInput, textInput } from '../fields/read';
 import { mapEach } from '../mappers/each';
 import {
   answerOutputFields,
@@ -22,7 +22,7 @@ import {
 
 const perform = async (z: ZObject, bundle: Bundle) => {
   const eventId = requiredEventId(z, bundle);
-  const email = textInput(bundle, 'email');
+  const email = emailInput(z, bundle, 'email', 'Email');
   const submissionId = textInput(bundle, 'submissionIdText');
   if (!email && !submissionId) {
     throw new z.errors.Error(

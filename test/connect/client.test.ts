@@ -341,6 +341,7 @@ describe('a "not found" read in the light of the Connect API URL', () => {
     nock(BASE_URL).get(paths.events()).query(true).reply(404, 'Not Found', { 'Content-Type': 'text/plain' });
     const error = await caught(() => run((z, b) => listEvents(z, b, 1)));
     expect(errorMessage(error)).toBe(WRONG('api.connect.test'));
+    expect(JSON.parse(error.message)).toMatchObject({ code: 'WRONG_BASE_URL', status: 404 });
   });
 
   it('under a URL with a path, a NOT_FOUND asks the events list, and a missing list makes it a wrong URL', async () => {
@@ -352,7 +353,10 @@ describe('a "not found" read in the light of the Connect API URL', () => {
       .reply(404, {
         error: { code: 'NOT_FOUND', message: 'No route' },
       });
-    expect(errorMessage(await readPlan(authData({ baseUrl: base })))).toBe(WRONG('api.connect.test/embed'));
+    const error = await readPlan(authData({ baseUrl: base }));
+    expect(errorMessage(error)).toBe(WRONG('api.connect.test/embed'));
+    // The status is the host's own: not found, never a request the user sent wrong.
+    expect(JSON.parse(error.message)).toMatchObject({ code: 'WRONG_BASE_URL', status: 404 });
     events.done();
   });
 

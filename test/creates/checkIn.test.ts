@@ -328,6 +328,17 @@ describe('check-in time', () => {
     expect(scope.isDone()).toBe(false);
   });
 
+  it('quotes a time Zapier rewrote in the Zap timezone as the user typed it too, in UTC', async () => {
+    // Typed as 00:00:00Z three days ahead; Zapier hands it over as 18:00:00-06:00 the day before.
+    const typed = new Date(Math.ceil((Date.now() + 3 * DAY) / DAY) * DAY);
+    const handed = new Date(typed.getTime() - 6 * 3600_000).toISOString().replace('.000Z', '-06:00');
+    const error = await caught(() => run({ code: CODE, checkInTime: handed }));
+    const text = errorMessage(error);
+    expect(text).toContain(
+      `"${handed}" (that is ${typed.toISOString().replace('.000Z', 'Z')}: Zapier hands a date and time over in your Zap's timezone) in Check-In Time is 3 days`,
+    );
+  });
+
   it('refuses a time 10 minutes ahead, given with an offset or in the Zap timezone', async () => {
     for (const inputData of [
       { code: CODE, checkInTime: fromNow(10 * 60_000) },

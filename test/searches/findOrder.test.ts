@@ -95,6 +95,13 @@ it('keeps the Company ID a step was saved with (steps have no such field any mor
   );
 });
 
+it('stops on an attendee email that cannot be one, quoting it, before reading any order', async () => {
+  const error = await caught(() => run({ email: 'Ada Lovelace' }));
+  expect(errorMessage(error)).toBe(
+    '"Ada Lovelace" in Attendee Email is not an email address. Write it as name@domain, for example ada@example.com, or map the email from an earlier step.',
+  );
+});
+
 it('needs at least one criterion', async () => {
   expect(errorMessage(await caught(() => run({})))).toMatch(
     /^Fill in Order ID, Registration ID or Attendee Email to say which order to find\.$/,

@@ -89,6 +89,15 @@ it('needs an email or a registration ID, and a real event ID', async () => {
   );
 });
 
+it('stops on an email that cannot be one, quoting it, before any request', async () => {
+  // No nock scope: a request would fail the test with a refused connection instead of this message.
+  const error = await caught(() => run({ eventId: EVENT_ID, email: 'ada at example' }));
+  expect(errorMessage(error)).toBe(
+    '"ada at example" in Email is not an email address. Write it as name@domain, for example ada@example.com, or map the email from an earlier step.',
+  );
+  expect(nock.pendingMocks()).toEqual([]);
+});
+
 it('labels the custom answers of the chosen event as output fields', async () => {
   nock(BASE_URL)
     .get(paths.submissions())
