@@ -328,7 +328,9 @@ export const checkError = (answer: Answer, expected: ErrorExpectation): Outcome 
       `HTTP ${answer.status} ${app.code}, without error.${expected.member}; the app's message then names no ${expected.member}.`,
     );
   }
+  // The service's own code as it sent it, then the app's reading of it where the two differ.
+  const reading = app.body.code === app.code ? '' : ` (the app reads it as ${app.code})`;
   return holds(
-    `HTTP ${answer.status} with { "error": { "code": "${app.code}" } }${app.body?.message ? ' and a message' : ''}.`,
+    `HTTP ${answer.status} with { "error": { "code": "${app.body.code}" } }${reading}${app.body?.message ? ' and a message' : ''}.`,
   );
 };

@@ -37,6 +37,13 @@ describe('against the sandbox as it is', () => {
     expect(checks.filter((c) => c.status === 'tolerated').map((c) => c.id)).toEqual(['connection.https']);
   });
 
+  it("quotes the service's own error code, then the app's reading of it", () => {
+    const detail = checks.find((c) => c.id === 'errors.malformed-since')?.detail;
+    expect(detail).toBe(
+      'HTTP 400 with { "error": { "code": "VALIDATION_ERROR" } } (the app reads it as REQUEST_REJECTED) and a message.',
+    );
+  });
+
   it('covers every endpoint and assumption of the issue, each check once', () => {
     const ids = checks.map((c) => c.id);
     expect(new Set(ids).size).toBe(ids.length);
