@@ -106,7 +106,7 @@ export default defineCreate({
   display: {
     label: 'Check In Attendee',
     description:
-      'Checks a person in at the door by the scanned QR code or by registration; a repeated scan reports the first check-in instead of checking in twice.',
+      'Checks a person in at the door by the scanned QR code or by registration, and returns the attendee, the check-in time and whether they were in already. A repeated scan never checks in twice: it reports the first check-in. Each check-in starts **Attendee Checked In** Zaps.',
   },
   operation: {
     perform,

@@ -72,7 +72,7 @@ export default defineCreate({
   display: {
     label: 'Generate Embed Code',
     description:
-      "Generates the HTML to publish an event's floor-plan map or agenda on your own website or CMS; nothing is changed in the service.",
+      "Generates the HTML to show an event's floor-plan map or agenda on your own website or CMS, and returns it with its script or frame URL. Nothing is changed in the service, and running it again gives the same code. For the data itself, use **Find Event Agenda** or **Find Floor Plan**.",
   },
   operation: {
     perform,

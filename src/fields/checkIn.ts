@@ -47,7 +47,7 @@ export const codeField = {
   type: 'string' as const,
   required: false,
   helpText:
-    'The raw text your scanner read from the ticket, mapped from the scanner step. Only the spaces and line breaks scanners add around it are removed.',
+    'The raw text your scanner read from the ticket (for example `EVT1:7d0c6f1e:sub_01JD3K9V8Q2W:9f2c`), mapped from the scanner step. Only the spaces and line breaks scanners add around it are removed.',
 };
 
 export const checkInEventField = eventField({

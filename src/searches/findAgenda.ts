@@ -49,7 +49,8 @@ export default defineSearch({
   noun: 'Agenda',
   display: {
     label: 'Find Event Agenda',
-    description: 'Finds an event agenda: its sessions, optionally of one day or one track.',
+    description:
+      "Finds an event's public agenda and returns its sessions (times, rooms, tracks, speakers), optionally of one day or one track. When nothing is found (no public agenda), it returns nothing; a day or track without sessions gives the agenda with none. To show it on a website, use **Generate Embed Code**.",
   },
   operation: {
     perform,

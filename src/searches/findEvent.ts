@@ -99,7 +99,7 @@ export default defineSearch({
   display: {
     label: 'Find Event',
     description:
-      'Finds an event by a word of its title or slug, in your events and optionally the public catalog.',
+      'Finds an event by part of its title or its slug, in your events and optionally the public catalog, and returns it with its dates, venue and public page link, exact matches first. When nothing matches, it returns nothing.',
   },
   operation: {
     perform,

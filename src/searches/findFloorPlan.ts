@@ -39,7 +39,7 @@ export default defineSearch({
   display: {
     label: 'Find Floor Plan',
     description:
-      'Finds a published floor plan of an event, with its booths and how many are available, held or booked.',
+      'Finds a published floor plan of an event and returns its booths, with how many are available, held or booked. When nothing is found (no published plan), it returns nothing. For the booth map on your website, use **Generate Embed Code**.',
   },
   operation: {
     perform,

@@ -50,14 +50,15 @@ const submissionIdField = {
   label: 'Registration ID',
   type: 'string' as const,
   required: false,
-  helpText: 'The registration the order paid for, mapped from a registration trigger or search.',
+  helpText:
+    'The registration the order paid for (for example `sub_01JD3K9V8Q2W`), mapped from a registration trigger or search.',
 };
 const emailField = {
   key: 'email',
   label: 'Attendee Email',
   type: 'string' as const,
   required: false,
-  helpText: `The email of the person who registered; case does not matter. Matched through the registrations of the events of your newest orders (up to ${MAX_EMAIL_EVENTS} events).`,
+  helpText: `The email of the person who registered, for example \`ada@example.com\`; case does not matter. Matched through the registrations of the events of your newest orders (up to ${MAX_EMAIL_EVENTS} events).`,
 };
 
 const perform = async (z: ZObject, bundle: Bundle) => {
@@ -92,7 +93,7 @@ export default defineSearch({
   display: {
     label: 'Find Order',
     description:
-      "Finds an order among your company's 100 most recent orders, by order ID, registration ID or the attendee's email.",
+      "Finds an order among your company's 100 most recent orders by order or payment ID, registration ID or the attendee's email, and returns it with its line items, amounts and attendee. When nothing matches, it returns nothing. For the registration itself (answers, QR code), use **Find Registration**.",
   },
   operation: {
     perform,

@@ -62,7 +62,8 @@ export default defineSearch({
   noun: 'Registration',
   display: {
     label: 'Find Registration',
-    description: 'Finds a registration of one of your events by email or by registration ID.',
+    description:
+      "Finds a registration of one of your events by the attendee's email or registration ID, and returns it with its status, QR code, answers and the event, newest first. When nothing matches, it returns nothing. For what the person paid, use **Find Order**.",
   },
   operation: {
     perform,
@@ -77,7 +78,7 @@ export default defineSearch({
         type: 'string' as const,
         required: false,
         helpText:
-          "The attendee's email address; case and surrounding spaces do not matter. When one person registered several times, the newest registration comes first.",
+          "The attendee's email address, for example `ada@example.com`; case and surrounding spaces do not matter, anything that is not an email stops the step. When one person registered several times, the newest registration comes first.",
       },
       {
         key: 'submissionIdText',

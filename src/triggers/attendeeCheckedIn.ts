@@ -6,7 +6,8 @@ export default instantTrigger({
   kind: 'ATTENDANT_CHECKED_IN',
   noun: 'Attendee',
   label: 'Attendee Checked In',
-  description: 'Triggers when an attendee is checked in at the door, by a scan or a check-in step.',
+  description:
+    "Triggers when an attendee is checked in at the door, instantly, with the registration, its check-in time and the event. Scans and the **Check In Attendee** action both start it, a ticket's first check-in only.",
   item: registrationItem,
   list: recentRegistrations((submission) => Boolean(submission.checkedInAt)),
 });

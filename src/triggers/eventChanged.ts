@@ -23,7 +23,7 @@ export default instantTrigger({
   kind: 'EVENT_*',
   noun: 'Event',
   label: 'Event Changed',
-  description: `Triggers when one of your events is ${KNOWN.slice(0, -1).join(', ')} or ${KNOWN.at(-1)}.`,
+  description: `Triggers when one of your events is ${KNOWN.slice(0, -1).join(', ')} or ${KNOWN.at(-1)}, instantly, with the event and the change. **New Event** covers creation alone (checked every few minutes), **Event Published** publication alone.`,
   item: eventChangeItem,
   list: recentEvents(),
   inputFields: [

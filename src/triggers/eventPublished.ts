@@ -6,7 +6,8 @@ export default instantTrigger({
   kind: 'EVENT_PUBLISHED',
   noun: 'Event',
   label: 'Event Published',
-  description: 'Triggers when an event is published and appears on public pages.',
+  description:
+    'Triggers when an event is published and appears on public pages, instantly, with its title, dates, venue and public page link. **New Event** runs when an event is created (drafts included); **Event Changed** for any change you pick.',
   item: eventItem,
   list: recentEvents((event) => event.status === 'published'),
 });

@@ -20,7 +20,8 @@ export default defineTrigger({
   noun: 'Event',
   display: {
     label: 'New Event',
-    description: 'Triggers when a new event is created.',
+    description:
+      'Triggers when an event is created in your account (drafts included), checked every few minutes, with its title, dates, venue and public page link. To act when an event goes public, use **Event Published**; for updates, unpublishing or deletion, **Event Changed** (both instant).',
   },
   operation: {
     perform,

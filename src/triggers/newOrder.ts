@@ -41,7 +41,8 @@ export default defineTrigger({
   noun: 'Order',
   display: {
     label: 'New Order',
-    description: 'Triggers when a new order (tickets and add-ons) is placed with your company.',
+    description:
+      'Triggers when an order (tickets and add-ons) is placed with your company, checked every few minutes, with its line items, amounts, attendee and event; filter it by status. For each payment as it happens, use **Payment Succeeded**, **Payment Failed** or **Payment Refunded** (instant).',
   },
   operation: {
     inputFields: [

@@ -112,7 +112,7 @@ export const newSubmissionTrigger = (setup: PollSetup = {}) =>
     display: {
       label: 'New Form Submission',
       description:
-        'Triggers when someone submits the registration form of an event (checked every few minutes, none missed).',
+        'Triggers when someone submits the registration form of one event, checked every few minutes with none missed, with their answers and the event. **New Registration** runs instantly for one event or all, and suits ticket-release rushes better; **Registration Approved** runs on approval.',
     },
     operation: {
       inputFields: [

@@ -7,7 +7,8 @@ export default instantTrigger({
   kind: 'PAYMENT_REFUNDED',
   noun: 'Payment',
   label: 'Payment Refunded',
-  description: 'Triggers when a payment is refunded, with the order, its amounts and the event.',
+  description:
+    'Triggers when a payment is refunded, instantly, with the order, its amounts, the attendee and the event. Payments as they succeed are **Payment Succeeded**; **New Order** (checked every few minutes) gives every order as it is placed.',
   item: paymentItem,
   inputFields: [{ key: 'attendeeHelp', label: 'Attendee Fields', type: 'copy', helpText: ATTENDEE_HELP }],
   list: recentPayments('refunded'),

@@ -7,7 +7,8 @@ export default instantTrigger({
   kind: 'PAYMENT_SUCCESS',
   noun: 'Payment',
   label: 'Payment Succeeded',
-  description: 'Triggers when a payment succeeds, with the order, its amounts and the event.',
+  description:
+    'Triggers when a payment succeeds, instantly, with the order, its amounts, the attendee and the event. **Payment Failed** and **Payment Refunded** cover the other outcomes; **New Order** (checked every few minutes) gives every order as it is placed, paid or not.',
   item: paymentItem,
   inputFields: [{ key: 'attendeeHelp', label: 'Attendee Fields', type: 'copy', helpText: ATTENDEE_HELP }],
   list: recentPayments('paid'),

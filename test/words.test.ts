@@ -1,0 +1,100 @@
+/**
+ * The words people and AI callers read: every visible trigger, search and create has the six points of the
+ * rubric (scripts/lib/words.ts), within Zapier's length limits, and docs/input-schemas.json is the JSON Schema
+ * of their inputs as an SDK derives it from the app, complete.
+ */
+import { readFileSync } from 'node:fs';
+import { POINTS, SIBLINGS, grade, inputSchemas, score, visibleOperations } from '../scripts/lib/words';
+import { SCHEMA_FILE, schemaFileText } from '../scripts/words';
+
+const operations = visibleOperations();
+
+describe.each(operations.map((v) => ({ name: `${v.kind}/${v.op.key}`, v })))('$name', ({ v }) => {
+  it.each([...POINTS])('has the point "%s"', (point) => {
+    expect(grade(v)[point]).toEqual([]);
+  });
+
+  it("is within Zapier's limits: description and every help text 1 to 1,000 characters", () => {
+    expect(v.op.display.description.length).toBeLessThanOrEqual(1000);
+    for (const field of v.op.operation.inputFields ?? []) {
+      if (typeof field === 'function' || !('helpText' in field) || field.helpText === undefined) continue;
+      expect(field.helpText.length).toBeGreaterThan(0);
+      expect(field.helpText.length).toBeLessThanOrEqual(1000);
+    }
+  });
+});
+
+it('grades every operation the siblings table names, and it names only visible operations', () => {
+  const keys = new Set(operations.map((v) => v.op.key));
+  for (const key of SIBLINGS.flat()) expect(keys).toContain(key);
+});
+
+it('fails a description that says only what starts it, point by point', () => {
+  const bare = {
+    kind: 'search' as const,
+    op: {
+      key: 'find_registration',
+      noun: 'Registration',
+      display: { label: 'Find Registration', description: 'Looks up Find Registration records.' },
+      operation: {
+        inputFields: [
+          { key: 'email', label: 'Email', helpText: 'Email' },
+          {
+            key: 'submissionIdText',
+            label: 'Registration ID',
+            helpText: 'The registration to look up, mapped.',
+          },
+        ],
+        outputFields: [{ key: 'id' }],
+      },
+    },
+  };
+  const grades = grade(bare);
+  expect(grades.purpose).toEqual(['does not start "Finds"', 'repeats its label']);
+  expect(grades.usage).toEqual(['names none of its siblings in bold (Find Order)']);
+  expect(grades.behaviour).toEqual(['says not what it gives', 'says not what no match gives']);
+  expect(grades.parameters).toEqual([
+    'Email: help repeats the label',
+    'Registration ID: a formatted value without an example',
+  ]);
+  expect(grades.complete).toEqual(['no static sample', 'output id has no label']);
+  expect(score(grades)).toBe(1);
+});
+
+describe('docs/input-schemas.json', () => {
+  const schemas = inputSchemas();
+
+  it('is what the app derives (`npm run words -- --write` writes it)', () => {
+    expect(JSON.parse(readFileSync(SCHEMA_FILE, 'utf8'))).toEqual(JSON.parse(schemaFileText()));
+  });
+
+  it('has every visible operation, each input with a title, a description and a type', () => {
+    expect(Object.keys(schemas)).toEqual(operations.map((v) => `${v.kind}/${v.op.key}`));
+    for (const schema of Object.values(schemas)) {
+      const properties = schema.properties as Record<string, Record<string, unknown>>;
+      for (const [key, property] of Object.entries(properties)) {
+        expect({ key, title: typeof property.title }).toEqual({ key, title: 'string' });
+        expect({ key, description: (property.description as string).length > 0 }).toEqual({
+          key,
+          description: true,
+        });
+        expect(['string', 'boolean', 'integer', 'number', 'array']).toContain(property.type);
+      }
+      for (const key of schema.required as string[]) expect(properties).toHaveProperty(key);
+    }
+  });
+
+  it('gives the choices of a static dropdown as an enum, and where a dynamic one comes from', () => {
+    const newOrder = schemas['trigger/new_order']!.properties as Record<string, Record<string, unknown>>;
+    expect(newOrder.status?.enum).toEqual(expect.arrayContaining(['paid']));
+    const checkIn = schemas['create/check_in_attendee']!.properties as Record<
+      string,
+      Record<string, unknown>
+    >;
+    // The fields each choice of Check In By shows are all there.
+    expect(Object.keys(checkIn)).toEqual(
+      expect.arrayContaining(['checkInBy', 'code', 'eventId', 'submissionId', 'checkInTime']),
+    );
+    expect(checkIn.eventId?.['x-zapier-choices-from']).toBe('event_list');
+  });
+});
