@@ -76,6 +76,23 @@ const FAILED = order('ord_failed', 'failed', 3);
 const REFUNDED = order('ord_refunded', 'refunded', 4);
 const PENDING_ORDER = order('ord_pending', 'pending', 5);
 
+// The shared lists the service answers. A fixture added for a new trigger goes at the end of its list: each
+// case's listed items are derived from the list (those its trigger keeps, newest first, three at most, as
+// performList gives them), so no other case's expectations move.
+const EVENTS = [EVENT, DRAFT];
+const REGISTRATIONS = [PENDING, CHECKED_IN, APPROVED];
+const ORDERS = [PAID, REFUNDED, PENDING_ORDER, FAILED, PAID_AGAIN];
+const listedOf = <T extends { createdAt: string }, I>(
+  all: T[],
+  keep: (r: T) => boolean,
+  toItem: (r: T) => I,
+) =>
+  all
+    .filter(keep)
+    .sort((a, b) => b.createdAt.localeCompare(a.createdAt))
+    .slice(0, 3)
+    .map(toItem);
+
 const context = eventContextOf(EVENT);
 const regItem = (s: Submission) => toSubmissionItem(s, context);
 const payItem = (o: Order) => ({
@@ -97,14 +114,14 @@ interface Case {
   listed: unknown[];
 }
 
-const mockEvents = (events: Event[] = [EVENT, DRAFT]) =>
+const mockEvents = (events: Event[] = EVENTS) =>
   nock(BASE_URL).get(paths.events()).query({ limit: '100' }).reply(200, wireList(events)).persist();
 const mockRegistrations = () => {
   mockEvents();
   nock(BASE_URL)
     .get(paths.submissions())
     .query((q) => q.eventId === EVENT.id && typeof q.since === 'string')
-    .reply(200, wireList([PENDING, CHECKED_IN, APPROVED]))
+    .reply(200, wireList(REGISTRATIONS))
     .persist();
 };
 const mockOrders = () => {
@@ -112,7 +129,7 @@ const mockOrders = () => {
   nock(BASE_URL)
     .get(paths.orders())
     .query({ companyId: 'cmp_42', limit: '100' })
-    .reply(200, wireList([PAID, REFUNDED, PENDING_ORDER, FAILED, PAID_AGAIN]))
+    .reply(200, wireList(ORDERS))
     .persist();
 };
 
@@ -124,7 +141,7 @@ const CASES: Case[] = [
     data: PENDING,
     expected: regItem(PENDING),
     mockList: mockRegistrations,
-    listed: [regItem(CHECKED_IN), regItem(APPROVED), regItem(PENDING)],
+    listed: listedOf(REGISTRATIONS, () => true, regItem),
   },
   {
     key: 'registration_approved',
@@ -133,7 +150,7 @@ const CASES: Case[] = [
     data: APPROVED,
     expected: regItem(APPROVED),
     mockList: mockRegistrations,
-    listed: [regItem(CHECKED_IN), regItem(APPROVED)],
+    listed: listedOf(REGISTRATIONS, (s) => s.status === 'approved', regItem),
   },
   {
     key: 'attendee_checked_in',
@@ -142,7 +159,7 @@ const CASES: Case[] = [
     data: CHECKED_IN,
     expected: regItem(CHECKED_IN),
     mockList: mockRegistrations,
-    listed: [regItem(CHECKED_IN)],
+    listed: listedOf(REGISTRATIONS, (s) => s.checkedInAt != null, regItem),
   },
   {
     key: 'payment_succeeded',
@@ -151,7 +168,7 @@ const CASES: Case[] = [
     data: PAID,
     expected: payItem(PAID),
     mockList: mockOrders,
-    listed: [payItem(PAID_AGAIN), payItem(PAID)],
+    listed: listedOf(ORDERS, (o) => o.status === 'paid', payItem),
   },
   {
     key: 'payment_failed',
@@ -160,7 +177,7 @@ const CASES: Case[] = [
     data: FAILED,
     expected: payItem(FAILED),
     mockList: mockOrders,
-    listed: [payItem(FAILED)],
+    listed: listedOf(ORDERS, (o) => o.status === 'failed', payItem),
   },
   {
     key: 'payment_refunded',
@@ -169,7 +186,7 @@ const CASES: Case[] = [
     data: REFUNDED,
     expected: payItem(REFUNDED),
     mockList: mockOrders,
-    listed: [payItem(REFUNDED)],
+    listed: listedOf(ORDERS, (o) => o.status === 'refunded', payItem),
   },
   {
     key: 'event_published',
@@ -178,7 +195,7 @@ const CASES: Case[] = [
     data: EVENT,
     expected: toEventItem(EVENT),
     mockList: () => mockEvents(),
-    listed: [toEventItem(EVENT)],
+    listed: listedOf(EVENTS, (e) => e.status === 'published', toEventItem),
   },
   {
     key: 'event_changed',
@@ -187,7 +204,11 @@ const CASES: Case[] = [
     data: EVENT,
     expected: toEventChangeItem(EVENT, 'EVENT_UPDATED'),
     mockList: () => mockEvents(),
-    listed: [toEventChangeItem(DRAFT), toEventChangeItem(EVENT)],
+    listed: listedOf(
+      EVENTS,
+      () => true,
+      (e) => toEventChangeItem(e),
+    ),
   },
 ];
 
