@@ -507,11 +507,15 @@ describe('items', () => {
       inputData: { eventId: EVENT.id },
       meta: { isLoadingSample: true },
     })) as Array<Record<string, unknown>>;
+    // Whichever registration the poll gives first, delivered instantly, gives the same item.
+    const first = polled[0];
+    const source = REGISTRATIONS.find((s) => s.submissionId === first?.id);
+    expect(source).toBeDefined();
     const [instant] = await deliver(
       'new_registration',
-      signedDelivery(deliveryBody('FORM_SUBMISSION', PENDING), SECRET),
+      signedDelivery(deliveryBody('FORM_SUBMISSION', source), SECRET),
     );
-    expect(polled.find((item) => item.id === PENDING.submissionId)).toEqual(instant);
+    expect(first).toEqual(instant);
   });
 
   it('gives two payments of one registration distinct ids', async () => {
