@@ -111,7 +111,7 @@ describe('every kind, caused by a real state change, delivered, verified and map
         id: expect.stringMatching(/^hook_/),
         secret: expect.stringMatching(/^whsec_/),
         kind,
-        eventId: 'eventId' in inputData ? eventId : null,
+        eventId: inputData.eventId ?? null,
       });
     }
     const hooks = await sim<{ data: Item[] }>(NORTHWIND, 'GET', '/_sandbox/hooks');
