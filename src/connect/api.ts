@@ -427,6 +427,8 @@ export const getHook = async (
       timeoutMs,
       schema: HookSubscription,
       what: 'the webhook subscription',
+      // A delivery's own message says what to do next (replay the run): no advice for polls or steps here.
+      retry: 'caller',
     });
     const date = Date.parse(answer.headers.get('date') ?? '');
     return {
