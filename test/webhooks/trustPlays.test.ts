@@ -258,3 +258,129 @@ describe('play 2: a `Date` header 14 minutes ahead while a rotation without secr
     expect((await deliver(dated(virtual.now()), NEW_SECRET)).outcome).toBe('run');
   });
 });
+
+describe('play 3: a turn-on whose answer is lost', () => {
+  const TARGET_URL = 'https://hooks.zapier.com/hooks/standard/1/play3/';
+
+  /**
+   * The service's side of `POST …/hooks` and `DELETE …/hooks/:id` (contract §5): an `Idempotency-Key` with
+   * the same body answers the subscription it made while that one exists. `lose` answers are lost: the
+   * subscription is made, and the app sees no answer in time (as after its request's time bound).
+   */
+  const hookService = () => {
+    const live = new Map<string, string>();
+    const keys = new Map<string, { body: string; id: string }>();
+    const sent: Array<{ method: string; key: string | undefined }> = [];
+    let made = 0;
+    const model = { live, sent, lose: 0 };
+    const answer = (status: number, body: unknown, headers: Record<string, string> = {}) => ({
+      status,
+      content: body === null ? '' : JSON.stringify(body),
+      headers: new Headers({ 'content-type': 'application/json', ...headers }),
+    });
+    const hookOf = (id: string) => ({
+      id,
+      event: 'FORM_SUBMISSION',
+      eventId: null,
+      targetUrl: live.get(id),
+      secret: `whsec_play3_${id}`,
+      createdAt: new Date(virtual.now()).toISOString(),
+    });
+    const request = async (options: {
+      url?: string;
+      method?: string;
+      headers?: Record<string, string>;
+      body?: string;
+    }) => {
+      const method = options.method ?? 'GET';
+      const key = options.headers?.['Idempotency-Key'];
+      sent.push({ method, key });
+      const path = new URL(String(options.url)).pathname;
+      if (method === 'DELETE') {
+        const id = decodeURIComponent(path.split('/').pop() ?? '');
+        return live.delete(id) ? answer(204, null) : answer(404, wireError('NOT_FOUND', 'No such hook.'));
+      }
+      const body = String(options.body);
+      const earlier = key === undefined ? undefined : keys.get(key);
+      let reply;
+      if (earlier && earlier.body === body && live.has(earlier.id)) {
+        reply = answer(201, hookOf(earlier.id), { 'Idempotent-Replayed': 'true' });
+      } else {
+        const id = `hook_${++made}`;
+        live.set(id, (JSON.parse(body) as { targetUrl: string }).targetUrl);
+        if (key !== undefined) keys.set(key, { body, id });
+        reply = answer(201, hookOf(id));
+      }
+      if (model.lose > 0) {
+        model.lose -= 1;
+        throw Object.assign(new Error('network timeout at: the subscription endpoint'), {
+          type: 'request-timeout',
+        });
+      }
+      return reply;
+    };
+    const log = (...args: unknown[]) => logs.push(args.map(String).join(' '));
+    const hz = {
+      console: { log, error: log, warn: log },
+      errors,
+      cache: store.api,
+      request,
+    } as unknown as ZObject;
+    return { model, z: hz };
+  };
+
+  const operation = () => newRegistrationOn().operation;
+  const bundle = { authData: authData(), inputData: {}, targetUrl: TARGET_URL } as unknown as Bundle;
+  const turnOn = async (hz: ZObject) => {
+    try {
+      return { on: (await operation().performSubscribe!(hz, bundle)) as { id: string } };
+    } catch (error) {
+      return { error: errorText(error) };
+    }
+  };
+
+  it('the first answer lost: the same turn-on asks again with the same key and takes the subscription over', async () => {
+    const { model, z: hz } = hookService();
+    model.lose = 1;
+    const result = await turnOn(hz);
+    expect(result.on?.id).toBe('hook_1');
+    // One subscription in the service, and it is this Zap's: turning the Zap off ends it.
+    expect([...model.live.keys()]).toEqual(['hook_1']);
+    const posts = model.sent.filter((one) => one.method === 'POST');
+    expect(posts).toHaveLength(2);
+    expect(posts[0]?.key).toMatch(/^zap-hook-[0-9a-f]{48}$/);
+    expect(posts[1]?.key).toBe(posts[0]?.key);
+    expect(logs.join('\n')).toContain('taken over, not made twice');
+    await operation().performUnsubscribe!(hz, { ...bundle, subscribeData: result.on } as unknown as Bundle);
+    expect(model.live.size).toBe(0);
+  });
+
+  it('every answer lost: the message says to turn the Zap on again (nothing about polls), and that turn-on takes the subscription over', async () => {
+    const { model, z: hz } = hookService();
+    model.lose = 2;
+    const failed = await turnOn(hz);
+    expect(failed.on).toBeUndefined();
+    expect(failed.error).toContain('The Zap was not turned on');
+    expect(failed.error).toContain('turn the Zap on again');
+    expect(failed.error).not.toMatch(/poll/i);
+    expect(model.live.size).toBe(1);
+    // Turned on again, the Zap owns the one subscription the service made; turned off, nothing is left.
+    const again = await turnOn(hz);
+    expect(again.on?.id).toBe('hook_1');
+    expect(model.live.size).toBe(1);
+    await operation().performUnsubscribe!(hz, { ...bundle, subscribeData: again.on } as unknown as Bundle);
+    expect(model.live.size).toBe(0);
+    // Turned on once more after that, the key makes a new subscription: the deleted one is not answered.
+    expect((await turnOn(hz)).on?.id).toBe('hook_2');
+  });
+
+  it('another event or kind is another key: a turn-on never takes over a subscription of something else', async () => {
+    const { model, z: hz } = hookService();
+    expect((await turnOn(hz)).on?.id).toBe('hook_1');
+    const other = newRegistrationOn().operation;
+    await other.performSubscribe!(hz, { ...bundle, targetUrl: `${TARGET_URL}other/` } as unknown as Bundle);
+    expect(model.live.size).toBe(2);
+    const keys = new Set(model.sent.map((one) => one.key));
+    expect(keys.size).toBe(2);
+  });
+});
