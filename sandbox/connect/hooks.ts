@@ -68,7 +68,9 @@ export function registerHookRoutes(app: FastifyInstance, ctx: SandboxContext): v
    */
   const subscribe = async (req: FastifyRequest, reply: FastifyReply) => {
     const tenant = tenantOf(req);
-    const key = parseIdempotencyKey(req.headers['idempotency-key']);
+    const key = ctx.deviations.has('hook-key-unread')
+      ? undefined
+      : parseIdempotencyKey(req.headers['idempotency-key']);
     const body = requireObject(req.body);
     const targetUrl = readTargetUrl(body);
     const event = requireString(body, 'event', 100);
