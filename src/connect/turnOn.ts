@@ -5,7 +5,7 @@
  * subscription the service already made instead of making a second one that no Zap would own.
  *
  * One turn-on sends the request at most twice, each bounded in time, within Zapier's 30 s: again only after
- * a failure that may pass (no answer, a 5xx, a 429, the first request with the key still in flight). When
+ * a failure that may pass (no answer, a 5xx, the first request with the key still in flight). When
  * both fail, the message tells the Zap builder to turn the Zap on again, and nothing about polls.
  */
 import { createHash } from 'node:crypto';
@@ -31,13 +31,14 @@ export const turnOnKey = (params: { targetUrl: string; event: string; eventId: s
 /** The first request with this key is still being processed (409 with the key in use). */
 const isInFlight = (error: unknown): boolean => error instanceof Error && error.name === 'ThrottledError';
 
-/** A failure that may pass when the same request is sent again. */
+/**
+ * A failure that may pass when the same request is sent again at once. Not a 429: the service asked for a
+ * pause longer than a turn-on has, and the message says how long to wait before turning the Zap on again.
+ */
 const mayPassAgain = (error: unknown): boolean => {
   if (isInFlight(error)) return true;
   const code = appErrorCode(error);
-  return (
-    code === 'NETWORK' || code === APP_ERROR_CODES.service_failed || code === APP_ERROR_CODES.rate_limited
-  );
+  return code === 'NETWORK' || code === APP_ERROR_CODES.service_failed;
 };
 
 /** The error a failed turn-on ends with: what happened, then what the Zap builder does next. */
