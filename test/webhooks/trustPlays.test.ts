@@ -272,7 +272,14 @@ describe('play 3: a turn-on whose answer is lost', () => {
     const keys = new Map<string, { body: string; id: string }>();
     const sent: Array<{ method: string; key: string | undefined }> = [];
     let made = 0;
-    const model = { live, sent, lose: 0 };
+    const model = {
+      live,
+      sent,
+      lose: 0,
+      refuse: null as null | { status: number; code: string },
+      /** How many requests `refuse` answers (-1: all). */
+      refusals: -1,
+    };
     const answer = (status: number, body: unknown, headers: Record<string, string> = {}) => ({
       status,
       content: body === null ? '' : JSON.stringify(body),
@@ -301,6 +308,11 @@ describe('play 3: a turn-on whose answer is lost', () => {
         return live.delete(id) ? answer(204, null) : answer(404, wireError('NOT_FOUND', 'No such hook.'));
       }
       const body = String(options.body);
+      if (model.refuse && model.refusals !== 0) {
+        model.refusals -= 1;
+        const { status, code } = model.refuse;
+        return answer(status, wireError(code, 'Not now.'), status === 429 ? { 'Retry-After': '120' } : {});
+      }
       const earlier = key === undefined ? undefined : keys.get(key);
       let reply;
       if (earlier && earlier.body === body && live.has(earlier.id)) {
@@ -374,7 +386,36 @@ describe('play 3: a turn-on whose answer is lost', () => {
     expect((await turnOn(hz)).on?.id).toBe('hook_2');
   });
 
-  it('another event or kind is another key: a turn-on never takes over a subscription of something else', async () => {
+  it.each([
+    [503, 'INTERNAL', 2, /turn the Zap on again in a few minutes/],
+    [429, 'RATE_LIMITED', 1, /wait 120 seconds, then turn it on again/],
+  ])(
+    'a turn-on answered %i (%s) is sent %i time(s) at most; the message says to turn the Zap on again, nothing about polls',
+    async (status, code, posts, next) => {
+      const { model, z: hz } = hookService();
+      model.refuse = { status, code };
+      const failed = await turnOn(hz);
+      expect(failed.error).toContain('The Zap was not turned on');
+      expect(failed.error).toMatch(next);
+      expect(failed.error).not.toMatch(/poll/i);
+      expect(model.sent.filter((one) => one.method === 'POST')).toHaveLength(posts);
+      expect(model.live.size).toBe(0);
+    },
+  );
+
+  it('the first request still in flight (409): the second, 2 s later, gets the subscription; both 409: the message says to turn the Zap on again', async () => {
+    const { model, z: hz } = hookService();
+    model.refuse = { status: 409, code: 'IDEMPOTENCY_KEY_IN_USE' };
+    model.refusals = 1;
+    expect((await turnOn(hz)).on?.id).toBe('hook_1');
+    const busy = hookService();
+    busy.model.refuse = { status: 409, code: 'IDEMPOTENCY_KEY_IN_USE' };
+    const failed = await turnOn(busy.z);
+    expect(failed.error).toContain('so the Zap was not turned on. Turn the Zap on again in a minute');
+    expect(failed.error).not.toMatch(/poll|scan/i);
+  });
+
+  it('another Zap (another target URL) is another key: a turn-on never takes over a subscription of something else', async () => {
     const { model, z: hz } = hookService();
     expect((await turnOn(hz)).on?.id).toBe('hook_1');
     const other = newRegistrationOn().operation;
