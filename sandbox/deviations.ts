@@ -17,6 +17,7 @@ export const DEVIATIONS = {
   'limit-rejected': 'a `limit` above 100 is 400 VALIDATION_ERROR instead of being clamped',
   'large-limits': 'the events list honours a `limit` up to 1000 instead of clamping it to 100',
   shuffle: 'every list (and each catalog page) comes back in a shuffled order',
+  'hook-key-unread': '`POST …/hooks` ignores an `Idempotency-Key`: every request makes a new subscription',
 } as const;
 
 export type Deviation = keyof typeof DEVIATIONS;

@@ -43,6 +43,9 @@ const NOT_LABELS: Record<string, string> = {
   'scan time': 'emphasis',
   'per-scan reference': 'emphasis',
   'The step says to reconnect': 'a case of "When something goes wrong"',
+  '"This delivery could not be checked against the subscription\'s current signing secret"':
+    'a message quoted in "When something goes wrong"',
+  '"The Zap was not turned on"': 'a message quoted in "When something goes wrong"',
   '"Your plan does not include the … feature"': 'a message quoted in "When something goes wrong"',
   '"… is not among the events of the connected account"': 'a message quoted in "When something goes wrong"',
   '"… does not answer like a Connect API"': 'a message quoted in "When something goes wrong"',

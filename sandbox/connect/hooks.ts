@@ -1,13 +1,17 @@
-// Hook subscriptions (docs/connect-contract.md §5): create, read (with the current secret), delete.
+// Hook subscriptions (docs/connect-contract.md §5): create (with an optional Idempotency-Key), read (with the
+// current secret), delete.
 
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { SandboxContext } from '../context';
 import { ApiError, validation } from '../errors';
 import { KEYED, params, tenantOf } from '../request';
 import type { Tenant } from '../state';
 import { WEBHOOK_KINDS, type HookEvent, type HookRecord } from '../types';
-import { requireObject, requireString, type Body } from '../validate';
+import { canonicalJson, parseIdempotencyKey, requireObject, requireString, type Body } from '../validate';
 import { ROUTES } from './routes';
+
+/** Keys of `POST …/hooks` live beside check-in's in one store, in a namespace of their own. */
+const keyOf = (key: string): string => `POST hooks\u0000${key}`;
 
 const LOOPBACK = /^(localhost|127(?:\.\d{1,3}){3}|\[::1\])$/i;
 
@@ -55,8 +59,18 @@ function readEventFilter(tenant: Tenant, body: Body): string | null {
 export function registerHookRoutes(app: FastifyInstance, ctx: SandboxContext): void {
   const { state } = ctx;
 
-  app.post(ROUTES.subscribe.pattern, { config: KEYED }, async (req, reply) => {
+  /**
+   * A new subscription. With an Idempotency-Key (read before the body: a malformed one is refused first),
+   * the same key and body answer the subscription it made while that one exists (201, Idempotent-Replayed),
+   * another body is 422, a request still in flight 409; once that subscription is deleted, the key makes a
+   * new one. A "slow" fault holds the answer after the subscription is made: the answer comes late, the
+   * subscription exists already (a lost answer).
+   */
+  const subscribe = async (req: FastifyRequest, reply: FastifyReply) => {
     const tenant = tenantOf(req);
+    const key = ctx.deviations.has('hook-key-unread')
+      ? undefined
+      : parseIdempotencyKey(req.headers['idempotency-key']);
     const body = requireObject(req.body);
     const targetUrl = readTargetUrl(body);
     const event = requireString(body, 'event', 100);
@@ -64,9 +78,38 @@ export function registerHookRoutes(app: FastifyInstance, ctx: SandboxContext): v
       throw validation('event', `event must be one of ${WEBHOOK_KINDS.join(', ')} or EVENT_*`);
     }
     const eventId = readEventFilter(tenant, body);
-    const hook = state.addHook(tenant, { targetUrl, event: event as HookEvent, eventId });
+    const apiKey = tenant.settings.apiKey;
+    const create = () => state.addHook(tenant, { targetUrl, event: event as HookEvent, eventId });
+    if (key === undefined) {
+      const hook = create();
+      await ctx.sleeper.sleep(req.faultDelayMs);
+      return reply.code(201).send(hookJson(hook));
+    }
+    let found = ctx.idempotency.begin(apiKey, keyOf(key), canonicalJson(body));
+    if (found.kind === 'replay') {
+      const made = tenant.hooks.get(String((JSON.parse(found.response.body) as { id?: unknown }).id));
+      if (made) return reply.code(201).header('Idempotent-Replayed', 'true').send(hookJson(made));
+      // The subscription this key made was deleted since: the key makes a new one.
+      ctx.idempotency.abandon(apiKey, keyOf(key));
+      found = ctx.idempotency.begin(apiKey, keyOf(key), canonicalJson(body));
+    }
+    if (found.kind === 'reused') {
+      throw new ApiError(
+        422,
+        'IDEMPOTENCY_KEY_REUSED',
+        'This Idempotency-Key was used with a different body',
+      );
+    }
+    if (found.kind === 'in_flight') {
+      throw new ApiError(409, 'IDEMPOTENCY_KEY_IN_USE', 'A request with this Idempotency-Key is in progress');
+    }
+    const hook = create();
+    ctx.idempotency.complete(apiKey, keyOf(key), { statusCode: 201, body: JSON.stringify({ id: hook.id }) });
+    await ctx.sleeper.sleep(req.faultDelayMs);
     return reply.code(201).send(hookJson(hook));
-  });
+  };
+
+  app.post(ROUTES.subscribe.pattern, { config: { ...KEYED, delayInHandler: true } }, subscribe);
 
   // The subscription with its current secret (null: signed with the account-level secret).
   app.get(ROUTES.hook.pattern, { config: KEYED }, async (req) => {

@@ -11,6 +11,8 @@ Checks, read-only, that a Connect service behaves as docs/connect-contract.md sa
   --company ID      the account's company ID (Settings → Company): orders are unchecked without it
   --event UUID      the event to use for registrations and floor plans (default: the newest suitable one)
   --json FILE       also write the checks to FILE as JSON
+  --probe-turn-on   also send one POST …/hooks that the contract makes the service refuse (a malformed
+                    Idempotency-Key and an unknown kind): whether it reads the key before making anything
   --help            this text
 
 Exit code: 0 when no check differs, 1 when at least one differs, 2 on a usage or connection error.`;
@@ -21,6 +23,8 @@ export interface CliArgs {
   companyId?: string;
   eventId?: string;
   json?: string;
+  /** `--probe-turn-on`: send the one refused POST of the hooks.idempotency-key check. */
+  probeTurnOn?: boolean;
 }
 
 export type Parsed = { help: true } | { help: false; args: CliArgs };
@@ -32,7 +36,10 @@ export class UsageError extends Error {
   }
 }
 
-const FLAGS: Record<string, keyof CliArgs> = {
+/** Options without a value. */
+const SWITCHES: Record<string, 'probeTurnOn'> = { '--probe-turn-on': 'probeTurnOn' };
+
+const FLAGS: Record<string, Exclude<keyof CliArgs, 'probeTurnOn'>> = {
   '--base-url': 'baseUrl',
   '--api-key': 'apiKey',
   '--company': 'companyId',
@@ -59,6 +66,11 @@ export const parseArgs = (argv: string[]): Parsed => {
     if (arg === '--help' || arg === '-h') return { help: true };
     const eq = arg.indexOf('=');
     const flag = arg.startsWith('--') && eq > 0 ? arg.slice(0, eq) : arg;
+    const toggle = SWITCHES[arg];
+    if (toggle) {
+      given[toggle] = true;
+      continue;
+    }
     const field = FLAGS[flag];
     if (!field) throw unknownOption(flag, i);
     const value = flag === arg ? argv[++i] : arg.slice(eq + 1);

@@ -1,6 +1,7 @@
 /**
- * The kit's only way to the service: GET requests (never anything that writes) with Node's fetch, redirects
- * never followed (`redirect: 'manual'`), each body read up to `MAX_ANSWER_BYTES` (an answer that never ends
+ * The kit's only way to the service: GET requests with Node's fetch (and, only when asked with
+ * `--probe-turn-on`, one POST that the contract makes the service refuse, plus a DELETE should it not),
+ * redirects never followed (`redirect: 'manual'`), each body read up to `MAX_ANSWER_BYTES` (an answer that never ends
  * stops the run, it never fills the memory), and what the checks that look across all answers need kept
  * (redirects, the `Date` header), without the bodies.
  */
@@ -152,29 +153,57 @@ export class Probe {
     const search = new URLSearchParams(
       Object.entries(query).map(([k, v]): [string, string] => [k, String(v)]),
     ).toString();
-    const pathAndQuery = search ? `${path}?${search}` : path;
     const headers: Record<string, string> = { Accept: 'application/json' };
     if (key !== false) headers['X-API-KEY'] = key === true ? this.apiKey : key;
+    return this.send('GET', path, search ? `${path}?${search}` : path, headers);
+  }
+
+  /**
+   * A keyed POST of `body` (JSON) with `headers`, or a keyed DELETE: only the turn-on probe sends these
+   * (`--probe-turn-on`), never a default run.
+   */
+  async write(
+    method: 'POST' | 'DELETE',
+    path: string,
+    body?: unknown,
+    headers: Record<string, string> = {},
+  ): Promise<Answer> {
+    const sent: Record<string, string> = { Accept: 'application/json', 'X-API-KEY': this.apiKey, ...headers };
+    if (body !== undefined) sent['Content-Type'] = 'application/json';
+    return this.send(method, path, path, sent, body === undefined ? undefined : JSON.stringify(body));
+  }
+
+  private async send(
+    method: string,
+    path: string,
+    pathAndQuery: string,
+    headers: Record<string, string>,
+    body?: string,
+  ): Promise<Answer> {
     const sentAt = Date.now();
     const url = `${this.base}${pathAndQuery}`;
     let response: Response;
     let text: string;
     try {
       response = await fetch(url, {
+        method,
         headers,
+        body,
         redirect: 'manual',
         signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
       });
       text = await this.readBody(response, pathAndQuery);
     } catch (error) {
       if (error instanceof StopError) throw error;
-      throw new StopError(`No answer from ${this.base} for GET ${path}: ${networkProblem(error, url)}.`);
+      throw new StopError(
+        `No answer from ${this.base} for ${method} ${path}: ${networkProblem(error, url)}.`,
+      );
     }
     // Blanked whole, then cut: a key that straddles the cut is blanked before it could show in part.
     const window = SHOWN_CHARS + 8 * this.apiKey.length;
     const seen: Seen = {
       path: pathAndQuery,
-      keyed: key !== false,
+      keyed: 'X-API-KEY' in headers,
       status: response.status,
       headers: response.headers,
       shown: this.blank(text.slice(0, window)).slice(0, SHOWN_CHARS),

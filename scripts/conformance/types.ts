@@ -24,6 +24,11 @@ export interface ConformanceOptions {
   companyId?: string;
   /** The event the event-bound checks use (`--event`); the newest suitable one otherwise. */
   eventId?: string;
+  /**
+   * Send the one POST of the hooks.idempotency-key check (`--probe-turn-on`): refused by a service that
+   * follows the contract, so it makes nothing. Without it the run sends GET requests only.
+   */
+  probeTurnOn?: boolean;
   /** The most of one answer read (default `MAX_ANSWER_BYTES` of http.ts); a larger answer stops the run. */
   maxAnswerBytes?: number;
   /** Called before each group of checks runs, with the group's name (a progress line). */

@@ -37,6 +37,7 @@ import {
   type SubmissionKey,
   type SubmissionPerson,
 } from './schemas';
+import { TURN_ON_ATTEMPT_MS, turnOnKey, turnOnWithRetry } from './turnOn';
 import { renamer } from './wire';
 import { CHECK_IN_REQUEST_NAMES, HOOK_NAMES } from './wireNames';
 import {
@@ -355,7 +356,9 @@ const subscriptionProblem = (error: ZodError): string =>
  * Contract §5: subscribe a REST hook. `eventId` null means every event. An answer the app cannot use (an empty
  * secret, a date that is not one) would leave a subscription in the service that no Zap owns: it is removed
  * again before the error is thrown, so a failed turn-on leaves nothing behind. `check` lets the caller refuse
- * a valid answer the same way (no secret usable for this connection).
+ * a valid answer the same way (no secret usable for this connection). An answer that never comes is covered
+ * by the turn-on's `Idempotency-Key` (./turnOn.ts): sent again, now or at the next turn-on, the request is
+ * answered with the subscription already made.
  */
 export const subscribeHook = async (
   z: ZObject,
@@ -365,13 +368,24 @@ export const subscribeHook = async (
 ): Promise<HookSubscription> => {
   let created;
   try {
-    created = await connectRequest(z, bundle, {
-      method: 'POST',
-      path: paths.hooks(),
-      body: hookWireBody({ ...params }),
-      schema: HookCreated,
-      what: 'the webhook subscription',
-    });
+    const answer = await turnOnWithRetry(z, () =>
+      connectRequestFull(z, bundle, {
+        method: 'POST',
+        path: paths.hooks(),
+        body: hookWireBody({ ...params }),
+        headers: { 'Idempotency-Key': turnOnKey(params) },
+        schema: HookCreated,
+        what: 'the webhook subscription',
+        timeoutMs: TURN_ON_ATTEMPT_MS,
+        retry: 'turn-on',
+      }),
+    );
+    created = answer.data;
+    if (answer.headers.get('idempotent-replayed') === 'true') {
+      z.console.log(
+        `Subscription ${created.id} had already been made for this Zap by an earlier turn-on whose answer was lost; it is taken over, not made twice.`,
+      );
+    }
   } catch (error) {
     // A 404 for a chosen event means the event is gone, not that a subscription is missing.
     if (!params.eventId || !isNotFound(error)) throw error;
@@ -427,6 +441,8 @@ export const getHook = async (
       timeoutMs,
       schema: HookSubscription,
       what: 'the webhook subscription',
+      // A delivery's own message says what to do next (replay the run): no advice for polls or steps here.
+      retry: 'caller',
     });
     const date = Date.parse(answer.headers.get('date') ?? '');
     return {

@@ -132,17 +132,33 @@ export const isReplayedAnswer = (error: unknown): boolean =>
  *   failure (5xx, no answer) becomes a `ThrottledError` and Zapier runs the step again;
  * - `later` — nothing retries it on its own (the connection test): the user is asked to try again;
  * - `zap` (default) — a poll checks again at its next run and misses nothing; a stopped action or search
- *   can be replayed from the Zap history.
+ *   can be replayed from the Zap history;
+ * - `turn-on` — turning a Zap on: the Zap builder turns it on again (nothing retries it on its own);
+ * - `caller` — the caller's own message says what happens next: the error's words give none.
  */
-export type RetryHint = 'safe' | 'later' | 'zap';
+export type RetryHint = 'safe' | 'later' | 'zap' | 'turn-on' | 'caller';
 
 /** Seconds before Zapier runs an idempotent step again after a temporary failure. */
 export const SAFE_RETRY_SECONDS = 60;
 
-const temporaryAdvice = (retry: RetryHint): string =>
-  retry === 'later'
-    ? 'This is usually temporary: try again in a few minutes.'
-    : 'This is usually temporary: a trigger checks again at its next poll and misses nothing; a stopped action or search can be replayed from the Zap history.';
+const TEMPORARY_ADVICE: Readonly<Record<Exclude<RetryHint, 'safe'>, string>> = {
+  later: 'This is usually temporary: try again in a few minutes.',
+  zap: 'This is usually temporary: a trigger checks again at its next poll and misses nothing; a stopped action or search can be replayed from the Zap history.',
+  'turn-on': 'The Zap was not turned on. This is usually temporary: turn the Zap on again in a few minutes.',
+  caller: '',
+};
+
+const temporaryAdvice = (retry: RetryHint): string => (retry === 'safe' ? '' : TEMPORARY_ADVICE[retry]);
+
+/** What to do after a 429 when nothing retries on its own (`later`, `turn-on`, `caller`), or `null`. */
+const afterRateLimit = (retry: RetryHint, delay: number): string | null => {
+  if (retry === 'later') return ` Wait ${delay} seconds, then try again.`;
+  if (retry === 'turn-on') return ` The Zap was not turned on: wait ${delay} seconds, then turn it on again.`;
+  return retry === 'caller' ? '' : null;
+};
+
+/** ` advice`, or nothing when there is none. */
+const spaced = (advice: string): string => (advice ? ` ${advice}` : '');
 
 const safeRetryAdvice = `Zapier runs this step again in ${SAFE_RETRY_SECONDS} seconds; the request carries the same Idempotency-Key each time, so nothing is done twice.`;
 
@@ -209,9 +225,10 @@ const throwForAccess = ({ z, answer, what, retry, status, meaning, code }: Error
   }
   if (status === 429) {
     const delay = retryAfterSeconds(answer.retryAfter);
-    if (retry === 'later') {
+    const next = afterRateLimit(retry, delay);
+    if (next !== null) {
       throw new z.errors.Error(
-        `The service is receiving too many requests from your account right now (429 RATE_LIMITED) and refused ${what}. Wait ${delay} seconds, then try again.`,
+        `The service is receiving too many requests from your account right now (429 RATE_LIMITED) and refused ${what}.${next}`,
         code,
         429,
       );
@@ -313,7 +330,7 @@ const throwForFailure = ({
       );
     }
     throw new z.errors.Error(
-      `The service had a problem while fetching ${what} (HTTP ${status}, ${shown}). ${temporaryAdvice(retry)}`,
+      `The service had a problem while fetching ${what} (HTTP ${status}, ${shown}).${spaced(temporaryAdvice(retry))}`,
       code,
       status,
     );
@@ -451,7 +468,7 @@ export const networkError = (
       : retry === 'safe'
         ? safeRetryAdvice
         : temporaryAdvice(retry);
-  const text = `Could not reach the service at ${host} while fetching ${place.what}: ${reason}. ${fix}`;
+  const text = `Could not reach the service at ${host} while fetching ${place.what}: ${reason}.${spaced(fix)}`;
   if (retry === 'safe' && fix === safeRetryAdvice)
     return new z.errors.ThrottledError(text, SAFE_RETRY_SECONDS);
   return new z.errors.Error(text, 'NETWORK', 0);

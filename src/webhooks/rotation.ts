@@ -6,9 +6,14 @@
  *    few minutes (`confirmSeconds`); else the subscription is read first.
  * 2. A retired secret vouches for deliveries dated at or before the rotation (the service retries a delivery
  *    with its first signature for 72 h), and for nothing after it. The rotation is dated by the service's
- *    word (`secretRotatedAt`), else by the service's clock at the read that found the new secret (bounded by
- *    this app's clock), lowered by every delivery the new secret verifies. Unknown (the state was lost): the
- *    retired secret vouches for nothing, and a delivery signed only with it is halted with a message.
+ *    word (`secretRotatedAt`), else by the service's clock at the read that found the new secret, lowered by
+ *    every delivery the new secret verifies; either way never later than this app's own clock at that read,
+ *    and without the service's word never later than `confirmSeconds` after the last read that showed the old
+ *    secret as current (the rotation came after it). So a `Date` header ahead, within the skew margin, cannot
+ *    keep the retired secret trusted past 5 minutes after the rotation. A delivery dated between that bound
+ *    and the service's own date of the rotation (its clock runs ahead) is halted with a message, not run.
+ *    Unknown (the state was lost): the retired secret vouches for nothing, and a delivery signed only with
+ *    it is halted with a message.
  * 3. A delivery that matches no known secret reads the current secret at most once a minute (`mismatchSeconds`).
  *
  * Nothing here reads, writes or waits: ./secrets.ts does, on the shared memory.
@@ -31,8 +36,18 @@ export const SecretState = z.object({
   checkedAt: z.number(),
   /** This app's time of the last read made because a delivery matched no known secret. */
   mismatchAt: z.number(),
-  /** Newest first. `secret` `null`: the account-level one; `until` `null`: the rotation is not dated. */
-  retired: z.array(z.object({ secret: z.string().nullable(), until: z.number().nullable() })),
+  /**
+   * Newest first. `secret` `null`: the account-level one; `until` `null`: the rotation is not dated.
+   * `haltUntil`: deliveries dated after `until` and up to it are halted, not dropped (the service's clock
+   * put the rotation later than this app's bound on it).
+   */
+  retired: z.array(
+    z.object({
+      secret: z.string().nullable(),
+      until: z.number().nullable(),
+      haltUntil: z.number().optional(),
+    }),
+  ),
 });
 export type SecretState = z.infer<typeof SecretState>;
 type RetiredSecret = SecretState['retired'][number];
@@ -86,6 +101,12 @@ const retiredVerdict = (d: Judged, retired: RetiredSecret): Verdict => {
     };
   }
   if (signedAt !== null && signedAt <= retired.until) return { kind: 'run' };
+  if (signedAt !== null && retired.haltUntil !== undefined && signedAt <= retired.haltUntil) {
+    return {
+      kind: 'halt',
+      message: `This delivery is signed only with a signing secret that the organizer has since replaced for subscription ${d.hookId}. It is dated ${iso(signedAt)}: after ${iso(retired.until)}, the latest time this app can vouch for the old secret, yet not after the service's own clock put the change (${iso(retired.haltUntil)}), so it cannot be told from a delivery forged with the old secret. Nothing ran. If the service sent it before the secret was changed, what it carried can be found in the service's dashboard.`,
+    };
+  }
   return {
     kind: 'drop',
     reason: `it is signed only with a secret the organizer has replaced: subscription ${d.hookId} signs everything dated after ${iso(retired.until)} with its new secret, and this delivery is dated ${signedAt === null ? 'nowhere' : iso(signedAt)}, so it was not sent by the service`,
@@ -110,13 +131,23 @@ export const judge = (d: Judged, state: SecretState, timings: RotationTimings): 
 export const readReason = (verdict: Verdict): ReadReason | null =>
   verdict.kind === 'read' ? verdict.why : verdict.kind === 'unknown' && verdict.mayRead ? 'mismatch' : null;
 
+/** `entry` dated no later than `at`: the rotation happened at or before it. */
+const datedBefore = (entry: RetiredSecret, at: number): RetiredSecret => {
+  const until = entry.until === null ? null : Math.min(entry.until, at);
+  const haltUntil = entry.haltUntil === undefined ? undefined : Math.min(entry.haltUntil, at);
+  return until !== null && haltUntil !== undefined && haltUntil > until
+    ? { secret: entry.secret, until, haltUntil }
+    : { secret: entry.secret, until };
+};
+
 /** A delivery the current secret verified dates the last rotation: it happened at or before it. */
 export const lowerRotation = (d: Judged, state: SecretState): SecretState | null => {
   const last = state.retired[0];
   const signedAt = d.delivery.signedAt;
-  if (!last || last.until === null || signedAt === null || signedAt >= last.until) return null;
+  if (!last || last.until === null || signedAt === null) return null;
+  if (signedAt >= (last.haltUntil ?? last.until)) return null;
   if (!signs(d, state.current)) return null;
-  return { ...state, retired: [{ ...last, until: signedAt }, ...state.retired.slice(1)] };
+  return { ...state, retired: [datedBefore(last, signedAt), ...state.retired.slice(1)] };
 };
 
 /** A read of the subscription: its current secret, the service's clock and its word on the rotation. */
@@ -129,26 +160,40 @@ export interface SecretRead {
 }
 
 /**
- * When the rotation just found happened, as far as can be told: the service's word when it is not later
- * than its own clock at the read (allowing for the `Date` header's whole seconds); else the read itself when
- * the secret had been confirmed before; else unknown (`null`). Never later than a delivery the new secret
- * verified.
+ * When the rotation just found happened, as far as can be told, and up to when the service's clock would put
+ * it (`haltUntil`). The service's word counts when it is not later than its own clock at the read (allowing
+ * for the `Date` header's whole seconds); else the read itself, when the secret had been confirmed before,
+ * and no later than `confirmSeconds` after that confirmation (the rotation came after it); else unknown
+ * (`null`). Never later than this app's clock at the read, nor than a delivery the new secret verified.
  */
 const rotationDate = (
   d: Judged,
   state: SecretState,
   read: SecretRead,
   serviceTime: number,
-): number | null => {
+  timings: RotationTimings,
+): RetiredSecret => {
+  const secret = state.current;
   const said =
     read.rotatedAt !== null && read.rotatedAt < serviceTime + WHOLE_SECOND_MS ? read.rotatedAt : null;
-  const until = said ?? (state.confirmedAt === null ? null : serviceTime);
+  if (said === null && state.confirmedAt === null) return { secret, until: null };
   const signedAt = d.delivery.signedAt;
-  return until !== null && signedAt !== null && signs(d, read.secret) ? Math.min(until, signedAt) : until;
+  const upper = said ?? serviceTime;
+  const bound = said === null ? Math.min(d.now, state.checkedAt + timings.confirmSeconds * 1000) : d.now;
+  const dated: RetiredSecret = { secret, until: Math.min(upper, bound), haltUntil: upper };
+  return signedAt !== null && signs(d, read.secret)
+    ? datedBefore(dated, signedAt)
+    : datedBefore(dated, upper);
 };
 
 /** The state after a read of the subscription that found `read.secret` current. */
-export const afterRead = (d: Judged, state: SecretState, read: SecretRead, why: ReadReason): SecretState => {
+export const afterRead = (
+  d: Judged,
+  state: SecretState,
+  read: SecretRead,
+  why: ReadReason,
+  timings: RotationTimings,
+): SecretState => {
   const serviceTime = boundedServiceTime(read.serviceTime, d.now);
   const checked = {
     confirmedAt: serviceTime,
@@ -157,7 +202,7 @@ export const afterRead = (d: Judged, state: SecretState, read: SecretRead, why: 
   };
   if (secretOf(d, read.secret) === secretOf(d, state.current))
     return { ...state, current: read.secret, ...checked };
-  const retired = { secret: state.current, until: rotationDate(d, state, read, serviceTime) };
+  const retired = rotationDate(d, state, read, serviceTime, timings);
   return { current: read.secret, ...checked, retired: [retired, ...state.retired].slice(0, MAX_RETIRED) };
 };
 

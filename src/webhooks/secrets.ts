@@ -6,10 +6,13 @@
  * under way waits a bounded while for its result, and reads itself only after that bound.
  *
  * A read is bounded in time (`readTimeoutMs`), so a waiter's wait plus its own read stay under Zapier's
- * 30 s. A failed read is remembered per subscription (its backoff doubles up to `backoff.maxSeconds`):
+ * 30 s. A failed read is remembered per subscription for `retrySeconds` (a fixed interval, never growing):
  * meanwhile, deliveries use that failure instead of reading, so an outage of the subscription endpoint costs
- * one read in flight, not one per delivery. A secret confirmed within `graceSeconds` still verifies during a
- * failure (with a log line); without one the delivery is an error the user can replay.
+ * at most one read per subscription per interval, whatever the number of deliveries, and the first delivery
+ * that needs a read once the interval has passed makes one: once the service answers again, deliveries are
+ * verified again within one interval. A secret confirmed within `graceSeconds` still verifies during a
+ * failure (with a log line); without one the delivery is an error the user can replay
+ * (`SECRET_REFRESH_FAILED`).
  *
  * Nothing here ever puts a secret into a message or a log line.
  */
@@ -47,8 +50,11 @@ export interface SecretTimings extends RotationTimings {
   stateTtlSeconds: number;
   /** The longest a read of the subscription may take before it counts as failed. */
   readTimeoutMs: number;
-  /** How long no delivery reads after a failed read: `firstSeconds`, doubling with each failure. */
-  backoff: { firstSeconds: number; maxSeconds: number };
+  /**
+   * How long no delivery reads after a failed read. Fixed: a back-off that grew would outlive a service that
+   * answers again, and every delivery it holds back is an errored run to replay by hand.
+   */
+  retrySeconds: number;
   /** One read at a time: the lease and the bounded wait of the others. */
   turn: TurnTimings;
 }
@@ -63,7 +69,7 @@ export const DEFAULT_SECRET_TIMINGS: Readonly<SecretTimings> = Object.freeze({
   graceSeconds: 60 * 60,
   stateTtlSeconds: 30 * 24 * 3600,
   readTimeoutMs: READ_TIMEOUT_MS,
-  backoff: Object.freeze({ firstSeconds: 15, maxSeconds: 5 * 60 }),
+  retrySeconds: 15,
   turn: Object.freeze({
     // The lease outlives the read it guards; the wait leaves room for a read of the waiter's own.
     leaseSeconds: Math.ceil(READ_TIMEOUT_MS / 1000) + 5,
@@ -75,7 +81,7 @@ export const DEFAULT_SECRET_TIMINGS: Readonly<SecretTimings> = Object.freeze({
 
 export type SecretCheck = { ok: true } | { ok: false; reason: string };
 
-/** A failed read of the subscription, remembered for its backoff. */
+/** A failed read of the subscription, remembered for `retrySeconds`. */
 const ReadFailure = zod.object({
   at: zod.number(),
   until: zod.number(),
@@ -131,8 +137,8 @@ const readSubscription = async (room: Room, base: SecretState, why: ReadReason):
   } catch (error) {
     const before = await room.failure.read();
     const failures = (before?.failures ?? 0) + 1;
-    const pause = Math.min(timings.backoff.maxSeconds, timings.backoff.firstSeconds * 2 ** (failures - 1));
-    const failure = { at: clock.now(), until: clock.now() + pause * 1000, failures, error: errorText(error) };
+    const at = clock.now();
+    const failure = { at, until: at + timings.retrySeconds * 1000, failures, error: errorText(error) };
     await room.failure.write(failure);
     return { failure };
   }
@@ -142,6 +148,7 @@ const readSubscription = async (room: Room, base: SecretState, why: ReadReason):
     base,
     { secret: read.hook.secret || null, ...read },
     why,
+    timings,
   );
   await room.state.write(next);
   await room.failure.clear();
@@ -153,11 +160,11 @@ const readSubscription = async (room: Room, base: SecretState, why: ReadReason):
   return { state: next };
 };
 
-/** The result of a read, made by one delivery at a time per subscription; a failure in backoff is reused. */
+/** The result of a read, made by one delivery at a time per subscription; a failure within its interval is reused. */
 const readOnce = async (room: Room, base: SecretState, why: ReadReason): Promise<ReadOutcome> => {
   const { clock } = room;
-  const backoff = await room.failure.read();
-  if (backoff && backoff.until > clock.now()) return { failure: backoff };
+  const recent = await room.failure.read();
+  if (recent && recent.until > clock.now()) return { failure: recent };
   const seen = base.checkedAt;
   const started = clock.now();
   const turn = await oneAtATime<ReadOutcome>(
@@ -197,7 +204,7 @@ const afterFailure = (room: Room, base: SecretState, failure: ReadFailure, why: 
     return { ok: true };
   }
   throw new z.errors.Error(
-    `This delivery could not be checked against the subscription's current signing secret, which could not be read: ${failure.error}. Nothing ran; replay this run once the service answers again.`,
+    `This delivery could not be checked against the subscription's current signing secret, which could not be read: ${failure.error.replace(/\.+$/, '')}. Nothing ran; replay this run from the Zap history once the service answers again.`,
     'SECRET_REFRESH_FAILED',
     502,
   );

@@ -381,6 +381,15 @@ it('reads --flag=value as well as --flag value', () => {
   expect(parseArgs(['--help'])).toEqual({ help: true });
 });
 
+it('reads --probe-turn-on as a switch without a value, and leaves it off otherwise', () => {
+  expect(parseArgs(['--base-url', 'https://api.example.com', '--probe-turn-on', '--api-key', 'k'])).toEqual({
+    help: false,
+    args: { baseUrl: 'https://api.example.com', apiKey: 'k', probeTurnOn: true },
+  });
+  const plain = parseArgs(['--base-url', 'https://api.example.com', '--api-key', 'k']);
+  expect(plain.help === false && plain.args.probeTurnOn).toBeFalsy();
+});
+
 describe('as a process', () => {
   const spawnCli = (args: string[]) =>
     new Promise<Ran>((resolve) => {

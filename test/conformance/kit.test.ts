@@ -449,3 +449,50 @@ describe('the largest limit the service honours', () => {
     }
   });
 });
+
+describe('the turn-on probe (--probe-turn-on): POST …/hooks reads an Idempotency-Key before making anything', () => {
+  const probe = async (deviations: Deviation[]) => {
+    const sandbox = await startSandbox({ deviations });
+    try {
+      const checks = await runConformance({
+        baseUrl: sandbox.url,
+        apiKey: NORTHWIND.apiKey,
+        companyId: NORTHWIND.companyId,
+        probeTurnOn: true,
+      });
+      const routes = JSON.stringify(
+        await sandboxCall(sandbox.url, NORTHWIND.apiKey, 'GET', '/_sandbox/requests'),
+      );
+      const hooks = await sandboxCall<{ data: unknown[] }>(
+        sandbox.url,
+        NORTHWIND.apiKey,
+        'GET',
+        '/_sandbox/hooks',
+      );
+      return { found: byId(checks), routes, live: hooks.data.length };
+    } finally {
+      await sandbox.close();
+    }
+  };
+
+  it('holds on the sandbox, with one POST refused and nothing made', async () => {
+    const { found, routes, live } = await probe([]);
+    expect(found.get('hooks.idempotency-key')).toMatchObject({ status: 'holds' });
+    expect(routes).toMatch(/"POST \/api\/v1\/integrations\/zapier\/hooks"/);
+    expect(routes).not.toMatch(/"(PUT|PATCH|DELETE) /);
+    expect(live).toBe(0);
+  });
+
+  it('differs when the service does not read the key, saying what a lost turn-on answer would leave', async () => {
+    const { found, live } = await probe(['hook-key-unread']);
+    const c = found.get('hooks.idempotency-key');
+    expect(c?.status).toBe('differs');
+    expect(c?.detail).toMatch(/field event/);
+    expect(c?.detail).toMatch(/could leave a subscription in the service that no Zap owns/);
+    expect(live).toBe(0);
+  });
+
+  it('is not run, nor listed, without the option: a default run sends GET requests only', async () => {
+    expect(byId(await run()).has('hooks.idempotency-key')).toBe(false);
+  });
+});

@@ -28,6 +28,8 @@ export interface ServiceHooks {
   release(): void;
   /** Reads of one subscription, or of all of them. */
   reads(hookId?: string): number;
+  /** When each read arrived (`Date.now()`, which a test may drive), in order. */
+  readTimes: number[];
 }
 
 const PREFIX = paths.hook('HOOK').replace(/HOOK$/, '');
@@ -46,6 +48,7 @@ export const serviceHooks = (fallback: string | null, baseUrl = BASE_URL): Servi
     release: () => hanging.splice(0).forEach((answer) => answer()),
     reads: (hookId) =>
       hookId === undefined ? [...counts.values()].reduce((a, b) => a + b, 0) : (counts.get(hookId) ?? 0),
+    readTimes: [],
   };
   nock(baseUrl)
     .persist()
@@ -53,6 +56,7 @@ export const serviceHooks = (fallback: string | null, baseUrl = BASE_URL): Servi
     .reply((uri, _body, callback) => {
       const id = decodeURIComponent(uri.slice(PREFIX.length).split('?')[0] ?? '');
       counts.set(id, (counts.get(id) ?? 0) + 1);
+      hooks.readTimes.push(Date.now());
       const answer = (): [number, Record<string, unknown>, Record<string, string>] => {
         const date = { Date: new Date(Date.now() + hooks.clockOffsetMs).toUTCString() };
         if (hooks.failWith !== null) {

@@ -109,12 +109,19 @@ describe("the service's clock cannot keep a retired secret open", () => {
     const t = Date.now();
     await rotateAfterConfirming(t);
     hooks.clockOffsetMs = YEAR_2100 - t;
-    // A delivery signed with the old secret makes the app read the subscription and learn the rotation.
+    // A delivery signed with the old secret makes the app read the subscription and learn the rotation. It
+    // is dated 6 minutes after the last confirmation of the old secret, so after the rotation as this app's
+    // clock bounds it (5 minutes after that confirmation): halted, not run.
     clockAt(t + 6 * MINUTE);
-    expect(await deliver(dated(t + 6 * MINUTE))).toHaveLength(1);
+    const halted = await caught(() => deliver(dated(t + 6 * MINUTE)));
+    expect(halted.name).toBe('HaltedError');
+    expect(errorMessage(halted)).not.toContain(OLD_SECRET);
     expect(hooks.reads()).toBe(2);
-    // Within the skew margin of that read, a retry signed with the old secret may still be genuine; a day
-    // later one signed with it is not (with the Date trusted, the old secret would open everything to 2100).
+    // A retry dated before that bound still runs.
+    expect(await deliver(dated(t + 4 * MINUTE))).toHaveLength(1);
+    // Within the skew margin of that read, a retry signed with the old secret may still be genuine (halted);
+    // a day later one signed with it is not (with the Date trusted, the old secret would open everything to
+    // 2100).
     clockAt(t + DAY);
     expect(await deliver(dated(t + DAY))).toEqual([]);
     expect(logs.join('\n')).toContain('signed only with a secret the organizer has replaced');
@@ -239,17 +246,20 @@ describe('an outage of the subscription endpoint', () => {
     await clock.sleep(5_000);
     expect(await deliver(dated(clock.now()))).toHaveLength(1);
     expect(hooks.reads()).toBe(2);
-    // After it, one delivery tries again (and the backoff doubles when that fails too).
-    await clock.sleep(DEFAULT_SECRET_TIMINGS.backoff.firstSeconds * 1000);
+    // After it, one delivery tries again; the interval stays the same when that fails too (it never grows).
+    const interval = DEFAULT_SECRET_TIMINGS.retrySeconds * 1000;
+    await clock.sleep(interval);
     expect(await deliver(dated(clock.now()))).toHaveLength(1);
     expect(hooks.reads()).toBe(3);
-    await clock.sleep(DEFAULT_SECRET_TIMINGS.backoff.firstSeconds * 1000 + 1000);
+    await clock.sleep(interval - 1000);
     expect(await deliver(dated(clock.now()))).toHaveLength(1);
     expect(hooks.reads()).toBe(3);
-    // The service answers again: the next read after the backoff confirms the secret.
+    // The service answers again: the first delivery after the interval reads, and the secret is confirmed.
     hooks.release();
     hooks.hang = false;
-    await clock.sleep(DEFAULT_SECRET_TIMINGS.backoff.maxSeconds * 1000);
+    await clock.sleep(interval);
+    expect(await deliver(dated(clock.now()))).toHaveLength(1);
+    expect(hooks.reads()).toBe(4);
     expect(await deliver(dated(clock.now()))).toHaveLength(1);
     expect(hooks.reads()).toBe(4);
   });
@@ -261,7 +271,9 @@ describe('an outage of the subscription endpoint', () => {
     const start = clock.now();
     const errors = await Promise.all(Array.from({ length: 30 }, () => caught(() => deliver(dated(start)))));
     expect(new Set(errors.map((error) => errorMessage(error).split('\n')[0]))).toEqual(
-      new Set([expect.stringContaining('replay this run once the service answers again')]),
+      new Set([
+        expect.stringContaining('replay this run from the Zap history once the service answers again'),
+      ]),
     );
     expect(hooks.reads()).toBe(1);
     expect(clock.now() - start).toBeLessThanOrEqual(30_000);
