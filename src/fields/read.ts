@@ -32,6 +32,20 @@ export const emailInput = (z: ZObject, bundle: Input, key: string, label: string
   );
 };
 
+/**
+ * An ID input (registration, order, payment), trimmed; `''` when empty. IDs have no spaces inside: a name or
+ * a sentence mapped into the field stops the step with a message quoting it, instead of finding nothing.
+ */
+export const idInput = (z: ZObject, bundle: Input, key: string, label: string, example: string): string => {
+  const raw = textInput(bundle, key);
+  if (!/\s/.test(raw)) return raw;
+  throw new z.errors.Error(
+    `"${raw.slice(0, 80)}" in ${label} is not an ID: an ID has no spaces, for example ${example}. Map the ID from an earlier step, or leave ${label} empty.`,
+    'INVALID_INPUT',
+    400,
+  );
+};
+
 /** A boolean input: `true`, "true", "yes", "1" and "on" are true; everything else is false. */
 export const booleanInput = (bundle: Input, key: string): boolean => {
   const value = bundle.inputData?.[key];

@@ -7,7 +7,7 @@ import { type Bundle, type ZObject, defineSearch } from 'zapier-platform-core';
 import { LIST_LIMIT_MAX, type Order, isNotFound, listOrders } from '../connect';
 import { registrationIdsWithEmail } from '../account/registrations';
 import { companyIdOf } from '../fields/company';
-import { emailInput, textInput } from '../fields/read';
+import { emailInput, idInput } from '../fields/read';
 import { ATTENDEE_HELP } from '../mappers/attendee';
 import { mapEach } from '../mappers/each';
 import { orderItemMaker, orderItemOutputFields, orderItemStaticSample } from '../items';
@@ -62,8 +62,8 @@ const emailField = {
 };
 
 const perform = async (z: ZObject, bundle: Bundle) => {
-  const orderId = textInput(bundle, 'orderIdText');
-  const submissionId = textInput(bundle, 'submissionIdText');
+  const orderId = idInput(z, bundle, orderIdField.key, orderIdField.label, 'ord_01JD3KB0Z1');
+  const submissionId = idInput(z, bundle, submissionIdField.key, submissionIdField.label, 'sub_01JD3K9V8Q2W');
   const email = emailInput(z, bundle, emailField.key, emailField.label);
   if (!orderId && !submissionId && !email) {
     throw new z.errors.Error(

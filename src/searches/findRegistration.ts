@@ -10,7 +10,7 @@ import { recentSubmissions } from '../account/recent';
 import { matchingRegistrations } from '../account/registrations';
 import { eventField, requiredEventId } from '../fields/event';
 import { FIND_REGISTRATION_KEY } from '../fields/keys';
-import { emailInput, textInput } from '../fields/read';
+import { emailInput, idInput, textInput } from '../fields/read';
 import { mapEach } from '../mappers/each';
 import {
   answerOutputFields,
@@ -23,7 +23,7 @@ import {
 const perform = async (z: ZObject, bundle: Bundle) => {
   const eventId = requiredEventId(z, bundle);
   const email = emailInput(z, bundle, 'email', 'Email');
-  const submissionId = textInput(bundle, 'submissionIdText');
+  const submissionId = idInput(z, bundle, 'submissionIdText', 'Registration ID', 'sub_01JD3K9V8Q2W');
   if (!email && !submissionId) {
     throw new z.errors.Error(
       'Fill in Email or Registration ID (or both) to say which registration to find.',

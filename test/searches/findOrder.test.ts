@@ -102,6 +102,13 @@ it('stops on an attendee email that cannot be one, quoting it, before reading an
   );
 });
 
+it('stops on an order ID with spaces inside (a name mapped into it), quoting it', async () => {
+  const error = await caught(() => run({ orderIdText: 'Ada Lovelace' }));
+  expect(errorMessage(error)).toBe(
+    '"Ada Lovelace" in Order ID is not an ID: an ID has no spaces, for example ord_01JD3KB0Z1. Map the ID from an earlier step, or leave Order ID empty.',
+  );
+});
+
 it('needs at least one criterion', async () => {
   expect(errorMessage(await caught(() => run({})))).toMatch(
     /^Fill in Order ID, Registration ID or Attendee Email to say which order to find\.$/,

@@ -98,6 +98,11 @@ it('stops on an email that cannot be one, quoting it, before any request', async
   expect(nock.pendingMocks()).toEqual([]);
 });
 
+it('stops on a registration ID with spaces inside, quoting it, before any request', async () => {
+  const error = await caught(() => run({ eventId: EVENT_ID, submissionIdText: 'sub 01 JD3' }));
+  expect(errorMessage(error)).toMatch(/^"sub 01 JD3" in Registration ID is not an ID: an ID has no spaces/);
+});
+
 it('labels the custom answers of the chosen event as output fields', async () => {
   nock(BASE_URL)
     .get(paths.submissions())
