@@ -111,15 +111,20 @@ export const eventOf = (widget: EventWidget): Event => {
   return event as Event;
 };
 
-/** The event among the account's newest (cached, then read again) that `match` names, or `null`. */
+/**
+ * The event among the account's newest (cached, then read again) that `match` names, or `null`; `whole` when
+ * the list read again holds fewer than 100 events, so all of the account's (the contract's clamp is 100).
+ */
 const newestMatching = async (
   z: ZObject,
   bundle: Pick<Bundle, 'authData'>,
   match: (event: Event) => boolean,
-): Promise<Event | null> =>
-  (await accountEvents(z, bundle)).find(match) ??
-  (await accountEvents(z, bundle, true)).find(match) ??
-  null;
+): Promise<{ event: Event | null; whole: boolean }> => {
+  const cached = (await accountEvents(z, bundle)).find(match);
+  if (cached) return { event: cached, whole: false };
+  const fresh = await accountEvents(z, bundle, true);
+  return { event: fresh.find(match) ?? null, whole: fresh.length < LIST_LIMIT_MAX };
+};
 
 const bySlug = async (
   z: ZObject,
@@ -127,7 +132,7 @@ const bySlug = async (
   slug: string,
   deadline: number,
 ): Promise<AccountEvent> => {
-  const newest = await newestMatching(z, bundle, (event) => event.slug === slug);
+  const { event: newest } = await newestMatching(z, bundle, (event) => event.slug === slug);
   if (newest) return { id: newest.id, event: newest };
   const page = await getEventWidget(z, bundle, slug, Math.max(1_000, deadline - Date.now()));
   if (!page) {
@@ -151,8 +156,10 @@ const byId = async (
   eventId: string,
   deadline: number,
 ): Promise<AccountEvent> => {
-  const newest = await newestMatching(z, bundle, (event) => event.id === eventId);
+  const { event: newest, whole } = await newestMatching(z, bundle, (event) => event.id === eventId);
   if (newest) return { id: eventId, event: newest };
+  // The events list holds all of the account's events: the service says the event is not among them.
+  if (whole) throw eventNotFoundError(z, eventId);
   const cache = accountCache(z, bundle);
   const known = await cache.get<Event>(olderEventKey(eventId));
   if (!(await isAccountEvent(z, bundle, eventId))) {

@@ -555,11 +555,11 @@ export type EventRefusal = 'another-organizer' | 'deleted' | 'either';
 
 const REFUSAL_WORDS: Record<EventRefusal, string> = {
   'another-organizer':
-    'is not one of the connected account\'s events: the service shows it in its public catalog, so it belongs to another organizer account',
+    "is not one of the connected account's events: the service shows it in its public catalog, so it belongs to another organizer account",
   deleted:
-    'no longer exists: it was one of the connected account\'s events, and the service now answers that it has no such event (it was deleted)',
+    "no longer exists: it was one of the connected account's events, and the service now answers that it has no such event (it was deleted)",
   either:
-    'is not one of the connected account\'s events: the service answers that this account has no event with this ID, so it belongs to another organizer account or it was deleted',
+    "is not one of the connected account's events: the service answers that this account has no event with this ID, so it belongs to another organizer account or it was deleted",
 };
 
 /**

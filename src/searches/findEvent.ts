@@ -16,6 +16,7 @@ import {
   type EventWidget,
   LIST_LIMIT_MAX,
   getEventWidget,
+  errorText,
   isAccountEvent,
   isNotFound,
   listEvents,
@@ -86,16 +87,25 @@ const searchCatalog = async (
  * The event a slug, link or ID names, when the account holds it (an event page is read, then one keyed
  * request asks the service); `null` otherwise, never an error.
  */
-const named = async (z: ZObject, bundle: Bundle, given: EventInput, deadline: number): Promise<Event | null> => {
+const named = async (
+  z: ZObject,
+  bundle: Bundle,
+  given: EventInput,
+  deadline: number,
+): Promise<Event | null> => {
   try {
     if ('id' in given) return (await requireAccountEvent(z, bundle, given, deadline)).event;
     const page = await getEventWidget(z, bundle, given.slug, Math.max(1_000, deadline - Date.now()));
     return page && (await isAccountEvent(z, bundle, page.id)) ? eventOf(page) : null;
   } catch (error) {
-    if (isNotFound(error)) return null;
-    throw error;
+    // The shortcut never fails the search: the catalog search below still runs.
+    if (!isNotFound(error))
+      z.console.log(`Find Event could not read "${text(given)}" directly: ${errorText(error)}`);
+    return null;
   }
 };
+
+const text = (given: EventInput): string => ('id' in given ? given.id : given.slug).slice(0, 120);
 
 /** What the search text names directly: an event ID, a public page link, or a single word as a slug. */
 const givenBy = (text: string): EventInput | null =>
@@ -136,7 +146,9 @@ const matching = async (z: ZObject, bundle: Bundle, text: string): Promise<Event
   const listed = (event: Event) => event.slug === text || event.id === text.toLowerCase();
   const exact = given && !own.some(listed) ? await named(z, bundle, given, deadline) : null;
   if (link) return exact ? [exact] : [];
-  const first = exact && !own.some((e) => e.id === exact.id) ? [exact] : [];
+  // A slug is unique across the service: the event it names is the one meant.
+  if (exact) return [exact, ...own.filter((e) => e.id !== exact.id)].slice(0, MAX_RESULTS);
+  const first: Event[] = [];
   const known = new Set([...own, ...first].map((e) => e.id));
   const wanted = MAX_RESULTS - own.length - first.length;
   const older = wanted > 0 ? await searchCatalog(z, bundle, { needle, text, wanted, known, deadline }) : [];
@@ -162,7 +174,7 @@ export default defineSearch({
   display: {
     label: 'Find Event',
     description:
-      'Finds one of your events, drafts among your newest included, by part of its title, its slug or its public page link; older published events too.',
+      'Finds an event of yours by part of its title, its slug or its public page link, past your newest 100 too.',
   },
   operation: {
     perform,
@@ -172,8 +184,7 @@ export default defineSearch({
         label: 'Title, Slug or Link',
         type: 'string' as const,
         required: true,
-        helpText:
-          `Part of the title or slug, for example \`techweek paris\` or \`techweek-paris-2026\`, or the event's public page link. Case, accents and punctuation do not matter; an exact slug or title comes first, at most ${MAX_RESULTS} events. Only your own events are found: your newest 100 (drafts included) and, past them, your published events in the public catalog, searched page by page for up to ${SEARCH_SECONDS} seconds (an exact slug or link reaches any of them at once).`,
+        helpText: `Part of the title or slug, for example \`techweek paris\` or \`techweek-paris-2026\`, or the event's public page link. Case, accents and punctuation do not matter; an exact slug or title comes first, at most ${MAX_RESULTS} events. Only your own events are found: your newest 100 (drafts included) and, past them, your published events in the public catalog, searched page by page for up to ${SEARCH_SECONDS} seconds (an exact slug or link reaches any of them at once).`,
       },
     ],
     sample: { ...eventSample, isOwnEvent: true },

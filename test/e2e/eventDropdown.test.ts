@@ -90,7 +90,7 @@ describe.each<[string, Deviation[]]>([
 
   afterAll(() => sandbox?.close());
 
-  const run = <T>(operation: string, inputData: Record<string, unknown>, extra = {}) =>
+  const run = <T>(operation: ReturnType<typeof functionOf>, inputData: Record<string, unknown>, extra = {}) =>
     appTester(operation, { authData, inputData, meta: meta(extra) }) as Promise<T>;
   const dropdownPage = (page: number) =>
     run<Choice[]>(functionOf('triggers', eventList.key), {}, { isFillingDynamicDropdown: true, page });
