@@ -6,6 +6,11 @@
  * or public link, the operations that take an event work for the oldest one, and another organizer's event
  * is never answered or accepted.
  */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { envLines } from '../../sandbox/cli';
+import { simulate } from '../../scripts/simulate';
 import { LIST_LIMIT_MAX } from '../../src/connect';
 import eventList from '../../src/triggers/eventList';
 import findAgenda from '../../src/searches/findAgenda';
@@ -208,6 +213,24 @@ describe.each<[string, Deviation[]]>([
     expect(errorMessage(embed)).toMatch(
       /^The agenda embed needs the event's slug, and it could not be read for event .*: it is one of your events, but not among your 100 newest, and the public catalog \(3 pages of the public catalog \(2\d\d of 2\d\d events\)\) does not show it: it is a draft/,
     );
+  });
+
+  it('`npm run simulate -- publish <slug>` publishes a draft past the newest 100; Find Event then finds it', async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'agency-'));
+    try {
+      const envFile = path.join(dir, '.env');
+      writeFileSync(envFile, `${envLines(sandbox.url, 4, EVENTS).join('\n')}\n`);
+      const lines: string[] = [];
+      await simulate(['publish', agencySlug(15)], (line) => lines.push(line), envFile);
+      expect(lines).toEqual([
+        expect.stringMatching(new RegExp(`^Published Meridian Meetup 0015 for .* \\(${agencySlug(15)}, `)),
+        '  sends EVENT_PUBLISHED',
+      ]);
+      const found = await find(agencySlug(15));
+      expect(found.map((event) => event.slug)).toEqual([agencySlug(15)]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
 
