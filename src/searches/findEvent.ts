@@ -32,6 +32,8 @@ import { slugText } from '../mappers/text';
 export const MAX_RESULTS = 10;
 /** How long the catalog is searched, as the help text says it. */
 const SEARCH_SECONDS = Math.round(streamLimits().searchMs / 1000);
+/** At most this many catalog matches are asked about (one keyed read each) in one search. */
+const MAX_OWNERSHIP_READS = 200;
 /** What an enrichment may still take after the search: Zapier stops a run at 30 s. */
 const ENRICH_MS = 5_000;
 
@@ -64,20 +66,28 @@ const searchCatalog = async (
   search: { needle: string; text: string; wanted: number; known: Set<string>; deadline: number },
 ): Promise<Event[]> => {
   const found: Event[] = [];
+  let asked = 0;
   const walk = await walkCatalog(z, bundle, {
     deadline: search.deadline,
     visit: async (events) => {
       const matches = events.filter((e) => !search.known.has(e.id) && matchScore(e, search.needle) !== null);
-      const { own } = await ownEvents(z, bundle, matches, search.deadline);
+      const checked = matches.slice(0, MAX_OWNERSHIP_READS - asked);
+      asked += checked.length;
+      const { own } = await ownEvents(z, bundle, checked, search.deadline);
       for (const event of own) search.known.add(event.id);
       found.push(...own);
-      return found.length >= search.wanted;
+      return found.length >= search.wanted || asked >= MAX_OWNERSHIP_READS;
     },
   });
+  const quoted = `"${search.text.slice(0, 80)}"`;
   if (walk.stopped === 'deadline') {
     const last = walk.total === undefined ? '' : ` of about ${Math.ceil(walk.total / LIST_LIMIT_MAX)}`;
     z.console.log(
-      `Find Event searched ${catalogReach(walk)} for "${search.text.slice(0, 80)}" (pages 1 to ${walk.lastPage}${last}) and stopped at its time limit: your published events on later pages were not searched. Search by the exact slug or the public page link to reach any of them at once.`,
+      `Find Event searched ${catalogReach(walk)} for ${quoted} (pages 1 to ${walk.lastPage}${last}) and stopped at its time limit: your published events on later pages were not searched. Search by the exact slug or the public page link to reach any of them at once.`,
+    );
+  } else if (walk.stopped === 'enough' && asked >= MAX_OWNERSHIP_READS && found.length < search.wanted) {
+    z.console.log(
+      `Find Event asked the service about ${asked} events matching ${quoted} in ${catalogReach(walk)}, most of them other organizers', and stopped there to spare the service: your published events on later pages were not searched. Use more of the title, or the exact slug or the public page link.`,
     );
   }
   return ranked(found, search.needle);
