@@ -235,7 +235,10 @@ export const eventsPage = async (
   const p = Math.max(0, Math.floor(page));
   if (p === 0) return listEvents(z, bundle, LIST_LIMIT_MAX);
   const deadline = searchDeadline();
-  const newestIds = new Set((await accountEvents(z, bundle)).map((event) => event.id));
+  const newest = await accountEvents(z, bundle);
+  // A list shorter than the contract's clamp holds all of the account's events: nothing older to show.
+  if (newest.length < LIST_LIMIT_MAX) return [];
+  const newestIds = new Set(newest.map((event) => event.id));
   let older: Event[] = [];
   const walk = await walkCatalog(z, bundle, {
     deadline,
