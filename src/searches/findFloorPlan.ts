@@ -6,6 +6,7 @@
  * newest 100 too, by ID, slug or public page link.
  */
 import { type Bundle, type ZObject, defineSearch } from 'zapier-platform-core';
+import { searchDeadline } from '../account/catalog';
 import { requireAccountEvent } from '../account/events';
 import { cachedFloorPlan, cachedFloorPlans } from '../account/plansAndAgendas';
 import { eventField, requiredEventInput } from '../fields/event';
@@ -17,8 +18,9 @@ const perform = async (z: ZObject, bundle: Bundle) => {
   const given = requiredEventInput(z, bundle);
   const planId = planIdInput(z, bundle);
   const fresh = booleanInput(bundle, 'bypassCache');
+  const deadline = searchDeadline();
   // The plans are keyed reads of the account: an event given by slug or link is resolved to its ID first.
-  const resolved = 'id' in given ? null : await requireAccountEvent(z, bundle, given);
+  const resolved = 'id' in given ? null : await requireAccountEvent(z, bundle, given, deadline);
   const eventId = resolved?.id ?? ('id' in given ? given.id : '');
   let found;
   if (planId) {
@@ -33,7 +35,7 @@ const perform = async (z: ZObject, bundle: Bundle) => {
   if (found.plans.length === 0) return [];
   const event =
     resolved?.event ??
-    (await requireAccountEvent(z, bundle, { id: eventId }).then(
+    (await requireAccountEvent(z, bundle, { id: eventId }, deadline).then(
       (found) => found.event,
       () => null,
     ));

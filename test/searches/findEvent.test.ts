@@ -191,6 +191,24 @@ describe('past your newest 100, in the public catalog', () => {
     }
   });
 
+  it("asks the service about at most 200 matches a search, most of them other organizers', and says so", async () => {
+    own(filler(100, 'Recent'));
+    for (let page = 1; page <= 3; page++) catalogPage(page, filler(100, 'Techweek'), 100_000);
+    const asked = nock(BASE_URL)
+      .get(paths.submissions())
+      .query(true)
+      .times(300)
+      .reply(404, { error: { code: 'NOT_FOUND', message: 'Not found' } });
+    const { results, lines } = await logged({ query: 'techweek' });
+    expect(results).toEqual([]);
+    expect(asked.pendingMocks()).toHaveLength(1);
+    expect(lines).toContainEqual(
+      expect.stringMatching(
+        /^Find Event asked the service about 200 events matching "techweek" in 2 pages of the public catalog \(200 of 100,000 events\), most of them other organizers', and stopped there/,
+      ),
+    );
+  });
+
   it('stops at a short page, and when the total is reached', async () => {
     own(filler(100, 'Recent'));
     catalogPage(1, filler(30), 30);
