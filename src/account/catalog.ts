@@ -85,16 +85,16 @@ export const catalogReach = (walk: CatalogWalk): string => {
 const OWNERSHIP_CONCURRENCY = 8;
 
 /**
- * The events among `events` that the connected account holds, in their order, each asked of the service
- * (`isAccountEvent`) at most `OWNERSHIP_CONCURRENCY` at a time. Those not asked before the deadline are left
- * out, and `unchecked` counts them.
+ * The events among `events` that the connected account holds (`own`) and those it does not (`others`), in
+ * their order, each asked of the service (`isAccountEvent`) at most `OWNERSHIP_CONCURRENCY` at a time. Those
+ * not asked before the deadline are in neither, and `unchecked` counts them.
  */
 export const ownEvents = async (
   z: ZObject,
   bundle: B,
   events: Event[],
   deadline: number,
-): Promise<{ own: Event[]; unchecked: number }> => {
+): Promise<{ own: Event[]; others: Event[]; unchecked: number }> => {
   const verdicts: Array<boolean | null> = events.map(() => null);
   let next = 0;
   const worker = async () => {
@@ -112,6 +112,7 @@ export const ownEvents = async (
   await Promise.all(Array.from({ length: Math.min(OWNERSHIP_CONCURRENCY, events.length) }, worker));
   return {
     own: events.filter((_, i) => verdicts[i] === true),
+    others: events.filter((_, i) => verdicts[i] === false),
     unchecked: verdicts.filter((v) => v === null).length,
   };
 };

@@ -220,6 +220,46 @@ export const requireEvent = async (
   return event;
 };
 
+/** What the service answered for the events of one catalog page: the account's, and others'. */
+interface PageVerdicts {
+  own: string[];
+  others: string[];
+}
+const verdictsKey = (page: number) => `event-dropdown:${page}`;
+
+/**
+ * The account's own events among `events` (catalog page `page`): the service's answers for this page are
+ * kept 10 minutes (at most 100 IDs, one entry per page opened), so opening the dropdown again asks only about
+ * events that moved onto the page since.
+ */
+const ownOlderEvents = async (
+  z: ZObject,
+  bundle: Pick<Bundle, 'authData'>,
+  page: number,
+  events: Event[],
+  deadline: number,
+): Promise<{ own: Event[]; unchecked: number }> => {
+  const cache = accountCache(z, bundle);
+  const kept = await cache.get<PageVerdicts>(verdictsKey(page));
+  const ownIds = new Set(Array.isArray(kept?.own) ? kept.own : []);
+  const otherIds = new Set(Array.isArray(kept?.others) ? kept.others : []);
+  const unknown = events.filter((event) => !ownIds.has(event.id) && !otherIds.has(event.id));
+  const asked = await ownEvents(z, bundle, unknown, deadline);
+  for (const event of asked.own) ownIds.add(event.id);
+  for (const event of asked.others) otherIds.add(event.id);
+  const own = events.filter((event) => ownIds.has(event.id));
+  if (asked.own.length + asked.others.length > 0) {
+    // Only this page's events are kept: IDs that moved off it are dropped.
+    const onPage = (ids: Set<string>) => events.map((event) => event.id).filter((id) => ids.has(id));
+    await cache.set<PageVerdicts>(
+      verdictsKey(page),
+      { own: onPage(ownIds), others: onPage(otherIds) },
+      EVENTS_TTL_SECONDS,
+    );
+  }
+  return { own, unchecked: asked.unchecked };
+};
+
 /**
  * One page of the Event dropdown (Zapier's "Load more": page 0, 1, …). Page 0: the account's newest events
  * (the events list, up to 100). Page p ≥ 1: page p of the public catalog (100 published events of any
@@ -248,7 +288,7 @@ export const eventsPage = async (
       older = events.filter((event) => !newestIds.has(event.id));
     },
   });
-  const { own, unchecked } = await ownEvents(z, bundle, older, deadline);
+  const { own, unchecked } = await ownOlderEvents(z, bundle, p, older, deadline);
   if (walk.stopped === 'deadline' || unchecked > 0) {
     z.console.log(
       `Event dropdown page ${p + 1}: the time limit came ${walk.pagesRead ? `with ${unchecked} of the ${older.length} older catalog events of catalog page ${p} not yet checked` : `before catalog page ${p} was read`}; use the Event field's search (Find Event) for an event not shown.`,
