@@ -232,6 +232,18 @@ describe.each<[string, Deviation[]]>([
       rmSync(dir, { recursive: true, force: true });
     }
   });
+
+  it('an older event deleted since it was last used is refused, saying it no longer exists', async () => {
+    const second = events.get(2) as EventJson;
+    await expect(run(functionOf('searches', findAgenda.key), { eventId: second.id })).resolves.toEqual([]);
+    await sandboxCall(sandbox.url, AGENCY_TENANT.apiKey, 'DELETE', `/_sandbox/events/${second.id}`);
+    const gone = await caught(() => run(functionOf('searches', findAgenda.key), { eventId: second.id }));
+    expect(errorMessage(gone)).toMatch(
+      new RegExp(
+        `^The event in the Event field \\(ID ${second.id}\\) no longer exists: it was one of the connected account's events, and the service now answers that it has no such event \\(it was deleted\\)\\.`,
+      ),
+    );
+  });
 });
 
 describe('every Event field', () => {
