@@ -176,12 +176,23 @@ describe.each<[string, Deviation[]]>([
     expect(mapEmbed.html).toContain(`/embed/${eventId}/map/plan_main`);
   });
 
-  it('takes the oldest event by slug and by public link where an operation reads it by slug', async () => {
+  it('takes the oldest event by slug and by public link: agenda, floor plans, the Floor Plan dropdown, embed code', async () => {
     for (const eventId of [agencySlug(1), oldest().url]) {
       const [agenda] = await run<Array<{ sessionCount: number }>>(functionOf('searches', findAgenda.key), {
         eventId,
       });
       expect(agenda?.sessionCount).toBeGreaterThan(0);
+      const plans = await run<Array<{ id: string }>>(functionOf('searches', findFloorPlan.key), { eventId });
+      expect(plans.map((plan) => plan.id).sort()).toEqual(['plan_expo', 'plan_main']);
+      const choices = await run<Array<{ id: string }>>(functionOf('triggers', 'floor_plan_list'), {
+        eventId,
+      });
+      expect(choices.map((plan) => plan.id).sort()).toEqual(['plan_expo', 'plan_main']);
+      const embed = await run<{ html: string }>(functionOf('creates', embedCode.key), {
+        embedType: 'agenda',
+        eventId,
+      });
+      expect(embed.html).toContain(`data-event-slug="${agencySlug(1)}"`);
     }
   });
 
