@@ -11,6 +11,7 @@ import { IdempotencyStore } from './idempotency';
 import { CONNECT_ROUTES, registerConnectRoutes } from './connect';
 import { registerSimulationRoutes } from './simulation';
 import { seed as seedState } from './seed';
+import { seedAgency } from './seed-agency';
 import { SandboxState } from './state';
 import { registerWorkbenchRoutes } from './workbench';
 
@@ -19,6 +20,8 @@ export interface SandboxOptions {
   seed?: boolean;
   /** Submissions of one extra load event, spread over the last 24 h (default 0: no load event). */
   scale?: number;
+  /** Events of the agency organizer (`sandbox/seed-agency.ts`); 0 (default): no agency organizer. */
+  agency?: number;
   /** The sandbox clock (epoch ms). Seed timestamps are relative to its value at build time. */
   now?: () => number;
   /** pino request logging (default false). X-API-KEY and signature headers are redacted. */
@@ -74,6 +77,8 @@ export function buildSandbox(options: SandboxOptions = {}): FastifyInstance {
     data: options.seed !== false,
     scale: Math.max(0, Math.floor(options.scale ?? 0)),
   });
+  const agency = Math.max(0, Math.floor(options.agency ?? 0));
+  if (agency > 0) seedAgency(state, now(), agency);
 
   const ctx = new SandboxContext(
     state,

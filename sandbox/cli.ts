@@ -7,6 +7,7 @@ import path from 'node:path';
 import { DEVIATION_NAMES, type Deviation, parseDeviations } from './deviations';
 import { startSandbox, sandboxContext, type DeliveryLogEntry } from './index';
 import { SEED_TENANTS } from './seed';
+import { AGENCY_EVENTS_DEFAULT, AGENCY_TENANT } from './seed-agency';
 
 export const DEFAULT_PORT = 4010;
 /** First line of every `.env` the sandbox writes: such a file may be replaced by the next start. */
@@ -17,6 +18,8 @@ const ROOT = path.resolve(__dirname, '..');
 interface CliArgs {
   port: number;
   scale: number;
+  /** Events of the agency organizer (0: none); with it, tenant 4 is the agency. */
+  agency: number;
   tenant: number;
   seed: boolean;
   log: boolean;
@@ -29,13 +32,16 @@ interface CliArgs {
 const USAGE = `usage: npm run sandbox -- [options]
 
   --port N          port on 127.0.0.1 (default ${DEFAULT_PORT}, or $PORT; 0 picks a free one)
-  --tenant 1|2|3    the seed organizer whose credentials go into .env (default 1)
+  --tenant 1|2|3|4  the seed organizer whose credentials go into .env (default 1; 4 with --agency,
+                    which is then the default)
   --log             print every request and every webhook delivery attempt, one line each
   --bodies          also print each delivery's body and X-Connect-Signature header (implies --log)
   --env-path PATH   where to write the .env (default .env in the project folder)
   --no-env          write no .env (the lines are still printed)
   --force-env       replace an .env that the sandbox did not write (the old one is kept as .env.bak)
   --scale N         add an event with N registrations over the last 24 h (load tests)
+  --agency [N]      add a fourth organizer, Meridian Agency, with N events (default ${AGENCY_EVENTS_DEFAULT}) over two
+                    years: past its 100 newest, the catalog and the keyed checks are the only way in
   --no-seed         start without seed data (the seed organizers exist but hold nothing)
   --deviate A,B     answer unlike the contract on purpose (sandbox/README.md, "Deviation switches"):
                     ${DEVIATION_NAMES.join(', ')}`;
@@ -51,7 +57,8 @@ export function parseArgs(argv: string[], env: NodeJS.ProcessEnv = process.env):
   const args: CliArgs = {
     port: envPort !== undefined && envPort !== '' ? Number(envPort) : DEFAULT_PORT,
     scale: 0,
-    tenant: 1,
+    agency: 0,
+    tenant: 0,
     seed: true,
     log: false,
     bodies: false,
@@ -80,6 +87,15 @@ export function parseArgs(argv: string[], env: NodeJS.ProcessEnv = process.env):
       case '--scale':
         args.scale = whole();
         break;
+      case '--agency': {
+        const next = inline ?? argv[i + 1];
+        if (next !== undefined && /^\d+$/.test(next)) {
+          if (inline === undefined) i++;
+          args.agency = Number(next);
+        } else args.agency = AGENCY_EVENTS_DEFAULT;
+        if (args.agency < 1) usage('--agency needs at least 1 event');
+        break;
+      }
       case '--tenant':
         args.tenant = whole();
         break;
@@ -126,14 +142,20 @@ export function parseArgs(argv: string[], env: NodeJS.ProcessEnv = process.env):
   }
   if (!Number.isInteger(args.port) || args.port < 0 || args.port > 65535)
     usage(`--port must be 0 to 65535 (PORT is "${envPort ?? ''}")`);
-  if (args.tenant < 1 || args.tenant > SEED_TENANTS.length)
-    usage(`--tenant must be 1 to ${SEED_TENANTS.length}`);
+  const organizers = organizersOf(args.agency).length;
+  if (args.tenant === 0) args.tenant = args.agency > 0 ? organizers : 1;
+  if (args.tenant < 1 || args.tenant > organizers) usage(`--tenant must be 1 to ${organizers}`);
   return args;
 }
 
+/** The organizers of a sandbox: the seed organizers, and the agency when it has events. */
+export const organizersOf = (agency: number) =>
+  agency > 0 ? [...SEED_TENANTS, AGENCY_TENANT] : [...SEED_TENANTS];
+
 /** The `.env` lines for one seed organizer of a sandbox at `url`. */
-export function envLines(url: string, tenantNumber: number): string[] {
-  const tenant = SEED_TENANTS[tenantNumber - 1] ?? SEED_TENANTS[0];
+export function envLines(url: string, tenantNumber: number, agency = 0): string[] {
+  const organizers = organizersOf(agency);
+  const tenant = organizers[tenantNumber - 1] ?? SEED_TENANTS[0];
   return [
     `${ENV_MARKER} for ${tenant.name} (tenant ${tenantNumber}); local sandbox credentials only.`,
     `authData_apiKey=${tenant.apiKey}`,
@@ -180,9 +202,9 @@ const entitlementList = (e: Record<string, boolean>): string =>
     .join(', ') || 'none';
 
 /** The seed organizers as an aligned table. */
-export function tenantTable(selected: number): string[] {
+export function tenantTable(selected: number, agency = 0): string[] {
   const header = ['#', 'Organizer', 'X-API-KEY', 'Company ID', 'Features', 'Hook secrets'];
-  const rows = SEED_TENANTS.map((t, i) => [
+  const rows = organizersOf(agency).map((t, i) => [
     `${i + 1}${i + 1 === selected ? '*' : ''}`,
     t.name,
     t.apiKey,
@@ -268,6 +290,7 @@ async function main(): Promise<void> {
     sandbox = await startSandbox({
       port: args.port,
       scale: args.scale,
+      agency: args.agency,
       seed: args.seed,
       deviations: args.deviations,
       logger: args.log,
@@ -286,7 +309,7 @@ async function main(): Promise<void> {
   }
   const readyMs = performance.now() - started;
   const url = sandbox.url;
-  const tenant = SEED_TENANTS[args.tenant - 1] ?? SEED_TENANTS[0];
+  const tenant = organizersOf(args.agency)[args.tenant - 1] ?? SEED_TENANTS[0];
 
   const delivery = sandboxContext(sandbox.app).delivery;
   if (args.log) {
@@ -302,7 +325,7 @@ async function main(): Promise<void> {
     };
   }
 
-  const env = envLines(url, args.tenant);
+  const env = envLines(url, args.tenant, args.agency);
   const envContent = `${env.join('\n')}\n`;
   const outcome = args.envFile ? writeEnvFile(args.envFile, envContent, args.forceEnv) : null;
   const rssMb = process.memoryUsage().rss / 1024 / 1024;
@@ -310,7 +333,7 @@ async function main(): Promise<void> {
   print(
     [
       `Connect sandbox listening on ${url}  (ready in ${readyMs.toFixed(0)} ms, ${rssMb.toFixed(0)} MB` +
-        `${args.scale > 0 ? `, scale ${args.scale}` : ''})`,
+        `${args.scale > 0 ? `, scale ${args.scale}` : ''}${args.agency > 0 ? `, agency of ${args.agency} events` : ''})`,
       ...(args.deviations.length
         ? [`  Deviating from the contract on purpose: ${args.deviations.join(', ')}`]
         : []),
@@ -321,7 +344,7 @@ async function main(): Promise<void> {
       `  Embed script      ${url}/embed/v1/service-embed.js`,
       '',
       'Seed organizers (* = the one in .env):',
-      ...tenantTable(args.tenant),
+      ...tenantTable(args.tenant, args.agency),
       '',
       `.env for zapier-platform invoke, npm run listen and npm run simulate (${tenant.name}):`,
       ...env.slice(1).map((l) => `  ${l}`),

@@ -176,7 +176,7 @@ function evolveBooths(rng: Prng, booths: Booth[], changes: number): void {
   }
 }
 
-function agendaFor(rng: Prng, event: EventRecord, startMs: number, hours: number): Session[] {
+export function agendaFor(rng: Prng, event: EventRecord, startMs: number, hours: number): Session[] {
   const sessions: Session[] = [];
   const days = Math.max(1, Math.ceil(hours / 24));
   const titles = rng.sample(SESSION_TITLES, SESSION_TITLES.length);
@@ -434,7 +434,7 @@ function seedLateRegistrations(
   }
 }
 
-function seedFloorPlans(
+export function seedFloorPlans(
   state: SandboxState,
   tenant: Tenant,
   event: EventRecord,

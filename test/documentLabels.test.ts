@@ -48,6 +48,8 @@ const NOT_LABELS: Record<string, string> = {
   '"The Zap was not turned on"': 'a message quoted in "When something goes wrong"',
   '"Your plan does not include the … feature"': 'a message quoted in "When something goes wrong"',
   '"… is not among the events of the connected account"': 'a message quoted in "When something goes wrong"',
+  '"… is not one of the connected account\'s events"': 'a message quoted in "When something goes wrong"',
+  '"The agenda embed needs the event\'s slug"': 'a message quoted in "When something goes wrong"',
   '"… does not answer like a Connect API"': 'a message quoted in "When something goes wrong"',
   'A temporary failure': 'a case of "When something goes wrong"',
   'An instant Zap did not run': 'a case of "When something goes wrong"',

@@ -102,6 +102,25 @@ export function registerEventSimulation(app: FastifyInstance, ctx: SandboxContex
     return reply.code(201).send(state.eventJson(e));
   });
 
+  // The organizer's own events as its dashboard finds them, drafts and events past the newest 100 included:
+  // by ID or slug, or every word of `q` in the title or slug; exact first, then newest first, at most 20.
+  app.get('/_sandbox/events', { config: SIMULATION }, async (req) => {
+    const tenant = tenantOf(req);
+    const q = String((req.query as Record<string, unknown>).q ?? '')
+      .trim()
+      .toLowerCase();
+    if (!q) throw validation('q', 'q must name an event: its ID, its slug or words of its title');
+    const words = q.split(/\s+/);
+    const live = [...tenant.events.values()].filter((e) => !e.deleted);
+    const exact = live.filter((e) => e.id.toLowerCase() === q || e.slug === q);
+    const matching = live
+      .filter(
+        (e) => !exact.includes(e) && words.every((w) => `${e.title} ${e.slug}`.toLowerCase().includes(w)),
+      )
+      .sort((a, b) => b.createdMs - a.createdMs);
+    return { data: [...exact, ...matching].slice(0, 20).map((e) => state.eventJson(e)) };
+  });
+
   app.patch('/_sandbox/events/:id', { config: SIMULATION }, async (req) => {
     const tenant = tenantOf(req);
     const current = state.event(tenant, params(req).id ?? '');

@@ -127,8 +127,20 @@ export const findEvent = async (env: WorkbenchEnv, ref?: string): Promise<EventJ
   const exact = events.find((e) => e.id.toLowerCase() === wanted || e.slug === wanted);
   if (exact) return exact;
   const words = wanted.split(/\s+/);
-  const matching = events.filter((e) => words.every((w) => `${e.title} ${e.slug}`.toLowerCase().includes(w)));
+  let matching = events.filter((e) => words.every((w) => `${e.title} ${e.slug}`.toLowerCase().includes(w)));
   if (matching.length === 1) return matching[0] as EventJson;
+  if (matching.length === 0 && events.length >= 100) {
+    // Past the newest 100 that the events list answers: the organizer's own events, as its dashboard finds them.
+    const older = await callSandbox<{ data: EventJson[] }>(
+      env,
+      'GET',
+      `/_sandbox/events?q=${encodeURIComponent(wanted)}`,
+    );
+    const named = older.data.find((e) => e.id.toLowerCase() === wanted || e.slug === wanted);
+    if (named) return named;
+    matching = older.data;
+    if (matching.length === 1) return matching[0] as EventJson;
+  }
   const list = events.map((e) => `  ${e.slug}  (${e.status})`).join('\n');
   throw new UsageError(
     matching.length === 0

@@ -1,19 +1,35 @@
 /**
- * Event lookups shared by operations: the Connect interface has no "get one event" endpoint, so the events
- * list is read once and cached for the account (10 minutes); an id missing from the cached list is looked up
- * once more (as far as the service answers, for an account with many events) before it is called unknown. Registrations are enriched from it without a request per item.
+ * Event lookups shared by operations. The Connect interface has no "get one event" endpoint and its events
+ * list answers the account's newest 100 at most (the contract lets a service clamp `limit`), so:
+ * - the events list is read once and cached for the account (10 minutes); an id missing from the cached
+ *   list is looked up once more before anything else (`findEvent`, cheap, for context and samples);
+ * - an operation that takes an event reaches any event of the account (`requireAccountEvent`): past the
+ *   newest, one small keyed request asks the service whether the account holds it (refused only when the
+ *   service says not), and its record is read from its public page (given a slug or link) or found in the
+ *   public catalog, page by page within the run's search time (`./catalog`); an older event found is kept
+ *   for the account for 10 minutes, one small entry per event;
+ * - the Event dropdown pages the newest 100 first, then the catalog's pages, keeping the account's own
+ *   events (`eventsPage`).
+ * Registrations are enriched from the newest list without a request per item.
  */
 import type { Bundle, ZObject } from 'zapier-platform-core';
 import {
   EVENTS_LIMIT_MAX,
+  EVENT_NOT_FOUND,
   type Event,
+  type EventWidget,
   LIST_LIMIT_MAX,
   errorText,
   eventNotFoundError,
+  eventRefusedError,
+  getEventWidget,
+  isAccountEvent,
   listEvents,
+  newestFirst,
 } from '../connect';
 import { accountCache } from '../memory';
 import { type EventContext, NO_EVENT_CONTEXT, eventContextOf } from '../mappers/submission';
+import { type CatalogWalk, catalogReach, ownEvents, searchDeadline, walkCatalog } from './catalog';
 
 const EVENTS_TTL_SECONDS = 600;
 const EVENTS_KEY = 'events:list';
@@ -57,16 +73,142 @@ const lookUpEvent = async (
   return { event: byId(wide), ...(whole ? {} : { newest: wide.length }) };
 };
 
-/** One event of the account by id, or `null` when the service does not list it. */
+/**
+ * One event of the account by id among those the events list answers, or `null`: cheap (no catalog read),
+ * for the title and dates added to registrations and for samples. Operations that take an event use
+ * `requireAccountEvent`.
+ */
 export const findEvent = async (
   z: ZObject,
   bundle: Pick<Bundle, 'authData'>,
   eventId: string,
 ): Promise<Event | null> => (await lookUpEvent(z, bundle, eventId)).event;
 
+/** An event as the Event field gives it: its ID, or its slug (typed, or read from its public page link). */
+export type EventInput = { id: string } | { slug: string };
+
+/** An event of the account, as far as it could be read. */
+export interface AccountEvent {
+  id: string;
+  /**
+   * Its record; `null` when the service says the account holds the event but neither the events list (the
+   * newest 100) nor the public catalog, as far as it was read, shows it: a draft, or an event the catalog
+   * search did not reach in time (`walk` says how far it read).
+   */
+  event: Event | null;
+  walk?: CatalogWalk;
+}
+
+/** An older event of the account found once, kept for 10 minutes (one small entry per event). */
+const OLDER_EVENT_TTL_SECONDS = EVENTS_TTL_SECONDS;
+const olderEventKey = (eventId: string) => `event:${eventId}`;
+
+/** The Event fields of an event page (its description and cover image are not kept). */
+export const eventOf = (widget: EventWidget): Event => {
+  const event: Record<string, unknown> = { ...widget };
+  delete event.description;
+  delete event.coverImageUrl;
+  return event as Event;
+};
+
 /**
- * One event of the account by id; when the account's events do not hold it (deleted, or another account's),
- * the error that says so, the same for every operation that takes an event.
+ * The event among the account's newest (cached, then read again) that `match` names, or `null`; `whole` when
+ * the list read again holds fewer than 100 events, so all of the account's (the contract's clamp is 100).
+ */
+const newestMatching = async (
+  z: ZObject,
+  bundle: Pick<Bundle, 'authData'>,
+  match: (event: Event) => boolean,
+): Promise<{ event: Event | null; whole: boolean }> => {
+  const cached = (await accountEvents(z, bundle)).find(match);
+  if (cached) return { event: cached, whole: false };
+  const fresh = await accountEvents(z, bundle, true);
+  return { event: fresh.find(match) ?? null, whole: fresh.length < LIST_LIMIT_MAX };
+};
+
+const bySlug = async (
+  z: ZObject,
+  bundle: Pick<Bundle, 'authData'>,
+  slug: string,
+  deadline: number,
+): Promise<AccountEvent> => {
+  const { event: newest } = await newestMatching(z, bundle, (event) => event.slug === slug);
+  if (newest) return { id: newest.id, event: newest };
+  const page = await getEventWidget(z, bundle, slug, Math.max(1_000, deadline - Date.now()));
+  if (!page) {
+    throw new z.errors.Error(
+      `No published event has the slug "${slug.slice(0, 120)}", and none of your 100 newest events has it. Check the slug or link (it is the last part of the event's public page address), or choose the event in the Event field; a draft older than your 100 newest has no public page: map its event ID instead.`,
+      EVENT_NOT_FOUND,
+      404,
+    );
+  }
+  if (!(await isAccountEvent(z, bundle, page.id))) {
+    throw eventRefusedError(z, `slug "${slug.slice(0, 120)}"`, 'another-organizer');
+  }
+  const event = eventOf(page);
+  await accountCache(z, bundle).set(olderEventKey(event.id), event, OLDER_EVENT_TTL_SECONDS);
+  return { id: event.id, event };
+};
+
+const byId = async (
+  z: ZObject,
+  bundle: Pick<Bundle, 'authData'>,
+  eventId: string,
+  deadline: number,
+): Promise<AccountEvent> => {
+  const { event: newest, whole } = await newestMatching(z, bundle, (event) => event.id === eventId);
+  if (newest) return { id: eventId, event: newest };
+  // The events list holds all of the account's events: the service says the event is not among them.
+  if (whole) throw eventNotFoundError(z, eventId);
+  const cache = accountCache(z, bundle);
+  const known = await cache.get<Event>(olderEventKey(eventId));
+  if (!(await isAccountEvent(z, bundle, eventId))) {
+    if (known) await cache.delete(olderEventKey(eventId));
+    throw eventNotFoundError(z, eventId, { said: known ? 'deleted' : 'either' });
+  }
+  if (known && known.id === eventId) return { id: eventId, event: known };
+  let found: Event | null = null;
+  const walk = await walkCatalog(z, bundle, {
+    deadline,
+    visit: (events) => {
+      found = events.find((event) => event.id === eventId) ?? null;
+      return found !== null;
+    },
+  });
+  if (!found) return { id: eventId, event: null, walk };
+  await cache.set(olderEventKey(eventId), found, OLDER_EVENT_TTL_SECONDS);
+  return { id: eventId, event: found };
+};
+
+/**
+ * Any event of the connected account, given by ID or slug; refused (an error that says why) only when the
+ * service says the account does not hold it. Its record is read as described at the top of this file, the
+ * catalog until `deadline` (default: the run's search time from now).
+ */
+export const requireAccountEvent = (
+  z: ZObject,
+  bundle: Pick<Bundle, 'authData'>,
+  given: EventInput,
+  deadline = searchDeadline(),
+): Promise<AccountEvent> =>
+  'id' in given ? byId(z, bundle, given.id, deadline) : bySlug(z, bundle, given.slug, deadline);
+
+/**
+ * Why an event of the account has no record, for a log line or a message: a draft, or one past where the
+ * catalog search stopped.
+ */
+export const noRecordWhy = (found: AccountEvent): string => {
+  const walk = found.walk;
+  const searched = walk ? catalogReach(walk) : 'the public catalog';
+  return walk && !walk.complete
+    ? `it is one of your events, but not among your 100 newest, and the search stopped after ${searched} without reaching it (time limit)`
+    : `it is one of your events, but not among your 100 newest, and the public catalog (${searched}) does not show it: it is a draft, and drafts have no public page`;
+};
+
+/**
+ * One event of the account by id from the events list, or the error that says the account's events do not
+ * hold it (deleted, or another account's), the same for every operation that takes an event. Operations
+ * that must reach older events use `requireAccountEvent`.
  */
 export const requireEvent = async (
   z: ZObject,
@@ -78,21 +220,81 @@ export const requireEvent = async (
   return event;
 };
 
+/** What the service answered for the events of one catalog page: the account's, and others'. */
+interface PageVerdicts {
+  own: string[];
+  others: string[];
+}
+const verdictsKey = (page: number) => `event-dropdown:${page}`;
+
 /**
- * One page of the Event dropdown (Zapier's "Load more": page 0, 1, …), `LIST_LIMIT_MAX` events each, newest
- * first. The events list has no page parameter, so page `p` reads the newest `(p + 1) × 100` and keeps the
- * last hundred: a service that clamps the limit to 100 answers nothing past the first page, and nothing is
- * asked past `EVENTS_LIMIT_MAX`. An empty page ends the list.
+ * The account's own events among `events` (catalog page `page`): the service's answers for this page are
+ * kept 10 minutes (at most 100 IDs, one entry per page opened), so opening the dropdown again asks only about
+ * events that moved onto the page since.
+ */
+const ownOlderEvents = async (
+  z: ZObject,
+  bundle: Pick<Bundle, 'authData'>,
+  page: number,
+  events: Event[],
+  deadline: number,
+): Promise<{ own: Event[]; unchecked: number }> => {
+  const cache = accountCache(z, bundle);
+  const kept = await cache.get<PageVerdicts>(verdictsKey(page));
+  const ownIds = new Set(Array.isArray(kept?.own) ? kept.own : []);
+  const otherIds = new Set(Array.isArray(kept?.others) ? kept.others : []);
+  const unknown = events.filter((event) => !ownIds.has(event.id) && !otherIds.has(event.id));
+  const asked = await ownEvents(z, bundle, unknown, deadline);
+  for (const event of asked.own) ownIds.add(event.id);
+  for (const event of asked.others) otherIds.add(event.id);
+  const own = events.filter((event) => ownIds.has(event.id));
+  if (asked.own.length + asked.others.length > 0) {
+    // Only this page's events are kept: IDs that moved off it are dropped.
+    const onPage = (ids: Set<string>) => events.map((event) => event.id).filter((id) => ids.has(id));
+    await cache.set<PageVerdicts>(
+      verdictsKey(page),
+      { own: onPage(ownIds), others: onPage(otherIds) },
+      EVENTS_TTL_SECONDS,
+    );
+  }
+  return { own, unchecked: asked.unchecked };
+};
+
+/**
+ * One page of the Event dropdown (Zapier's "Load more": page 0, 1, …). Page 0: the account's newest events
+ * (the events list, up to 100). Page p ≥ 1: page p of the public catalog (100 published events of any
+ * organizer), keeping the account's own events not already on page 0, each asked of the service
+ * (`ownEvents`), newest first. An empty page ends the list; a catalog page that holds none of the account's
+ * older events ends it too (the Event field's search, Find Event, reaches every one).
  */
 export const eventsPage = async (
   z: ZObject,
   bundle: Pick<Bundle, 'authData'>,
   page: number,
 ): Promise<Event[]> => {
-  const start = Math.max(0, Math.floor(page)) * LIST_LIMIT_MAX;
-  const end = start + LIST_LIMIT_MAX;
-  if (end > EVENTS_LIMIT_MAX) return [];
-  return (await listEvents(z, bundle, end)).slice(start, end);
+  const p = Math.max(0, Math.floor(page));
+  if (p === 0) return listEvents(z, bundle, LIST_LIMIT_MAX);
+  const deadline = searchDeadline();
+  const newest = await accountEvents(z, bundle);
+  // A list shorter than the contract's clamp holds all of the account's events: nothing older to show.
+  if (newest.length < LIST_LIMIT_MAX) return [];
+  const newestIds = new Set(newest.map((event) => event.id));
+  let older: Event[] = [];
+  const walk = await walkCatalog(z, bundle, {
+    deadline,
+    fromPage: p,
+    toPage: p,
+    visit: (events) => {
+      older = events.filter((event) => !newestIds.has(event.id));
+    },
+  });
+  const { own, unchecked } = await ownOlderEvents(z, bundle, p, older, deadline);
+  if (walk.stopped === 'deadline' || unchecked > 0) {
+    z.console.log(
+      `Event dropdown page ${p + 1}: the time limit came ${walk.pagesRead ? `with ${unchecked} of the ${older.length} older catalog events of catalog page ${p} not yet checked` : `before catalog page ${p} was read`}; use the Event field's search (Find Event) for an event not shown.`,
+    );
+  }
+  return newestFirst(own, (event) => event.id);
 };
 
 /** The account's most recently created event, preferring published ones (for samples). */

@@ -227,7 +227,7 @@ export interface CatalogPage {
 export const listPublicEvents = async (
   z: ZObject,
   bundle: B,
-  params: { page: number; limit?: number },
+  params: { page: number; limit?: number; timeoutMs?: number },
 ): Promise<CatalogPage> => {
   const { items, visit } = collect<Event>();
   const read = await connectList(
@@ -239,19 +239,52 @@ export const listPublicEvents = async (
       rule: EVENT_RULE,
       public: true,
       what: 'the public event catalog',
+      timeoutMs: params.timeoutMs,
     },
     visit,
   );
   return { data: items, ...CatalogPaging.parse(read.fields), received: read.items };
 };
 
+/**
+ * Whether the connected account holds the event: one small keyed read (its registrations since a moment
+ * after now, so none are sent) that the service answers for the account's own events only, and with
+ * not-found for an event that is another organizer's or no longer exists (contract §2). `false` is that
+ * answer; any other failure throws.
+ */
+export const isAccountEvent = async (
+  z: ZObject,
+  bundle: B,
+  eventId: string,
+  timeoutMs?: number,
+): Promise<boolean> => {
+  try {
+    await readSubmissionKeys(
+      z,
+      bundle,
+      { eventId, since: new Date(Date.now() + 86_400_000).toISOString(), timeoutMs, stopWhen: () => true },
+      () => undefined,
+    );
+    return true;
+  } catch (error) {
+    if (isNotFound(error)) return false;
+    throw error;
+  }
+};
+
 /** 7. The event widget of a published event (no key); `null` when unknown or not published. */
-export const getEventWidget = (z: ZObject, bundle: B, slug: string): Promise<EventWidget | null> =>
+export const getEventWidget = (
+  z: ZObject,
+  bundle: B,
+  slug: string,
+  timeoutMs?: number,
+): Promise<EventWidget | null> =>
   connectRequestOrNull(z, bundle, {
     path: paths.eventWidget(slug),
     schema: EventWidget,
     public: true,
     what: `the event page "${slug}"`,
+    timeoutMs,
   });
 
 /** 8. The agenda widget of a published event (no key); `null` when unknown or not published. */

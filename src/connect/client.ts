@@ -73,6 +73,7 @@ export interface StreamLimits {
   readonly lookupMs: number;
   readonly stallMs: number;
   readonly stepMs: number;
+  readonly searchMs: number;
 }
 
 export const STREAM_LIMITS: StreamLimits = Object.freeze({
@@ -84,6 +85,12 @@ export const STREAM_LIMITS: StreamLimits = Object.freeze({
   stallMs: 20_000,
   /** How often the limits are checked, at most. */
   stepMs: 250,
+  /**
+   * How long a search through the public catalog (Find Event, the Event dropdown's older pages, an event
+   * looked up by ID past the account's newest) reads on: it then stops and says how far it read, inside
+   * Zapier's 30 s with room for the requests that follow it.
+   */
+  searchMs: 20_000,
 });
 
 /** The environment variable a run sets to other limits: JSON with some of `STREAM_LIMITS`' keys. */

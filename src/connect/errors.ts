@@ -549,8 +549,9 @@ export const EVENT_NOT_FOUND = 'EVENT_NOT_FOUND';
 export const eventNotFoundError = (
   z: ZObject,
   eventId: string,
-  options: { newest?: number; next?: string } = {},
+  options: { newest?: number; next?: string; said?: EventRefusal } = {},
 ): Error => {
+  if (options.said) return eventRefusedError(z, `ID ${eventId}`, options.said, options.next);
   const where = options.newest
     ? `the ${options.newest} newest events that the service lists for the connected account: it may have been deleted, belong to another organizer account, or be older than these`
     : 'the events of the connected account: it may have been deleted, or it belongs to another organizer account';
@@ -560,6 +561,34 @@ export const eventNotFoundError = (
     404,
   );
 };
+
+/**
+ * Why the service refused an event of the Event field, as far as it can be told: `another-organizer` (it is
+ * published in the public catalog, so it exists, and the account's keyed read of it answered not-found),
+ * `deleted` (it was one of the account's events and its keyed read now answers not-found), `either` (the
+ * keyed read answered not-found, which the contract gives for both).
+ */
+export type EventRefusal = 'another-organizer' | 'deleted' | 'either';
+
+const REFUSAL_WORDS: Record<EventRefusal, string> = {
+  'another-organizer':
+    "is not one of the connected account's events: the service shows it in its public catalog, so it belongs to another organizer account",
+  deleted:
+    "no longer exists: it was one of the connected account's events, and the service now answers that it has no such event (it was deleted)",
+  either:
+    "is not one of the connected account's events: the service answers that this account has no event with this ID, so it belongs to another organizer account or it was deleted",
+};
+
+/**
+ * The error for an event that a keyed request of the service refused (`EventRefusal` says which case); `ref`
+ * names it as the user gave it (`ID …`, `slug "…"`).
+ */
+export const eventRefusedError = (z: ZObject, ref: string, said: EventRefusal, next?: string): Error =>
+  new z.errors.Error(
+    `The event in the Event field (${ref.slice(0, 120)}) ${REFUSAL_WORDS[said]}. Choose one of your events in the Event field (its search finds older ones), or map an event ID, slug or public link of this account from an earlier step${next ? `, ${next}` : ''}.`,
+    EVENT_NOT_FOUND,
+    404,
+  );
 
 /**
  * The error for a Connect API URL whose host does not answer like a Connect API (`notConnectApiReason`): the

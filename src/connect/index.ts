@@ -35,6 +35,8 @@ export {
   checkInFailureOf,
   type CheckInFailure,
   eventNotFoundError,
+  type EventRefusal,
+  eventRefusedError,
   notConnectApiError,
   networkError,
   notConnectApiReason,

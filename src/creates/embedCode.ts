@@ -1,14 +1,15 @@
 /**
  * Generate Embed Code: the HTML an agency pastes into its own CMS for an event, either the floor-plan map
  * iframe or the agenda embed. Nothing is changed in the service; the event's title and slug come from the
- * cached events list, and a map's floor plan is checked to be published (cached 5 minutes) so that no
+ * cached events list or, for an older event of the account, its public page or the public catalog
+ * (`requireAccountEvent`), and a map's floor plan is checked to be published (cached 5 minutes) so that no
  * embed points at a plan that does not exist. Hosts come from the environment or the connection's overrides (src/connect/config.ts).
  */
 import { type Bundle, type ZObject, defineCreate } from 'zapier-platform-core';
-import { AGENDA_LANGUAGES, AGENDA_THEMES, resolveEmbedUrl, resolveFrontUrl } from '../connect';
-import { findEvent, requireEvent } from '../account/events';
+import { AGENDA_LANGUAGES, AGENDA_THEMES, isNotFound, resolveEmbedUrl, resolveFrontUrl } from '../connect';
+import { type AccountEvent, noRecordWhy, requireAccountEvent } from '../account/events';
 import { cachedFloorPlan, cachedFloorPlans } from '../account/plansAndAgendas';
-import { eventField, requiredEventId } from '../fields/event';
+import { eventField, requiredEventInput } from '../fields/event';
 import { floorPlanField, planIdInput } from '../fields/floorPlan';
 import { textInput } from '../fields/read';
 import { embedOutputFields, embedSample, toEmbedItem } from '../mappers/embed';
@@ -22,13 +23,19 @@ const perform = async (z: ZObject, bundle: Bundle) => {
   if (kind !== 'map' && kind !== 'agenda') {
     invalid(z, `"What to Embed" must be Floor Plan Map or Agenda, not "${kind.slice(0, 40)}".`);
   }
-  const eventId = requiredEventId(z, bundle);
+  const given = requiredEventInput(z, bundle);
 
   if (kind === 'map') {
     const planId = planIdInput(z, bundle);
     if (!planId) invalid(z, 'Choose the floor plan to show in the map (Floor Plan field).');
     const frontUrl = resolveFrontUrl(z, bundle.authData);
-    const event = await findEvent(z, bundle, eventId).catch(() => null);
+    // The plan's keyed read says whether the account holds an event given by ID; its record only adds words.
+    const found: AccountEvent | null = await requireAccountEvent(z, bundle, given).catch((error) => {
+      if (isNotFound(error) || !('id' in given)) throw error;
+      return null;
+    });
+    const eventId = found?.id ?? ('id' in given ? given.id : '');
+    const event = found?.event ?? null;
     const plan = await cachedFloorPlan(z, bundle, eventId, planId);
     if (!plan.value) {
       // "Not found" names the plan or the event: the event's list of plans tells (an unknown event throws).
@@ -53,11 +60,19 @@ const perform = async (z: ZObject, bundle: Bundle) => {
   }
 
   const embedUrl = resolveEmbedUrl(z, bundle.authData);
-  const event = await requireEvent(z, bundle, eventId);
+  const found = await requireAccountEvent(z, bundle, given);
+  const event = found.event;
+  if (!event) {
+    invalid(
+      z,
+      `The agenda embed needs the event's slug, and it could not be read for event ${found.id}: ${noRecordWhy(found)}. Give the event's slug or public page link in the Event field instead (a draft gets one when it is published).`,
+    );
+    return [];
+  }
   return toEmbedItem({
     kind: 'agenda',
     embedUrl,
-    eventId,
+    eventId: event.id,
     eventSlug: event.slug,
     eventTitle: event.title,
     eventIsPublished: event.status === 'published',
@@ -92,7 +107,8 @@ export default defineCreate({
       },
       eventField({
         required: true,
-        helpText: 'The event to publish. Visitors see it only once it is published.',
+        helpText:
+          'The event to publish: any of your events (its search finds older ones), or its event ID, slug or public page link mapped from an earlier step. Visitors see it only once it is published.',
       }),
       floorPlanField("Needed for **Floor Plan Map**: one of the event's published floor plans."),
       {

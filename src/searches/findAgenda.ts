@@ -2,12 +2,13 @@
  * Find Event Agenda: the sessions of a published event as line items plus flat fields, optionally only one
  * day or one track. Answers are cached for 10 minutes for the account (src/account/plansAndAgendas.ts). An event that is not
  * published, or an agenda without matching sessions, is `[]`; an event that is not among the account's events
- * is an error that says so.
+ * is an error that says so. Any event of the account is reached, past the newest 100 too, by ID, slug or
+ * public page link (`requireAccountEvent`).
  */
 import { type Bundle, type ZObject, defineSearch } from 'zapier-platform-core';
-import { requireEvent } from '../account/events';
+import { noRecordWhy, requireAccountEvent } from '../account/events';
 import { cachedAgenda } from '../account/plansAndAgendas';
-import { eventField, requiredEventId } from '../fields/event';
+import { eventField, requiredEventInput } from '../fields/event';
 import { readIsoDateTime, textInput } from '../fields/read';
 import { agendaOutputFields, agendaSample, agendaTimeZone, localDay, toAgendaItem } from '../mappers/agenda';
 
@@ -33,10 +34,15 @@ const dayFilter = (z: ZObject, raw: string, timeZone: string): string | null => 
 };
 
 const perform = async (z: ZObject, bundle: Bundle) => {
-  const eventId = requiredEventId(z, bundle);
+  const given = requiredEventInput(z, bundle);
   // A Day that is not a date is refused before any request (read again below in the agenda's time zone).
   dayFilter(z, textInput(bundle, 'day'), 'UTC');
-  const event = await requireEvent(z, bundle, eventId);
+  const found = await requireAccountEvent(z, bundle, given);
+  const event = found.event;
+  if (!event) {
+    z.console.log(`No agenda was read for event ${found.id}: ${noRecordWhy(found)}.`);
+    return [];
+  }
   const { value: agenda, fetchedAt } = await cachedAgenda(z, bundle, event.slug);
   if (!agenda) return [];
   const day = dayFilter(z, textInput(bundle, 'day'), agendaTimeZone(agenda, event));
@@ -58,7 +64,7 @@ export default defineSearch({
       eventField({
         required: true,
         helpText:
-          'The event whose agenda to read. Only published events have a public agenda; answers are kept for 10 minutes.',
+          'The event whose agenda to read: any of your events (its search finds older ones), or its event ID, slug or public page link mapped from an earlier step. Only published events have a public agenda; answers are kept for 10 minutes.',
       }),
       {
         key: 'day',

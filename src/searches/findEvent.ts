@@ -1,28 +1,41 @@
 /**
  * Find Event: your events whose title or slug contains the text (case, accents and punctuation do not
- * matter; as many of your events as the service lists, up to `EVENTS_LIMIT_MAX`), optionally also the public catalog of every organizer (a bounded number of pages). Published
- * events are enriched with their public page's description and cover image. Best match first; nothing found
- * is `[]`.
+ * matter), or the one a slug or public page link names. Your newest events come from the events list; when
+ * it may not hold all of them (it answers the newest 100 at most), your older published events are looked
+ * for in the public catalog, page by page within the run's search time, each match checked with one small
+ * keyed request: another organizer's event is never answered. A search stopped by its time limit says in a
+ * log line how far it read. Published events are enriched with their public page's description and cover
+ * image. Best match first; nothing found is `[]`.
  */
 import { type Bundle, type ZObject, defineSearch } from 'zapier-platform-core';
+import { catalogReach, ownEvents, searchDeadline, walkCatalog } from '../account/catalog';
+import { type EventInput, eventOf, requireAccountEvent } from '../account/events';
 import {
   EVENTS_LIMIT_MAX,
   type Event,
   type EventWidget,
   LIST_LIMIT_MAX,
   getEventWidget,
+  errorText,
+  isAccountEvent,
+  isNotFound,
   listEvents,
-  listPublicEvents,
+  streamLimits,
 } from '../connect';
-import { booleanInput, textInput } from '../fields/read';
+import { eventOfLink, isEventUuid } from '../fields/event';
+import { textInput } from '../fields/read';
 import { mapEach } from '../mappers/each';
 import { eventOutputFields, eventSample, toEventItem } from '../mappers/event';
 import { slugText } from '../mappers/text';
 
-/** The catalog is read 100 events a page, at most this many pages. */
-export const MAX_CATALOG_PAGES = 5;
 /** At most this many events are returned (and enriched). */
-const MAX_RESULTS = 10;
+export const MAX_RESULTS = 10;
+/** How long the catalog is searched, as the help text says it. */
+const SEARCH_SECONDS = Math.round(streamLimits().searchMs / 1000);
+/** At most this many catalog matches are asked about (one keyed read each) in one search. */
+const MAX_OWNERSHIP_READS = 200;
+/** What an enrichment may still take after the search: Zapier stops a run at 30 s. */
+const ENRICH_MS = 5_000;
 
 /** How well an event matches: 0 exact slug, 1 exact title, 2 starts with, 3 contains; `null` no match. */
 const matchScore = (event: Pick<Event, 'slug' | 'title'>, needle: string): number | null => {
@@ -42,31 +55,81 @@ const ranked = (events: Event[], needle: string): Event[] =>
     .sort((a, b) => a.score - b.score || a.index - b.index)
     .map((m) => m.event);
 
-/** Matching events of the public catalog, reading at most `MAX_CATALOG_PAGES` pages. */
+/**
+ * Your older published events that match, from the public catalog: pages read one at a time (only the
+ * matches of a page are kept), each match not already found checked with the service, until `wanted` are
+ * found, the catalog ends or the deadline comes; a stop before the end is said in a log line.
+ */
 const searchCatalog = async (
   z: ZObject,
   bundle: Bundle,
-  needle: string,
-  wanted: number,
+  search: { needle: string; text: string; wanted: number; known: Set<string>; deadline: number },
 ): Promise<Event[]> => {
   const found: Event[] = [];
-  for (let page = 1; page <= MAX_CATALOG_PAGES && found.length < wanted; page++) {
-    const answer = await listPublicEvents(z, bundle, { page, limit: LIST_LIMIT_MAX });
-    found.push(...answer.data.filter((event) => matchScore(event, needle) !== null));
-    const limit = answer.limit ?? LIST_LIMIT_MAX;
-    if (answer.received < limit || (answer.total !== undefined && page * limit >= answer.total)) break;
+  let asked = 0;
+  const walk = await walkCatalog(z, bundle, {
+    deadline: search.deadline,
+    visit: async (events) => {
+      const matches = events.filter((e) => !search.known.has(e.id) && matchScore(e, search.needle) !== null);
+      const checked = matches.slice(0, MAX_OWNERSHIP_READS - asked);
+      asked += checked.length;
+      const { own } = await ownEvents(z, bundle, checked, search.deadline);
+      for (const event of own) search.known.add(event.id);
+      found.push(...own);
+      return found.length >= search.wanted || asked >= MAX_OWNERSHIP_READS;
+    },
+  });
+  const quoted = `"${search.text.slice(0, 80)}"`;
+  if (walk.stopped === 'deadline') {
+    const last = walk.total === undefined ? '' : ` of about ${Math.ceil(walk.total / LIST_LIMIT_MAX)}`;
+    z.console.log(
+      `Find Event searched ${catalogReach(walk)} for ${quoted} (pages 1 to ${walk.lastPage}${last}) and stopped at its time limit: your published events on later pages were not searched. Search by the exact slug or the public page link to reach any of them at once.`,
+    );
+  } else if (walk.stopped === 'enough' && asked >= MAX_OWNERSHIP_READS && found.length < search.wanted) {
+    z.console.log(
+      `Find Event asked the service about ${asked} events matching ${quoted} in ${catalogReach(walk)}, most of them other organizers', and stopped there to spare the service: your published events on later pages were not searched. Use more of the title, or the exact slug or the public page link.`,
+    );
   }
-  return ranked(found, needle);
+  return ranked(found, search.needle);
 };
+
+/**
+ * The event a slug, link or ID names, when the account holds it (an event page is read, then one keyed
+ * request asks the service); `null` otherwise, never an error.
+ */
+const named = async (
+  z: ZObject,
+  bundle: Bundle,
+  given: EventInput,
+  deadline: number,
+): Promise<Event | null> => {
+  try {
+    if ('id' in given) return (await requireAccountEvent(z, bundle, given, deadline)).event;
+    const page = await getEventWidget(z, bundle, given.slug, Math.max(1_000, deadline - Date.now()));
+    return page && (await isAccountEvent(z, bundle, page.id)) ? eventOf(page) : null;
+  } catch (error) {
+    // The shortcut never fails the search: the catalog search below still runs.
+    if (!isNotFound(error))
+      z.console.log(`Find Event could not read "${text(given)}" directly: ${errorText(error)}`);
+    return null;
+  }
+};
+
+const text = (given: EventInput): string => ('id' in given ? given.id : given.slug).slice(0, 120);
+
+/** What the search text names directly: an event ID, a public page link, or a single word as a slug. */
+const givenBy = (text: string): EventInput | null =>
+  isEventUuid(text)
+    ? { id: text.toLowerCase() }
+    : (eventOfLink(text) ?? (/^[^\s/?#]+$/.test(text) ? { slug: text } : null));
 
 /** The public page of a published event, or `null` (a missing description never fails the search). */
 const widgetOf = (z: ZObject, bundle: Bundle, event: Event): Promise<EventWidget | null> =>
   event.status === 'published'
-    ? getEventWidget(z, bundle, event.slug).catch(() => null)
+    ? getEventWidget(z, bundle, event.slug, ENRICH_MS).catch(() => null)
     : Promise.resolve(null);
 
-const perform = async (z: ZObject, bundle: Bundle) => {
-  const text = textInput(bundle, 'query');
+const needleOf = (z: ZObject, text: string): string => {
   const needle = slugText(text);
   if (!needle) {
     throw new z.errors.Error(
@@ -75,21 +138,43 @@ const perform = async (z: ZObject, bundle: Bundle) => {
       400,
     );
   }
-  // As many of your events as the service lists: an event past the Event dropdown's pages is found here too.
-  const own = ranked(await listEvents(z, bundle, EVENTS_LIMIT_MAX), needle);
-  const ownIds = new Set(own.map((event) => event.id));
-  const others =
-    booleanInput(bundle, 'includeCatalog') && own.length < MAX_RESULTS
-      ? (await searchCatalog(z, bundle, needle, MAX_RESULTS - own.length)).filter((e) => !ownIds.has(e.id))
-      : [];
-  const results = [...own, ...others].slice(0, MAX_RESULTS);
+  return needle;
+};
+
+/** Your events that match: the newest from the events list, the older ones named or in the catalog. */
+const matching = async (z: ZObject, bundle: Bundle, text: string): Promise<Event[]> => {
+  const deadline = searchDeadline();
+  const link = eventOfLink(text);
+  const needle = link ? '' : needleOf(z, text);
+  const newest = await listEvents(z, bundle, EVENTS_LIMIT_MAX);
+  const linked = (event: Event) => (link && 'id' in link ? event.id === link.id : event.slug === link?.slug);
+  const own = link ? newest.filter(linked) : ranked(newest, needle);
+  // A list shorter than the newest 100 holds all of your events: nothing older to look for.
+  if (own.length > 0 && (link || own.length >= MAX_RESULTS)) return own.slice(0, MAX_RESULTS);
+  if (newest.length < LIST_LIMIT_MAX) return own;
+  const given = givenBy(text);
+  const listed = (event: Event) => event.slug === text || event.id === text.toLowerCase();
+  const exact = given && !own.some(listed) ? await named(z, bundle, given, deadline) : null;
+  if (link) return exact ? [exact] : [];
+  // A slug is unique across the service: the event it names is the one meant.
+  if (exact) return [exact, ...own.filter((e) => e.id !== exact.id)].slice(0, MAX_RESULTS);
+  const first: Event[] = [];
+  const known = new Set([...own, ...first].map((e) => e.id));
+  const wanted = MAX_RESULTS - own.length - first.length;
+  const older = wanted > 0 ? await searchCatalog(z, bundle, { needle, text, wanted, known, deadline }) : [];
+  return [...first, ...own, ...older];
+};
+
+const perform = async (z: ZObject, bundle: Bundle) => {
+  const text = textInput(bundle, 'query');
+  const results = (await matching(z, bundle, text)).slice(0, MAX_RESULTS);
   const widgets = await Promise.all(results.map((event) => widgetOf(z, bundle, event)));
   const found = results.map((event, i) => ({ event, widget: widgets[i] }));
   const log = (line: string) => z.console.log(line);
   return mapEach(
     found,
     { noun: 'event', what: 'the events found', idOf: ({ event }) => event.id, log },
-    ({ event, widget }) => ({ ...toEventItem(event, widget), isOwnEvent: ownIds.has(event.id) }),
+    ({ event, widget }) => ({ ...toEventItem(event, widget), isOwnEvent: true }),
   );
 };
 
@@ -99,26 +184,17 @@ export default defineSearch({
   display: {
     label: 'Find Event',
     description:
-      'Finds an event by part of its title or its slug, in your events and optionally the public catalog, and returns it with its dates, venue and public page link, exact matches first. When nothing matches, it returns nothing.',
+      'Finds an event of yours by part of its title, its slug or its public page link, past your newest 100 too, and returns it with its dates, venue and public page link, exact matches first. When nothing matches, it returns nothing.',
   },
   operation: {
     perform,
     inputFields: [
       {
         key: 'query',
-        label: 'Title or Slug',
+        label: 'Title, Slug or Link',
         type: 'string' as const,
         required: true,
-        helpText:
-          'Part of the title or slug, for example `techweek paris` or `techweek-paris-2026`. Case, accents and punctuation do not matter; an exact slug or title comes first.',
-      },
-      {
-        key: 'includeCatalog',
-        label: 'Also Search the Public Catalog',
-        type: 'boolean' as const,
-        required: false,
-        default: 'false',
-        helpText: `Also look among the published events of every organizer, when your own events give fewer than ${MAX_RESULTS} matches. Reads at most the first ${MAX_CATALOG_PAGES * LIST_LIMIT_MAX} catalog events (${MAX_CATALOG_PAGES} pages).`,
+        helpText: `Part of the title or slug, for example \`techweek paris\` or \`techweek-paris-2026\`, or the event's public page link. Case, accents and punctuation do not matter; an exact slug or title comes first, at most ${MAX_RESULTS} events. Only your own events are found: your newest 100 (drafts included) and, past them, your published events in the public catalog, searched page by page for up to ${SEARCH_SECONDS} seconds (an exact slug or link reaches any of them at once).`,
       },
     ],
     sample: { ...eventSample, isOwnEvent: true },

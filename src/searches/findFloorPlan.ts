@@ -2,20 +2,26 @@
  * Find Floor Plan: an event's published floor plans (or the one chosen), booths as line items and the counts
  * of available, held and booked booths. Answers are cached for 5 minutes for the account; "Bypass Cache"
  * reads the service again (after holds or bookings). A plan that is not published is `[]`; an event that is
- * not among the account's events is an error that says so.
+ * not among the account's events is an error that says so. Any event of the account is reached, past the
+ * newest 100 too, by ID, slug or public page link.
  */
 import { type Bundle, type ZObject, defineSearch } from 'zapier-platform-core';
-import { findEvent } from '../account/events';
+import { searchDeadline } from '../account/catalog';
+import { requireAccountEvent } from '../account/events';
 import { cachedFloorPlan, cachedFloorPlans } from '../account/plansAndAgendas';
-import { eventField, requiredEventId } from '../fields/event';
+import { eventField, requiredEventInput } from '../fields/event';
 import { floorPlanField, planIdInput } from '../fields/floorPlan';
 import { booleanInput } from '../fields/read';
 import { floorPlanOutputFields, floorPlanSample, toFloorPlanItem } from '../mappers/floorPlan';
 
 const perform = async (z: ZObject, bundle: Bundle) => {
-  const eventId = requiredEventId(z, bundle);
+  const given = requiredEventInput(z, bundle);
   const planId = planIdInput(z, bundle);
   const fresh = booleanInput(bundle, 'bypassCache');
+  const deadline = searchDeadline();
+  // The plans are keyed reads of the account: an event given by slug or link is resolved to its ID first.
+  const resolved = 'id' in given ? null : await requireAccountEvent(z, bundle, given, deadline);
+  const eventId = resolved?.id ?? ('id' in given ? given.id : '');
   let found;
   if (planId) {
     const one = await cachedFloorPlan(z, bundle, eventId, planId, fresh);
@@ -27,7 +33,12 @@ const perform = async (z: ZObject, bundle: Bundle) => {
     found = { plans: all.value, fetchedAt: all.fetchedAt };
   }
   if (found.plans.length === 0) return [];
-  const event = await findEvent(z, bundle, eventId).catch(() => null);
+  const event =
+    resolved?.event ??
+    (await requireAccountEvent(z, bundle, { id: eventId }, deadline).then(
+      (found) => found.event,
+      () => null,
+    ));
   return found.plans
     .map((plan) => toFloorPlanItem(plan, event, found.fetchedAt))
     .sort((a, b) => a.name.localeCompare(b.name, 'en', { numeric: true }));
@@ -44,7 +55,11 @@ export default defineSearch({
   operation: {
     perform,
     inputFields: [
-      eventField({ required: true, helpText: 'The event whose published floor plans to read.' }),
+      eventField({
+        required: true,
+        helpText:
+          'The event whose published floor plans to read: any of your events (its search finds older ones), or its event ID, slug or public page link mapped from an earlier step.',
+      }),
       floorPlanField(
         "One of the event's published plans; empty for all of them (the first one, by name, is used by later steps). Plans drawn but never published are not served.",
       ),

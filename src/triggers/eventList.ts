@@ -1,7 +1,8 @@
 /**
- * Hidden trigger that feeds the event dropdown of every operation: newest events first, labelled
- * `TechWeek 2026 — 1 Dec 2026 (published)`, 100 a page. "Load more" (`canPaginate`) shows the next hundred as
- * far as the service answers them (`eventsPage`); an empty page ends the list.
+ * Hidden trigger that feeds the event dropdown of every operation, labelled
+ * `TechWeek 2026 — 1 Dec 2026 (published)`: the account's 100 newest events first, then, with "Load more"
+ * (`canPaginate`), its older published events one page of the public catalog at a time (`eventsPage`); an
+ * empty page ends the list. Every Event field is also search-powered by Find Event.
  */
 import { type Bundle, type ZObject, defineTrigger } from 'zapier-platform-core';
 import { eventsPage } from '../account/events';

@@ -1,11 +1,13 @@
 /**
  * Hidden trigger that feeds the Floor Plan dropdowns (Find Floor Plan, Generate Embed Code): the chosen
- * event's published plans, labelled `Main hall — v3, 12 of 40 booths available`. Loading the dropdown
+ * event's published plans (the event given by ID, slug or link), labelled `Main hall — v3, 12 of 40 booths
+ * available`. Loading the dropdown
  * always asks the service, so a plan published a minute ago is listed.
  */
 import { type Bundle, type ZObject, defineTrigger } from 'zapier-platform-core';
+import { requireAccountEvent } from '../account/events';
 import { cachedFloorPlans } from '../account/plansAndAgendas';
-import { requiredEventId } from '../fields/event';
+import { requiredEventInput } from '../fields/event';
 import { FLOOR_PLAN_LIST_TRIGGER_KEY } from '../fields/keys';
 import {
   floorPlanLabel,
@@ -16,7 +18,9 @@ import {
 import { staticSample } from '../mappers/sample';
 
 const perform = async (z: ZObject, bundle: Bundle) => {
-  const eventId = requiredEventId(z, bundle);
+  // The Event field may hold a slug or a public page link (the operations with a Floor Plan field take them).
+  const given = requiredEventInput(z, bundle);
+  const eventId = 'id' in given ? given.id : (await requireAccountEvent(z, bundle, given)).id;
   const { value: plans, fetchedAt } = await cachedFloorPlans(z, bundle, eventId, true);
   return plans
     .map((plan) => toFloorPlanItem(plan, null, fetchedAt))

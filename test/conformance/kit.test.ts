@@ -3,7 +3,14 @@
  * deviation switch on, the check that names the deviation says so, and only deviations the app cannot
  * live with make the run differ.
  */
-import { type Deviation, type RunningSandbox, SEED_TENANTS, sandboxCall, startSandbox } from '../../sandbox';
+import {
+  AGENCY_TENANT,
+  type Deviation,
+  type RunningSandbox,
+  SEED_TENANTS,
+  sandboxCall,
+  startSandbox,
+} from '../../sandbox';
 import { EXIT, main } from '../../scripts/conformance';
 import { type Check, runConformance } from '../../scripts/conformance/index';
 
@@ -494,5 +501,41 @@ describe('the turn-on probe (--probe-turn-on): POST …/hooks reads an Idempoten
 
   it('is not run, nor listed, without the option: a default run sends GET requests only', async () => {
     expect(byId(await run()).has('hooks.idempotency-key')).toBe(false);
+  });
+});
+
+describe('whose events the public catalog lists, and how many pages it holds', () => {
+  it("says the whole platform's, with the key's ownership read answering 404 for other organizers' events", async () => {
+    const found = byId(await run());
+    expect(found.get('catalog.scope')).toMatchObject({
+      status: 'holds',
+      detail: expect.stringMatching(
+        /^The whole platform's: .* \d+ of them belong to other organizers \(404\)/,
+      ),
+    });
+    expect(found.get('catalog.pages')).toMatchObject({
+      status: 'holds',
+      detail: expect.stringMatching(/^\d+ events in 1 page\(s\) of 100\./),
+    });
+  });
+
+  it("says the account's alone, and counts 9 pages, for a service that lists only the agency's 1,000 events (900 published)", async () => {
+    const sandbox = await startSandbox({ seed: false, agency: 1000 });
+    try {
+      const found = byId(
+        await runConformance({
+          baseUrl: sandbox.url,
+          apiKey: AGENCY_TENANT.apiKey,
+          companyId: AGENCY_TENANT.companyId,
+        }),
+      );
+      expect(found.get('catalog.scope')).toMatchObject({
+        status: 'holds',
+        detail: expect.stringMatching(/^The account's alone, as far as checked: .* all are the key's own\./),
+      });
+      expect(found.get('catalog.pages')?.detail).toMatch(/^900 events in 9 page\(s\) of 100\./);
+    } finally {
+      await sandbox.close();
+    }
   });
 });

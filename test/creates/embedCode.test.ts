@@ -127,7 +127,10 @@ it('still builds the map when the event title cannot be read', async () => {
 it.each([
   [{ embedType: 'map', eventId: EVENT_ID }, /^Choose the floor plan to show/],
   [{ embedType: 'video', eventId: EVENT_ID }, /^"What to Embed" must be Floor Plan Map or Agenda/],
-  [{ embedType: 'agenda', eventId: 'techweek-2026' }, /^"techweek-2026" is not an event ID/],
+  [
+    { embedType: 'agenda', eventId: 'TechWeek 2026' },
+    /^"TechWeek 2026" is not an event ID, slug or public page link/,
+  ],
   [{ embedType: 'agenda' }, /^No event was given/],
 ])('refuses %j before any request', async (inputData, message) => {
   const scope = events();

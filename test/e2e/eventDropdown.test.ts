@@ -1,118 +1,288 @@
 /**
- * An agency with 250 events, against the sandbox. The Event dropdown of every operation shows the newest 100;
- * its "Load more" (`canPaginate`) shows the next hundred as far as the service answers them: all 250 from a
- * service that honours a large `limit`, the newest 100 only from one that clamps it (the contract) or refuses
- * it. No event is shown twice, the list ends with an empty page, and an event past the last page is still
- * found by its ID (mapped from an earlier step) wherever the service lists it.
+ * An agency with 300 events, against the sandbox, which clamps the events list at 100 as the contract lets a
+ * service do (and, in one block, refuses a larger limit). The events list shows the newest 100 only; every
+ * event of the account is still reached: the Event dropdown's "Load more" pages through the older published
+ * ones (from the public catalog, each checked with the service), Find Event finds any of them by title, slug
+ * or public link, the operations that take an event work for the oldest one, and another organizer's event
+ * is never answered or accepted.
  */
-import { EVENTS_LIMIT_MAX, LIST_LIMIT_MAX } from '../../src/connect';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { envLines } from '../../sandbox/cli';
+import { simulate } from '../../scripts/simulate';
+import { LIST_LIMIT_MAX } from '../../src/connect';
 import eventList from '../../src/triggers/eventList';
 import findAgenda from '../../src/searches/findAgenda';
 import findEvent from '../../src/searches/findEvent';
-import { type Deviation, type RunningSandbox, sandboxCall, startSandbox } from '../../sandbox';
+import findFloorPlan from '../../src/searches/findFloorPlan';
+import embedCode from '../../src/creates/embedCode';
+import {
+  AGENCY_TENANT,
+  type Deviation,
+  type RunningSandbox,
+  SEED_TENANTS,
+  agencySlug,
+  sandboxCall,
+  sandboxContext,
+  startSandbox,
+} from '../../sandbox';
 import { functionOf } from '../../scripts/lib/app';
-import { App, appTester, caught, errorMessage, meta } from '../support/app';
+import { App as AppDefinition, appTester, caught, errorMessage, meta } from '../support/app';
 import { useGenerousTimeLimits } from '../support/limits';
 
 useGenerousTimeLimits();
 
-const EVENTS = 250;
+const EVENTS = 300;
+/** The agency makes every tenth event a draft (`sandbox/seed-agency.ts`): 5, 15, 25, … */
+const isDraft = (n: number) => n % 10 === 5;
 
 interface Choice {
   id: string;
   label: string;
 }
+interface Found {
+  id: string;
+  slug: string;
+  title: string;
+  isOwnEvent: boolean;
+}
+interface EventJson {
+  id: string;
+  slug: string;
+  url: string;
+  title: string;
+}
 
-describe.each<[string, Deviation[], number]>([
-  ['a service that honours a large limit (large-limits)', ['large-limits'], EVENTS],
-  ['a service that clamps the limit to 100, as the contract says', [], LIST_LIMIT_MAX],
-  ['a service that refuses a limit above 100 (limit-rejected)', ['limit-rejected'], LIST_LIMIT_MAX],
-])('an account with 250 events, on %s', (_name, deviations, reach) => {
+describe.each<[string, Deviation[]]>([
+  ['a service that clamps the limit to 100, as the contract says', []],
+  ['a service that refuses a limit above 100 (limit-rejected)', ['limit-rejected']],
+])('an agency with 300 events, on %s', (_name, deviations) => {
   let sandbox: RunningSandbox;
   let authData: Record<string, string>;
-  /** The events' ids, newest first. */
-  let newestFirst: string[];
+  /** The agency's events by number (1 = the oldest). */
+  const events = new Map<number, EventJson>();
+  /** A published event of another organizer whose title and slug look like the agency's oldest. */
+  let foreign: EventJson;
 
   beforeAll(async () => {
-    // Each event is created at its own millisecond: the order by creation is the order of the loop.
-    let tick = 0;
-    sandbox = await startSandbox({ deviations, now: () => Date.now() + tick++ });
-    const organizer = await sandboxCall<{ apiKey: string }>(sandbox.url, '', 'POST', '/_sandbox/tenants', {
-      name: 'Agency with many events',
-    });
-    const ids: string[] = [];
-    for (let i = 1; i <= EVENTS; i++) {
-      const title = `Client Event ${String(i).padStart(3, '0')}`;
-      const event = await sandboxCall<{ id: string }>(
+    sandbox = await startSandbox({ deviations, agency: EVENTS });
+    authData = {
+      apiKey: AGENCY_TENANT.apiKey,
+      baseUrl: sandbox.url,
+      frontUrl: sandbox.url,
+      embedUrl: sandbox.url,
+    };
+    for (let page = 1; events.size < EVENTS - EVENTS / 10; page++) {
+      const answer = await sandboxCall<{ data: EventJson[] }>(
         sandbox.url,
-        organizer.apiKey,
-        'POST',
-        '/_sandbox/events',
-        {
-          title,
-        },
+        '',
+        'GET',
+        `/api/v1/public/events?page=${page}&limit=100`,
       );
-      ids.push(event.id);
+      if (answer.data.length === 0) break;
+      for (const event of answer.data) {
+        const n = /^meridian-meetup-(\d{4})$/.exec(event.slug)?.[1];
+        if (n) events.set(Number(n), event);
+      }
     }
-    newestFirst = ids.reverse();
-    authData = { apiKey: organizer.apiKey, baseUrl: sandbox.url };
+    foreign = await sandboxCall<EventJson>(sandbox.url, SEED_TENANTS[0].apiKey, 'POST', '/_sandbox/events', {
+      title: 'Meridian Meetup 0001 lookalike',
+      slug: 'meridian-meetup-0001-lookalike',
+      status: 'published',
+    });
   });
 
   afterAll(() => sandbox?.close());
 
+  const run = <T>(operation: ReturnType<typeof functionOf>, inputData: Record<string, unknown>, extra = {}) =>
+    appTester(operation, { authData, inputData, meta: meta(extra) }) as Promise<T>;
   const dropdownPage = (page: number) =>
-    appTester(functionOf('triggers', eventList.key), {
-      authData,
-      meta: meta({ isFillingDynamicDropdown: true, page }),
-    }) as Promise<Choice[]>;
+    run<Choice[]>(functionOf('triggers', eventList.key), {}, { isFillingDynamicDropdown: true, page });
+  const find = (query: string) => run<Found[]>(functionOf('searches', findEvent.key), { query });
+  const oldest = () => events.get(1) as EventJson;
 
-  it(`"Load more" pages through the newest ${reach}, 100 a page, each once, and ends with an empty page`, async () => {
-    expect(App.triggers[eventList.key]?.operation.canPaginate).toBe(true);
+  it('the sandbox holds the account: 270 published events seen in the catalog, the oldest among them', () => {
+    expect(events.size).toBe(EVENTS - EVENTS / 10);
+    expect(oldest().slug).toBe(agencySlug(1));
+  });
+
+  it('"Load more" pages the newest 100, then every older published event, each once, then ends', async () => {
+    expect(App().triggers[eventList.key]?.operation.canPaginate).toBe(true);
     const pages: Choice[][] = [];
-    for (let page = 0; page <= EVENTS_LIMIT_MAX / LIST_LIMIT_MAX; page++) {
+    for (let page = 0; page < 20; page++) {
       const choices = await dropdownPage(page);
       pages.push(choices);
       if (choices.length === 0) break;
+      expect(choices.length).toBeLessThanOrEqual(LIST_LIMIT_MAX);
     }
-    const sizes = pages.map((choices) => choices.length);
-    expect(sizes).toEqual(
-      reach === EVENTS
-        ? [LIST_LIMIT_MAX, LIST_LIMIT_MAX, EVENTS - 2 * LIST_LIMIT_MAX, 0]
-        : [LIST_LIMIT_MAX, 0],
+    expect(pages.at(-1)).toEqual([]);
+    const [first = [], ...older] = pages;
+    expect(first).toHaveLength(LIST_LIMIT_MAX);
+    expect(first[0]?.label).toMatch(/^Meridian Meetup 0300 /);
+    const ids = pages.flat().map((choice) => choice.id);
+    expect(new Set(ids).size).toBe(ids.length);
+    // Past the newest 100: every older published event, drafts only among the newest.
+    const olderPublished = [...Array(EVENTS - LIST_LIMIT_MAX).keys()]
+      .map((i) => i + 1)
+      .filter((n) => !isDraft(n));
+    expect(new Set(older.flat().map((choice) => choice.id))).toEqual(
+      new Set(olderPublished.map((n) => events.get(n)?.id)),
     );
-    const shown = pages.flat();
-    expect(shown.map((choice) => choice.id)).toEqual(newestFirst.slice(0, reach));
-    expect(shown[0]?.label).toMatch(/^Client Event 250\b/);
-    expect(shown.at(-1)?.label).toMatch(
-      new RegExp(`^Client Event ${String(EVENTS - reach + 1).padStart(3, '0')}\\b`),
-    );
+    expect(older.flat().map((choice) => choice.id)).toContain(oldest().id);
   });
 
-  it('shows nothing past page 10 (the largest limit the app asks)', async () => {
-    await expect(dropdownPage(EVENTS_LIMIT_MAX / LIST_LIMIT_MAX)).resolves.toEqual([]);
+  it('Find Event finds the oldest event by part of its title, by its slug and by its public link', async () => {
+    for (const query of ['Meridian Meetup 0001', agencySlug(1), oldest().url]) {
+      const found = await find(query);
+      expect([query, found.map((event) => event.id)]).toEqual([query, [oldest().id]]);
+      expect(found[0]).toMatchObject({ slug: agencySlug(1), isOwnEvent: true });
+    }
+    const byTitle = await find('Meetup 0250');
+    expect(byTitle.map((event) => event.slug)).toEqual([agencySlug(250)]);
   });
 
-  it('finds the oldest event by its ID or its title where the service lists it, and says so where it does not', async () => {
-    const oldest = newestFirst[EVENTS - 1] as string;
-    const agenda = appTester(functionOf('searches', findAgenda.key), {
-      authData,
-      inputData: { eventId: oldest },
-      meta: meta(),
+  it("never answers another organizer's event, by title, slug or link", async () => {
+    for (const query of ['lookalike', foreign.slug, foreign.url]) {
+      await expect(find(query)).resolves.toEqual([]);
+    }
+    const both = await find('meridian meetup 0001');
+    expect(both.map((event) => event.id)).toEqual([oldest().id]);
+  });
+
+  it('reads the agenda, the floor plans and both embed codes of the oldest event, mapped by ID', async () => {
+    const eventId = oldest().id;
+    const [agenda] = await run<Array<{ sessionCount: number; eventTitle: string }>>(
+      functionOf('searches', findAgenda.key),
+      { eventId },
+    );
+    expect(agenda?.sessionCount).toBeGreaterThan(0);
+    const plans = await run<Array<{ id: string; eventTitle: string | null }>>(
+      functionOf('searches', findFloorPlan.key),
+      { eventId },
+    );
+    expect(plans.map((plan) => plan.id).sort()).toEqual(['plan_expo', 'plan_main']);
+    expect(plans[0]?.eventTitle).toBe(oldest().title);
+    const agendaEmbed = await run<{ html: string; eventSlug: string }>(functionOf('creates', embedCode.key), {
+      embedType: 'agenda',
+      eventId,
     });
-    const byTitle = (await appTester(functionOf('searches', findEvent.key), {
-      authData,
-      inputData: { query: 'Client Event 001' },
-      meta: meta(),
-    })) as Array<{ id: string }>;
-    if (reach === EVENTS) {
-      // A draft has no public agenda: nothing found, without an error.
-      await expect(agenda).resolves.toEqual([]);
-      expect(byTitle.map((event) => event.id)).toEqual([oldest]);
-    } else {
-      expect(errorMessage(await caught(() => agenda))).toBe(
-        `The event in the Event field (ID ${oldest}) is not among the 100 newest events that the service lists for the connected account: it may have been deleted, belong to another organizer account, or be older than these. Choose the event again in the Event field, or map an event ID of this account from an earlier step.`,
-      );
-      expect(byTitle).toEqual([]);
+    expect(agendaEmbed.html).toContain(`data-event-slug="${agencySlug(1)}"`);
+    const mapEmbed = await run<{ html: string }>(functionOf('creates', embedCode.key), {
+      embedType: 'map',
+      eventId,
+      planId: 'plan_main',
+    });
+    expect(mapEmbed.html).toContain(`/embed/${eventId}/map/plan_main`);
+  });
+
+  it('takes the oldest event by slug and by public link: agenda, floor plans, the Floor Plan dropdown, embed code', async () => {
+    for (const eventId of [agencySlug(1), oldest().url]) {
+      const [agenda] = await run<Array<{ sessionCount: number }>>(functionOf('searches', findAgenda.key), {
+        eventId,
+      });
+      expect(agenda?.sessionCount).toBeGreaterThan(0);
+      const plans = await run<Array<{ id: string }>>(functionOf('searches', findFloorPlan.key), { eventId });
+      expect(plans.map((plan) => plan.id).sort()).toEqual(['plan_expo', 'plan_main']);
+      const choices = await run<Array<{ id: string }>>(functionOf('triggers', 'floor_plan_list'), {
+        eventId,
+      });
+      expect(choices.map((plan) => plan.id).sort()).toEqual(['plan_expo', 'plan_main']);
+      const embed = await run<{ html: string }>(functionOf('creates', embedCode.key), {
+        embedType: 'agenda',
+        eventId,
+      });
+      expect(embed.html).toContain(`data-event-slug="${agencySlug(1)}"`);
+    }
+  });
+
+  it("refuses another organizer's event, saying so, and an unknown ID, saying it may be either", async () => {
+    const bySlug = await caught(() => run(functionOf('searches', findAgenda.key), { eventId: foreign.slug }));
+    expect(errorMessage(bySlug)).toMatch(
+      /^The event in the Event field \(slug "meridian-meetup-0001-lookalike"\) is not one of the connected account's events: the service shows it in its public catalog, so it belongs to another organizer account\./,
+    );
+    const byId = await caught(() =>
+      run(functionOf('creates', embedCode.key), { embedType: 'agenda', eventId: foreign.id }),
+    );
+    expect(errorMessage(byId)).toMatch(
+      new RegExp(
+        `^The event in the Event field \\(ID ${foreign.id}\\) is not one of the connected account's events: the service answers that this account has no event with this ID, so it belongs to another organizer account or it was deleted\\.`,
+      ),
+    );
+  });
+
+  it('a draft past the newest 100 is accepted by ID: no agenda (a log line says why), no agenda embed (a message says why)', async () => {
+    const draft = [...sandboxContext(sandbox.app).state.eventsBySlug.values()].find(
+      (event) => event.slug === agencySlug(5),
+    );
+    expect(draft?.status).toBe('draft');
+    const eventId = draft?.id as string;
+    await expect(run(functionOf('searches', findAgenda.key), { eventId })).resolves.toEqual([]);
+    const embed = await caught(() =>
+      run(functionOf('creates', embedCode.key), { embedType: 'agenda', eventId }),
+    );
+    expect(errorMessage(embed)).toMatch(
+      /^The agenda embed needs the event's slug, and it could not be read for event .*: it is one of your events, but not among your 100 newest, and the public catalog \(3 pages of the public catalog \(2\d\d of 2\d\d events\)\) does not show it: it is a draft/,
+    );
+  });
+
+  it('`npm run simulate -- publish <slug>` publishes a draft past the newest 100; Find Event then finds it', async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'agency-'));
+    try {
+      const envFile = path.join(dir, '.env');
+      writeFileSync(envFile, `${envLines(sandbox.url, 4, EVENTS).join('\n')}\n`);
+      const lines: string[] = [];
+      await simulate(['publish', agencySlug(15)], (line) => lines.push(line), envFile);
+      expect(lines).toEqual([
+        expect.stringMatching(new RegExp(`^Published Meridian Meetup 0015 for .* \\(${agencySlug(15)}, `)),
+        '  sends EVENT_PUBLISHED',
+      ]);
+      const found = await find(agencySlug(15));
+      expect(found.map((event) => event.slug)).toEqual([agencySlug(15)]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('an older event deleted since it was last used is refused, saying it no longer exists', async () => {
+    const second = events.get(2) as EventJson;
+    await expect(run(functionOf('searches', findAgenda.key), { eventId: second.id })).resolves.toEqual([]);
+    await sandboxCall(sandbox.url, AGENCY_TENANT.apiKey, 'DELETE', `/_sandbox/events/${second.id}`);
+    const gone = await caught(() => run(functionOf('searches', findAgenda.key), { eventId: second.id }));
+    expect(errorMessage(gone)).toMatch(
+      new RegExp(
+        `^The event in the Event field \\(ID ${second.id}\\) no longer exists: it was one of the connected account's events, and the service now answers that it has no such event \\(it was deleted\\)\\.`,
+      ),
+    );
+  });
+});
+
+describe('every Event field', () => {
+  it('is search-powered by Find Event, on every operation that takes an event', () => {
+    const fields = Object.values({ ...App().triggers, ...App().searches, ...App().creates }).flatMap(
+      (operation) =>
+        (operation.operation.inputFields ?? [])
+          .filter((field): field is { key: string; dynamic?: string; search?: string } =>
+            Boolean(field && typeof field === 'object' && 'key' in field && field.key === 'eventId'),
+          )
+          .map((field) => ({ operation: operation.key, dynamic: field.dynamic, search: field.search })),
+    );
+    expect(fields.length).toBeGreaterThanOrEqual(8);
+    for (const field of fields) {
+      expect(field).toEqual({
+        operation: field.operation,
+        dynamic: 'event_list.id.label',
+        search: `${findEvent.key}.id`,
+      });
     }
   });
 });
+
+/** The app's definition, as Zapier reads it. */
+function App() {
+  return AppDefinition as unknown as {
+    triggers: Record<string, { key: string; operation: { canPaginate?: boolean; inputFields?: unknown[] } }>;
+    searches: Record<string, { key: string; operation: { inputFields?: unknown[] } }>;
+    creates: Record<string, { key: string; operation: { inputFields?: unknown[] } }>;
+  };
+}

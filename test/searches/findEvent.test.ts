@@ -1,8 +1,9 @@
 import nock from 'nock';
+import type { Bundle, ZObject } from 'zapier-platform-core';
 import findEvent from '../../src/searches/findEvent';
 import { EVENTS_LIMIT_MAX, type Event, paths } from '../../src/connect';
 import { SAMPLE_EVENT } from '../../src/mappers/event';
-import { MAX_CATALOG_PAGES } from '../../src/searches/findEvent';
+import { setRunLimits } from '../support/limits';
 import { BASE_URL, appTester, authData, caught, errorMessage, meta } from '../support/app';
 import { functionOf } from '../../scripts/lib/app';
 import { wireList } from '../../sandbox/wire';
@@ -79,7 +80,7 @@ describe('in your events', () => {
     expect(nock.isDone()).toBe(true);
   });
 
-  it('returns [] when nothing matches and never reads the catalog unless asked', async () => {
+  it('returns [] when nothing matches, and never reads the catalog when your list holds all of your events', async () => {
     own([event('Data Summit', 'data-summit')]);
     const catalog = catalogPage(1, [], 0);
     await expect(run({ query: 'techweek' })).resolves.toEqual([]);
@@ -102,40 +103,117 @@ describe('in your events', () => {
   });
 });
 
-describe('in the public catalog', () => {
-  const filler = (count: number) =>
-    Array.from({ length: count }, (_, i) => event(`Meetup ${i}`, `meetup-${n}-${i}`));
+describe('past your newest 100, in the public catalog', () => {
+  const filler = (count: number, prefix = 'Meetup') =>
+    Array.from({ length: count }, (_, i) => event(`${prefix} ${i}`, `${prefix.toLowerCase()}-${n}-${i}`));
+  /** The service's answer to the ownership read of `e`: the account's own event, or not-found. */
+  const owner = (e: Event, own: boolean) =>
+    nock(BASE_URL)
+      .get(paths.submissions())
+      .query((q) => q.eventId === e.id && typeof q.since === 'string')
+      .reply(own ? 200 : 404, own ? wireList([]) : { error: { code: 'NOT_FOUND', message: 'Not found' } });
+  /** A z whose log lines are kept. */
+  const logged = async (inputData: Record<string, unknown>) => {
+    const lines: string[] = [];
+    const results = (await appTester(
+      (z: ZObject, bundle: Bundle) =>
+        perform(
+          Object.assign(Object.create(z) as ZObject, {
+            console: { ...z.console, log: (line: string) => lines.push(line) },
+          }),
+          bundle,
+        ),
+      { authData: authData(), inputData, meta: meta() },
+    )) as Array<Record<string, unknown>>;
+    return { results, lines };
+  };
 
-  it('pages through the catalog and adds matches after your own, without duplicates', async () => {
+  it("finds your older published events by title and never answers another organizer's", async () => {
     const mine = event('TechWeek Paris', 'techweek-paris');
     const theirs = event('TechWeek Berlin', 'techweek-berlin');
-    own([mine]);
-    catalogPage(1, [...filler(99), mine], 150);
-    catalogPage(2, [theirs, ...filler(49)], 150);
+    own(filler(100, 'Recent'));
+    catalogPage(1, [...filler(98), theirs, mine], 150);
+    catalogPage(2, filler(50), 150);
+    owner(mine, true);
+    owner(theirs, false);
     widget(mine);
-    widget(theirs);
-    const results = await run({ query: 'techweek', includeCatalog: true });
-    expect(results.map((r) => [r.title, r.isOwnEvent])).toEqual([
-      ['TechWeek Paris', true],
-      ['TechWeek Berlin', false],
-    ]);
+    const results = await run({ query: 'techweek' });
+    expect(results.map((r) => [r.title, r.isOwnEvent])).toEqual([['TechWeek Paris', true]]);
     expect(nock.isDone()).toBe(true);
   });
 
-  it(`reads at most ${MAX_CATALOG_PAGES} pages however large the catalog is`, async () => {
-    own([]);
-    const pages = Array.from({ length: MAX_CATALOG_PAGES + 2 }, (_, i) =>
-      catalogPage(i + 1, filler(100), 100_000),
+  it('finds one by its exact slug or public link at once, without reading the catalog', async () => {
+    const mine = event('TechWeek Paris', 'techweek-paris');
+    for (const query of ['techweek-paris', `https://front.example/e/techweek-paris`]) {
+      own(filler(100, 'Recent'));
+      widget(mine);
+      owner(mine, true);
+      widget(mine);
+      const catalog = catalogPage(1, [], 0);
+      const results = await run({ query });
+      expect(results.map((r) => r.id)).toEqual([mine.id]);
+      expect(catalog.isDone()).toBe(false);
+      nock.cleanAll();
+    }
+  });
+
+  it("answers [] for another organizer's slug or link", async () => {
+    const theirs = event('TechWeek Berlin', 'techweek-berlin');
+    own(filler(100, 'Recent'));
+    widget(theirs);
+    owner(theirs, false);
+    await expect(run({ query: 'https://front.example/e/techweek-berlin' })).resolves.toEqual([]);
+    expect(nock.isDone()).toBe(true);
+  });
+
+  it('on a catalog of 100,000 events, gives up at its time limit with [] and a log line saying how far it read', async () => {
+    const restore = setRunLimits({ searchMs: 600 });
+    try {
+      own(filler(100, 'Recent'));
+      nock(BASE_URL, { badheaders: ['x-api-key'] })
+        .get(paths.publicEvents())
+        .query((q) => q.limit === '100')
+        .times(1000)
+        .delay(200)
+        .reply(200, (uri) => {
+          const page = Number(new URL(uri, BASE_URL).searchParams.get('page'));
+          return { data: filler(100), page, limit: 100, total: 100_000 };
+        });
+      const { results, lines } = await logged({ query: 'never such a title' });
+      expect(results).toEqual([]);
+      expect(lines).toContainEqual(
+        expect.stringMatching(
+          /^Find Event searched \d+ pages? of the public catalog \(\d+ of 100,000 events\) for "never such a title" \(pages 1 to \d+ of about 1000\) and stopped at its time limit/,
+        ),
+      );
+    } finally {
+      restore();
+    }
+  });
+
+  it("asks the service about at most 200 matches a search, most of them other organizers', and says so", async () => {
+    own(filler(100, 'Recent'));
+    for (let page = 1; page <= 3; page++) catalogPage(page, filler(100, 'Techweek'), 100_000);
+    const asked = nock(BASE_URL)
+      .get(paths.submissions())
+      .query(true)
+      .times(300)
+      .reply(404, { error: { code: 'NOT_FOUND', message: 'Not found' } });
+    const { results, lines } = await logged({ query: 'techweek' });
+    expect(results).toEqual([]);
+    expect(asked.pendingMocks()).toHaveLength(1);
+    expect(lines).toContainEqual(
+      expect.stringMatching(
+        /^Find Event asked the service about 200 events matching "techweek" in 2 pages of the public catalog \(200 of 100,000 events\), most of them other organizers', and stopped there/,
+      ),
     );
-    await expect(run({ query: 'techweek', includeCatalog: 'true' })).resolves.toEqual([]);
-    expect(pages.map((p) => p.isDone())).toEqual([...Array(MAX_CATALOG_PAGES).fill(true), false, false]);
   });
 
   it('stops at a short page, and when the total is reached', async () => {
-    own([]);
+    own(filler(100, 'Recent'));
     catalogPage(1, filler(30), 30);
     const second = catalogPage(2, filler(1), 30);
-    await expect(run({ query: 'nothing-like-this', includeCatalog: 'yes' })).resolves.toEqual([]);
+    await expect(run({ query: 'nothing like this' })).resolves.toEqual([]);
     expect(second.isDone()).toBe(false);
   });
 });

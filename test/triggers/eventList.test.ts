@@ -56,3 +56,55 @@ it('every operation that takes an event uses the one shared dropdown field', () 
     expect([key, dynamic]).toEqual([key, `${EVENT_LIST_TRIGGER_KEY}.id.label`]);
   expect(eventField({ required: true }).dynamic).toBe('event_list.id.label');
 });
+
+describe('"Load more" past the newest 100', () => {
+  const id = (n: number) => `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`;
+  const event = (n: number) => ({
+    ...SAMPLE_EVENT,
+    id: id(n),
+    slug: `event-${n}`,
+    title: `Event ${n}`,
+    createdAt: iso(T0 - 1_000_000 + n),
+  });
+  const newest = Array.from({ length: 100 }, (_, i) => event(1000 + i));
+  /** Dropdown page `p`; `fresh` starts from an empty cache. */
+  const page = (p: number, fresh = true) =>
+    appTester(
+      functionOf('triggers', eventList.key),
+      { authData: authData(), meta: meta({ isFillingDynamicDropdown: true, page: p }) },
+      fresh,
+    ) as Promise<Array<{ id: string }>>;
+
+  it("shows a catalog page's events of the account, asking the service about each once in 10 minutes", async () => {
+    nock(BASE_URL).get(paths.events()).query({ limit: '100' }).reply(200, wireList(newest));
+    // Catalog page 1: three older events (one the account's, two another organizer's) and one of the newest.
+    nock(BASE_URL)
+      .get(paths.publicEvents())
+      .query({ page: '1', limit: '100' })
+      .twice()
+      .reply(200, { data: [event(1), event(2), event(3), newest[0]], page: 1, limit: 100, total: 4 });
+    const asked = nock(BASE_URL)
+      .get(paths.submissions())
+      .query(true)
+      .times(3)
+      .reply((uri) =>
+        uri.includes(id(2)) ? [200, wireList([])] : [404, { error: { code: 'NOT_FOUND', message: 'x' } }],
+      );
+    await expect(page(1)).resolves.toEqual([expect.objectContaining({ id: id(2) })]);
+    expect(asked.isDone()).toBe(true);
+    // Again: the answers kept for the page are used, the service is not asked again.
+    const again = nock(BASE_URL).get(paths.submissions()).query(true).reply(500, 'asked again');
+    await expect(page(1, false)).resolves.toEqual([expect.objectContaining({ id: id(2) })]);
+    expect(again.isDone()).toBe(false);
+  });
+
+  it('has nothing past the first page for an account whose list holds all its events', async () => {
+    nock(BASE_URL)
+      .get(paths.events())
+      .query({ limit: '100' })
+      .reply(200, wireList(newest.slice(0, 40)));
+    const catalog = nock(BASE_URL).get(paths.publicEvents()).query(true).reply(200, { data: [] });
+    await expect(page(1)).resolves.toEqual([]);
+    expect(catalog.isDone()).toBe(false);
+  });
+});

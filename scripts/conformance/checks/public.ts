@@ -8,6 +8,7 @@ import { Agenda, CatalogPaging, type Event, EventWidget, LIST_LIMIT_MAX } from '
 import { type ListOutcome, answerText, checkError, readList, readObject } from '../evaluate';
 import type { EventRef, Run } from '../run';
 import { type Check, type Outcome, checkMaker, differs, holds, tolerated, unchecked } from '../types';
+import { catalogScopeChecks } from './catalogScope';
 import { addressOutcome, eventRefs } from './events';
 import { refusal } from './floorPlans';
 import { LIST_LIMIT_DEFAULT, needsRecords, noted, unreadable } from './lists';
@@ -15,7 +16,7 @@ import { LIST_LIMIT_DEFAULT, needsRecords, noted, unreadable } from './lists';
 const catalog = checkMaker('Public catalog (GET /api/v1/public/events, no key)', 'catalog');
 const widgets = checkMaker('Widgets (GET /widgets/event/:slug[/agenda], no key)', 'widgets');
 
-const FIND = 'Find Event with "Also Search the Public Catalog"';
+const FIND = 'Find Event (your events past the newest 100)';
 const PAGING_ACTION =
   'Send this report to the service: the catalog pages with page (1-based) and limit (docs/connect-contract.md §1).';
 
@@ -70,6 +71,7 @@ export const publicChecks = async (run: Run): Promise<Check[]> => {
     catalog('limit-default', LIMIT_DEFAULT, noted(limitDefault(first), first)),
     catalog('limit-clamp', LIMIT_CLAMP, await limitClamp(run)),
     catalog('paging', PAGING, await pagingOutcome(run)),
+    ...(await catalogScopeChecks(run, first)),
   );
   return [...checks, ...(await widgetChecks(run, first))];
 };

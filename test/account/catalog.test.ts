@@ -1,0 +1,89 @@
+/** The public catalog read page by page: where a walk stops, what it says of how far it read, whose events. */
+import nock from 'nock';
+import type { Bundle, ZObject } from 'zapier-platform-core';
+import { catalogReach, ownEvents, walkCatalog } from '../../src/account/catalog';
+import { type Event, paths } from '../../src/connect';
+import { SAMPLE_EVENT } from '../../src/mappers/event';
+import { wireList } from '../../sandbox/wire';
+import { BASE_URL, appTester, authData } from '../support/app';
+
+const event = (n: number): Event => {
+  const { description: _d, coverImageUrl: _c, ...base } = SAMPLE_EVENT;
+  return { ...base, id: `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`, slug: `event-${n}` };
+};
+const page = (n: number, count: number, total?: number) =>
+  nock(BASE_URL, { badheaders: ['x-api-key'] })
+    .get(paths.publicEvents())
+    .query({ page: String(n), limit: '100' })
+    .reply(200, {
+      data: Array.from({ length: count }, (_, i) => event((n - 1) * 100 + i + 1)),
+      page: n,
+      limit: 100,
+      ...(total === undefined ? {} : { total }),
+    });
+const run = <T>(fn: (z: ZObject, bundle: Bundle) => Promise<T>) =>
+  appTester(fn, { authData: authData() }) as Promise<T>;
+const later = () => Date.now() + 600_000;
+
+afterEach(() => nock.cleanAll());
+
+it('reads to the end (a short page, or the total), handing each page to the visitor', async () => {
+  page(1, 100, 250);
+  page(2, 100, 250);
+  page(3, 50, 250);
+  const seen: number[] = [];
+  const walk = await run((z, b) =>
+    walkCatalog(z, b, { deadline: later(), visit: (events, n) => void seen.push(n, events.length) }),
+  );
+  expect(seen).toEqual([1, 100, 2, 100, 3, 50]);
+  expect(walk).toEqual({ pagesRead: 3, lastPage: 3, eventsRead: 250, total: 250, complete: true });
+  expect(catalogReach(walk)).toBe('3 pages of the public catalog (250 of 250 events)');
+});
+
+it('stops when the visitor has enough, and reads only the pages asked', async () => {
+  page(1, 100);
+  const second = page(2, 100);
+  const enough = await run((z, b) => walkCatalog(z, b, { deadline: later(), visit: () => true }));
+  expect(enough).toMatchObject({ pagesRead: 1, complete: false, stopped: 'enough' });
+  expect(second.isDone()).toBe(false);
+  nock.cleanAll();
+  page(7, 100, 100_000);
+  const one = await run((z, b) =>
+    walkCatalog(z, b, { deadline: later(), fromPage: 7, toPage: 7, visit: () => false }),
+  );
+  expect(one).toMatchObject({ pagesRead: 1, lastPage: 7, complete: false });
+  expect(one.stopped).toBeUndefined();
+});
+
+it('stops at its deadline, reading nothing more, and says how far it read', async () => {
+  nock(BASE_URL)
+    .get(paths.publicEvents())
+    .query(true)
+    .delay(400)
+    .reply(200, { data: [event(1)], page: 1, limit: 100 });
+  const walk = await run((z, b) => walkCatalog(z, b, { deadline: Date.now() + 300, visit: () => false }));
+  expect(walk).toMatchObject({ pagesRead: 0, complete: false, stopped: 'deadline' });
+  expect(catalogReach(walk)).toBe('0 pages of the public catalog (0 events)');
+});
+
+it("keeps the account's own events, as the service answers for each, in their order", async () => {
+  const events = [1, 2, 3, 4].map(event);
+  for (const [i, e] of events.entries()) {
+    nock(BASE_URL)
+      .get(paths.submissions())
+      .query((q) => q.eventId === e.id)
+      .reply(
+        i % 2 === 0 ? 200 : 404,
+        i % 2 === 0 ? wireList([]) : { error: { code: 'NOT_FOUND', message: 'x' } },
+      );
+  }
+  const { own, unchecked } = await run((z, b) => ownEvents(z, b, events, later()));
+  expect(own.map((e) => e.slug)).toEqual(['event-1', 'event-3']);
+  expect(unchecked).toBe(0);
+  expect(nock.isDone()).toBe(true);
+});
+
+it('leaves unchecked the events it had no time to ask about', async () => {
+  const { own, unchecked } = await run((z, b) => ownEvents(z, b, [event(1), event(2)], Date.now() - 1));
+  expect([own, unchecked]).toEqual([[], 2]);
+});
