@@ -1,4 +1,4 @@
-// `npx tsx --expose-gc scripts/bench-catalog.ts [events] [pageDelayMs]`: an account's events past the newest 100, on a
+// `npm run bench:catalog -- [events] [pageDelayMs]`: an account's events past the newest 100, on a
 // platform whose public catalog holds `events` published events (100,000 by default) of many organizers. A
 // local service on 127.0.0.1 answers the contract: the account's newest 100 with a key, catalog pages of 100
 // made on the fly (each after `pageDelayMs`, 0 by default; try 150 for a distant service), one event in
