@@ -72,6 +72,16 @@ export interface SplitterOptions {
   maxElementBytes?: number;
   /** Records nested deeper are read without their too-deep parts (default `MAX_JSON_DEPTH`). */
   maxDepth?: number;
+  /**
+   * The member whose list is read entry by entry (default `data`, the list envelope). A single object read
+   * as a stream names its long list (`booths` of a floor plan): each entry is handed out as a record.
+   */
+  listKey?: string;
+  /**
+   * Which other members are kept: `paging` (default: `page`, `limit`, `total`), or `small`: every member up
+   * to `MEMBER_BYTES` (the other fields of a single object read as a stream).
+   */
+  members?: 'paging' | 'small';
 }
 
 /** What was left out of one record because it was nested too deeply: its paths (`answers[3].value`). */
@@ -164,6 +174,8 @@ export class EnvelopeSplitter {
   private key: string | null = '';
   private readonly maxElementBytes: number;
   private readonly maxDepth: number;
+  private readonly listKey: string;
+  private readonly keepsSmall: boolean;
 
   // The value being captured: where it starts in the current chunk, and earlier chunks' pieces of it.
   private captureStart = -1;
@@ -200,6 +212,8 @@ export class EnvelopeSplitter {
   ) {
     this.maxElementBytes = options.maxElementBytes ?? MAX_ELEMENT_BYTES;
     this.maxDepth = options.maxDepth ?? MAX_JSON_DEPTH;
+    this.listKey = options.listKey ?? 'data';
+    this.keepsSmall = options.members === 'small';
   }
 
   /** Reads the next bytes of the body; throws `ListReadError` (or what the callback throws). */
@@ -294,10 +308,10 @@ export class EnvelopeSplitter {
     } else {
       const key = this.parseCaptured(chunk, end, chunkStart);
       if (typeof key !== 'string') this.fail('syntax', 'a member name was expected', chunk, end, chunkStart);
-      if (key === 'data' && this.sawData) {
-        this.fail('shape', 'the member "data" appears twice', chunk, end, chunkStart);
+      if (key === this.listKey && this.sawData) {
+        this.fail('shape', `the member "${this.listKey}" appears twice`, chunk, end, chunkStart);
       }
-      if (key === 'data') this.sawData = true;
+      if (key === this.listKey) this.sawData = true;
       this.key = key as string;
     }
     this.mode = Mode.Colon;
@@ -315,11 +329,12 @@ export class EnvelopeSplitter {
   private atValue(chunk: Uint8Array, i: number, chunkStart: number): number {
     const byte = chunk[i] as number;
     if (isSpace(byte)) return i + 1;
-    if (byte === OPEN_BRACKET && this.key === 'data') {
+    if (byte === OPEN_BRACKET && this.key === this.listKey) {
       this.mode = Mode.ArrayFirst;
       return i + 1;
     }
-    if (this.key === 'data') this.fail('shape', '"data" is not a list', chunk, i, chunkStart);
+    if (this.key === this.listKey)
+      this.fail('shape', `"${this.listKey}" is not a list`, chunk, i, chunkStart);
     if (!startsValue(byte)) this.fail('syntax', 'a value was expected', chunk, i, chunkStart);
     this.beginValue(i, MEMBER_BYTES);
     this.mode = Mode.MemberValue;
@@ -334,7 +349,8 @@ export class EnvelopeSplitter {
     const value = parse ? this.parseCaptured(chunk, end, chunkStart) : this.endCapture();
     // Own keys only, as for every JSON the app reads (json.ts): a "__proto__" member is dropped.
     if (this.key === '__proto__') this.droppedKeys++;
-    else if (parse && this.key !== null && ENVELOPE_MEMBERS.has(this.key)) this.fields[this.key] = value;
+    else if (parse && this.key !== null && (this.keepsSmall || ENVELOPE_MEMBERS.has(this.key)))
+      this.fields[this.key] = value;
     else this.skipMember();
     this.mode = chunk[end] === COMMA ? Mode.Key : Mode.Done;
     return end + 1;
@@ -425,8 +441,14 @@ export class EnvelopeSplitter {
         this.tail(),
       );
     }
-    if (!this.sawData) {
-      throw new ListReadError('shape', 'the answer has no "data" list', this.bytes, this.headText());
+    // A single object read as a stream may lack its list (an empty plan); an envelope never does.
+    if (!this.sawData && !this.keepsSmall) {
+      throw new ListReadError(
+        'shape',
+        `the answer has no "${this.listKey}" list`,
+        this.bytes,
+        this.headText(),
+      );
     }
     return {
       fields: { ...this.fields },
@@ -647,7 +669,7 @@ export class EnvelopeSplitter {
         const kind = Array.isArray(parsed) ? 'a list' : parsed === null ? 'null' : `a ${typeof parsed}`;
         throw new ListReadError(
           'shape',
-          `the answer is ${kind}, not an object with a "data" list`,
+          `the answer is ${kind}, not an object with a "${this.listKey}" list`,
           this.bytes,
           this.headText(),
         );

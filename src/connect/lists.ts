@@ -19,6 +19,12 @@ import {
   type SplitterOptions,
 } from './listSplitter';
 import { wireNameOf, wireNamesOf } from './wire';
+import { type Bounds, boundRecord, withCuts } from './bounds';
+
+/** How a list is read: the splitter's options, and the bounds of each record (`bounds.ts`). */
+export interface ReaderOptions extends SplitterOptions {
+  bounds?: Bounds;
+}
 import { type ObjectSchema, type RecordLog, type RecordRule, keepRecord, recordFailures } from './records';
 
 export type Visit<T> = (record: T, position: number) => void;
@@ -87,7 +93,7 @@ export const listReader = <S extends ObjectSchema>(
   rule: RecordRule<S>,
   visit: Visit<z.infer<S>>,
   log: RecordLog,
-  options?: SplitterOptions,
+  options?: ReaderOptions,
 ): ListReader => {
   let kept = 0;
   // What an operation does with one record (keep it, compute its sort key) must not fail the list.
@@ -104,7 +110,9 @@ export const listReader = <S extends ObjectSchema>(
       );
       return;
     }
-    const record = keepRecord(rule, value, position, log, pruned);
+    // Cut to the bounds before anything else reads it: no text or list of any size goes further whole.
+    const bounded = boundRecord(value, options?.bounds);
+    const record = withCuts(keepRecord(rule, bounded.value, position, log, pruned), bounded.cuts);
     if (record === null) return;
     try {
       visit(record, position);
@@ -148,7 +156,7 @@ export const readListText = <S extends ObjectSchema>(
   rule: RecordRule<S>,
   visit: Visit<z.infer<S>>,
   log: RecordLog,
-  options?: SplitterOptions,
+  options?: ReaderOptions,
 ): ListRead => {
   const reader = listReader(rule, visit, log, options);
   reader.write(text);
