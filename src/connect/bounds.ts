@@ -22,7 +22,7 @@ export const RECORD_TEXT_CHARS = 16 * TEXT_CHARS;
 /** The characters a text keeps once its record has spent `RECORD_TEXT_CHARS`. */
 export const SHORT_TEXT_CHARS = 64;
 /** The most values (texts, numbers, lists, objects) one record keeps in all. */
-export const RECORD_VALUES = 50 * LIST_ENTRIES;
+export const RECORD_VALUES = 200 * LIST_ENTRIES;
 /** What ends a text that was cut. */
 export const CUT_MARK = ' … [cut]';
 
