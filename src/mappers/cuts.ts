@@ -3,7 +3,7 @@
  * is read), and the unknown fields an item keeps: never one copied whole.
  */
 import type { PlainOutputField } from 'zapier-platform-core';
-import { type Cut, type Cuts, cutText } from '../connect';
+import { type Cut, type Cuts, cutText, cutsOf } from '../connect';
 
 /** The most unknown fields (fields the service added) one item keeps. */
 export const EXTRA_FIELDS = 20;
@@ -39,18 +39,20 @@ export const extraFields = (
 ): { fields: Record<string, unknown>; cuts: Record<string, Cut> } => {
   const fields: Record<string, unknown> = {};
   const cuts: Record<string, Cut> = {};
+  // A field already cut as it was read keeps its whole size from then.
+  const read = cutsOf(record);
   const unknown = Object.keys(record).filter((key) => !known.has(key) && key !== '$cuts');
   for (const key of unknown.slice(0, EXTRA_FIELDS)) {
     const value = (record as Record<string, unknown>)[key];
     if (typeof value === 'string') {
       fields[key] = value.length > EXTRA_CHARS ? cutText(value, EXTRA_CHARS) : value;
-      if (value.length > EXTRA_CHARS) cuts[key] = { size: value.length, unit: 'characters' };
+      if (value.length > EXTRA_CHARS) cuts[key] = read[key] ?? { size: value.length, unit: 'characters' };
     } else if (isScalar(value)) {
       fields[key] = value;
     } else {
       const json = JSON.stringify(value) ?? '';
       if (json.length <= EXTRA_CHARS) fields[key] = value;
-      else cuts[key] = { size: json.length, unit: 'characters' };
+      else cuts[key] = read[key] ?? { size: json.length, unit: 'characters' };
     }
   }
   if (unknown.length > EXTRA_FIELDS)
