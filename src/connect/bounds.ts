@@ -13,6 +13,8 @@
  * that a field was cut and how long it was. Nothing is copied unless something is cut.
  */
 
+import { cutTextTail } from './listSplitter';
+
 /** The most characters of one text kept in a record. */
 export const TEXT_CHARS = 16 * 1024;
 /** The most entries of one list (or members of one object) kept in a record. */
@@ -23,6 +25,11 @@ export const RECORD_TEXT_CHARS = 16 * TEXT_CHARS;
 export const SHORT_TEXT_CHARS = 64;
 /** The most values (texts, numbers, lists, objects) one record keeps in all. */
 export const RECORD_VALUES = 200 * LIST_ENTRIES;
+/**
+ * The most bytes of one text of a record held while it is read (`listSplitter`'s `maxStringBytes`): enough
+ * for `TEXT_CHARS` characters whatever their script and escapes; the rest is read past and only counted.
+ */
+export const READ_TEXT_BYTES = 8 * TEXT_CHARS;
 /** What ends a text that was cut. */
 export const CUT_MARK = ' … [cut]';
 
@@ -66,15 +73,18 @@ export const cutText = (text: string, keep: number): string => {
   return `${text.slice(0, end)}${CUT_MARK}`;
 };
 
-const boundText = (text: string, path: string, budget: Budget): string => {
+const boundText = (read: string, path: string, budget: Budget): string => {
+  // A text cut while it was read says how much of it was left out (`cutTextTail`).
+  const { text, leftOut } = cutTextTail(read);
   const cap = budget.text > 0 ? Math.min(TEXT_CHARS, budget.text) : SHORT_TEXT_CHARS;
-  if (text.length <= cap) {
+  if (text.length <= cap && leftOut === 0) {
     budget.text -= text.length;
     return text;
   }
-  budget.text -= cap;
-  budget.cuts[path] = { size: text.length, unit: 'characters' };
-  return cutText(text, cap);
+  const keep = Math.min(cap, text.length);
+  budget.text -= keep;
+  budget.cuts[path] = { size: text.length + leftOut, unit: 'characters' };
+  return cutText(text, keep);
 };
 
 const entriesCap = (path: string, budget: Budget): number => {

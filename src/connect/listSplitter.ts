@@ -82,7 +82,30 @@ export interface SplitterOptions {
    * to `MEMBER_BYTES` (the other fields of a single object read as a stream).
    */
   members?: 'paging' | 'small';
+  /**
+   * A text of a record longer than this many bytes is cut while it is read: its first bytes are kept and the
+   * rest is read past, counted, never held (`CUT_TEXT_*` says how many characters were left out). Default:
+   * no cut.
+   */
+  maxStringBytes?: number;
 }
+
+/**
+ * A text cut while it was read ends with `\u0000<characters left out>\u0000` (NUL is never part of a
+ * record's text the app keeps): `cutTextTail` reads it back and `bounds.ts` turns it into the record's cuts.
+ */
+const CUT_TAIL = /\u0000(\d+)\u0000$/;
+
+/** The text without its cut tail, and the characters that were left out (0 when it was not cut). */
+export const cutTextTail = (text: string): { text: string; leftOut: number } => {
+  if (text.charCodeAt(text.length - 1) !== 0) return { text, leftOut: 0 };
+  const match = CUT_TAIL.exec(text);
+  return match ? { text: text.slice(0, match.index), leftOut: Number(match[1]) } : { text, leftOut: 0 };
+};
+
+/** Bytes a cut point may move back to stay out of a character or an escape. */
+const CUT_MARGIN = 8;
+const LETTER_U = 0x75;
 
 /** What was left out of one record because it was nested too deeply: its paths (`answers[3].value`). */
 export type PrunedPaths = string[];
@@ -176,6 +199,15 @@ export class EnvelopeSplitter {
   private readonly maxDepth: number;
   private readonly listKey: string;
   private readonly keepsSmall: boolean;
+  private readonly maxStringBytes: number;
+  /** Where the text being read in a record starts in the body (its first byte after the quote). */
+  private textStart = 0;
+  /** The text being read is being cut: its bytes are read past and counted. */
+  private cutting = false;
+  /** Characters of the text being cut read past so far. */
+  private leftOut = 0;
+  /** Escape state of the bytes read past: 0 none, 1 after a backslash, 2–5 hex digits of `\u` still due. */
+  private escape = 0;
 
   // The value being captured: where it starts in the current chunk, and earlier chunks' pieces of it.
   private captureStart = -1;
@@ -214,6 +246,7 @@ export class EnvelopeSplitter {
     this.maxDepth = options.maxDepth ?? MAX_JSON_DEPTH;
     this.listKey = options.listKey ?? 'data';
     this.keepsSmall = options.members === 'small';
+    this.maxStringBytes = options.maxStringBytes ?? Infinity;
   }
 
   /** Reads the next bytes of the body; throws `ListReadError` (or what the callback throws). */
@@ -490,6 +523,8 @@ export class EnvelopeSplitter {
 
   private beginValue(at: number, limit: number): void {
     this.beginCapture(at, limit);
+    this.cutting = false;
+    this.escape = 0;
     this.depth = 0;
     this.deepest = 0;
     this.inString = false;
@@ -566,7 +601,9 @@ export class EnvelopeSplitter {
     let depth = this.depth;
     while (i < n) {
       if (this.inString) {
-        const end = this.scanString(chunk, i);
+        const cuts = terminator === Terminator.Element && this.maxStringBytes < Infinity;
+        const end = this.cutting ? this.skipCut(chunk, i) : this.scanString(chunk, i);
+        if (cuts) this.cutText(chunk, i, end, chunkStart);
         if (end < 0) {
           this.depth = depth;
           return -1;
@@ -578,6 +615,7 @@ export class EnvelopeSplitter {
       if (byte === QUOTE) {
         this.inString = true;
         this.oddBackslashes = false;
+        this.textStart = chunkStart + i + 1;
       } else if (byte === OPEN_BRACE || byte === OPEN_BRACKET) {
         depth++;
         if (depth > this.deepest) this.deepest = depth;
@@ -599,6 +637,88 @@ export class EnvelopeSplitter {
     return -1;
   }
 
+  /**
+   * The cut of a long text of a record, after a piece of it was read from `from` to `end` (its closing quote
+   * included; -1: the chunk ended first): when the text has grown past `maxStringBytes`, the captured bytes
+   * stop at a point that splits no character and no escape, and the rest is read past; once its closing
+   * quote comes, the tail that says how much was left out is added and the capture goes on from the quote.
+   */
+  private cutText(chunk: Uint8Array, from: number, end: number, chunkStart: number): void {
+    if (this.cutting) {
+      if (end >= 0) this.resumeAfterCut(end - 1);
+      return;
+    }
+    const stop = end < 0 ? chunk.length : end - 1;
+    if (this.released || chunkStart + stop - this.textStart <= this.maxStringBytes) return;
+    const lo = Math.max(from, this.textStart - chunkStart);
+    let k = Math.max(this.textStart + this.maxStringBytes - chunkStart, lo + CUT_MARGIN);
+    if (k >= stop) return;
+    k = this.safeCut(chunk, k, lo);
+    if (this.captureStart >= 0) {
+      const piece = chunk.subarray(this.captureStart, k);
+      this.pieces.push(piece);
+      this.pieceBytes += piece.length;
+    }
+    this.captureStart = -1;
+    this.cutting = true;
+    this.leftOut = 0;
+    this.escape = 0;
+    this.countLeftOut(chunk, k, stop);
+    if (end >= 0) this.resumeAfterCut(stop);
+  }
+
+  /** The nearest point at or before `k` (not before `lo`) that is not inside a character or an escape. */
+  private safeCut(chunk: Uint8Array, at: number, lo: number): number {
+    let k = at;
+    while (k > lo && ((chunk[k] as number) & 0xc0) === 0x80) k--;
+    for (let p = k - 1; p >= Math.max(lo, k - 6); p--) {
+      if (chunk[p] !== BACKSLASH) continue;
+      let run = 0;
+      while (p - run >= lo && chunk[p - run] === BACKSLASH) run++;
+      // `p` opens an escape when the backslashes ending at it are odd in number.
+      if (run % 2 === 1 && (k - p < 2 || (chunk[p + 1] === LETTER_U && k - p < 6))) return p;
+      break;
+    }
+    return k;
+  }
+
+  /** Counts the characters of `chunk[from, to)` of a text being read past (as a string's length counts). */
+  private countLeftOut(chunk: Uint8Array, from: number, to: number): void {
+    let chars = 0;
+    let escape = this.escape;
+    for (let i = from; i < to; i++) {
+      const byte = chunk[i] as number;
+      if (escape === 1) {
+        chars++;
+        escape = byte === LETTER_U ? 5 : 0;
+      } else if (escape > 1) {
+        escape = escape === 2 ? 0 : escape - 1;
+      } else if (byte === BACKSLASH) {
+        escape = 1;
+      } else if ((byte & 0xc0) !== 0x80) {
+        chars += byte >= 0xf0 ? 2 : 1;
+      }
+    }
+    this.escape = escape;
+    this.leftOut += chars;
+  }
+
+  /** Reads past a text being cut up to its closing quote: where the text ends (after the quote), or -1. */
+  private skipCut(chunk: Uint8Array, from: number): number {
+    const end = this.scanString(chunk, from);
+    this.countLeftOut(chunk, from, end < 0 ? chunk.length : end - 1);
+    return end;
+  }
+
+  /** After a cut text's closing quote (at `quote`): its tail is captured, then the record goes on. */
+  private resumeAfterCut(quote: number): void {
+    const tail = Buffer.from(`\\u0000${this.leftOut}\\u0000`, 'latin1');
+    this.pieces.push(tail);
+    this.pieceBytes += tail.length;
+    this.captureStart = quote;
+    this.cutting = false;
+  }
+
   /** The captured text, which ends just before `end` in `chunk`; ends the capture. */
   private capturedText(chunk: Uint8Array, end: number): string {
     const start = this.captureStart;
@@ -606,7 +726,7 @@ export class EnvelopeSplitter {
     if (this.pieces.length === 0) {
       text = Buffer.from(chunk.buffer, chunk.byteOffset + start, end - start).toString('utf8');
     } else {
-      this.pieces.push(chunk.subarray(0, end));
+      this.pieces.push(chunk.subarray(start, end));
       text = Buffer.concat(this.pieces).toString('utf8');
     }
     this.endCapture();

@@ -19,7 +19,7 @@ import {
   type SplitterOptions,
 } from './listSplitter';
 import { wireNameOf, wireNamesOf } from './wire';
-import { type Bounds, boundRecord, withCuts } from './bounds';
+import { type Bounds, READ_TEXT_BYTES, boundRecord, withCuts } from './bounds';
 
 /** How a list is read: the splitter's options, and the bounds of each record (`bounds.ts`). */
 export interface ReaderOptions extends SplitterOptions {
@@ -98,33 +98,36 @@ export const listReader = <S extends ObjectSchema>(
   let kept = 0;
   // What an operation does with one record (keep it, compute its sort key) must not fail the list.
   const failures = recordFailures(log, rule.noun, 'read');
-  const splitter = new EnvelopeSplitter((value, position, pruned, oversize) => {
-    if (oversize) {
-      const limit = sizeText(options?.maxElementBytes ?? MAX_ELEMENT_BYTES);
-      const reason = `it is ${sizeText(oversize.bytes)}, more than the ${limit} a record may be, so it was not read`;
-      log.skipped(
-        rule.noun,
-        position,
-        idNearStart(oversize.head, wireNameOf(wireNamesOf(rule.schema) ?? {}, rule.idKey)),
-        reason,
-      );
-      return;
-    }
-    // Cut to the bounds before anything else reads it: no text or list of any size goes further whole.
-    const bounded = boundRecord(value, options?.bounds);
-    const record = withCuts(keepRecord(rule, bounded.value, position, log, pruned), bounded.cuts);
-    if (record === null) return;
-    try {
-      visit(record, position);
-      kept++;
-    } catch (error) {
-      if (error === STOP_READING) {
-        kept++;
-        throw error;
+  const splitter = new EnvelopeSplitter(
+    (value, position, pruned, oversize) => {
+      if (oversize) {
+        const limit = sizeText(options?.maxElementBytes ?? MAX_ELEMENT_BYTES);
+        const reason = `it is ${sizeText(oversize.bytes)}, more than the ${limit} a record may be, so it was not read`;
+        log.skipped(
+          rule.noun,
+          position,
+          idNearStart(oversize.head, wireNameOf(wireNamesOf(rule.schema) ?? {}, rule.idKey)),
+          reason,
+        );
+        return;
       }
-      failures.skip(error, position, (record as Record<string, unknown>)[rule.idKey]);
-    }
-  }, options);
+      // Cut to the bounds before anything else reads it: no text or list of any size goes further whole.
+      const bounded = boundRecord(value, options?.bounds);
+      const record = withCuts(keepRecord(rule, bounded.value, position, log, pruned), bounded.cuts);
+      if (record === null) return;
+      try {
+        visit(record, position);
+        kept++;
+      } catch (error) {
+        if (error === STOP_READING) {
+          kept++;
+          throw error;
+        }
+        failures.skip(error, position, (record as Record<string, unknown>)[rule.idKey]);
+      }
+    },
+    { maxStringBytes: READ_TEXT_BYTES, ...options },
+  );
   const read = (summary: EnvelopeSummary): ListRead => {
     log.close();
     return {

@@ -69,22 +69,35 @@ export const agendaTimeZone = (
 ): string => validZone(agenda.timezone ?? event?.timezone);
 
 /** `2026-12-01`: the calendar day of an instant in a time zone. */
+/** One formatter per kind and time zone: making one costs far more than using it, and agendas are long. */
+const formatters = new Map<string, Intl.DateTimeFormat>();
+const formatter = (kind: 'day' | 'time', timeZone: string): Intl.DateTimeFormat => {
+  const key = `${kind} ${timeZone}`;
+  let made = formatters.get(key);
+  if (!made) {
+    made =
+      kind === 'day'
+        ? new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' })
+        : new Intl.DateTimeFormat('en-GB', {
+            timeZone,
+            hour: '2-digit',
+            minute: '2-digit',
+            hourCycle: 'h23',
+          });
+    formatters.set(key, made);
+  }
+  return made;
+};
+
 export const localDay = (iso: string, timeZone: string): string => {
-  const parts = new Intl.DateTimeFormat('en-CA', {
-    timeZone,
-    year: 'numeric',
-    month: '2-digit',
-    day: '2-digit',
-  }).formatToParts(new Date(iso));
+  const parts = formatter('day', timeZone).formatToParts(new Date(iso));
   const part = (type: string) => parts.find((p) => p.type === type)?.value ?? '';
   return `${part('year')}-${part('month')}-${part('day')}`;
 };
 
 /** `09:30`: the wall-clock time of an instant in a time zone. */
 const localTime = (iso: string, timeZone: string): string =>
-  new Intl.DateTimeFormat('en-GB', { timeZone, hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }).format(
-    new Date(iso),
-  );
+  formatter('time', timeZone).format(new Date(iso));
 
 const distinct = (values: Array<string | null | undefined>): string =>
   [...new Set(values.filter((v): v is string => Boolean(v?.trim())))].join(', ');

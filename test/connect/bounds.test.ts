@@ -6,7 +6,9 @@
  * JSON, that nothing failed, and that what was cut says so with its whole size.
  */
 import { Readable } from 'node:stream';
+import fc from 'fast-check';
 import nock from 'nock';
+import * as z from 'zod';
 import type { Bundle, ZObject } from 'zapier-platform-core';
 import {
   CUT_MARK,
@@ -19,6 +21,8 @@ import {
 } from '../../src/connect';
 import { LONG_LIST_ENTRIES } from '../../src/connect/api';
 import { boundRecord, cutsOf } from '../../src/connect/bounds';
+import { collect, listReader } from '../../src/connect/lists';
+import { recordLog } from '../../src/connect/records';
 import { SAMPLE_EVENT } from '../../src/mappers/event';
 import { SAMPLE_ORDER } from '../../src/mappers/order';
 import { SAMPLE_SUBMISSION } from '../../src/mappers/submission';
@@ -373,4 +377,51 @@ it('a webhook delivery of 5 MB: one registration, bounded', async () => {
 it('a record cut as it is read keeps its cuts through the cache', () => {
   const { value, cuts } = boundRecord({ id: 'e', description: 'd'.repeat(TEXT_CHARS * 2) });
   expect(cutsOf(JSON.parse(JSON.stringify({ ...(value as object), $cuts: cuts })))).toEqual(cuts);
+});
+
+describe('a long text cut while it is read', () => {
+  const rule = { noun: 'record', schema: z.looseObject({ id: z.string() }), idKey: 'id' };
+  const readIn = (body: string, chunk: number, maxStringBytes: number) => {
+    const { items, visit } = collect<Record<string, unknown>>();
+    const log = recordLog(() => undefined, 'the records');
+    const reader = listReader(rule, visit, log, { maxStringBytes });
+    const bytes = Buffer.from(body);
+    for (let at = 0; at < bytes.length; at += chunk) reader.write(bytes.subarray(at, at + chunk));
+    reader.end();
+    return items;
+  };
+
+  it('keeps a prefix of the text, says how long it was, whatever the characters, escapes and chunks', () => {
+    const piece = fc.constantFrom('a', 'é', '😀', '"', '\\', '\n', '\u0001', '美', 'z');
+    fc.assert(
+      fc.property(
+        fc.array(piece, { minLength: 0, maxLength: 120 }),
+        fc.integer({ min: 1, max: 23 }),
+        fc.integer({ min: 9, max: 60 }),
+        (parts, chunk, maxStringBytes) => {
+          const text = parts.join('');
+          const body = JSON.stringify({ data: [{ id: 'r1', text, after: 'kept' }, { id: 'r2' }] });
+          const [first, second] = readIn(body, chunk, maxStringBytes);
+          expect(second).toEqual({ id: 'r2' });
+          expect(first).toMatchObject({ id: 'r1', after: 'kept' });
+          const read = String(first!.text);
+          const cut = cutsOf(first).text;
+          if (cut === undefined) {
+            expect(read).toBe(text);
+          } else {
+            expect(read.endsWith(CUT_MARK)).toBe(true);
+            expect(text.startsWith(read.slice(0, -CUT_MARK.length))).toBe(true);
+            expect(cut).toEqual({ size: text.length, unit: 'characters' });
+          }
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+
+  it('holds only the first bytes of a text of many megabytes', () => {
+    const [record] = readIn(JSON.stringify({ data: [{ id: 'r1', text: 'é'.repeat(3 * MIB) }] }), 65536, 1024);
+    expect(String(record!.text).length).toBeLessThan(1024);
+    expect(cutsOf(record).text).toEqual({ size: 3 * MIB, unit: 'characters' });
+  });
 });
