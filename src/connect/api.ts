@@ -41,7 +41,7 @@ import {
   type SubmissionPerson,
 } from './schemas';
 import { readerOf, renamer, wireNameOf, wireNamesOf } from './wire';
-import { TEXT_CHARS, boundRecord, listCut, withCuts } from './bounds';
+import { READ_LIST_ENTRIES, TEXT_CHARS, boundRecord, listCut, withCuts } from './bounds';
 import { throwBadShape } from './errors';
 import { CHECK_IN_REQUEST_NAMES, HOOK_NAMES } from './wireNames';
 import {
@@ -279,7 +279,7 @@ export const getEventWidget = (z: ZObject, bundle: B, slug: string): Promise<Eve
  * The most entries of the long list of one object kept in a read (the booths of a floor plan, the sessions of
  * an agenda); the others are counted (the object's cuts give the whole count), never held.
  */
-export const LONG_LIST_ENTRIES = 10 * LIST_LIMIT_MAX;
+export const LONG_LIST_ENTRIES = READ_LIST_ENTRIES;
 
 interface LongObjectCall<S extends ObjectSchema, T> {
   path: string;

@@ -13,7 +13,7 @@
  * that a field was cut and how long it was. Nothing is copied unless something is cut.
  */
 
-import { cutTextTail } from './listSplitter';
+import { cutListTail, cutTextTail } from './listSplitter';
 
 /** The most characters of one text kept in a record. */
 export const TEXT_CHARS = 16 * 1024;
@@ -30,6 +30,11 @@ export const RECORD_VALUES = 200 * LIST_ENTRIES;
  * for `TEXT_CHARS` characters whatever their script and escapes; the rest is read past and only counted.
  */
 export const READ_TEXT_BYTES = 8 * TEXT_CHARS;
+/**
+ * The most entries of one list of a record held while it is read (`listSplitter`'s `maxListEntries`): the
+ * most any list of a record keeps (`Bounds.lists`); the rest are read past and only counted.
+ */
+export const READ_LIST_ENTRIES = 10 * LIST_ENTRIES;
 /** What ends a text that was cut. */
 export const CUT_MARK = ' … [cut]';
 
@@ -92,10 +97,12 @@ const entriesCap = (path: string, budget: Budget): number => {
   return budget.values > 0 ? Math.min(named ?? LIST_ENTRIES, budget.values) : 0;
 };
 
-const boundList = (list: unknown[], path: string, budget: Budget): unknown[] => {
+const boundList = (read: unknown[], path: string, budget: Budget): unknown[] => {
+  // A list cut while it was read says how many entries were left out (`cutListTail`).
+  const { list, leftOut } = cutListTail(read);
   const cap = entriesCap(path, budget);
-  const kept = list.length > cap ? list.slice(0, cap) : list;
-  if (kept !== list) budget.cuts[path] = { size: list.length, unit: 'entries' };
+  const kept = list.length > cap || leftOut ? list.slice(0, cap) : list;
+  if (kept !== list) budget.cuts[path] = { size: list.length + leftOut, unit: 'entries' };
   let copy: unknown[] | null = kept === list ? null : kept;
   kept.forEach((entry, i) => {
     const bounded = bound(entry, `${path}[${i}]`, budget);

@@ -88,7 +88,22 @@ export interface SplitterOptions {
    * no cut.
    */
   maxStringBytes?: number;
+  /**
+   * A list inside a record with more entries than this keeps its first ones; the others are read past,
+   * counted, never held (`cutListTail` says how many were left out). Default: no cut.
+   */
+  maxListEntries?: number;
 }
+
+/** A list cut while it was read ends with the entry `"\u0000<entries left out>\u0000"`. */
+const LIST_TAIL = /^\u0000(\d+)\u0000$/;
+
+/** The list without its cut tail, and the entries that were left out (0 when it was not cut). */
+export const cutListTail = (list: unknown[]): { list: unknown[]; leftOut: number } => {
+  const last = list[list.length - 1];
+  const match = typeof last === 'string' ? LIST_TAIL.exec(last) : null;
+  return match ? { list: list.slice(0, -1), leftOut: Number(match[1]) } : { list, leftOut: 0 };
+};
 
 /**
  * A text cut while it was read ends with `\u0000<characters left out>\u0000` (NUL is never part of a
@@ -200,6 +215,13 @@ export class EnvelopeSplitter {
   private readonly listKey: string;
   private readonly keepsSmall: boolean;
   private readonly maxStringBytes: number;
+  private readonly maxListEntries: number;
+  /** Per open list or object of the record being read (by depth): a list's commas so far, -1 an object. */
+  private commas: number[] = [];
+  /** The depth of the list whose further entries are being read past, 0 when none. */
+  private skipDepth = 0;
+  /** Entries of that list read past so far. */
+  private skippedEntries = 0;
   /** Where the text being read in a record starts in the body (its first byte after the quote). */
   private textStart = 0;
   /** The text being read is being cut: its bytes are read past and counted. */
@@ -247,6 +269,7 @@ export class EnvelopeSplitter {
     this.listKey = options.listKey ?? 'data';
     this.keepsSmall = options.members === 'small';
     this.maxStringBytes = options.maxStringBytes ?? Infinity;
+    this.maxListEntries = options.maxListEntries ?? Infinity;
   }
 
   /** Reads the next bytes of the body; throws `ListReadError` (or what the callback throws). */
@@ -525,6 +548,8 @@ export class EnvelopeSplitter {
     this.beginCapture(at, limit);
     this.cutting = false;
     this.escape = 0;
+    this.commas = [];
+    this.skipDepth = 0;
     this.depth = 0;
     this.deepest = 0;
     this.inString = false;
@@ -601,7 +626,7 @@ export class EnvelopeSplitter {
     let depth = this.depth;
     while (i < n) {
       if (this.inString) {
-        const cuts = terminator === Terminator.Element && this.maxStringBytes < Infinity;
+        const cuts = terminator === Terminator.Element && this.maxStringBytes < Infinity && !this.skipDepth;
         const end = this.cutting ? this.skipCut(chunk, i) : this.scanString(chunk, i);
         if (cuts) this.cutText(chunk, i, end, chunkStart);
         if (end < 0) {
@@ -619,6 +644,7 @@ export class EnvelopeSplitter {
       } else if (byte === OPEN_BRACE || byte === OPEN_BRACKET) {
         depth++;
         if (depth > this.deepest) this.deepest = depth;
+        this.commas[depth] = byte === OPEN_BRACKET ? 0 : -1;
       } else if (byte === CLOSE_BRACE || byte === CLOSE_BRACKET) {
         if (depth === 0) {
           const expected = terminator === Terminator.Element ? CLOSE_BRACKET : CLOSE_BRACE;
@@ -626,10 +652,13 @@ export class EnvelopeSplitter {
           this.depth = 0;
           return i;
         }
+        if (depth === this.skipDepth) this.endListCut(i);
         depth--;
       } else if (byte === COMMA && depth === 0) {
         this.depth = 0;
         return i;
+      } else if (byte === COMMA && terminator === Terminator.Element) {
+        this.listComma(chunk, i, depth);
       }
       i++;
     }
@@ -717,6 +746,36 @@ export class EnvelopeSplitter {
     this.pieceBytes += tail.length;
     this.captureStart = quote;
     this.cutting = false;
+  }
+
+  /**
+   * A comma inside a record, at `depth`: in a list past `maxListEntries` entries, the captured bytes stop
+   * before it and the rest of the list is read past, its entries counted.
+   */
+  private listComma(chunk: Uint8Array, i: number, depth: number): void {
+    if (depth === this.skipDepth) {
+      this.skippedEntries++;
+      return;
+    }
+    const commas = this.commas[depth] ?? -1;
+    if (commas < 0) return;
+    this.commas[depth] = commas + 1;
+    if (commas + 1 < this.maxListEntries || this.skipDepth || this.released || this.captureStart < 0) return;
+    const piece = chunk.subarray(this.captureStart, i);
+    this.pieces.push(piece);
+    this.pieceBytes += piece.length;
+    this.captureStart = -1;
+    this.skipDepth = depth;
+    this.skippedEntries = 1;
+  }
+
+  /** The closing bracket (at `i`) of a list being read past: its tail is captured, then the record goes on. */
+  private endListCut(i: number): void {
+    const tail = Buffer.from(`,"\\u0000${this.skippedEntries}\\u0000"`, 'latin1');
+    this.pieces.push(tail);
+    this.pieceBytes += tail.length;
+    this.captureStart = i;
+    this.skipDepth = 0;
   }
 
   /** The captured text, which ends just before `end` in `chunk`; ends the capture. */

@@ -19,7 +19,7 @@ import {
   type SplitterOptions,
 } from './listSplitter';
 import { wireNameOf, wireNamesOf } from './wire';
-import { type Bounds, READ_TEXT_BYTES, boundRecord, withCuts } from './bounds';
+import { type Bounds, READ_LIST_ENTRIES, READ_TEXT_BYTES, boundRecord, withCuts } from './bounds';
 
 /** How a list is read: the splitter's options, and the bounds of each record (`bounds.ts`). */
 export interface ReaderOptions extends SplitterOptions {
@@ -126,7 +126,7 @@ export const listReader = <S extends ObjectSchema>(
         failures.skip(error, position, (record as Record<string, unknown>)[rule.idKey]);
       }
     },
-    { maxStringBytes: READ_TEXT_BYTES, ...options },
+    { maxStringBytes: READ_TEXT_BYTES, maxListEntries: READ_LIST_ENTRIES, ...options },
   );
   const read = (summary: EnvelopeSummary): ListRead => {
     log.close();

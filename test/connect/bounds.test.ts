@@ -43,12 +43,19 @@ const bytesOf = (answer: unknown) => Buffer.byteLength(JSON.stringify(answer));
 
 /** A list answer written record by record as it is read (never held whole here either). */
 const streamed =
-  (count: number, record: (i: number) => unknown, envelope: 'data' | string = 'data', head = '') =>
+  (
+    count: number,
+    record: (i: number) => unknown,
+    envelope: 'data' | string = 'data',
+    head = '',
+    opening = `{${head}"${envelope}":[`,
+    closing = ']}',
+  ) =>
   () =>
     Readable.from(
       (function* () {
         // In pieces of about 64 KB, as a server writes them.
-        let piece = `{${head}"${envelope}":[`;
+        let piece = opening;
         for (let i = 0; i < count; i++) {
           piece += `${i ? ',' : ''}${JSON.stringify(record(i))}`;
           if (piece.length >= 64 * 1024) {
@@ -56,7 +63,7 @@ const streamed =
             piece = '';
           }
         }
-        yield `${piece}]}`;
+        yield `${piece}${closing}`;
       })(),
     );
 
@@ -266,6 +273,31 @@ describe('single objects with long lists, read entry by entry', () => {
     expect(bytesOf(items)).toBeLessThan(ANSWER_LIMIT);
   });
 
+  it('Find Floor Plan without a plan: the list of plans, with a plan of 100,000 booths, finds it', async () => {
+    serveEvents(1, 'short');
+    const booth = (i: number) => ({
+      id: `B${i}`,
+      label: `B${i}`,
+      status: 'available',
+      x: i,
+      y: 1,
+      w: 2,
+      h: 2,
+    });
+    const { booths: _b, ...plan } = SAMPLE_FLOOR_PLAN;
+    const head = `${JSON.stringify(plan).slice(0, -1)},"booths":[`;
+    nock(BASE_URL)
+      .get(paths.floorPlans(uuid(0)))
+      .reply(200, streamed(100_000, booth, 'data', '', `{"data":[${head}`, ']}]}'), {
+        'Content-Type': 'application/json',
+      });
+    const items = await run('searches', 'find_floor_plan', { eventId: uuid(0) });
+    expect(items).toHaveLength(1);
+    expect(items[0]).toMatchObject({ id: SAMPLE_FLOOR_PLAN.id, boothCount: 100_000, boothsCut: true });
+    expect(items[0]!.booths).toHaveLength(LONG_LIST_ENTRIES);
+    expect(bytesOf(items)).toBeLessThan(ANSWER_LIMIT);
+  });
+
   it('Find Floor Plan: a plan of 100,000 booths, counted whole, its first booths listed', async () => {
     serveEvents(1, 'short');
     const statuses = ['available', 'held', 'booked', 'booked'];
@@ -413,6 +445,48 @@ describe('a long text cut while it is read', () => {
             expect(text.startsWith(read.slice(0, -CUT_MARK.length))).toBe(true);
             expect(cut).toEqual({ size: text.length, unit: 'characters' });
           }
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+
+  it('keeps the first entries of a long list and counts the others, lists in lists and texts in them too', () => {
+    fc.assert(
+      fc.property(
+        fc.array(
+          fc.oneof(
+            fc.integer(),
+            fc.constantFrom('a,b', '[', '], ', '"'),
+            fc.array(fc.integer(), { maxLength: 5 }),
+          ),
+          {
+            maxLength: 40,
+          },
+        ),
+        fc.integer({ min: 1, max: 23 }),
+        fc.integer({ min: 1, max: 12 }),
+        (list, chunk, maxListEntries) => {
+          const body = JSON.stringify({ data: [{ id: 'r1', list, after: [7] }, { id: 'r2' }] });
+          const { items, visit } = collect<Record<string, unknown>>();
+          const reader = listReader(
+            rule,
+            visit,
+            recordLog(() => undefined, 'the records'),
+            { maxListEntries },
+          );
+          const bytes = Buffer.from(body);
+          for (let at = 0; at < bytes.length; at += chunk) reader.write(bytes.subarray(at, at + chunk));
+          reader.end();
+          const [first, second] = items;
+          expect(second).toEqual({ id: 'r2' });
+          expect(first).toMatchObject({ id: 'r1', after: [7] });
+          const capped = (value: unknown): unknown =>
+            Array.isArray(value) ? value.slice(0, maxListEntries).map(capped) : value;
+          expect(first!.list).toEqual(capped(list));
+          expect(cutsOf(first).list).toEqual(
+            list.length > maxListEntries ? { size: list.length, unit: 'entries' } : undefined,
+          );
         },
       ),
       { numRuns: 300 },
