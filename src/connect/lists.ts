@@ -20,12 +20,12 @@ import {
 } from './listSplitter';
 import { wireNameOf, wireNamesOf } from './wire';
 import { type Bounds, READ_LIST_ENTRIES, READ_TEXT_BYTES, boundRecord, withCuts } from './bounds';
+import { type ObjectSchema, type RecordLog, type RecordRule, keepRecord, recordFailures } from './records';
 
 /** How a list is read: the splitter's options, and the bounds of each record (`bounds.ts`). */
 export interface ReaderOptions extends SplitterOptions {
   bounds?: Bounds;
 }
-import { type ObjectSchema, type RecordLog, type RecordRule, keepRecord, recordFailures } from './records';
 
 export type Visit<T> = (record: T, position: number) => void;
 
