@@ -7,12 +7,13 @@ import { readTimestamp } from './dates';
 import type { Bundle, ZObject } from 'zapier-platform-core';
 import type * as zod from 'zod';
 import type { ZodError } from 'zod';
-import { connectList, connectRequest, connectRequestFull, connectRequestOrNull } from './client';
+import { connectList, connectRequest, connectRequestFull } from './client';
 import { collect } from './lists';
 import { paths } from './paths';
 import {
   BOOTH_RULE,
   EVENT_RULE,
+  EVENT_WIDGET_RULE,
   FLOOR_PLAN_RULE,
   SESSION_RULE,
   ORDER_RULE,
@@ -266,14 +267,32 @@ export const listPublicEvents = async (
   return { data: items, ...CatalogPaging.parse(read.fields), received: read.items };
 };
 
-/** 7. The event widget of a published event (no key); `null` when unknown or not published. */
-export const getEventWidget = (z: ZObject, bundle: B, slug: string): Promise<EventWidget | null> =>
-  connectRequestOrNull(z, bundle, {
-    path: paths.eventWidget(slug),
-    schema: EventWidget,
-    public: true,
-    what: `the event page "${slug}"`,
-  });
+/**
+ * 7. The event widget of a published event (no key); `null` when unknown, not published or unusable. Read as
+ * a stream, its description cut while it is read: a page may carry megabytes of HTML.
+ */
+export const getEventWidget = async (z: ZObject, bundle: B, slug: string): Promise<EventWidget | null> => {
+  const { items, visit } = collect<EventWidget>();
+  try {
+    await connectList(
+      z,
+      bundle,
+      {
+        path: paths.eventWidget(slug),
+        rule: EVENT_WIDGET_RULE,
+        public: true,
+        what: `the event page "${slug}"`,
+        stream: true,
+        reading: { single: true, bounds: { recordText: EVENT_TEXT_CHARS } },
+      },
+      visit,
+    );
+  } catch (error) {
+    if (isNotFound(error)) return null;
+    throw error;
+  }
+  return items[0] ?? null;
+};
 
 /**
  * The most entries of the long list of one object kept in a read (the booths of a floor plan, the sessions of

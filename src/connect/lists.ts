@@ -25,7 +25,16 @@ import { type ObjectSchema, type RecordLog, type RecordRule, keepRecord, recordF
 /** How a list is read: the splitter's options, and the bounds of each record (`bounds.ts`). */
 export interface ReaderOptions extends SplitterOptions {
   bounds?: Bounds;
+  /**
+   * The answer is one object, not a list: it is read as the one record of a list, so that its long texts and
+   * lists are cut while it is read, as a list's records are.
+   */
+  single?: boolean;
 }
+
+/** What a single object is read inside (`ReaderOptions.single`). */
+const SINGLE_OPEN = '{"data":[';
+const SINGLE_CLOSE = ']}';
 
 export type Visit<T> = (record: T, position: number) => void;
 
@@ -140,16 +149,19 @@ export const listReader = <S extends ObjectSchema>(
       droppedKeys: summary.droppedKeys,
     };
   };
+  if (options?.single) splitter.write(SINGLE_OPEN);
+  const opened = options?.single ? SINGLE_OPEN.length : 0;
   return {
     write: (chunk) => splitter.write(chunk),
     end: () => {
+      if (options?.single) splitter.write(SINGLE_CLOSE);
       const result = read(splitter.end());
       // Most records failing is the app's fault, not theirs: the read fails rather than losing them all.
       failures.done(kept);
       return result;
     },
     stop: () => read(splitter.progress()),
-    headText: () => splitter.headText(),
+    headText: () => splitter.headText().slice(opened),
   };
 };
 

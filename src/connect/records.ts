@@ -23,6 +23,7 @@ import {
   Booth,
   type ContractSchema,
   Event,
+  EventWidget,
   FloorPlan,
   Order,
   Submission,
@@ -52,6 +53,8 @@ export const SUBMISSION_PERSON_RULE = {
 };
 export const ORDER_RULE = { noun: 'order', schema: Order, idKey: 'id' };
 export const EVENT_RULE = { noun: 'event', schema: Event, idKey: 'id' };
+/** An event's public page (its widget), read as a stream (`getEventWidget`). */
+export const EVENT_WIDGET_RULE = { noun: 'event page', schema: EventWidget, idKey: 'id' };
 export const FLOOR_PLAN_RULE = { noun: 'floor plan', schema: FloorPlan, idKey: 'id' };
 /** One booth of a floor plan read as a stream (`getFloorPlan`). */
 export const BOOTH_RULE = { noun: 'booth', schema: Booth, idKey: 'id' };
