@@ -30,11 +30,15 @@ import {
 import { accountCache } from '../memory';
 import { type EventContext, NO_EVENT_CONTEXT, eventContextOf } from '../mappers/submission';
 import { type CatalogWalk, catalogReach, ownEvents, searchDeadline, walkCatalog } from './catalog';
+import { eventForLookup } from '../mappers/event';
 
 const EVENTS_TTL_SECONDS = 600;
 const EVENTS_KEY = 'events:list';
 
-/** The account's newest events (cached); `fresh` skips the cache. */
+/**
+ * The account's newest events (cached); `fresh` skips the cache. What is cached is bounded: each event's known
+ * fields only, each text cut (`eventForLookup`), so no description or added field of any size reaches `z.cache`.
+ */
 export const accountEvents = (
   z: ZObject,
   bundle: Pick<Bundle, 'authData'>,
@@ -43,7 +47,7 @@ export const accountEvents = (
   accountCache(z, bundle).remember(
     EVENTS_KEY,
     EVENTS_TTL_SECONDS,
-    () => listEvents(z, bundle, LIST_LIMIT_MAX),
+    async () => (await listEvents(z, bundle, LIST_LIMIT_MAX)).map(eventForLookup),
     fresh,
   );
 

@@ -7,12 +7,15 @@ import { readTimestamp } from './dates';
 import type { Bundle, ZObject } from 'zapier-platform-core';
 import type * as zod from 'zod';
 import type { ZodError } from 'zod';
-import { connectList, connectRequest, connectRequestFull, connectRequestOrNull } from './client';
+import { connectList, connectRequest, connectRequestFull } from './client';
 import { collect } from './lists';
 import { paths } from './paths';
 import {
+  BOOTH_RULE,
   EVENT_RULE,
+  EVENT_WIDGET_RULE,
   FLOOR_PLAN_RULE,
+  SESSION_RULE,
   ORDER_RULE,
   SUBMISSION_KEY_RULE,
   SUBMISSION_PERSON_RULE,
@@ -33,12 +36,15 @@ import {
   HookSubscription,
   LIST_LIMIT_MAX,
   type Order,
+  type Booth,
   type Submission,
   type SubmissionKey,
   type SubmissionPerson,
 } from './schemas';
 import { TURN_ON_ATTEMPT_MS, turnOnKey, turnOnWithRetry } from './turnOn';
-import { renamer } from './wire';
+import { readerOf, renamer, wireNameOf, wireNamesOf } from './wire';
+import { READ_LIST_ENTRIES, TEXT_CHARS, boundRecord, listCut, withCuts } from './bounds';
+import { throwBadShape } from './errors';
 import { CHECK_IN_REQUEST_NAMES, HOOK_NAMES } from './wireNames';
 import {
   type RetryHint,
@@ -68,12 +74,27 @@ export const newestFirst = <T extends { createdAt: string }>(items: T[], idOf: (
     .map(({ item }) => item);
 };
 
+/**
+ * The most characters of text one event of the events list keeps in all: its description cut to
+ * `TEXT_CHARS` and as much again for its other texts. A list of `EVENTS_LIMIT_MAX` events stays tens of MB.
+ */
+export const EVENT_TEXT_CHARS = 2 * TEXT_CHARS;
+
 const readEvents = async (z: ZObject, bundle: B, limit: number, retry?: RetryHint): Promise<Event[]> => {
   const { items, visit } = collect<Event>();
   await connectList(
     z,
     bundle,
-    { path: paths.events(), query: { limit }, rule: EVENT_RULE, what: 'the list of your events', retry },
+    {
+      path: paths.events(),
+      query: { limit },
+      rule: EVENT_RULE,
+      what: 'the list of your events',
+      retry,
+      // Read record by record: an event may carry megabytes of description, and only its bounds are kept.
+      stream: true,
+      reading: { bounds: { recordText: EVENT_TEXT_CHARS } },
+    },
     visit,
   );
   return newestFirst(items, (event) => event.id);
@@ -200,6 +221,8 @@ export const listOrders = async (
         rule: ORDER_RULE,
         what: `the orders of company ${params.companyId}`,
         retry: params.retry,
+        // Read record by record: an order may carry thousands of lines, and only the first ones are kept.
+        stream: true,
       },
       visit,
     );
@@ -272,26 +295,109 @@ export const isAccountEvent = async (
   }
 };
 
-/** 7. The event widget of a published event (no key); `null` when unknown or not published. */
-export const getEventWidget = (
+/**
+ * 7. The event widget of a published event (no key); `null` when unknown, not published or unusable. Read as
+ * a stream, its description cut while it is read: a page may carry megabytes of HTML.
+ */
+export const getEventWidget = async (
   z: ZObject,
   bundle: B,
   slug: string,
   timeoutMs?: number,
-): Promise<EventWidget | null> =>
-  connectRequestOrNull(z, bundle, {
-    path: paths.eventWidget(slug),
-    schema: EventWidget,
-    public: true,
-    what: `the event page "${slug}"`,
-    timeoutMs,
-  });
+): Promise<EventWidget | null> => {
+  const { items, visit } = collect<EventWidget>();
+  try {
+    await connectList(
+      z,
+      bundle,
+      {
+        path: paths.eventWidget(slug),
+        rule: EVENT_WIDGET_RULE,
+        public: true,
+        what: `the event page "${slug}"`,
+        stream: true,
+        reading: { single: true, bounds: { recordText: EVENT_TEXT_CHARS } },
+        timeoutMs,
+      },
+      visit,
+    );
+  } catch (error) {
+    if (isNotFound(error)) return null;
+    throw error;
+  }
+  return items[0] ?? null;
+};
+
+/**
+ * The most entries of the long list of one object kept in a read (the booths of a floor plan, the sessions of
+ * an agenda); the others are counted (the object's cuts give the whole count), never held.
+ */
+export const LONG_LIST_ENTRIES = READ_LIST_ENTRIES;
+
+interface LongObjectCall<S extends ObjectSchema, T> {
+  path: string;
+  what: string;
+  public?: boolean;
+  /** The object's schema, and the app's name of its long list. */
+  schema: zod.ZodType<T>;
+  listKey: string;
+  /** How each entry of the list is checked. */
+  rule: RecordRule<S>;
+  /** Sees each usable entry, kept or not (a tally of the whole list). */
+  onEntry?: (entry: zod.infer<S>) => void;
+}
+
+/**
+ * One object with a long list, read as a stream: the list entry by entry (the odd-record rule for each, the
+ * first `LONG_LIST_ENTRIES` kept, the rest only counted and handed to `onEntry`), its other fields up to
+ * 64 KB each. `null` when the service does not have it. Neither the answer nor the whole list is ever held.
+ */
+const readLongObject = async <S extends ObjectSchema, T>(
+  z: ZObject,
+  bundle: B,
+  call: LongObjectCall<S, T>,
+): Promise<T | null> => {
+  const kept: Array<zod.infer<S>> = [];
+  let total = 0;
+  const wireKey = wireNameOf(wireNamesOf(call.schema) ?? {}, call.listKey);
+  let read;
+  try {
+    read = await connectList(
+      z,
+      bundle,
+      {
+        path: call.path,
+        what: call.what,
+        public: call.public,
+        rule: call.rule,
+        stream: true,
+        reading: { listKey: wireKey, members: 'small' },
+      },
+      (entry) => {
+        total++;
+        call.onEntry?.(entry);
+        if (kept.length < LONG_LIST_ENTRIES) kept.push(entry);
+      },
+    );
+  } catch (error) {
+    if (isNotFound(error)) return null;
+    throw error;
+  }
+  const { [wireKey]: _list, ...fields } = read.fields;
+  const bounded = boundRecord(readerOf(call.schema)(fields));
+  const parsed = call.schema.safeParse({ ...(bounded.value as object), [call.listKey]: kept });
+  if (!parsed.success) return throwBadShape(z, read.status, parsed.error, call.what);
+  const cuts = total > kept.length ? { ...bounded.cuts, [call.listKey]: listCut(total) } : bounded.cuts;
+  return withCuts(parsed.data, cuts);
+};
 
 /** 8. The agenda widget of a published event (no key); `null` when unknown or not published. */
 export const getAgenda = (z: ZObject, bundle: B, slug: string): Promise<Agenda | null> =>
-  connectRequestOrNull(z, bundle, {
+  readLongObject(z, bundle, {
     path: paths.agendaWidget(slug),
     schema: Agenda,
+    listKey: 'sessions',
+    rule: SESSION_RULE,
     public: true,
     what: `the agenda of "${slug}"`,
   });
@@ -303,7 +409,13 @@ export const listFloorPlans = async (z: ZObject, bundle: B, eventId: string): Pr
     await connectList(
       z,
       bundle,
-      { path: paths.floorPlans(eventId), rule: FLOOR_PLAN_RULE, what: 'the floor plans of this event' },
+      {
+        path: paths.floorPlans(eventId),
+        rule: FLOOR_PLAN_RULE,
+        what: 'the floor plans of this event',
+        stream: true,
+        reading: { bounds: { lists: { booths: LONG_LIST_ENTRIES } } },
+      },
       visit,
     );
   } catch (error) {
@@ -312,13 +424,49 @@ export const listFloorPlans = async (z: ZObject, bundle: B, eventId: string): Pr
   return items;
 };
 
-/** 2. One published floor plan; `null` when unknown or not published. */
-export const getFloorPlan = (z: ZObject, bundle: B, eventId: string, planId: string) =>
-  connectRequestOrNull(z, bundle, {
+/** The booths of a whole floor plan by status, however many it has (its kept booths are the first ones). */
+export interface BoothTally {
+  total: number;
+  byStatus: Record<string, number>;
+  /** The labels of its available booths, the first `LONG_LIST_ENTRIES` of them. */
+  availableLabels: string[];
+}
+
+/** The most characters of one booth label in the tally (a label is a short name). */
+const LABEL_CHARS = 200;
+
+/** A floor plan read on its own: with the tally of all of its booths. */
+export type FloorPlanRead = FloorPlan & { boothTally?: BoothTally };
+
+/** 2. One published floor plan, its booths tallied as they are read; `null` when unknown or not published. */
+export const getFloorPlan = async (
+  z: ZObject,
+  bundle: B,
+  eventId: string,
+  planId: string,
+): Promise<FloorPlanRead | null> => {
+  // No prototype: a status is the service's text, and `__proto__` is a text like any other.
+  const tally: BoothTally = {
+    total: 0,
+    byStatus: Object.create(null) as Record<string, number>,
+    availableLabels: [],
+  };
+  const plan = await readLongObject(z, bundle, {
     path: paths.floorPlan(eventId, planId),
     schema: FloorPlan,
+    listKey: 'booths',
+    rule: BOOTH_RULE,
     what: 'this floor plan',
+    onEntry: (booth: Booth) => {
+      tally.total++;
+      tally.byStatus[booth.status] = (tally.byStatus[booth.status] ?? 0) + 1;
+      if (booth.status === 'available' && tally.availableLabels.length < LONG_LIST_ENTRIES) {
+        tally.availableLabels.push((booth.label || booth.id).slice(0, LABEL_CHARS));
+      }
+    },
   });
+  return plan && { ...plan, boothTally: tally };
+};
 
 /** What to check in (contract §4): a scanned QR code, or an event and one of its registrations. */
 export type CheckInRequest =

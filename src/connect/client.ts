@@ -6,6 +6,8 @@
  * Redirects are never followed blindly: a keyed request stays under the base URL (never to another origin,
  * never from https to http), and every message is blanked of the connection's secrets (src/connect/secrets.ts).
  */
+import { Agent as HttpAgent } from 'node:http';
+import { Agent as HttpsAgent } from 'node:https';
 import type { Bundle, ZObject } from 'zapier-platform-core';
 import type { ZodType, z } from 'zod';
 import { type AuthData, isLoopbackHost, isUnderBaseUrl, resolveBaseUrl } from './config';
@@ -27,7 +29,15 @@ import { droppedKeysLine, parseJsonSafely } from './json';
 import { paths } from './paths';
 import { AnyList } from './schemas';
 import { ListReadError } from './listSplitter';
-import { type ListRead, STOP_READING, type Visit, listReader, readListText } from './lists';
+import {
+  type ListRead,
+  type ReaderOptions,
+  STOP_READING,
+  type Visit,
+  listReader,
+  readListText,
+} from './lists';
+import { boundRecord, withCuts } from './bounds';
 import { type ObjectSchema, type RecordRule, recordLog } from './records';
 import { readerOf } from './wire';
 import { type Redact, bundleRedactor, redactError } from './secrets';
@@ -217,6 +227,46 @@ const redirectContext = (call: ConnectCall<unknown>, baseUrl: string, status: nu
   isPublic: call.public === true,
 });
 
+/** Node's codes of a connection the server closed before it answered (a pooled one it had let go). */
+const CLOSED_CONNECTION = new Set(['ECONNRESET', 'EPIPE', 'ECONNABORTED']);
+
+/** Whether `error` says the connection was closed before any answer came. */
+export const isClosedConnection = (error: unknown): boolean => {
+  const e = (error ?? {}) as {
+    code?: unknown;
+    errno?: unknown;
+    message?: unknown;
+    cause?: { code?: unknown };
+  };
+  const codes = [e.code, e.errno, e.cause?.code].filter((c): c is string => typeof c === 'string');
+  return (
+    codes.some((code) => CLOSED_CONNECTION.has(code)) ||
+    (typeof e.message === 'string' && /socket hang up/i.test(e.message))
+  );
+};
+
+/** An agent that keeps no connection: a request sent with it goes out on a connection of its own. */
+const freshAgent = (url: string) =>
+  url.startsWith('https:') ? new HttpsAgent({ keepAlive: false }) : new HttpAgent({ keepAlive: false });
+
+/**
+ * `z.request`, with an idempotent read (a GET) sent once more, on a fresh connection, when the connection it
+ * went out on was closed before any answer came: after a long read, a pooled connection the server has
+ * already let go is found closed only when it is used. Nothing else is sent twice: a POST (a check-in, with
+ * its `Idempotency-Key`) or a DELETE fails as it came, and so does the second attempt.
+ */
+const requestOnce = async (z: ZObject, options: RequestOptions, what: string) => {
+  try {
+    return await z.request(options);
+  } catch (error) {
+    if ((options.method ?? 'GET') !== 'GET' || !isClosedConnection(error)) throw error;
+    z.console.log(
+      `The connection for ${what} was closed before an answer came; the request was sent again on a new connection.`,
+    );
+    return z.request({ ...options, agent: freshAgent(options.url) } as RequestOptions);
+  }
+};
+
 /**
  * One request through `z.request` with redirects handled here (`redirect: 'manual'`): a redirect is followed
  * only where `redirectProblem` allows it, with the key recomputed for the new address, the method and body
@@ -242,7 +292,7 @@ const send = async (
       { ...(body !== undefined ? { 'Content-Type': 'application/json' } : {}), ...call.headers },
       call.public,
     );
-    const response = await z.request({
+    const options = {
       url: target,
       method,
       headers,
@@ -253,7 +303,8 @@ const send = async (
       timeout: call.timeoutMs ?? streamLimits().requestMs,
       ...(raw ? { raw: true } : {}),
       ...(signal ? { signal } : {}),
-    } as RequestOptions);
+    } as RequestOptions;
+    const response = await requestOnce(z, options, call.what);
     const rawBody = raw ? (response as unknown as { body?: RawBody }).body : undefined;
     const location = response.headers.get('location');
     if (REDIRECT_STATUSES.has(response.status) && location) {
@@ -383,9 +434,15 @@ const requestAndRead = async <T>(
   if (json.droppedKeys > 0) {
     z.console.log(droppedKeysLine(`The answer for ${call.what}`, json.droppedKeys));
   }
-  const parsed = call.schema.safeParse(readerOf(call.schema)(json.value));
+  const bounded = boundRecord(readerOf(call.schema)(json.value));
+  const parsed = call.schema.safeParse(bounded.value);
   if (!parsed.success) return throwBadShape(z, answer.status, parsed.error, call.what);
-  return { data: parsed.data, status: answer.status, headers: response.headers, bytes };
+  return {
+    data: withCuts(parsed.data, bounded.cuts),
+    status: answer.status,
+    headers: response.headers,
+    bytes,
+  };
 };
 
 /** The most of an error answer's body that is read when it comes as a stream: enough for any message. */
@@ -432,6 +489,8 @@ export interface ListCall<S extends ObjectSchema> extends Omit<ConnectCall<unkno
    * downloaded, and the result says `complete: false`. A lookup that has found what it looks for uses it.
    */
   stopWhen?: () => boolean;
+  /** How the answer is read: which member holds the list, which others are kept, the bounds of a record. */
+  reading?: ReaderOptions;
 }
 
 export interface ListResult extends ListRead {
@@ -485,7 +544,7 @@ const listDone = (z: ZObject, what: string, sent: Sent, read: ListRead): ListRes
     const names = read.skippedNames.map((name) => `"${name}"`).join(', ');
     const more = read.skippedMembers > read.skippedNames.length ? ', …' : '';
     z.console.log(
-      `The answer for ${what} had ${read.skippedMembers} member(s) besides its list (${names}${more}); they were read past and left out (only "data", "page", "limit" and "total" are read).`,
+      `The answer for ${what} had ${read.skippedMembers} member(s) besides its list (${names}${more}); they were read past and left out (only "data", "page", "limit" and "total" are read, or of a single object its fields up to 64 KB).`,
     );
   }
   if (read.droppedKeys > 0) {
@@ -576,7 +635,7 @@ const readList = async <S extends ObjectSchema>(
     const content = sent.content ?? '';
     if (!isSuccess(sent.status)) throwForAnswer(z, rawAnswer(sent, redact(content)), call.what, call.retry);
     try {
-      return listDone(z, call.what, sent, readListText(content, call.rule, visit, log));
+      return listDone(z, call.what, sent, readListText(content, call.rule, visit, log, call.reading));
     } catch (error) {
       return broken(error, content.slice(0, 512));
     }
@@ -595,7 +654,7 @@ const readList = async <S extends ObjectSchema>(
         if (stopWhen()) throw STOP_READING;
       }
     : visit;
-  const reader = listReader(call.rule, visitor, log);
+  const reader = listReader(call.rule, visitor, log, call.reading);
   let pumped: Pumped;
   try {
     pumped = await pump(body, reader, call, deadline);

@@ -10,6 +10,7 @@ import type { ZObject } from 'zapier-platform-core';
 import type { ZodType } from 'zod';
 import { MAX_JSON_DEPTH, type SafeJson, parseJsonSafely } from './json';
 import { type ObjectSchema, checkRecord, recordLog } from './records';
+import { boundRecord, withCuts } from './bounds';
 import { WebhookDelivery } from './schemas';
 import { findSignatureHeader, signatureDigests, signatureProblem, signedWith } from './signature';
 
@@ -113,16 +114,18 @@ export const deliveryRecord = <D>(
   delivery: WebhookDelivery,
   rule: { schema: ZodType<D>; what: string; idKey: string },
 ): D => {
+  // A delivery of megabytes is cut to the bounds of a record before it is checked (bounds.ts).
+  const bounded = boundRecord(delivery.data);
   const checked = checkRecord(
     { noun: rule.what, schema: rule.schema as unknown as ObjectSchema, idKey: rule.idKey },
-    delivery.data,
+    bounded.value,
   );
   if (checked.ok) {
     if (checked.dropped.length) {
       const log = recordLog((line) => z.console.log(line), `delivery ${delivery.id}`);
       log.kept(rule.what, String((checked.record as Record<string, unknown>)[rule.idKey]), checked.dropped);
     }
-    return checked.record as D;
+    return withCuts(checked.record as D, bounded.cuts);
   }
   throw new z.errors.Error(
     `Delivery ${delivery.id} (${delivery.type}) did not carry a valid ${rule.what}: ${checked.reason}, so it could not be turned into Zap data. Contact the service's support with this delivery id.`,

@@ -6,6 +6,18 @@
  */
 export * from './api';
 export {
+  CUT_MARK,
+  type Cut,
+  type Cuts,
+  LIST_ENTRIES,
+  RECORD_TEXT_CHARS,
+  TEXT_CHARS,
+  cutText,
+  cutsOf,
+  withCuts,
+  withoutCuts,
+} from './bounds';
+export {
   type ConnectCall,
   type ConnectResult,
   type StreamLimits,

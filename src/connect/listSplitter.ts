@@ -72,7 +72,55 @@ export interface SplitterOptions {
   maxElementBytes?: number;
   /** Records nested deeper are read without their too-deep parts (default `MAX_JSON_DEPTH`). */
   maxDepth?: number;
+  /**
+   * The member whose list is read entry by entry (default `data`, the list envelope). A single object read
+   * as a stream names its long list (`booths` of a floor plan): each entry is handed out as a record.
+   */
+  listKey?: string;
+  /**
+   * Which other members are kept: `paging` (default: `page`, `limit`, `total`), or `small`: every member up
+   * to `MEMBER_BYTES` (the other fields of a single object read as a stream).
+   */
+  members?: 'paging' | 'small';
+  /**
+   * A text of a record longer than this many bytes is cut while it is read: its first bytes are kept and the
+   * rest is read past, counted, never held (`CUT_TEXT_*` says how many characters were left out). Default:
+   * no cut.
+   */
+  maxStringBytes?: number;
+  /**
+   * A list inside a record with more entries than this keeps its first ones; the others are read past,
+   * counted, never held (`cutListTail` says how many were left out). Default: no cut.
+   */
+  maxListEntries?: number;
 }
+
+/** A list cut while it was read ends with the entry `"\u0000<entries left out>\u0000"`. */
+const LIST_TAIL = /^\u0000(\d+)\u0000$/;
+
+/** The list without its cut tail, and the entries that were left out (0 when it was not cut). */
+export const cutListTail = (list: unknown[]): { list: unknown[]; leftOut: number } => {
+  const last = list[list.length - 1];
+  const match = typeof last === 'string' ? LIST_TAIL.exec(last) : null;
+  return match ? { list: list.slice(0, -1), leftOut: Number(match[1]) } : { list, leftOut: 0 };
+};
+
+/**
+ * A text cut while it was read ends with `\u0000<characters left out>\u0000` (NUL is never part of a
+ * record's text the app keeps): `cutTextTail` reads it back and `bounds.ts` turns it into the record's cuts.
+ */
+const CUT_TAIL = /\u0000(\d+)\u0000$/;
+
+/** The text without its cut tail, and the characters that were left out (0 when it was not cut). */
+export const cutTextTail = (text: string): { text: string; leftOut: number } => {
+  if (text.charCodeAt(text.length - 1) !== 0) return { text, leftOut: 0 };
+  const match = CUT_TAIL.exec(text);
+  return match ? { text: text.slice(0, match.index), leftOut: Number(match[1]) } : { text, leftOut: 0 };
+};
+
+/** Bytes a cut point may move back to stay out of a character or an escape. */
+const CUT_MARGIN = 8;
+const LETTER_U = 0x75;
 
 /** What was left out of one record because it was nested too deeply: its paths (`answers[3].value`). */
 export type PrunedPaths = string[];
@@ -164,6 +212,24 @@ export class EnvelopeSplitter {
   private key: string | null = '';
   private readonly maxElementBytes: number;
   private readonly maxDepth: number;
+  private readonly listKey: string;
+  private readonly keepsSmall: boolean;
+  private readonly maxStringBytes: number;
+  private readonly maxListEntries: number;
+  /** Per open list or object of the record being read (by depth): a list's commas so far, -1 an object. */
+  private commas: number[] = [];
+  /** The depth of the list whose further entries are being read past, 0 when none. */
+  private skipDepth = 0;
+  /** Entries of that list read past so far. */
+  private skippedEntries = 0;
+  /** Where the text being read in a record starts in the body (its first byte after the quote). */
+  private textStart = 0;
+  /** The text being read is being cut: its bytes are read past and counted. */
+  private cutting = false;
+  /** Characters of the text being cut read past so far. */
+  private leftOut = 0;
+  /** Escape state of the bytes read past: 0 none, 1 after a backslash, 2–5 hex digits of `\u` still due. */
+  private escape = 0;
 
   // The value being captured: where it starts in the current chunk, and earlier chunks' pieces of it.
   private captureStart = -1;
@@ -200,6 +266,10 @@ export class EnvelopeSplitter {
   ) {
     this.maxElementBytes = options.maxElementBytes ?? MAX_ELEMENT_BYTES;
     this.maxDepth = options.maxDepth ?? MAX_JSON_DEPTH;
+    this.listKey = options.listKey ?? 'data';
+    this.keepsSmall = options.members === 'small';
+    this.maxStringBytes = options.maxStringBytes ?? Infinity;
+    this.maxListEntries = options.maxListEntries ?? Infinity;
   }
 
   /** Reads the next bytes of the body; throws `ListReadError` (or what the callback throws). */
@@ -294,10 +364,10 @@ export class EnvelopeSplitter {
     } else {
       const key = this.parseCaptured(chunk, end, chunkStart);
       if (typeof key !== 'string') this.fail('syntax', 'a member name was expected', chunk, end, chunkStart);
-      if (key === 'data' && this.sawData) {
-        this.fail('shape', 'the member "data" appears twice', chunk, end, chunkStart);
+      if (key === this.listKey && this.sawData) {
+        this.fail('shape', `the member "${this.listKey}" appears twice`, chunk, end, chunkStart);
       }
-      if (key === 'data') this.sawData = true;
+      if (key === this.listKey) this.sawData = true;
       this.key = key as string;
     }
     this.mode = Mode.Colon;
@@ -315,11 +385,12 @@ export class EnvelopeSplitter {
   private atValue(chunk: Uint8Array, i: number, chunkStart: number): number {
     const byte = chunk[i] as number;
     if (isSpace(byte)) return i + 1;
-    if (byte === OPEN_BRACKET && this.key === 'data') {
+    if (byte === OPEN_BRACKET && this.key === this.listKey) {
       this.mode = Mode.ArrayFirst;
       return i + 1;
     }
-    if (this.key === 'data') this.fail('shape', '"data" is not a list', chunk, i, chunkStart);
+    if (this.key === this.listKey)
+      this.fail('shape', `"${this.listKey}" is not a list`, chunk, i, chunkStart);
     if (!startsValue(byte)) this.fail('syntax', 'a value was expected', chunk, i, chunkStart);
     this.beginValue(i, MEMBER_BYTES);
     this.mode = Mode.MemberValue;
@@ -334,7 +405,8 @@ export class EnvelopeSplitter {
     const value = parse ? this.parseCaptured(chunk, end, chunkStart) : this.endCapture();
     // Own keys only, as for every JSON the app reads (json.ts): a "__proto__" member is dropped.
     if (this.key === '__proto__') this.droppedKeys++;
-    else if (parse && this.key !== null && ENVELOPE_MEMBERS.has(this.key)) this.fields[this.key] = value;
+    else if (parse && this.key !== null && (this.keepsSmall || ENVELOPE_MEMBERS.has(this.key)))
+      this.fields[this.key] = value;
     else this.skipMember();
     this.mode = chunk[end] === COMMA ? Mode.Key : Mode.Done;
     return end + 1;
@@ -425,8 +497,14 @@ export class EnvelopeSplitter {
         this.tail(),
       );
     }
-    if (!this.sawData) {
-      throw new ListReadError('shape', 'the answer has no "data" list', this.bytes, this.headText());
+    // A single object read as a stream may lack its list (an empty plan); an envelope never does.
+    if (!this.sawData && !this.keepsSmall) {
+      throw new ListReadError(
+        'shape',
+        `the answer has no "${this.listKey}" list`,
+        this.bytes,
+        this.headText(),
+      );
     }
     return {
       fields: { ...this.fields },
@@ -468,6 +546,10 @@ export class EnvelopeSplitter {
 
   private beginValue(at: number, limit: number): void {
     this.beginCapture(at, limit);
+    this.cutting = false;
+    this.escape = 0;
+    this.commas = [];
+    this.skipDepth = 0;
     this.depth = 0;
     this.deepest = 0;
     this.inString = false;
@@ -544,7 +626,9 @@ export class EnvelopeSplitter {
     let depth = this.depth;
     while (i < n) {
       if (this.inString) {
-        const end = this.scanString(chunk, i);
+        const cuts = terminator === Terminator.Element && this.maxStringBytes < Infinity && !this.skipDepth;
+        const end = this.cutting ? this.skipCut(chunk, i) : this.scanString(chunk, i);
+        if (cuts) this.cutText(chunk, i, end, chunkStart);
         if (end < 0) {
           this.depth = depth;
           return -1;
@@ -556,9 +640,11 @@ export class EnvelopeSplitter {
       if (byte === QUOTE) {
         this.inString = true;
         this.oddBackslashes = false;
+        this.textStart = chunkStart + i + 1;
       } else if (byte === OPEN_BRACE || byte === OPEN_BRACKET) {
         depth++;
         if (depth > this.deepest) this.deepest = depth;
+        this.commas[depth] = byte === OPEN_BRACKET ? 0 : -1;
       } else if (byte === CLOSE_BRACE || byte === CLOSE_BRACKET) {
         if (depth === 0) {
           const expected = terminator === Terminator.Element ? CLOSE_BRACKET : CLOSE_BRACE;
@@ -566,15 +652,130 @@ export class EnvelopeSplitter {
           this.depth = 0;
           return i;
         }
+        if (depth === this.skipDepth) this.endListCut(i);
         depth--;
       } else if (byte === COMMA && depth === 0) {
         this.depth = 0;
         return i;
+      } else if (byte === COMMA && terminator === Terminator.Element) {
+        this.listComma(chunk, i, depth);
       }
       i++;
     }
     this.depth = depth;
     return -1;
+  }
+
+  /**
+   * The cut of a long text of a record, after a piece of it was read from `from` to `end` (its closing quote
+   * included; -1: the chunk ended first): when the text has grown past `maxStringBytes`, the captured bytes
+   * stop at a point that splits no character and no escape, and the rest is read past; once its closing
+   * quote comes, the tail that says how much was left out is added and the capture goes on from the quote.
+   */
+  private cutText(chunk: Uint8Array, from: number, end: number, chunkStart: number): void {
+    if (this.cutting) {
+      if (end >= 0) this.resumeAfterCut(end - 1);
+      return;
+    }
+    const stop = end < 0 ? chunk.length : end - 1;
+    if (this.released || chunkStart + stop - this.textStart <= this.maxStringBytes) return;
+    const lo = Math.max(from, this.textStart - chunkStart);
+    let k = Math.max(this.textStart + this.maxStringBytes - chunkStart, lo + CUT_MARGIN);
+    if (k >= stop) return;
+    k = this.safeCut(chunk, k, lo);
+    if (this.captureStart >= 0) {
+      const piece = chunk.subarray(this.captureStart, k);
+      this.pieces.push(piece);
+      this.pieceBytes += piece.length;
+    }
+    this.captureStart = -1;
+    this.cutting = true;
+    this.leftOut = 0;
+    this.escape = 0;
+    this.countLeftOut(chunk, k, stop);
+    if (end >= 0) this.resumeAfterCut(stop);
+  }
+
+  /** The nearest point at or before `k` (not before `lo`) that is not inside a character or an escape. */
+  private safeCut(chunk: Uint8Array, at: number, lo: number): number {
+    let k = at;
+    while (k > lo && ((chunk[k] as number) & 0xc0) === 0x80) k--;
+    for (let p = k - 1; p >= Math.max(lo, k - 6); p--) {
+      if (chunk[p] !== BACKSLASH) continue;
+      let run = 0;
+      while (p - run >= lo && chunk[p - run] === BACKSLASH) run++;
+      // `p` opens an escape when the backslashes ending at it are odd in number.
+      if (run % 2 === 1 && (k - p < 2 || (chunk[p + 1] === LETTER_U && k - p < 6))) return p;
+      break;
+    }
+    return k;
+  }
+
+  /** Counts the characters of `chunk[from, to)` of a text being read past (as a string's length counts). */
+  private countLeftOut(chunk: Uint8Array, from: number, to: number): void {
+    let chars = 0;
+    let escape = this.escape;
+    for (let i = from; i < to; i++) {
+      const byte = chunk[i] as number;
+      if (escape === 1) {
+        chars++;
+        escape = byte === LETTER_U ? 5 : 0;
+      } else if (escape > 1) {
+        escape = escape === 2 ? 0 : escape - 1;
+      } else if (byte === BACKSLASH) {
+        escape = 1;
+      } else if ((byte & 0xc0) !== 0x80) {
+        chars += byte >= 0xf0 ? 2 : 1;
+      }
+    }
+    this.escape = escape;
+    this.leftOut += chars;
+  }
+
+  /** Reads past a text being cut up to its closing quote: where the text ends (after the quote), or -1. */
+  private skipCut(chunk: Uint8Array, from: number): number {
+    const end = this.scanString(chunk, from);
+    this.countLeftOut(chunk, from, end < 0 ? chunk.length : end - 1);
+    return end;
+  }
+
+  /** After a cut text's closing quote (at `quote`): its tail is captured, then the record goes on. */
+  private resumeAfterCut(quote: number): void {
+    const tail = Buffer.from(`\\u0000${this.leftOut}\\u0000`, 'latin1');
+    this.pieces.push(tail);
+    this.pieceBytes += tail.length;
+    this.captureStart = quote;
+    this.cutting = false;
+  }
+
+  /**
+   * A comma inside a record, at `depth`: in a list past `maxListEntries` entries, the captured bytes stop
+   * before it and the rest of the list is read past, its entries counted.
+   */
+  private listComma(chunk: Uint8Array, i: number, depth: number): void {
+    if (depth === this.skipDepth) {
+      this.skippedEntries++;
+      return;
+    }
+    const commas = this.commas[depth] ?? -1;
+    if (commas < 0) return;
+    this.commas[depth] = commas + 1;
+    if (commas + 1 < this.maxListEntries || this.skipDepth || this.released || this.captureStart < 0) return;
+    const piece = chunk.subarray(this.captureStart, i);
+    this.pieces.push(piece);
+    this.pieceBytes += piece.length;
+    this.captureStart = -1;
+    this.skipDepth = depth;
+    this.skippedEntries = 1;
+  }
+
+  /** The closing bracket (at `i`) of a list being read past: its tail is captured, then the record goes on. */
+  private endListCut(i: number): void {
+    const tail = Buffer.from(`,"\\u0000${this.skippedEntries}\\u0000"`, 'latin1');
+    this.pieces.push(tail);
+    this.pieceBytes += tail.length;
+    this.captureStart = i;
+    this.skipDepth = 0;
   }
 
   /** The captured text, which ends just before `end` in `chunk`; ends the capture. */
@@ -584,7 +785,7 @@ export class EnvelopeSplitter {
     if (this.pieces.length === 0) {
       text = Buffer.from(chunk.buffer, chunk.byteOffset + start, end - start).toString('utf8');
     } else {
-      this.pieces.push(chunk.subarray(0, end));
+      this.pieces.push(chunk.subarray(start, end));
       text = Buffer.concat(this.pieces).toString('utf8');
     }
     this.endCapture();
@@ -647,7 +848,7 @@ export class EnvelopeSplitter {
         const kind = Array.isArray(parsed) ? 'a list' : parsed === null ? 'null' : `a ${typeof parsed}`;
         throw new ListReadError(
           'shape',
-          `the answer is ${kind}, not an object with a "data" list`,
+          `the answer is ${kind}, not an object with a "${this.listKey}" list`,
           this.bytes,
           this.headText(),
         );

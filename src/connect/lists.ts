@@ -19,7 +19,22 @@ import {
   type SplitterOptions,
 } from './listSplitter';
 import { wireNameOf, wireNamesOf } from './wire';
+import { type Bounds, READ_LIST_ENTRIES, READ_TEXT_BYTES, boundRecord, withCuts } from './bounds';
 import { type ObjectSchema, type RecordLog, type RecordRule, keepRecord, recordFailures } from './records';
+
+/** How a list is read: the splitter's options, and the bounds of each record (`bounds.ts`). */
+export interface ReaderOptions extends SplitterOptions {
+  bounds?: Bounds;
+  /**
+   * The answer is one object, not a list: it is read as the one record of a list, so that its long texts and
+   * lists are cut while it is read, as a list's records are.
+   */
+  single?: boolean;
+}
+
+/** What a single object is read inside (`ReaderOptions.single`). */
+const SINGLE_OPEN = '{"data":[';
+const SINGLE_CLOSE = ']}';
 
 export type Visit<T> = (record: T, position: number) => void;
 
@@ -87,36 +102,41 @@ export const listReader = <S extends ObjectSchema>(
   rule: RecordRule<S>,
   visit: Visit<z.infer<S>>,
   log: RecordLog,
-  options?: SplitterOptions,
+  options?: ReaderOptions,
 ): ListReader => {
   let kept = 0;
   // What an operation does with one record (keep it, compute its sort key) must not fail the list.
   const failures = recordFailures(log, rule.noun, 'read');
-  const splitter = new EnvelopeSplitter((value, position, pruned, oversize) => {
-    if (oversize) {
-      const limit = sizeText(options?.maxElementBytes ?? MAX_ELEMENT_BYTES);
-      const reason = `it is ${sizeText(oversize.bytes)}, more than the ${limit} a record may be, so it was not read`;
-      log.skipped(
-        rule.noun,
-        position,
-        idNearStart(oversize.head, wireNameOf(wireNamesOf(rule.schema) ?? {}, rule.idKey)),
-        reason,
-      );
-      return;
-    }
-    const record = keepRecord(rule, value, position, log, pruned);
-    if (record === null) return;
-    try {
-      visit(record, position);
-      kept++;
-    } catch (error) {
-      if (error === STOP_READING) {
-        kept++;
-        throw error;
+  const splitter = new EnvelopeSplitter(
+    (value, position, pruned, oversize) => {
+      if (oversize) {
+        const limit = sizeText(options?.maxElementBytes ?? MAX_ELEMENT_BYTES);
+        const reason = `it is ${sizeText(oversize.bytes)}, more than the ${limit} a record may be, so it was not read`;
+        log.skipped(
+          rule.noun,
+          position,
+          idNearStart(oversize.head, wireNameOf(wireNamesOf(rule.schema) ?? {}, rule.idKey)),
+          reason,
+        );
+        return;
       }
-      failures.skip(error, position, (record as Record<string, unknown>)[rule.idKey]);
-    }
-  }, options);
+      // Cut to the bounds before anything else reads it: no text or list of any size goes further whole.
+      const bounded = boundRecord(value, options?.bounds);
+      const record = withCuts(keepRecord(rule, bounded.value, position, log, pruned), bounded.cuts);
+      if (record === null) return;
+      try {
+        visit(record, position);
+        kept++;
+      } catch (error) {
+        if (error === STOP_READING) {
+          kept++;
+          throw error;
+        }
+        failures.skip(error, position, (record as Record<string, unknown>)[rule.idKey]);
+      }
+    },
+    { maxStringBytes: READ_TEXT_BYTES, maxListEntries: READ_LIST_ENTRIES, ...options },
+  );
   const read = (summary: EnvelopeSummary): ListRead => {
     log.close();
     return {
@@ -129,16 +149,19 @@ export const listReader = <S extends ObjectSchema>(
       droppedKeys: summary.droppedKeys,
     };
   };
+  if (options?.single) splitter.write(SINGLE_OPEN);
+  const opened = options?.single ? SINGLE_OPEN.length : 0;
   return {
     write: (chunk) => splitter.write(chunk),
     end: () => {
+      if (options?.single) splitter.write(SINGLE_CLOSE);
       const result = read(splitter.end());
       // Most records failing is the app's fault, not theirs: the read fails rather than losing them all.
       failures.done(kept);
       return result;
     },
     stop: () => read(splitter.progress()),
-    headText: () => splitter.headText(),
+    headText: () => splitter.headText().slice(opened),
   };
 };
 
@@ -148,7 +171,7 @@ export const readListText = <S extends ObjectSchema>(
   rule: RecordRule<S>,
   visit: Visit<z.infer<S>>,
   log: RecordLog,
-  options?: SplitterOptions,
+  options?: ReaderOptions,
 ): ListRead => {
   const reader = listReader(rule, visit, log, options);
   reader.write(text);

@@ -19,8 +19,11 @@
 import type { z } from 'zod';
 import { MAX_JSON_DEPTH } from './json';
 import {
+  AgendaSession,
+  Booth,
   type ContractSchema,
   Event,
+  EventWidget,
   FloorPlan,
   Order,
   Submission,
@@ -50,7 +53,13 @@ export const SUBMISSION_PERSON_RULE = {
 };
 export const ORDER_RULE = { noun: 'order', schema: Order, idKey: 'id' };
 export const EVENT_RULE = { noun: 'event', schema: Event, idKey: 'id' };
+/** An event's public page (its widget), read as a stream (`getEventWidget`). */
+export const EVENT_WIDGET_RULE = { noun: 'event page', schema: EventWidget, idKey: 'id' };
 export const FLOOR_PLAN_RULE = { noun: 'floor plan', schema: FloorPlan, idKey: 'id' };
+/** One booth of a floor plan read as a stream (`getFloorPlan`). */
+export const BOOTH_RULE = { noun: 'booth', schema: Booth, idKey: 'id' };
+/** One session of an agenda read as a stream (`getAgenda`). */
+export const SESSION_RULE = { noun: 'session', schema: AgendaSession, idKey: 'id' };
 
 /**
  * How the record of one noun is read (its wire table, its schema, its identifier), for code outside

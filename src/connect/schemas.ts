@@ -8,6 +8,8 @@ import * as z from 'zod';
 import { wired } from './wire';
 import {
   AGENDA_NAMES,
+  AGENDA_SESSION_NAMES,
+  BOOTH_NAMES,
   CHECK_IN_RESULT_NAMES,
   EVENT_NAMES,
   EVENT_WIDGET_NAMES,
@@ -170,16 +172,19 @@ export const Order = wired(
 );
 export type Order = z.infer<typeof Order>;
 
-export const Booth = lazy(() =>
-  z.looseObject({
-    id: z.string().min(1),
-    label: built(OptionalText),
-    status: z.string(),
-    x: z.number().optional(),
-    y: z.number().optional(),
-    w: z.number().optional(),
-    h: z.number().optional(),
-  }),
+export const Booth = wired(
+  lazy(() =>
+    z.looseObject({
+      id: z.string().min(1),
+      label: built(OptionalText),
+      status: z.string(),
+      x: z.number().optional(),
+      y: z.number().optional(),
+      w: z.number().optional(),
+      h: z.number().optional(),
+    }),
+  ),
+  BOOTH_NAMES,
 );
 export type Booth = z.infer<typeof Booth>;
 
@@ -212,16 +217,19 @@ export const EventWidget = wired(
 export type EventWidget = z.infer<typeof EventWidget>;
 
 export const Speaker = lazy(() => z.looseObject({ name: z.string() }));
-export const AgendaSession = lazy(() =>
-  z.looseObject({
-    id: z.string().min(1),
-    title: z.string(),
-    startsAt: built(Timestamp),
-    endsAt: built(OptionalTimestamp),
-    room: built(OptionalText),
-    track: built(OptionalText),
-    speakers: z.array(built(Speaker)).nullable().optional(),
-  }),
+export const AgendaSession = wired(
+  lazy(() =>
+    z.looseObject({
+      id: z.string().min(1),
+      title: z.string(),
+      startsAt: built(Timestamp),
+      endsAt: built(OptionalTimestamp),
+      room: built(OptionalText),
+      track: built(OptionalText),
+      speakers: z.array(built(Speaker)).nullable().optional(),
+    }),
+  ),
+  AGENDA_SESSION_NAMES,
 );
 export type AgendaSession = z.infer<typeof AgendaSession>;
 

@@ -3,7 +3,8 @@
  * last session), for the Find Event Agenda search and its sample.
  */
 import type { PlainOutputField } from 'zapier-platform-core';
-import type { Agenda, AgendaSession, Event } from '../connect';
+import { type Agenda, type AgendaSession, type Event, cutsOf, withoutCuts } from '../connect';
+import { cutFieldsOutputField, cutSummary } from './cuts';
 import { folded } from './text';
 import { staticSample } from './sample';
 
@@ -27,7 +28,10 @@ export type AgendaItem = {
   eventSlug: string | null;
   eventTitle: string | null;
   timezone: string;
+  /** Sessions of the whole agenda (without filters), or those that match the filters among the listed ones. */
   sessionCount: number;
+  /** Whether the agenda had more sessions than are read (`LONG_LIST_ENTRIES`): only its first ones are listed. */
+  sessionsCut: boolean;
   days: string;
   tracks: string;
   rooms: string;
@@ -38,6 +42,7 @@ export type AgendaItem = {
   lastSessionEndsAt: string | null;
   sessions: SessionLine[];
   dataAsOf: string;
+  cutFields: string | null;
 };
 
 export type AgendaFilters = {
@@ -64,28 +69,41 @@ export const agendaTimeZone = (
 ): string => validZone(agenda.timezone ?? event?.timezone);
 
 /** `2026-12-01`: the calendar day of an instant in a time zone. */
+/** One formatter per kind and time zone: making one costs far more than using it, and agendas are long. */
+const formatters = new Map<string, Intl.DateTimeFormat>();
+const formatter = (kind: 'day' | 'time', timeZone: string): Intl.DateTimeFormat => {
+  const key = `${kind} ${timeZone}`;
+  let made = formatters.get(key);
+  if (!made) {
+    made =
+      kind === 'day'
+        ? new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' })
+        : new Intl.DateTimeFormat('en-GB', {
+            timeZone,
+            hour: '2-digit',
+            minute: '2-digit',
+            hourCycle: 'h23',
+          });
+    formatters.set(key, made);
+  }
+  return made;
+};
+
 export const localDay = (iso: string, timeZone: string): string => {
-  const parts = new Intl.DateTimeFormat('en-CA', {
-    timeZone,
-    year: 'numeric',
-    month: '2-digit',
-    day: '2-digit',
-  }).formatToParts(new Date(iso));
+  const parts = formatter('day', timeZone).formatToParts(new Date(iso));
   const part = (type: string) => parts.find((p) => p.type === type)?.value ?? '';
   return `${part('year')}-${part('month')}-${part('day')}`;
 };
 
 /** `09:30`: the wall-clock time of an instant in a time zone. */
 const localTime = (iso: string, timeZone: string): string =>
-  new Intl.DateTimeFormat('en-GB', { timeZone, hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }).format(
-    new Date(iso),
-  );
+  formatter('time', timeZone).format(new Date(iso));
 
 const distinct = (values: Array<string | null | undefined>): string =>
   [...new Set(values.filter((v): v is string => Boolean(v?.trim())))].join(', ');
 
 const toSessionLine = (session: AgendaSession, timeZone: string): SessionLine => ({
-  ...session,
+  ...withoutCuts(session),
   id: session.id,
   title: session.title,
   startsAt: session.startsAt,
@@ -115,6 +133,9 @@ export const toAgendaItem = (
     .map((session) => toSessionLine(session, timezone))
     .filter((line) => !filters.day || line.day === filters.day)
     .filter((line) => track === null || folded(line.track ?? '') === track);
+  const cuts = cutsOf(agenda);
+  const whole = cuts.sessions?.size;
+  const filtered = Boolean(filters.day || track !== null);
   const first = sessions[0];
   const last = sessions[sessions.length - 1];
   return {
@@ -123,7 +144,8 @@ export const toAgendaItem = (
     eventSlug: agenda.slug ?? event?.slug ?? null,
     eventTitle: event?.title ?? null,
     timezone,
-    sessionCount: sessions.length,
+    sessionCount: whole !== undefined && !filtered ? whole : sessions.length,
+    sessionsCut: whole !== undefined,
     days: distinct(sessions.map((s) => s.day)),
     tracks: distinct(sessions.map((s) => s.track)),
     rooms: distinct(sessions.map((s) => s.room)),
@@ -134,6 +156,7 @@ export const toAgendaItem = (
     lastSessionEndsAt: last?.endsAt ?? null,
     sessions,
     dataAsOf: fetchedAt,
+    cutFields: cutSummary(cuts),
   };
 };
 
@@ -178,6 +201,7 @@ export const agendaOutputFields: PlainOutputField[] = [
   { key: 'eventTitle', label: 'Event Title', type: 'string' },
   { key: 'timezone', label: 'Time Zone of the Agenda', type: 'string' },
   { key: 'sessionCount', label: 'Number of Sessions', type: 'integer' },
+  { key: 'sessionsCut', label: 'Only the First Sessions Are Listed', type: 'boolean' },
   { key: 'days', label: 'Days', type: 'string' },
   { key: 'tracks', label: 'Tracks', type: 'string' },
   { key: 'rooms', label: 'Rooms', type: 'string' },
@@ -197,4 +221,5 @@ export const agendaOutputFields: PlainOutputField[] = [
   { key: 'sessions[]track', label: 'Sessions: Track', type: 'string' },
   { key: 'sessions[]speakers', label: 'Sessions: Speakers', type: 'string' },
   { key: 'dataAsOf', label: 'Data Read At', type: 'datetime' },
+  cutFieldsOutputField,
 ];

@@ -4,6 +4,7 @@
  * all kept. Never a failed list for one record.
  */
 import { type LogLine, recordFailures, recordLog } from '../connect';
+import { POLL_TIMINGS } from '../polling';
 
 export interface EachRule<R> {
   /** The record in a user's words: "registration". */
@@ -39,5 +40,27 @@ export const mapEach = <R, I>(records: readonly R[], rule: EachRule<R>, map: (re
   });
   log.close();
   failures.done(items.length);
+  return items;
+};
+
+/** What one answer's items may add up to: the polling room's budget, under Zapier's 6 MiB. */
+export const ANSWER_BUDGET_BYTES = POLL_TIMINGS.answerBudgetBytes;
+
+/**
+ * The first `items` (newest first) whose JSON fits in one answer (`ANSWER_BUDGET_BYTES`, UTF-8, each item and
+ * its comma): the newest are kept, and what does not fit is dropped with a log line (a poll sees those again
+ * while they are among the newest the service lists).
+ */
+export const withinAnswer = <I>(items: I[], noun: string, log: LogLine): I[] => {
+  let bytes = 2;
+  for (let i = 0; i < items.length; i++) {
+    bytes += Buffer.byteLength(JSON.stringify(items[i])) + 1;
+    if (bytes > ANSWER_BUDGET_BYTES) {
+      log(
+        `Only the ${i} newest of ${items.length} ${noun}s fit in one answer of Zapier's (${ANSWER_BUDGET_BYTES} bytes); the ${items.length - i} older ones were left out of this one.`,
+      );
+      return items.slice(0, i);
+    }
+  }
   return items;
 };

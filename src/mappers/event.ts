@@ -2,7 +2,8 @@
  * The one mapper of the Event noun: triggers, searches, dropdowns and samples all produce events through it.
  */
 import type { PlainOutputField } from 'zapier-platform-core';
-import type { Event, EventWidget } from '../connect';
+import { type Cut, type Event, type EventWidget, cutText, cutsOf, withCuts } from '../connect';
+import { cutFieldsOutputField, cutSummary, extraFields } from './cuts';
 import { staticSample } from './sample';
 
 export type EventItem = {
@@ -19,30 +20,121 @@ export type EventItem = {
   venueName: string | null;
   url: string | null;
   description: string | null;
+  /** Whether the description was cut to `TEXT_CHARS` characters (it then ends with `CUT_MARK`). */
+  descriptionCut: boolean;
+  /** The whole description's length in characters, as the service holds it. */
+  descriptionLength: number | null;
   coverImageUrl: string | null;
   createdAt: string;
   updatedAt: string | null;
+  /** The fields cut to fit, with their whole size; `null` when nothing was cut. */
+  cutFields: string | null;
 };
 
-/** A contract Event (or event widget) as a flat Zapier item. Unknown fields of the service are kept. */
-export const toEventItem = (event: Event | EventWidget, widget?: EventWidget | null): EventItem => ({
-  ...event,
-  id: event.id,
-  eventId: event.id,
-  slug: event.slug,
-  title: event.title,
-  status: event.status,
-  isPublished: event.status === 'published',
-  startsAt: event.startsAt ?? null,
-  endsAt: event.endsAt ?? null,
-  timezone: event.timezone ?? null,
-  venueName: event.venueName ?? null,
-  url: event.url ?? null,
-  description: (widget?.description ?? (event as EventWidget).description) || null,
-  coverImageUrl: (widget?.coverImageUrl ?? (event as EventWidget).coverImageUrl) || null,
-  createdAt: event.createdAt,
-  updatedAt: event.updatedAt ?? null,
-});
+/** The fields of an event item: any other field of the service is kept only within `extraFields`' bounds. */
+const EVENT_ITEM_KEYS: ReadonlySet<string> = new Set([
+  'id',
+  'eventId',
+  'slug',
+  'title',
+  'status',
+  'isPublished',
+  'startsAt',
+  'endsAt',
+  'timezone',
+  'venueName',
+  'url',
+  'description',
+  'descriptionCut',
+  'descriptionLength',
+  'coverImageUrl',
+  'createdAt',
+  'updatedAt',
+  'cutFields',
+  'change',
+  'changeKind',
+]);
+
+const textOf = (value: unknown): string | null => (typeof value === 'string' && value ? value : null);
+
+/**
+ * A contract Event (or event widget) as a flat Zapier item. Fields the service adds are kept within bounds
+ * (`extraFields`): never one copied whole. A description longer than `TEXT_CHARS` characters is cut (the
+ * item says so, and how long it was): the event's page (`url`) has it whole.
+ */
+export const toEventItem = (event: Event | EventWidget, widget?: EventWidget | null): EventItem => {
+  const fromWidget = textOf(widget?.description) !== null;
+  const description = fromWidget ? textOf(widget?.description) : textOf(event.description);
+  const own = cutsOf(event);
+  const widgetCuts = widget ? cutsOf(widget) : {};
+  const descriptionCut = (fromWidget ? widgetCuts : own).description ?? null;
+  const extras = extraFields(event, EVENT_ITEM_KEYS);
+  const cuts = {
+    ...own,
+    ...(descriptionCut ? { description: descriptionCut } : {}),
+    ...extras.cuts,
+  };
+  if (!descriptionCut) delete cuts.description;
+  return {
+    ...extras.fields,
+    id: event.id,
+    eventId: event.id,
+    slug: event.slug,
+    title: event.title,
+    status: event.status,
+    isPublished: event.status === 'published',
+    startsAt: event.startsAt ?? null,
+    endsAt: event.endsAt ?? null,
+    timezone: event.timezone ?? null,
+    venueName: event.venueName ?? null,
+    url: event.url ?? null,
+    description,
+    descriptionCut: descriptionCut !== null,
+    descriptionLength: descriptionCut
+      ? descriptionCut.size
+      : description === null
+        ? null
+        : description.length,
+    coverImageUrl: textOf(widget?.coverImageUrl) ?? textOf(event.coverImageUrl),
+    createdAt: event.createdAt,
+    updatedAt: event.updatedAt ?? null,
+    cutFields: cutSummary(cuts),
+  };
+};
+
+/**
+ * An event as the account's events list keeps it (cached, and read by every lookup of a title or slug, and
+ * by the event triggers' test data): its known fields only, each text at most `LOOKUP_TEXT_CHARS`, with what
+ * was cut (and its whole size) in its cuts; no field the service added.
+ */
+export const eventForLookup = (event: Event): Event => {
+  const cuts: Record<string, Cut> = { ...cutsOf(event) };
+  const short = <T>(key: string, value: T): T => {
+    if (typeof value !== 'string' || value.length <= LOOKUP_TEXT_CHARS) return value;
+    cuts[key] ??= { size: value.length, unit: 'characters' };
+    return cutText(value, LOOKUP_TEXT_CHARS) as T;
+  };
+  const known = ['title', 'status', 'timezone', 'venueName', 'url', 'description', 'coverImageUrl'];
+  const texts = Object.fromEntries(
+    known.filter((key) => Object.hasOwn(event, key)).map((key) => [key, short(key, event[key])]),
+  );
+  const slim = {
+    id: event.id,
+    slug: event.slug,
+    title: event.title,
+    status: event.status,
+    ...texts,
+    startsAt: event.startsAt,
+    endsAt: event.endsAt,
+    createdAt: event.createdAt,
+    updatedAt: event.updatedAt,
+  };
+  for (const key of Object.keys(cuts)) if (!known.includes(key)) delete cuts[key];
+  return withCuts(slim, Object.keys(cuts).length ? cuts : null);
+};
+
+/** The most characters of a text of an event the account's cached list keeps. */
+export const LOOKUP_TEXT_CHARS = 1024;
 
 /** `1 Dec 2026`: a short day in the event's own time zone (UTC when unknown). */
 const shortDate = (iso: string | null | undefined, timeZone?: string | null): string | null => {
@@ -100,9 +192,12 @@ export const eventOutputFields: PlainOutputField[] = [
   { key: 'venueName', label: 'Venue Name', type: 'string' },
   { key: 'url', label: 'Public Event Page URL', type: 'string' },
   { key: 'description', label: 'Description', type: 'string' },
+  { key: 'descriptionCut', label: 'Description Was Cut to Fit', type: 'boolean' },
+  { key: 'descriptionLength', label: 'Whole Description Length in Characters', type: 'integer' },
   { key: 'coverImageUrl', label: 'Cover Image URL', type: 'string' },
   { key: 'createdAt', label: 'Created At', type: 'datetime' },
   { key: 'updatedAt', label: 'Updated At', type: 'datetime' },
+  cutFieldsOutputField,
 ];
 
 /** The lifecycle change of an `EVENT_*` kind, as a word: `EVENT_PUBLISHED` → `published`. */

@@ -3,7 +3,17 @@
  * available, held and booked booths, for the Find Floor Plan search, the plan dropdown and samples.
  */
 import type { PlainOutputField } from 'zapier-platform-core';
-import type { Booth, Event, FloorPlan } from '../connect';
+import {
+  type Booth,
+  type Event,
+  type FloorPlan,
+  type FloorPlanRead,
+  TEXT_CHARS,
+  cutText,
+  cutsOf,
+  withoutCuts,
+} from '../connect';
+import { cutFieldsOutputField, cutSummary } from './cuts';
 import { staticSample } from './sample';
 
 export type BoothLine = {
@@ -33,12 +43,15 @@ export type FloorPlanItem = {
   heldCount: number;
   bookedCount: number;
   availableBooths: string;
+  /** Whether the plan had more booths than are read (`LONG_LIST_ENTRIES`): only its first ones are listed. */
+  boothsCut: boolean;
   booths: BoothLine[];
   dataAsOf: string;
+  cutFields: string | null;
 };
 
 const toBoothLine = (booth: Booth): BoothLine => ({
-  ...booth,
+  ...withoutCuts(booth),
   id: booth.id,
   label: booth.label || booth.id,
   status: booth.status,
@@ -57,13 +70,20 @@ const byLabel = (a: BoothLine, b: BoothLine): number =>
  * few minutes, so counts can lag holds and bookings made since.
  */
 export const toFloorPlanItem = (
-  plan: FloorPlan,
+  plan: FloorPlan | FloorPlanRead,
   event: Pick<Event, 'title'> | null,
   fetchedAt: string,
 ): FloorPlanItem => {
   const booths = plan.booths.map(toBoothLine).sort(byLabel);
-  const count = (status: string) => booths.filter((b) => b.status === status).length;
-  const { booths: _raw, ...rest } = plan;
+  // A plan read on its own was tallied whole as it was read; in a list of plans, counts are of the booths listed.
+  const tally = (plan as FloorPlanRead).boothTally;
+  const cuts = cutsOf(plan);
+  const count = (status: string) =>
+    tally?.byStatus[status] ?? booths.filter((b) => b.status === status).length;
+  const available =
+    tally?.availableLabels ?? booths.filter((b) => b.status === 'available').map((b) => b.label);
+  const availableText = available.join(', ');
+  const { booths: _raw, boothTally: _tally, ...rest } = withoutCuts(plan) as FloorPlanRead;
   return {
     ...rest,
     id: plan.id,
@@ -75,16 +95,15 @@ export const toFloorPlanItem = (
     publishedAt: plan.publishedAt ?? null,
     width: plan.width ?? null,
     height: plan.height ?? null,
-    boothCount: booths.length,
+    boothCount: tally?.total ?? cuts.booths?.size ?? booths.length,
     availableCount: count('available'),
     heldCount: count('held'),
     bookedCount: count('booked'),
-    availableBooths: booths
-      .filter((b) => b.status === 'available')
-      .map((b) => b.label)
-      .join(', '),
+    availableBooths: availableText.length > TEXT_CHARS ? cutText(availableText, TEXT_CHARS) : availableText,
+    boothsCut: cuts.booths !== undefined,
     booths,
     dataAsOf: fetchedAt,
+    cutFields: cutSummary(cuts),
   };
 };
 
@@ -128,6 +147,7 @@ export const floorPlanOutputFields: PlainOutputField[] = [
   { key: 'heldCount', label: 'Held Booths', type: 'integer' },
   { key: 'bookedCount', label: 'Booked Booths', type: 'integer' },
   { key: 'availableBooths', label: 'Available Booth Labels', type: 'string' },
+  { key: 'boothsCut', label: 'Only the First Booths Are Listed', type: 'boolean' },
   { key: 'booths[]id', label: 'Booths: ID', type: 'string' },
   { key: 'booths[]label', label: 'Booths: Label', type: 'string' },
   { key: 'booths[]status', label: 'Booths: Status', type: 'string' },
@@ -136,4 +156,5 @@ export const floorPlanOutputFields: PlainOutputField[] = [
   { key: 'booths[]w', label: 'Booths: Width', type: 'number' },
   { key: 'booths[]h', label: 'Booths: Height', type: 'number' },
   { key: 'dataAsOf', label: 'Data Read At', type: 'datetime' },
+  cutFieldsOutputField,
 ];

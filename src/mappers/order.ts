@@ -3,7 +3,8 @@
  * string with the currency, using the currency's own number of decimals (EUR 2, JPY 0, KWD 3).
  */
 import type { PlainOutputField } from 'zapier-platform-core';
-import type { Order } from '../connect';
+import { type Order, cutsOf, withoutCuts } from '../connect';
+import { cutFieldsOutputField, cutSummary } from './cuts';
 import { staticSample } from './sample';
 
 export type LineItem = {
@@ -30,7 +31,13 @@ export type OrderItem = {
   totalDecimal: string;
   totalFormatted: string;
   items: LineItem[];
-  itemCount: number;
+  /** Tickets and items of all lines; `null` when the lines were cut (only the first ones are listed). */
+  itemCount: number | null;
+  /** Lines of the whole order, listed or not. */
+  lineCount: number;
+  /** Whether `items` lists only the first lines of the order. */
+  linesCut: boolean;
+  cutFields: string | null;
   createdAt: string;
   updatedAt: string | null;
 };
@@ -74,8 +81,10 @@ export const toOrderItem = (order: Order, id: string = order.id): OrderItem => {
     lineAmount: line.unitAmount * line.quantity,
     lineFormatted: formatAmount(line.unitAmount * line.quantity, currency),
   }));
+  const cuts = cutsOf(order);
+  const linesCut = cuts.items !== undefined;
   return {
-    ...order,
+    ...withoutCuts(order),
     id,
     orderId: order.id,
     companyId: order.companyId ?? null,
@@ -88,7 +97,10 @@ export const toOrderItem = (order: Order, id: string = order.id): OrderItem => {
     totalDecimal: decimalAmount(order.totalAmount, currency),
     totalFormatted: formatAmount(order.totalAmount, currency),
     items,
-    itemCount: items.reduce((sum, line) => sum + line.quantity, 0),
+    itemCount: linesCut ? null : items.reduce((sum, line) => sum + line.quantity, 0),
+    lineCount: cuts.items?.size ?? items.length,
+    linesCut,
+    cutFields: cutSummary(cuts),
     createdAt: order.createdAt,
     updatedAt: order.updatedAt ?? null,
   };
@@ -126,6 +138,8 @@ export const orderOutputFields: PlainOutputField[] = [
   { key: 'totalDecimal', label: 'Total as Decimal', type: 'string' },
   { key: 'totalFormatted', label: 'Total with Currency', type: 'string' },
   { key: 'itemCount', label: 'Number of Tickets and Items', type: 'integer' },
+  { key: 'lineCount', label: 'Number of Lines', type: 'integer' },
+  { key: 'linesCut', label: 'Only the First Lines Are Listed', type: 'boolean' },
   { key: 'items[]name', label: 'Line Items: Name', type: 'string' },
   { key: 'items[]quantity', label: 'Line Items: Quantity', type: 'integer' },
   { key: 'items[]unitAmount', label: 'Line Items: Unit Price in Minor Units', type: 'integer' },
@@ -134,4 +148,5 @@ export const orderOutputFields: PlainOutputField[] = [
   { key: 'items[]lineFormatted', label: 'Line Items: Line Total with Currency', type: 'string' },
   { key: 'createdAt', label: 'Created At', type: 'datetime' },
   { key: 'updatedAt', label: 'Updated At', type: 'datetime' },
+  cutFieldsOutputField,
 ];

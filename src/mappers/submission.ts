@@ -4,7 +4,8 @@
  */
 import { createHash } from 'node:crypto';
 import type { PlainOutputField } from 'zapier-platform-core';
-import type { Answer, Event, Submission } from '../connect';
+import { type Answer, type Event, type Submission, cutsOf, withoutCuts } from '../connect';
+import { cutFieldsOutputField, cutSummary } from './cuts';
 import { trimChar } from './text';
 import { staticSample } from './sample';
 
@@ -50,7 +51,18 @@ export type SubmissionItem = EventContext & {
   createdAt: string;
   approvedAt: string | null;
   checkedInAt: string | null;
-  answers: Answer[];
+  /** The questions answered, without their answers: each answer is in its own field once (`answerKey`). */
+  answers: AnswerLine[];
+  /** The fields cut to fit, with their whole size; `null` when nothing was cut. */
+  cutFields: string | null;
+};
+
+/** A question of a registration's form: its key and its wording; the answer is in the item's own field. */
+export type AnswerLine = {
+  key: string;
+  label: string | null;
+  /** The key of the item's field that holds the answer (`answers__company`). */
+  field: string;
 };
 
 /** A custom answer as text: lists joined with ", ", empty values as "". */
@@ -128,8 +140,9 @@ export const toSubmissionItem = (
       `Registration "${submission.submissionId.slice(0, 80)}": ${longKeys} answer key(s) longer than ${MAX_ANSWER_KEY_CHARS} characters; each answer's field name uses the key's first ${MAX_ANSWER_KEY_CHARS} characters and a fingerprint of the whole key.`,
     );
   }
+  const { answers: _answers, ...rest } = withoutCuts(submission);
   return {
-    ...submission,
+    ...rest,
     ...flatAnswers,
     ...context,
     id,
@@ -147,7 +160,13 @@ export const toSubmissionItem = (
     createdAt: submission.createdAt,
     approvedAt: submission.approvedAt ?? null,
     checkedInAt: submission.checkedInAt ?? null,
-    answers,
+    // Each text once: an answer is in its own field, and only the question is listed here.
+    answers: answers.map((answer) => ({
+      key: answer.key,
+      label: answer.label ?? null,
+      field: answerKey(answer.key),
+    })),
+    cutFields: cutSummary(cutsOf(submission)),
   };
 };
 
@@ -202,7 +221,8 @@ export const submissionOutputFields: PlainOutputField[] = [
   { key: 'checkedInAt', label: 'Checked In At', type: 'datetime' },
   { key: 'answers[]key', label: 'Answers: Question Key', type: 'string' },
   { key: 'answers[]label', label: 'Answers: Question', type: 'string' },
-  { key: 'answers[]value', label: 'Answers: Answer', type: 'string' },
+  { key: 'answers[]field', label: 'Answers: Field Holding the Answer', type: 'string' },
+  cutFieldsOutputField,
 ];
 
 /**

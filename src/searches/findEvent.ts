@@ -168,8 +168,9 @@ const matching = async (z: ZObject, bundle: Bundle, text: string): Promise<Event
 const perform = async (z: ZObject, bundle: Bundle) => {
   const text = textInput(bundle, 'query');
   const results = (await matching(z, bundle, text)).slice(0, MAX_RESULTS);
-  const widgets = await Promise.all(results.map((event) => widgetOf(z, bundle, event)));
-  const found = results.map((event, i) => ({ event, widget: widgets[i] }));
+  // One page at a time: a page may carry megabytes of description, and only its bounds are kept.
+  const found: Array<{ event: Event; widget: EventWidget | null }> = [];
+  for (const event of results) found.push({ event, widget: await widgetOf(z, bundle, event) });
   const log = (line: string) => z.console.log(line);
   return mapEach(
     found,

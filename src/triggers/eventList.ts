@@ -9,6 +9,7 @@ import { eventsPage } from '../account/events';
 import { EVENT_LIST_TRIGGER_KEY } from '../fields/keys';
 import { eventLabel, eventOutputFields, eventSample, toEventItem } from '../mappers/event';
 import { staticSample } from '../mappers/sample';
+import { withinAnswer } from '../mappers/each';
 
 const toDropdownItem = (event: Parameters<typeof toEventItem>[0]) => ({
   ...toEventItem(event),
@@ -25,7 +26,11 @@ export default defineTrigger({
   },
   operation: {
     perform: async (z: ZObject, bundle: Bundle) =>
-      (await eventsPage(z, bundle, Number(bundle.meta?.page) || 0)).map(toDropdownItem),
+      withinAnswer(
+        (await eventsPage(z, bundle, Number(bundle.meta?.page) || 0)).map(toDropdownItem),
+        'event',
+        (line) => z.console.log(line),
+      ),
     canPaginate: true,
     sample: staticSample('eventChoice', () => ({ ...eventSample, label: eventLabel(eventSample) })),
     outputFields: [...eventOutputFields, { key: 'label', label: 'Dropdown Label', type: 'string' }],

@@ -2,6 +2,7 @@
 import { type Bundle, type ZObject, defineTrigger } from 'zapier-platform-core';
 import { type Event, LIST_LIMIT_MAX, listEvents } from '../connect';
 import { eventOutputFields, eventSample, toEventItem } from '../mappers/event';
+import { withinAnswer } from '../mappers/each';
 import { SAMPLE_SIZE, pollKind, present } from './common/polling';
 
 const presenter = {
@@ -12,7 +13,8 @@ const presenter = {
 
 const perform = async (z: ZObject, bundle: Bundle) => {
   const limit = pollKind(bundle) === 'sample' ? SAMPLE_SIZE : LIST_LIMIT_MAX;
-  return present(bundle, await listEvents(z, bundle, limit), presenter, (line) => z.console.log(line));
+  const log = (line: string) => z.console.log(line);
+  return withinAnswer(present(bundle, await listEvents(z, bundle, limit), presenter, log), 'event', log);
 };
 
 export default defineTrigger({

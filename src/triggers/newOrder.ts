@@ -8,6 +8,7 @@ import { companyIdOf } from '../fields/company';
 import { chosenStatus, hasStatus, statusField } from '../fields/status';
 import { ATTENDEE_HELP } from '../mappers/attendee';
 import { orderItemMaker, orderItemOutputFields, orderItemStaticSample } from '../items';
+import { withinAnswer } from '../mappers/each';
 import { SAMPLE_SIZE, pollKind, present } from './common/polling';
 
 const orderStatusField = statusField({
@@ -33,7 +34,8 @@ const perform = async (z: ZObject, bundle: Bundle) => {
     pollKind(bundle) === 'dedupe'
       ? (order: Order) => ({ id: idOf(order) })
       : await orderItemMaker(z, bundle, orders);
-  return present(bundle, orders, { idOf, toItem, noun: 'order' }, (line) => z.console.log(line));
+  const log = (line: string) => z.console.log(line);
+  return withinAnswer(present(bundle, orders, { idOf, toItem, noun: 'order' }, log), 'order', log);
 };
 
 export default defineTrigger({
