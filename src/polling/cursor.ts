@@ -74,7 +74,16 @@ import {
   withCheckpoint,
 } from './state';
 import type { PollTimings } from './timings';
-import type { PollSelection, WindowPoll } from './window';
+import type { OwedSelection, PollSelection, WindowPoll } from './window';
+import {
+  type OwedEntry,
+  type OwedIndex,
+  type ShareRead,
+  type ShareRef,
+  newerIndex,
+  owedStore,
+  turnOf,
+} from './owed';
 
 /** One poll of a since-stream, from `openPoll` to `closePoll`. */
 export interface SincePoll extends WindowPoll {
@@ -87,6 +96,9 @@ export interface SincePoll extends WindowPoll {
   cache: AccountCache;
   state: CursorState | null;
   keptRead: KeptRead | null;
+  /** The owed shares' index as the poll read it, and the shares of the turn. */
+  owedIndex: OwedIndex;
+  owed: Array<ShareRead<unknown>>;
 }
 
 /**
@@ -119,12 +131,22 @@ export const openPoll = async (
   const now = () => clock.now();
   const started = now();
   const cache = accountCache(z, bundle, now);
-  const [state, keptValue] = await Promise.all([
+  const owedShares = owedStore(cache, stream.key, timings);
+  const polling = stream.kind === 'poll';
+  const [state, keptValue, owedOwn] = await Promise.all([
     stateRecord(cache, stream.key, timings).read(),
-    stream.kind === 'poll' ? keptStore(cache, stream.key, timings).read(started) : null,
+    polling ? keptStore(cache, stream.key, timings).read(started) : null,
+    polling ? owedShares.readIndex(null) : null,
   ]);
   const keptRead = trustedKept(keptValue, state ?? null, started, timings);
   const plan: Plan = planPoll(stream.kind, state ?? null, started, keptRead?.kept.settled ?? null, timings);
+  const owedIndex = polling ? newerIndex(owedOwn, state?.owed) : newerIndex(null, null);
+  const owed = await owedShares.readShares(turnOf(owedIndex, started, timings));
+  // Shares the cache lost are read again from the service: the poll's one request covers their ranges.
+  const since = owed.reduce(
+    (oldest, share) => (share.entries ? oldest : Math.min(oldest, share.ref.from.ms)),
+    plan.since,
+  );
   const timeoutMs = Math.max(
     timings.minRequestTimeoutMs,
     // The run's time so far counts: a poll that waited for another has that much less.
@@ -133,11 +155,13 @@ export const openPoll = async (
   return {
     key: stream.key,
     kind: stream.kind,
-    since: new Date(plan.since).toISOString(),
+    since: new Date(since).toISOString(),
     timeoutMs,
     cache,
     state: state ?? null,
     keptRead,
+    owedIndex,
+    owed,
     kept: keptRead?.kept ?? null,
     offset: state?.offset ?? null,
     plan,
@@ -173,9 +197,19 @@ const leaveFloor = async (poll: SincePoll): Promise<void> => {
     (oldest, batch) => batch.e.reduce((min, [ms]) => Math.min(min, ms - 1), oldest),
     poll.plan.since,
   );
+  // The Zap whose poll failed did not get the shares of the turn: their turns start again.
+  const nothing = {
+    turn: poll.owed.map((share) => share.ref),
+    returned: new Set<string>(),
+    refilled: [],
+    ranges: [],
+  };
+  const owedIndex = await closeOwed(poll, nothing, []);
   await writeState(poll, (fresh) => {
     const floor = activeFloor(fresh, failedAt);
+    const owed = owedIndex ?? newerIndex(fresh?.owed, poll.owedIndex);
     return {
+      ...(owed.shares.length ? { owed } : {}),
       v: 2,
       checkpoints: fresh?.checkpoints ?? [],
       base: fresh?.base ?? null,
@@ -188,19 +222,50 @@ const leaveFloor = async (poll: SincePoll): Promise<void> => {
   });
 };
 
+/**
+ * The owed shares after the poll: what the kept entry let go of becomes shares, shares read again from the
+ * service are written back, ranges of a lost kept entry become shares of a range; then the index (its own
+ * key) is merged with the newest copy and written. Returns the index for the state's copy.
+ */
+const closeOwed = async <R>(
+  poll: SincePoll,
+  owed: OwedSelection<R>,
+  spilled: Array<OwedEntry<R>>,
+): Promise<OwedIndex | null> => {
+  const store = owedStore(poll.cache, poll.key, poll.timings);
+  const added = await store.writeShares(spilled);
+  const refilled = new Map<string, ShareRef>();
+  for (const { ref, entries, rest } of owed.refilled) {
+    refilled.set(ref.id, await store.rewrite(ref, entries));
+    if (rest) added.push(store.rangeShare(rest.from, rest.to, poll.timings.owedShareBytes));
+  }
+  for (const range of owed.ranges)
+    added.push(store.rangeShare(range.from, range.to, poll.timings.owedShareBytes));
+  const fresh = newerIndex(await store.readIndex(null), poll.owedIndex);
+  const change = { returned: owed.returned, turn: owed.turn, refilled, added };
+  return store.close(fresh, change, poll.now());
+};
+
 /** Records the poll once its answer was built from `selection` (a Zap being turned on records nothing). */
 export const closePoll = async <R>(poll: SincePoll, selection: PollSelection<R>): Promise<void> => {
   if (poll.kind === 'dedupe') return;
   const { checkpoint, base, offset, kept } = selection;
   const { state, timings } = poll;
-  const keeping = kept
-    ? keptStore(poll.cache, poll.key, timings).write(kept.next, kept.added, poll.keptRead, kept.restamped)
-    : Promise.resolve();
-  const writing = writeState(poll, (fresh) => {
+  const spilled = kept
+    ? await keptStore(poll.cache, poll.key, timings).write(
+        kept.next,
+        kept.added,
+        poll.keptRead,
+        kept.restamped,
+      )
+    : [];
+  const owedIndex = await closeOwed(poll, selection.owed, spilled);
+  await writeState(poll, (fresh) => {
     const current = fresh ?? state;
     const offsetNow = offset ?? current?.offset ?? null;
     // A stream that had a state keeps its base; one this poll creates starts where its window starts.
     const bases = [fresh?.base, fresh ? base : (state?.base ?? base)].filter((p): p is Position => !!p);
+    const owed = owedIndex ?? newerIndex(fresh?.owed, poll.owedIndex);
     return {
       v: 2,
       checkpoints: withCheckpoint(
@@ -212,7 +277,7 @@ export const closePoll = async <R>(poll: SincePoll, selection: PollSelection<R>)
       base: bases.length ? bases.reduce(earlier) : null,
       floor: activeFloor(fresh, poll.now()),
       offset: offsetNow,
+      ...(owed.shares.length ? { owed } : {}),
     };
   });
-  await Promise.all([keeping, writing]);
 };

@@ -6,6 +6,7 @@ import * as z from 'zod';
 import { type AccountCache, cacheRecord } from '../memory';
 import { type Position, PositionSchema, at, earlier, later } from './position';
 import type { PollTimings } from './timings';
+import { OwedIndexSchema } from './owed';
 
 /**
  * A successful poll: answered at `t` at the latest (service clock, ms); every record at or before `pos` was
@@ -28,6 +29,8 @@ export const CursorStateSchema = z.object({
   floor: z.object({ ms: z.number(), until: z.number() }).nullable(),
   /** The client's clock minus the service's, as last measured (never less than the truth). */
   offset: z.number().nullable(),
+  /** The owed shares' index (a copy of its own key's: the newer of the two is used). */
+  owed: OwedIndexSchema.optional(),
 });
 
 export type CursorState = z.infer<typeof CursorStateSchema>;

@@ -43,6 +43,8 @@ export interface PollFacts {
   runLimitMs: number;
   /** How long a poll waits for another poll of its stream to end before it reads alone. */
   turnWaitMs: number;
+  /** The largest value the room writes under one cache key (compressed text): Zapier publishes no limit. */
+  cacheValueBytes: number;
 }
 
 export const POLL_FACTS: PollFacts = {
@@ -62,6 +64,7 @@ export const POLL_FACTS: PollFacts = {
   minRequestTimeoutMs: 5 * SECOND,
   runLimitMs: 30 * SECOND,
   turnWaitMs: 8 * SECOND,
+  cacheValueBytes: 1_000_000,
 };
 
 export type PollTimings = Readonly<
@@ -90,6 +93,14 @@ export type PollTimings = Readonly<
     keptCapBytes: number;
     /** The largest a kept entry may unpack to: a larger one is treated as missing. */
     keptUnpackedCapBytes: number;
+    /** The most the kept records some Zap may lack may add to an answer: beyond it, the oldest become owed. */
+    keptRecentBytes: number;
+    /** An owed share is returned by every poll for this long (a Zap's interval and the jitter) before it is done. */
+    owedTurnMs: number;
+    /** The records of one owed share, in answer bytes (about): several fit in an answer. */
+    owedShareBytes: number;
+    /** How long the owed shares and their index outlive the last write. */
+    owedTtlSeconds: number;
     /** How many keys the kept entry's tail may take (a piece each): more keys, fewer bytes written a poll. */
     keptTailPieces: number;
     /** The most ids a Zap being turned on is given (Zapier's dedupe table holds 105,000). */
@@ -119,8 +130,12 @@ export const pollTimings = (overrides: Partial<PollFacts> = {}): PollTimings => 
     checkpointGrainMs: MINUTE,
     stateTtlSeconds: 30 * 24 * 3600,
     answerBudgetBytes: f.answerLimitBytes - f.answerMarginBytes,
-    keptCapBytes: 1_000_000,
+    keptCapBytes: f.cacheValueBytes,
     keptUnpackedCapBytes: 64 * MIB,
+    keptRecentBytes: Math.floor((f.answerLimitBytes - f.answerMarginBytes) / 2),
+    owedTurnMs: f.longestIntervalMs + f.jitterMs,
+    owedShareBytes: Math.floor((f.answerLimitBytes - f.answerMarginBytes) / 16),
+    owedTtlSeconds: (2 * f.lookbackDayMs) / SECOND,
     keptTailPieces: 6,
     maxDedupeItems: 100_000,
     turn: Object.freeze({
