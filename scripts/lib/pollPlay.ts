@@ -220,7 +220,7 @@ export interface PlayedZap {
   lastDelayMs: number;
   /** When it had the whole rush, after the rush's first registration was made (`Infinity`: never). */
   wholeRushMs: number;
-  /** The latest a registration made after it had the whole rush reached it, after it became visible. */
+  /** The latest a registration made after it had the whole rush reached it, after it was made. */
   latestAfterMs: number;
   /** When the first few registrations it never received were made, after the rush's first (for a report). */
   missedAtMs: number[];
@@ -355,7 +355,7 @@ const zapOutcome = (service: RushService, zap: PlayZap, last: Registration | und
     const got = zap.seen.get(service.idOf(r.n));
     if (got === undefined && owed(r) && (lost += 1) <= 5) missedAtMs.push(r.createdMs - PLAY_START);
     if (got !== undefined && r.createdMs > zap.wholeAt)
-      latestAfterMs = Math.max(latestAfterMs, got - r.visibleMs);
+      latestAfterMs = Math.max(latestAfterMs, got - r.createdMs);
   }
   const lastGot = last ? zap.seen.get(service.idOf(last.n)) : undefined;
   const lastDelayMs = last && lastGot !== undefined ? lastGot - last.createdMs : Infinity;

@@ -147,10 +147,12 @@ export const openPoll = async (
     (oldest, share) => (share.entries ? oldest : Math.min(oldest, share.ref.from.ms)),
     plan.since,
   );
-  const timeoutMs = Math.max(
-    timings.minRequestTimeoutMs,
-    // The run's time so far counts: a poll that waited for another has that much less.
-    streamLimits().lookupMs - timings.requestMarginMs - (now() - (stream.runStarted ?? started)),
+  // The run's time so far counts (the event's lookup, a wait for another poll): the request ends by the
+  // run's deadline, Zapier's limit less a margin. Below the shortest read, the poll gives up (index.ts).
+  const elapsed = now() - (stream.runStarted ?? started);
+  const timeoutMs = Math.min(
+    streamLimits().lookupMs - timings.requestMarginMs - elapsed,
+    timings.runLimitMs - timings.requestMarginMs - elapsed,
   );
   return {
     key: stream.key,
@@ -188,6 +190,11 @@ export const pollRequest = async <T>(poll: SincePoll, request: Promise<T>): Prom
     if (poll.kind === 'poll') await leaveFloor(poll);
     throw error;
   }
+};
+
+/** A poll that gives up before its read: its window stays for the next polls, as a failed one's does. */
+export const giveUp = async (poll: SincePoll): Promise<void> => {
+  if (poll.kind === 'poll') await leaveFloor(poll);
 };
 
 const leaveFloor = async (poll: SincePoll): Promise<void> => {

@@ -5,7 +5,7 @@
  */
 import type { Bundle, ZObject } from 'zapier-platform-core';
 import { type Clock, accountCache, oneAtATime, systemClock } from '../memory';
-import { closePoll, openPoll, pollRequest } from './cursor';
+import { closePoll, giveUp, openPoll, pollRequest } from './cursor';
 import type { SinceKind } from './state';
 import { POLL_TIMINGS, type PollTimings } from './timings';
 import { PollWindow, type RecordShape } from './window';
@@ -32,6 +32,11 @@ export interface Stream<R> extends RecordShape<R> {
   read: WindowRead<R>;
   timings?: PollTimings;
   clock?: Clock;
+  /**
+   * When the invocation started, on `clock`: the poll's one deadline (Zapier's 30 s less a margin) counts
+   * from here, so that what ran before `readNew` (the event's lookup) counts too. Now, by default.
+   */
+  started?: number;
 }
 
 /** One poll: open, read the window, build the answer, remember the poll. */
@@ -49,6 +54,12 @@ const pollOnce = async <R extends { createdAt: string }, A>(
     clock: run.clock,
     runStarted: run.started,
   });
+  // Too little of the run left for a read: the poll gives up cleanly, before Zapier stops it. It records
+  // nothing (its window stays for the next polls) and answers nothing new.
+  if (poll.timeoutMs < run.timings.minRequestTimeoutMs) {
+    await giveUp(poll);
+    return answer([]);
+  }
   const window = new PollWindow<R>(poll, stream);
   const read = await pollRequest(
     poll,
@@ -78,12 +89,15 @@ export const readNew = async <R extends { createdAt: string }, A>(
 ): Promise<A> => {
   const timings = stream.timings ?? POLL_TIMINGS;
   const clock = stream.clock ?? systemClock;
-  const run = { timings, clock, started: clock.now() };
+  const run = { timings, clock, started: stream.started ?? clock.now() };
   const once = () => pollOnce(z, bundle, stream, answer, run);
   // A Zap being turned on records nothing: it has no one to wait for.
   if (stream.kind === 'dedupe') return once();
   const cache = accountCache(z, bundle, () => clock.now());
-  const turn = await oneAtATime<A>(cache, `${stream.key}:turn`, timings.turn, clock, {
+  // The wait for the turn leaves the shortest read its time before the deadline.
+  const left = run.started + timings.runLimitMs - timings.requestMarginMs - clock.now();
+  const waitMs = Math.max(0, Math.min(timings.turn.waitMs, left - timings.minRequestTimeoutMs));
+  const turn = await oneAtATime<A>(cache, `${stream.key}:turn`, { ...timings.turn, waitMs }, clock, {
     // Each poll answers its own Zap: it waits for the poll before it to end, never for its answer.
     ready: async () => undefined,
     work: once,

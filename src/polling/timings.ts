@@ -85,6 +85,11 @@ export type PollTimings = Readonly<
     failureHoldMs: number;
     /** Checkpoints closer than this are merged into one. */
     checkpointGrainMs: number;
+    /**
+     * The longest a poll waits for what comes before its window (the event's title and dates): a full turn
+     * wait and two shortest reads still fit in the run after it.
+     */
+    contextWaitMs: number;
     /** How long the state is kept without any poll. */
     stateTtlSeconds: number;
     /** What one answer's items may add up to, in UTF-8 bytes of JSON (each item and its comma). */
@@ -128,6 +133,7 @@ export const pollTimings = (overrides: Partial<PollFacts> = {}): PollTimings => 
     seedMs: lookbackMs + 2 * f.clockSkewMs,
     failureHoldMs: f.statelessHoldMs,
     checkpointGrainMs: MINUTE,
+    contextWaitMs: f.runLimitMs - f.requestMarginMs - f.turnWaitMs - 2 * f.minRequestTimeoutMs,
     stateTtlSeconds: 30 * 24 * 3600,
     answerBudgetBytes: f.answerLimitBytes - f.answerMarginBytes,
     keptCapBytes: f.cacheValueBytes,

@@ -10,9 +10,9 @@ import { eventContext } from '../account/events';
 import { recentSubmissions } from '../account/recent';
 import { eventField, requiredEventId } from '../fields/event';
 import { chosenStatus, hasStatus, statusField } from '../fields/status';
-import { type EventContext, eventContextOf, toSubmissionItem } from '../mappers/submission';
-import { type Clock } from '../memory';
-import { type PollTimings, readNew } from '../polling';
+import { type EventContext, NO_EVENT_CONTEXT, eventContextOf, toSubmissionItem } from '../mappers/submission';
+import { type Clock, systemClock } from '../memory';
+import { POLL_TIMINGS, type PollTimings, readNew } from '../polling';
 import { registrationItem } from '../items';
 import { pollKind, present } from './common/polling';
 
@@ -57,7 +57,25 @@ export interface PollSetup {
   clock?: Clock;
 }
 
+/**
+ * The event's context, or none when its lookup takes longer than `contextWaitMs` (as when it fails: the
+ * items then carry no event title and dates), so that the poll keeps the time its read needs.
+ */
+const contextWithin = async (z: ZObject, bundle: Bundle, eventId: string, setup: PollSetup) => {
+  const clock = setup.clock ?? systemClock;
+  const waitMs = (setup.timings ?? POLL_TIMINGS).contextWaitMs;
+  const bound = new AbortController();
+  const late = clock.sleep(waitMs, bound.signal).then(() => null);
+  const context = await Promise.race([eventContext(z, bundle, eventId), late]);
+  bound.abort();
+  if (context) return context;
+  z.console.log(`The title and dates of event ${eventId} could not be added: its lookup took too long.`);
+  return NO_EVENT_CONTEXT;
+};
+
 const performWith = (setup: PollSetup) => async (z: ZObject, bundle: Bundle) => {
+  // The poll's one deadline counts from here: the event's lookup, a wait for another poll and the read.
+  const started = (setup.clock ?? systemClock).now();
   const eventId = requiredEventId(z, bundle);
   const status = chosenStatus(z, bundle, registrationStatusField);
   const keep = hasStatus(status);
@@ -67,7 +85,7 @@ const performWith = (setup: PollSetup) => async (z: ZObject, bundle: Bundle) => 
     const { event, submissions } = await recentSubmissions(z, bundle, { eventId, keep });
     return present(bundle, submissions, presenter(z, eventContextOf(event)), logTo(z));
   }
-  const stream = { ...setup, key: submissionStreamKey(eventId, status), idOf };
+  const stream = { ...setup, started, key: submissionStreamKey(eventId, status), idOf };
 
   if (kind === 'dedupe') {
     // Zapier only records the ids: read the keys of the widest window and answer with ids.
@@ -90,7 +108,7 @@ const performWith = (setup: PollSetup) => async (z: ZObject, bundle: Bundle) => 
   }
 
   // The event's context is in every item, so it is read first: each registration is sized as its item.
-  const context = await eventContext(z, bundle, eventId);
+  const context = await contextWithin(z, bundle, eventId, setup);
   return readNew(
     z,
     bundle,
