@@ -599,7 +599,7 @@ function targets({ bench, rushes, cadences, held, naive, widest }: Played): stri
     const c = at(min);
     return c ? steadyOf(c).ratio : NaN;
   };
-  target(ratio(5) <= 2, `service bytes at most 2x the floor at 5-minute polls: ${ratio(5).toFixed(2)}x`);
+  target(ratio(5) <= 1.5, `service bytes at most 1.5x the floor at 5-minute polls: ${ratio(5).toFixed(2)}x`);
   target(ratio(1) <= 3, `service bytes at most 3x the floor at 1-minute polls: ${ratio(1).toFixed(2)}x`);
   const requests = cadences.map((c) => steadyOf(c).requests);
   target(

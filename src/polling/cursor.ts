@@ -15,20 +15,18 @@
  *   `createdAt` read; never later than the app's own clock, nor than it minus the offset earlier polls
  *   measured) minus the 2-minute visibility delay and 30 s. A poll reads only the records after it:
  *   steady polls download what is new and the last 2.5 minutes again, never the kept records.
- * - An entry over 1 MB compressed keeps its newest records and stays in use: first the records every Zap on
- *   time has had leave it (returned more than `holdMs` ago, not waiting for a rush to drain), then the
- *   oldest of the others. Its settled position does not move, so polls still read only after it; a shed
- *   record after that position is listed by id, so that the polls that read it again do not take it for
- *   new. What that means for the guarantees: a Zap polling on time loses nothing, whatever the entry sheds,
- *   because every record reaches the stream's polls as new (new records fill an answer first, and the
- *   settled position passes only what an answer carried). A record shed while still owed (returned less
- *   than `holdMs` ago, or by a rush not yet drained) reaches only the Zaps whose polls returned it before:
- *   with several Zaps on one stream, a rush larger than the cap can leave the others short of it. It is not
- *   read again for them: the endpoint takes only `since`, so reading it again would mean reading all that
- *   came after it, the rush included, at every poll. At 1,000 registrations an hour the entry is about a
- *   fifth of its cap: the held-Zap guarantees hold at steady state.
+ * - An entry over 1 MB compressed, or whose records some Zap on time may lack add up to more than half an
+ *   answer, keeps its newest records and stays in use: first the records every Zap on time has had leave
+ *   it (returned more than `holdMs` ago, not waiting for a rush to drain), then the oldest of the others,
+ *   which become owed shares (owed.ts): under keys of their own, returned whole by every poll for
+ *   `owedTurnMs` in their turn, read again from the service when the cache lost them. So every record
+ *   reaches every Zap of the stream that polls on time, whatever its interval and however large the rush;
+ *   a rush reaches the slowest Zap at about an answer (6 MiB) per `owedTurnMs`. Its settled position does
+ *   not move, so polls still read only after it; a record that left it after that position is listed by
+ *   id, so that the polls that read it again do not take it for new.
  * - A missing or unreadable entry, or one that unpacks to more than its cap, is not used: the poll reads its
- *   window from the checkpoints instead, as below, and keeps what it returned. A record may then stop being
+ *   window from the checkpoints instead, as below, and keeps what it returned; what of that window it
+ *   could not return again becomes an owed share of a range only, read from the service at its turn. A record may then stop being
  *   returned only after every poll of the stream returned it during `holdMs` (50 minutes): longer than the
  *   longest gap between two polls of one Zap on time (15 minutes between polls, up to 30 minutes of delay,
  *   and a margin). Kept records are returned longer than that, so either way holds.

@@ -16,8 +16,8 @@
  *
  * An entry over its cap keeps its newest records and stays in use (`packWithin`): the records every Zap on
  * time has had leave it first, then the oldest others; those of them after the settled position are listed
- * by position (`s`), since the next polls read them again. What that costs a second Zap of the stream is in
- * cursor.ts's comment. An entry that unpacks to more than `keptUnpackedCapBytes` is treated as missing,
+ * by position (`s`), since the next polls read them again. Those some Zap may still lack become owed shares
+ * (owed.ts). An entry that unpacks to more than `keptUnpackedCapBytes` is treated as missing,
  * without unpacking more (`packWithin` never writes one).
  */
 import { randomUUID } from 'node:crypto';

@@ -6,7 +6,7 @@
 import type { FakeCache } from '../../scripts/lib/fakeCache';
 import { type RushScenario, playRush } from '../../scripts/lib/pollPlay';
 import { type PollTimings, pollTimings } from '../../src/polling';
-import { performWith } from '../triggers/common/harness';
+import { performWith } from './harness';
 
 const SCALE = 96;
 export const timings: PollTimings = pollTimings({

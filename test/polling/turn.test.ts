@@ -17,7 +17,7 @@ import {
   ScriptedServer,
   Zap,
   fakeZ,
-} from '../triggers/common/harness';
+} from './harness';
 
 const realNow = Date.now;
 afterEach(() => {

@@ -6,7 +6,7 @@
  */
 import { type RushScenario, playRush } from '../../scripts/lib/pollPlay';
 import { type PollTimings, pollTimings } from '../../src/polling';
-import { performWith } from '../triggers/common/harness';
+import { performWith } from './harness';
 
 const SCALE = 24;
 const timings: PollTimings = pollTimings({

@@ -6,14 +6,14 @@
  */
 import { Readable } from 'node:stream';
 import { type Bundle, type ZObject, errors } from 'zapier-platform-core';
-import type { Submission } from '../../../src/connect';
-import { SAMPLE_EVENT } from '../../../src/mappers/event';
-import { SAMPLE_SUBMISSION } from '../../../src/mappers/submission';
-import newSubmission, { newSubmissionTrigger } from '../../../src/triggers/newSubmission';
-import type { PollTimings } from '../../../src/polling';
-import { FakeCache } from '../../support/cache';
-import { callable, functionOf } from '../../../scripts/lib/app';
-import { wireList } from '../../../sandbox/wire';
+import type { Submission } from '../../src/connect';
+import { SAMPLE_EVENT } from '../../src/mappers/event';
+import { SAMPLE_SUBMISSION } from '../../src/mappers/submission';
+import newSubmission, { newSubmissionTrigger } from '../../src/triggers/newSubmission';
+import type { PollTimings } from '../../src/polling';
+import { FakeCache } from '../support/cache';
+import { callable, functionOf } from '../../scripts/lib/app';
+import { wireList } from '../../sandbox/wire';
 
 /** The trigger's `perform` as the app has it, or with other polling timings (a test's). */
 export const performWith = (timings?: PollTimings) =>

@@ -1,7 +1,7 @@
 import { brotliCompressSync, constants } from 'node:zlib';
 import type { ZObject } from 'zapier-platform-core';
-import { accountCache } from '../../../src/memory';
-import { POLL_TIMINGS } from '../../../src/polling';
+import { accountCache } from '../../src/memory';
+import { POLL_TIMINGS } from '../../src/polling';
 import {
   type Kept,
   decodeTail,
@@ -10,8 +10,8 @@ import {
   pack,
   packWithin,
   unpack,
-} from '../../../src/polling/kept';
-import { FakeCache } from '../../support/cache';
+} from '../../src/polling/kept';
+import { FakeCache } from '../support/cache';
 
 const MINUTE = 60_000;
 const NOW = 1_800_000_000_000;

@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { POLL_TIMINGS as CURSOR_TIMING, pollTimings } from '../../../src/polling';
+import { POLL_TIMINGS as CURSOR_TIMING, pollTimings } from '../../src/polling';
 import {
   type Checkpoint,
   type CursorState,
@@ -7,9 +7,9 @@ import {
   parseState,
   planPoll as planAt,
   withCheckpoint as withCheckpointAt,
-} from '../../../src/polling/state';
-import { type Entry, selectEntries as selectWithin } from '../../../src/polling/window';
-import { MAX_DEDUPE_ITEMS } from '../../../src/triggers/common/polling';
+} from '../../src/polling/state';
+import { type Entry, selectEntries as selectWithin } from '../../src/polling/window';
+import { MAX_DEDUPE_ITEMS } from '../../src/triggers/common/polling';
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;

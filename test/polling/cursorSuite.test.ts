@@ -4,7 +4,7 @@
  * (the ids ever returned to it, whether into its dedupe table or as runs, equal the set created), that
  * nothing which existed when the Zap was turned on ran it, and counts what was transferred.
  */
-import { POLL_TIMINGS as CURSOR_TIMING, type PollTimings } from '../../../src/polling';
+import { POLL_TIMINGS as CURSOR_TIMING, type PollTimings } from '../../src/polling';
 import {
   EVENT_ID,
   FakeCache,
