@@ -55,7 +55,7 @@ export const POLL_FACTS: PollFacts = {
   jitterMs: 5 * MINUTE,
   visibilityDelayMs: 2 * MINUTE,
   marginMs: 3 * MINUTE,
-  settleMarginMs: 30 * SECOND,
+  settleMarginMs: 1 * SECOND,
   clockSkewMs: 15 * MINUTE,
   lookbackDayMs: 24 * HOUR,
   answerLimitBytes: 6 * MIB,
