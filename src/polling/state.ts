@@ -39,12 +39,6 @@ export type CursorState = z.infer<typeof CursorStateSchema>;
 export const stateRecord = (cache: AccountCache, key: string, timings: PollTimings) =>
   cacheRecord(cache, key, CursorStateSchema, timings.stateTtlSeconds);
 
-/** A stored state, or `null` for anything that is not one (a missing, expired, older or foreign entry). */
-export const parseState = (value: unknown): CursorState | null => {
-  const parsed = CursorStateSchema.safeParse(value);
-  return parsed.success ? parsed.data : null;
-};
-
 export const activeFloor = (state: CursorState | null, now: number) =>
   state?.floor && state.floor.until > now ? state.floor : null;
 
