@@ -15,7 +15,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import * as z from 'zod';
-import { type AccountCache, cacheRecord } from '../memory';
+import { type AccountCache, type CacheRecord, cacheRecord } from '../memory';
 import { answerBytes, pack, unpack } from './kept';
 import { type Position, PositionSchema, comparePositions } from './position';
 import type { PollTimings } from './timings';
@@ -96,46 +96,76 @@ export interface OwedChange {
   added: ShareRef[];
 }
 
+/**
+ * The index after a poll's `change`, and the shares done (their keys to clear): a share of the turn the
+ * poll returned whole starts its turn (if it had not), one it did not return starts it again later.
+ */
+const nextIndex = (fresh: OwedIndex, change: OwedChange, now: number, timings: PollTimings) => {
+  const done = (ref: ShareRef) => ref.t !== undefined && ref.t <= now - timings.owedTurnMs;
+  const mine = new Map(change.turn.map((ref) => [ref.id, change.refilled.get(ref.id) ?? ref]));
+  const shares: ShareRef[] = [];
+  const cleared: string[] = [];
+  for (const ref of [...fresh.shares, ...change.added]) {
+    const current = mine.get(ref.id) ?? ref;
+    if (done(current)) {
+      cleared.push(ref.id);
+      continue;
+    }
+    // Returned whole by every poll since `t`: a share this poll did not return starts its turn again.
+    const { t, ...rest } = current;
+    if (change.returned.has(ref.id)) shares.push({ ...rest, t: t ?? now });
+    else shares.push(rest);
+  }
+  shares.sort((a, b) => comparePositions(a.from, b.from));
+  return { next: { r: Math.max(fresh.r, 0) + 1, shares }, cleared };
+};
+
+/** Writes `entries` as shares (oldest first), each of about `owedShareBytes` and at most one cache value. */
+const writeSharesOf = async <R>(
+  entries: Array<OwedEntry<R>>,
+  share: (id: string) => CacheRecord<string>,
+  timings: PollTimings,
+): Promise<ShareRef[]> => {
+  const refs: ShareRef[] = [];
+  const cut = async (part: Array<OwedEntry<R>>): Promise<void> => {
+    const g = randomUUID().slice(0, 8);
+    const packed = pack({ g, e: part });
+    if (packed.length > timings.cacheValueBytes && part.length > 1) {
+      const half = Math.ceil(part.length / 2);
+      await cut(part.slice(0, half));
+      await cut(part.slice(half));
+      return;
+    }
+    const first = part[0] as OwedEntry<R>;
+    const last = part[part.length - 1] as OwedEntry<R>;
+    const id = randomUUID().slice(0, 12);
+    await share(id).write(packed);
+    const b = part.reduce((n, entry) => n + entryBytes(entry), 0);
+    refs.push({ id, g, from: { ms: first[0], id: first[1] }, to: { ms: last[0], id: last[1] }, b });
+  };
+  const sorted = [...entries].sort((a, b) => a[0] - b[0] || (a[1] < b[1] ? -1 : a[1] > b[1] ? 1 : 0));
+  let part: Array<OwedEntry<R>> = [];
+  let bytes = 0;
+  for (const entry of sorted) {
+    part.push(entry);
+    bytes += entryBytes(entry);
+    if (bytes < timings.owedShareBytes) continue;
+    await cut(part);
+    part = [];
+    bytes = 0;
+  }
+  if (part.length) await cut(part);
+  // `from` is just before the first record, so that a range read again includes it.
+  return refs.map((ref) => ({ ...ref, from: { ms: ref.from.ms - 1, id: '' } }));
+};
+
 /** The stream's owed shares in the account's cache. */
 export const owedStore = (cache: AccountCache, key: string, timings: PollTimings) => {
   const index = cacheRecord(cache, `${key}:owed`, OwedIndexSchema, timings.owedTtlSeconds);
   const share = (id: string) => cacheRecord(cache, `${key}:owed:${id}`, z.string(), timings.owedTtlSeconds);
   const cap = timings.keptUnpackedCapBytes;
 
-  /** Writes `entries` (oldest first) as shares of at most a quarter answer and one cache value each. */
-  const writeShares = async <R>(entries: Array<OwedEntry<R>>): Promise<ShareRef[]> => {
-    const refs: ShareRef[] = [];
-    const cut = async (part: Array<OwedEntry<R>>): Promise<void> => {
-      const g = randomUUID().slice(0, 8);
-      const packed = pack({ g, e: part });
-      if (packed.length > timings.cacheValueBytes && part.length > 1) {
-        const half = Math.ceil(part.length / 2);
-        await cut(part.slice(0, half));
-        await cut(part.slice(half));
-        return;
-      }
-      const first = part[0] as OwedEntry<R>;
-      const last = part[part.length - 1] as OwedEntry<R>;
-      const id = randomUUID().slice(0, 12);
-      await share(id).write(packed);
-      const b = part.reduce((n, entry) => n + entryBytes(entry), 0);
-      refs.push({ id, g, from: { ms: first[0], id: first[1] }, to: { ms: last[0], id: last[1] }, b });
-    };
-    const sorted = [...entries].sort((a, b) => a[0] - b[0] || (a[1] < b[1] ? -1 : a[1] > b[1] ? 1 : 0));
-    let part: Array<OwedEntry<R>> = [];
-    let bytes = 0;
-    for (const entry of sorted) {
-      part.push(entry);
-      bytes += entryBytes(entry);
-      if (bytes < timings.owedShareBytes) continue;
-      await cut(part);
-      part = [];
-      bytes = 0;
-    }
-    if (part.length) await cut(part);
-    // `from` is just before the first record, so that a range read again includes it.
-    return refs.map((ref) => ({ ...ref, from: { ms: ref.from.ms - 1, id: '' } }));
-  };
+  const writeShares = <R>(entries: Array<OwedEntry<R>>) => writeSharesOf(entries, share, timings);
 
   return {
     /** The index: the newer of its own key and the state's copy. */
@@ -187,23 +217,7 @@ export const owedStore = (cache: AccountCache, key: string, timings: PollTimings
      */
     close: async (fresh: OwedIndex, change: OwedChange, now: number): Promise<OwedIndex | null> => {
       if (!fresh.shares.length && !change.added.length) return null;
-      const done = (ref: ShareRef) => ref.t !== undefined && ref.t <= now - timings.owedTurnMs;
-      const mine = new Map(change.turn.map((ref) => [ref.id, change.refilled.get(ref.id) ?? ref]));
-      const shares: ShareRef[] = [];
-      const cleared: string[] = [];
-      for (const ref of [...fresh.shares, ...change.added]) {
-        const current = mine.get(ref.id) ?? ref;
-        if (done(current)) {
-          cleared.push(ref.id);
-          continue;
-        }
-        // Returned whole by every poll since `t`: a share this poll did not return starts its turn again.
-        const { t, ...rest } = current;
-        if (change.returned.has(ref.id)) shares.push({ ...rest, t: t ?? now });
-        else shares.push(rest);
-      }
-      shares.sort((a, b) => comparePositions(a.from, b.from));
-      const next = { r: Math.max(fresh.r, 0) + 1, shares };
+      const { next, cleared } = nextIndex(fresh, change, now, timings);
       await Promise.all([index.write(next), ...cleared.map((id) => share(id).clear())]);
       return next;
     },
