@@ -6,6 +6,7 @@
  * what was transferred. Importing it sets the client clock up for the test file.
  */
 import { POLL_TIMINGS as CURSOR_TIMING, type PollTimings } from '../../src/polling';
+import type { Clock } from '../../src/memory';
 export { CURSOR_TIMING, EVENT_ID, HOUR, MINUTE, Rng, START, logLines };
 import {
   EVENT_ID,
@@ -122,12 +123,12 @@ export const history = (server: ScriptedServer, hours: number, perHour: number) 
   }
 };
 
-export const setup = (count = 1, timings?: PollTimings) => {
+export const setup = (count = 1, timings?: PollTimings, clock?: Clock) => {
   client.now = START;
   const server = new ScriptedServer();
   const cache = new FakeCache();
   const z = fakeZ(server, cache);
-  const perform = performWith(timings);
+  const perform = performWith(timings, clock);
   const zaps = Array.from(
     { length: count },
     (_, i) => new Zap(`Zap ${'ABCD'[i] ?? i}`, z, { eventId: EVENT_ID }, perform),
