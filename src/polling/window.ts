@@ -3,7 +3,7 @@
  * first (oldest first up to the answer budget, or the newest ones for a stateless poll), then, in what is
  * left of the budget, the kept records again (oldest first) for Zaps that Zapier held.
  */
-import { FirstWithin } from '../account/selection';
+import { FirstWithin } from './run';
 import { type Kept, type KeptBatch, isRecent, shedAfter } from './kept';
 import { type Position, at, comparePositions, earlier } from './position';
 import type { Checkpoint, Plan, SinceKind } from './state';
