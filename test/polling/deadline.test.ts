@@ -10,16 +10,7 @@ import { accountCache } from '../../src/memory';
 import { POLL_TIMINGS } from '../../src/polling';
 import { newSubmissionTrigger, submissionStreamKey } from '../../src/triggers/newSubmission';
 import { virtualClock } from '../support/clock';
-import {
-  BASE_URL,
-  EVENT_ID,
-  FakeCache,
-  MINUTE,
-  START,
-  ScriptedServer,
-  Zap,
-  fakeZ,
-} from './harness';
+import { BASE_URL, EVENT_ID, FakeCache, MINUTE, START, ScriptedServer, Zap, fakeZ } from './harness';
 
 const realNow = Date.now;
 afterEach(() => {
