@@ -34,6 +34,11 @@ export class FakeCache {
     return entry ? (JSON.parse(entry.json) as unknown) : undefined;
   }
 
+  /** Drops one key, as a cache that evicts it. */
+  drop(key: string): void {
+    this.store.delete(key);
+  }
+
   /** Replaces the value under `key`, keeping its expiry. */
   poke(key: string, value: unknown): void {
     const entry = this.live(key);

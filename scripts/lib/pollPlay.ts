@@ -22,7 +22,10 @@ const VISIBILITY_MS = 2 * MINUTE;
 
 export interface RushScenario {
   name: string;
+  /** The interval of the stream's one Zap, when `zaps` is not given. */
   everyMin: number;
+  /** The Zaps sharing the stream (same account, same inputs): each its interval, and its first poll's offset. */
+  zaps?: Array<{ everyMin: number; phaseMin?: number }>;
   /** The rush: how many registrations, over how long, of what size (UTF-8 bytes of a record's JSON). */
   rush: { count: number; minutes: number; recordBytes: number; script: 'latin' | 'cyrillic' };
   /** The steady flow around it. */
@@ -189,13 +192,15 @@ export const rushZ = (service: RushService, cache: FakeCache): ZObject =>
 /** What one poll cost and carried. */
 export interface PlayedPoll {
   at: number;
+  /** Which Zap of the stream polled (its index in the scenario's Zaps). */
+  zap: number;
   service: number;
-  /** Bytes of the registrations that became visible since the previous poll: no trigger can read less. */
+  /** Bytes of the registrations that became visible since the stream's previous poll: no trigger can read less. */
   floor: number;
   /**
-   * Bytes of the registrations made after the previous poll less the 2-minute visibility delay and visible
-   * now: what any reader of a `since`-only endpoint that hands every registration over at the first poll
-   * after it becomes visible must read (it cannot know which of them it has not seen yet).
+   * Bytes of the registrations made after the stream's previous poll less the 2-minute visibility delay and
+   * visible now: what any reader of a `since`-only endpoint that hands every registration over at the first
+   * poll after it becomes visible must read (it cannot know which of them it has not seen yet).
    */
   least: number;
   answer: number;
@@ -206,18 +211,35 @@ export interface PlayedPoll {
   rss: number;
 }
 
+/** One Zap of the stream, as the play ends. */
+export interface PlayedZap {
+  everyMin: number;
+  /** Registrations visible at its last poll (made after it was turned on) that never reached it. */
+  lost: number;
+  /** When the last registration of the rush reached it, after it was made. */
+  lastDelayMs: number;
+  /** When it had the whole rush, after the rush's first registration was made (`Infinity`: never). */
+  wholeRushMs: number;
+  /** The latest a registration made after it had the whole rush reached it, after it was made. */
+  latestAfterMs: number;
+  /** When the first few registrations it never received were made, after the rush's first (for a report). */
+  missedAtMs: number[];
+}
+
 export interface Played {
   scenario: RushScenario;
   polls: PlayedPoll[];
+  /** Registrations lost, summed over the Zaps. */
   lost: number;
-  /** When the last registration of the rush reached the Zap, after it was made. */
+  /** When the last registration of the rush reached every Zap, after it was made. */
   lastDelayMs: number;
-  /** The delay handing the rush over in 6 MiB answers allows, plus one interval. */
+  /** The delay handing the rush over in 6 MiB answers allows, plus one interval (of the slowest Zap). */
   floorDelayMs: number;
-  /** From this poll on, the backlog is drained (the rush and the steady registrations behind it). */
+  /** From this poll on, the backlog is drained for every Zap (the rush and the steady registrations behind it). */
   drainedFrom: number;
   /** The largest whole kept entry written (bytes of its JSON in the cache). */
   largestKept: number;
+  zaps: PlayedZap[];
 }
 
 const bundle = (meta: Record<string, unknown>): Bundle =>
@@ -246,18 +268,19 @@ const populate = (service: RushService, s: RushScenario, until: number) => {
 };
 
 /**
- * The delay of the last rush registration that 6 MiB answers allow, plus one interval: handing the rush
- * over (its items, in UTF-8 bytes) takes that many polls from its start; and no registration reaches a Zap
- * before it is visible (up to 2 minutes after it is made).
+ * The delay of the last rush registration that 6 MiB answers allow, plus one interval (the slowest Zap's):
+ * handing the rush over (its items, in UTF-8 bytes) takes that many polls from its start; and no
+ * registration reaches a Zap before it is visible (up to 2 minutes after it is made).
  */
 const floorDelay = (
   service: RushService,
   s: RushScenario,
+  everyMin: number,
   last: Registration | undefined,
   itemBytes: (n: number) => number,
 ): number => {
   const end = PLAY_START + s.rush.minutes * MINUTE;
-  const every = s.everyMin * MINUTE;
+  const every = everyMin * MINUTE;
   let bytes = 0;
   for (const reg of service.regs)
     if (reg.createdMs >= PLAY_START && reg.createdMs < end) bytes += itemBytes(reg.n);
@@ -267,110 +290,173 @@ const floorDelay = (
   return Math.max(0, handed, visible) + every;
 };
 
+/** The Zaps of a scenario: its `zaps`, or one Zap at its interval. */
+export const zapsOf = (s: RushScenario) => s.zaps ?? [{ everyMin: s.everyMin }];
+
+/** One Zap of the play: its interval, its next poll, and Zapier's dedupe table (id → when it reached it). */
+interface PlayZap {
+  every: number;
+  next: number;
+  seen: Map<string, number>;
+  lastStart: number;
+  wholeAt: number;
+}
+
+/** What one poll of `zap` cost and carried; `previous`: the stream's previous poll. */
+const pollOf = async (
+  play: { service: RushService; cache: FakeCache; perform: PerformFunction; z: ZObject },
+  zap: PlayZap,
+  index: number,
+  previous: number,
+): Promise<PlayedPoll> => {
+  const { service, cache } = play;
+  const [sent, read, written] = [service.bytesSent, cache.bytesRead, cache.bytesWritten];
+  const items = (await play.perform(play.z, bundle({}))) as Array<{ id: string }>;
+  let fresh = 0;
+  for (const item of items) {
+    if (zap.seen.has(item.id)) continue;
+    zap.seen.set(item.id, service.now);
+    fresh += 1;
+  }
+  let floor = 0;
+  let least = 0;
+  for (const r of service.regs) {
+    if (r.visibleMs > service.now) continue;
+    if (r.visibleMs > previous) floor += r.bytes + 1;
+    if (r.createdMs > previous - VISIBILITY_MS) least += r.bytes + 1;
+  }
+  const rss = Math.max(service.peakRss, process.memoryUsage.rss());
+  service.peakRss = 0;
+  return {
+    at: service.now,
+    zap: index,
+    service: service.bytesSent - sent,
+    floor,
+    least,
+    answer: Buffer.byteLength(JSON.stringify(items)),
+    items: items.length,
+    fresh,
+    cacheRead: cache.bytesRead - read,
+    cacheWritten: cache.bytesWritten - written,
+    rss,
+  };
+};
+
+/** The Zaps are turned on this long before the rush. */
+const TURNED_ON = PLAY_START - 150 * MINUTE;
+
+/** What a Zap received, as the play ends. */
+const zapOutcome = (service: RushService, zap: PlayZap, last: Registration | undefined): PlayedZap => {
+  const owed = (r: Registration) => r.visibleMs < zap.lastStart && r.createdMs > TURNED_ON;
+  let lost = 0;
+  let latestAfterMs = 0;
+  const missedAtMs: number[] = [];
+  for (const r of service.regs) {
+    const got = zap.seen.get(service.idOf(r.n));
+    if (got === undefined && owed(r) && (lost += 1) <= 5) missedAtMs.push(r.createdMs - PLAY_START);
+    if (got !== undefined && r.createdMs > zap.wholeAt)
+      latestAfterMs = Math.max(latestAfterMs, got - r.createdMs);
+  }
+  const lastGot = last ? zap.seen.get(service.idOf(last.n)) : undefined;
+  const lastDelayMs = last && lastGot !== undefined ? lastGot - last.createdMs : Infinity;
+  return {
+    everyMin: zap.every / MINUTE,
+    lost,
+    lastDelayMs,
+    wholeRushMs: zap.wholeAt - PLAY_START,
+    latestAfterMs,
+    missedAtMs,
+  };
+};
+
 /**
- * Plays `s` through `perform` (New Form Submission's): the Zap is turned on 2.5 hours before the rush and
- * polls every interval until the backlog is drained and the kept entry has renewed itself (or `maxHours`).
+ * Plays `s` through `perform` (New Form Submission's): each Zap of the stream is turned on 2.5 hours before
+ * the rush and polls every interval (from its phase) until every Zap had the whole rush and caught up, and
+ * `afterHours` more (or `maxHours`). Each Zap has its own dedupe table; the polls share one cache.
  */
 export const playRush = async (
   s: RushScenario,
   perform: PerformFunction,
-  /** Between two polls (each is an invocation of its own at Zapier): the benchmark collects garbage. */
-  betweenPolls: () => void = () => undefined,
+  /**
+   * Before each poll (each is an invocation of its own at Zapier): the benchmark collects garbage, a test
+   * may damage the cache.
+   */
+  betweenPolls: (cache: FakeCache, poll: number) => void = () => undefined,
 ): Promise<Played> => {
-  const every = s.everyMin * MINUTE;
   const maxEnd = PLAY_START + (s.maxHours ?? 30) * HOUR;
   const service = new RushService();
   populate(service, s, maxEnd);
   const cache = new FakeCache(() => service.now);
   const z = rushZ(service, cache);
+  const play = { service, cache, perform, z };
   const realNow = Date.now;
   Date.now = () => service.now;
-  const seen = new Map<string, number>();
+  const rushEnd = PLAY_START + s.rush.minutes * MINUTE;
+  const rushIds = service.regs.filter((r) => r.createdMs >= PLAY_START && r.createdMs < rushEnd);
+  const zaps: PlayZap[] = zapsOf(s).map((zap) => ({
+    every: zap.everyMin * MINUTE,
+    next: TURNED_ON + (zap.phaseMin ?? 0) * MINUTE,
+    seen: new Map<string, number>(),
+    lastStart: 0,
+    wholeAt: Infinity,
+  }));
   const polls: PlayedPoll[] = [];
-  const lastRush = service.regs.reduce(
-    (n, r) => (r.createdMs < PLAY_START + s.rush.minutes * MINUTE ? Math.max(n, r.n) : n),
-    0,
-  );
   let drainedFrom = -1;
-  let lastStart = 0;
+  let drainedAt = Infinity;
   try {
-    service.now = PLAY_START - 150 * MINUTE;
-    for (const item of (await perform(z, bundle({ isPopulatingDedupe: true }))) as Array<{ id: string }>)
-      seen.set(item.id, service.now);
-    let previous = service.now;
-    while (service.now < maxEnd) {
-      betweenPolls();
-      service.now += every;
-      lastStart = service.now;
-      const [sent, read, written] = [service.bytesSent, cache.bytesRead, cache.bytesWritten];
-      const items = (await perform(z, bundle({}))) as Array<{ id: string }>;
-      let fresh = 0;
-      for (const item of items) {
-        if (seen.has(item.id)) continue;
-        seen.set(item.id, service.now);
-        fresh += 1;
-      }
-      let floor = 0;
-      let least = 0;
-      for (const r of service.regs) {
-        if (r.visibleMs > service.now) continue;
-        if (r.visibleMs > previous) floor += r.bytes + 1;
-        if (r.createdMs > previous - VISIBILITY_MS) least += r.bytes + 1;
-      }
+    for (const zap of zaps) {
+      service.now = zap.next;
+      for (const item of (await perform(z, bundle({ isPopulatingDedupe: true }))) as Array<{ id: string }>)
+        zap.seen.set(item.id, service.now);
+      zap.next += zap.every;
+    }
+    let previous = TURNED_ON;
+    for (;;) {
+      const index = zaps.reduce((best, zap, i) => (zap.next < (zaps[best]?.next ?? Infinity) ? i : best), 0);
+      const zap = zaps[index] as PlayZap;
+      if (zap.next >= maxEnd || zap.next > drainedAt + (s.afterHours ?? 3) * HOUR) break;
+      betweenPolls(cache, polls.length);
+      service.now = zap.next;
+      zap.lastStart = service.now;
+      zap.next += zap.every;
+      polls.push(await pollOf(play, zap, index, previous));
       previous = service.now;
-      const rss = Math.max(service.peakRss, process.memoryUsage.rss());
-      service.peakRss = 0;
-      polls.push({
-        at: service.now,
-        service: service.bytesSent - sent,
-        floor,
-        least,
-        answer: Buffer.byteLength(JSON.stringify(items)),
-        items: items.length,
-        fresh,
-        cacheRead: cache.bytesRead - read,
-        cacheWritten: cache.bytesWritten - written,
-        rss,
-      });
-      // Drained: the last of the rush, and every registration visible when this poll started, reached the Zap.
-      const caughtUp = () =>
+      if (zap.wholeAt === Infinity && rushIds.every((r) => zap.seen.has(service.idOf(r.n))))
+        zap.wholeAt = service.now;
+      // Drained: every Zap had the whole rush, and every registration visible when its last poll started.
+      const caughtUp = (z: PlayZap) =>
+        z.wholeAt < Infinity &&
         service.regs.every(
-          (r) =>
-            r.visibleMs >= lastStart ||
-            r.createdMs <= PLAY_START - 150 * MINUTE ||
-            seen.has(service.idOf(r.n)),
+          (r) => r.visibleMs >= z.lastStart || r.createdMs <= TURNED_ON || z.seen.has(service.idOf(r.n)),
         );
-      if (drainedFrom < 0 && seen.has(service.idOf(lastRush)) && caughtUp()) drainedFrom = polls.length;
-      // Once drained, the play goes on until the kept entry holds none of the rush (150 minutes and a poll).
-      if (drainedFrom >= 0 && (polls.length - drainedFrom) * every > (s.afterHours ?? 3) * HOUR) break;
+      if (drainedFrom < 0 && zaps.every(caughtUp)) {
+        drainedFrom = polls.length;
+        drainedAt = service.now;
+      }
     }
   } finally {
     Date.now = realNow;
   }
-  const lost = service.regs.filter(
-    (r) => r.visibleMs < lastStart && r.createdMs > PLAY_START - 150 * MINUTE && !seen.has(service.idOf(r.n)),
-  ).length;
-  const last = service.regs[lastRush];
-  const lastDelayMs =
-    last && seen.has(service.idOf(lastRush))
-      ? (seen.get(service.idOf(lastRush)) ?? 0) - last.createdMs
-      : Infinity;
+  const last = service.regs[rushIds[rushIds.length - 1]?.n ?? 0];
+  const outcomes = zaps.map((zap) => zapOutcome(service, zap, last));
   const context = eventContextOf(SAMPLE_EVENT);
   const itemBytes = (n: number) => {
     const reg = service.regs[n];
     const record = reg ? (JSON.parse(service.record(reg)) as Submission) : null;
     return record ? Buffer.byteLength(JSON.stringify(toSubmissionItem(record, context))) + 1 : 0;
   };
+  const slowest = Math.max(...zapsOf(s).map((zap) => zap.everyMin));
   return {
     scenario: s,
     polls,
-    lost,
-    lastDelayMs,
-    floorDelayMs: floorDelay(service, s, last, itemBytes),
+    lost: outcomes.reduce((n, o) => n + o.lost, 0),
+    lastDelayMs: Math.max(...outcomes.map((o) => o.lastDelayMs)),
+    floorDelayMs: floorDelay(service, s, slowest, last, itemBytes),
     drainedFrom,
     largestKept: Math.max(
       0,
       ...[...cache.largest].filter(([key]) => key.endsWith(':kept')).map(([, bytes]) => bytes),
     ),
+    zaps: outcomes,
   };
 };

@@ -15,20 +15,18 @@
  *   `createdAt` read; never later than the app's own clock, nor than it minus the offset earlier polls
  *   measured) minus the 2-minute visibility delay and 30 s. A poll reads only the records after it:
  *   steady polls download what is new and the last 2.5 minutes again, never the kept records.
- * - An entry over 1 MB compressed keeps its newest records and stays in use: first the records every Zap on
- *   time has had leave it (returned more than `holdMs` ago, not waiting for a rush to drain), then the
- *   oldest of the others. Its settled position does not move, so polls still read only after it; a shed
- *   record after that position is listed by id, so that the polls that read it again do not take it for
- *   new. What that means for the guarantees: a Zap polling on time loses nothing, whatever the entry sheds,
- *   because every record reaches the stream's polls as new (new records fill an answer first, and the
- *   settled position passes only what an answer carried). A record shed while still owed (returned less
- *   than `holdMs` ago, or by a rush not yet drained) reaches only the Zaps whose polls returned it before:
- *   with several Zaps on one stream, a rush larger than the cap can leave the others short of it. It is not
- *   read again for them: the endpoint takes only `since`, so reading it again would mean reading all that
- *   came after it, the rush included, at every poll. At 1,000 registrations an hour the entry is about a
- *   fifth of its cap: the held-Zap guarantees hold at steady state.
+ * - An entry over 1 MB compressed, or whose records some Zap on time may lack add up to more than half an
+ *   answer, keeps its newest records and stays in use: first the records every Zap on time has had leave
+ *   it (returned more than `holdMs` ago, not waiting for a rush to drain), then the oldest of the others,
+ *   which become owed shares (owed.ts): under keys of their own, returned whole by every poll for
+ *   `owedTurnMs` in their turn, read again from the service when the cache lost them. So every record
+ *   reaches every Zap of the stream that polls on time, whatever its interval and however large the rush;
+ *   a rush reaches the slowest Zap at about an answer (6 MiB) per `owedTurnMs`. Its settled position does
+ *   not move, so polls still read only after it; a record that left it after that position is listed by
+ *   id, so that the polls that read it again do not take it for new.
  * - A missing or unreadable entry, or one that unpacks to more than its cap, is not used: the poll reads its
- *   window from the checkpoints instead, as below, and keeps what it returned. A record may then stop being
+ *   window from the checkpoints instead, as below, and keeps what it returned; what of that window it
+ *   could not return again becomes an owed share of a range only, read from the service at its turn. A record may then stop being
  *   returned only after every poll of the stream returned it during `holdMs` (50 minutes): longer than the
  *   longest gap between two polls of one Zap on time (15 minutes between polls, up to 30 minutes of delay,
  *   and a margin). Kept records are returned longer than that, so either way holds.
@@ -74,7 +72,16 @@ import {
   withCheckpoint,
 } from './state';
 import type { PollTimings } from './timings';
-import type { PollSelection, WindowPoll } from './window';
+import type { OwedSelection, PollSelection, WindowPoll } from './window';
+import {
+  type OwedEntry,
+  type OwedIndex,
+  type ShareRead,
+  type ShareRef,
+  newerIndex,
+  owedStore,
+  turnOf,
+} from './owed';
 
 /** One poll of a since-stream, from `openPoll` to `closePoll`. */
 export interface SincePoll extends WindowPoll {
@@ -87,6 +94,9 @@ export interface SincePoll extends WindowPoll {
   cache: AccountCache;
   state: CursorState | null;
   keptRead: KeptRead | null;
+  /** The owed shares' index as the poll read it, and the shares of the turn. */
+  owedIndex: OwedIndex;
+  owed: Array<ShareRead<unknown>>;
 }
 
 /**
@@ -119,25 +129,39 @@ export const openPoll = async (
   const now = () => clock.now();
   const started = now();
   const cache = accountCache(z, bundle, now);
-  const [state, keptValue] = await Promise.all([
+  const owedShares = owedStore(cache, stream.key, timings);
+  const polling = stream.kind === 'poll';
+  const [state, keptValue, owedOwn] = await Promise.all([
     stateRecord(cache, stream.key, timings).read(),
-    stream.kind === 'poll' ? keptStore(cache, stream.key, timings).read(started) : null,
+    polling ? keptStore(cache, stream.key, timings).read(started) : null,
+    polling ? owedShares.readIndex(null) : null,
   ]);
   const keptRead = trustedKept(keptValue, state ?? null, started, timings);
   const plan: Plan = planPoll(stream.kind, state ?? null, started, keptRead?.kept.settled ?? null, timings);
-  const timeoutMs = Math.max(
-    timings.minRequestTimeoutMs,
-    // The run's time so far counts: a poll that waited for another has that much less.
-    streamLimits().lookupMs - timings.requestMarginMs - (now() - (stream.runStarted ?? started)),
+  const owedIndex = polling ? newerIndex(owedOwn, state?.owed) : newerIndex(null, null);
+  const owed = await owedShares.readShares(turnOf(owedIndex, started, timings));
+  // Shares the cache lost are read again from the service: the poll's one request covers their ranges.
+  const since = owed.reduce(
+    (oldest, share) => (share.entries ? oldest : Math.min(oldest, share.ref.from.ms)),
+    plan.since,
+  );
+  // The run's time so far counts (the event's lookup, a wait for another poll): the request ends by the
+  // run's deadline, Zapier's limit less a margin. Below the shortest read, the poll gives up (index.ts).
+  const elapsed = now() - (stream.runStarted ?? started);
+  const timeoutMs = Math.min(
+    streamLimits().lookupMs - timings.requestMarginMs - elapsed,
+    timings.runLimitMs - timings.requestMarginMs - elapsed,
   );
   return {
     key: stream.key,
     kind: stream.kind,
-    since: new Date(plan.since).toISOString(),
+    since: new Date(since).toISOString(),
     timeoutMs,
     cache,
     state: state ?? null,
     keptRead,
+    owedIndex,
+    owed,
     kept: keptRead?.kept ?? null,
     offset: state?.offset ?? null,
     plan,
@@ -166,6 +190,11 @@ export const pollRequest = async <T>(poll: SincePoll, request: Promise<T>): Prom
   }
 };
 
+/** A poll that gives up before its read: its window stays for the next polls, as a failed one's does. */
+export const giveUp = async (poll: SincePoll): Promise<void> => {
+  if (poll.kind === 'poll') await leaveFloor(poll);
+};
+
 const leaveFloor = async (poll: SincePoll): Promise<void> => {
   const failedAt = poll.now();
   // What the failed poll would have returned starts at its oldest kept record, if it had kept ones.
@@ -173,9 +202,19 @@ const leaveFloor = async (poll: SincePoll): Promise<void> => {
     (oldest, batch) => batch.e.reduce((min, [ms]) => Math.min(min, ms - 1), oldest),
     poll.plan.since,
   );
+  // The Zap whose poll failed did not get the shares of the turn: their turns start again.
+  const nothing = {
+    turn: poll.owed.map((share) => share.ref),
+    returned: new Set<string>(),
+    refilled: [],
+    ranges: [],
+  };
+  const owedIndex = await closeOwed(poll, nothing, []);
   await writeState(poll, (fresh) => {
     const floor = activeFloor(fresh, failedAt);
+    const owed = owedIndex ?? newerIndex(fresh?.owed, poll.owedIndex);
     return {
+      ...(owed.shares.length ? { owed } : {}),
       v: 2,
       checkpoints: fresh?.checkpoints ?? [],
       base: fresh?.base ?? null,
@@ -188,19 +227,50 @@ const leaveFloor = async (poll: SincePoll): Promise<void> => {
   });
 };
 
+/**
+ * The owed shares after the poll: what the kept entry let go of becomes shares, shares read again from the
+ * service are written back, ranges of a lost kept entry become shares of a range; then the index (its own
+ * key) is merged with the newest copy and written. Returns the index for the state's copy.
+ */
+const closeOwed = async <R>(
+  poll: SincePoll,
+  owed: OwedSelection<R>,
+  spilled: Array<OwedEntry<R>>,
+): Promise<OwedIndex | null> => {
+  const store = owedStore(poll.cache, poll.key, poll.timings);
+  const added = await store.writeShares(spilled);
+  const refilled = new Map<string, ShareRef>();
+  for (const { ref, entries, rest } of owed.refilled) {
+    refilled.set(ref.id, await store.rewrite(ref, entries));
+    if (rest) added.push(store.rangeShare(rest.from, rest.to, poll.timings.owedShareBytes));
+  }
+  for (const range of owed.ranges)
+    added.push(store.rangeShare(range.from, range.to, poll.timings.owedShareBytes));
+  const fresh = newerIndex(await store.readIndex(null), poll.owedIndex);
+  const change = { returned: owed.returned, turn: owed.turn, refilled, added };
+  return store.close(fresh, change, poll.now());
+};
+
 /** Records the poll once its answer was built from `selection` (a Zap being turned on records nothing). */
 export const closePoll = async <R>(poll: SincePoll, selection: PollSelection<R>): Promise<void> => {
   if (poll.kind === 'dedupe') return;
   const { checkpoint, base, offset, kept } = selection;
   const { state, timings } = poll;
-  const keeping = kept
-    ? keptStore(poll.cache, poll.key, timings).write(kept.next, kept.added, poll.keptRead, kept.restamped)
-    : Promise.resolve();
-  const writing = writeState(poll, (fresh) => {
+  const spilled = kept
+    ? await keptStore(poll.cache, poll.key, timings).write(
+        kept.next,
+        kept.added,
+        poll.keptRead,
+        kept.restamped,
+      )
+    : [];
+  const owedIndex = await closeOwed(poll, selection.owed, spilled);
+  await writeState(poll, (fresh) => {
     const current = fresh ?? state;
     const offsetNow = offset ?? current?.offset ?? null;
     // A stream that had a state keeps its base; one this poll creates starts where its window starts.
     const bases = [fresh?.base, fresh ? base : (state?.base ?? base)].filter((p): p is Position => !!p);
+    const owed = owedIndex ?? newerIndex(fresh?.owed, poll.owedIndex);
     return {
       v: 2,
       checkpoints: withCheckpoint(
@@ -212,7 +282,7 @@ export const closePoll = async <R>(poll: SincePoll, selection: PollSelection<R>)
       base: bases.length ? bases.reduce(earlier) : null,
       floor: activeFloor(fresh, poll.now()),
       offset: offsetNow,
+      ...(owed.shares.length ? { owed } : {}),
     };
   });
-  await Promise.all([keeping, writing]);
 };

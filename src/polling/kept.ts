@@ -16,8 +16,8 @@
  *
  * An entry over its cap keeps its newest records and stays in use (`packWithin`): the records every Zap on
  * time has had leave it first, then the oldest others; those of them after the settled position are listed
- * by position (`s`), since the next polls read them again. What that costs a second Zap of the stream is in
- * cursor.ts's comment. An entry that unpacks to more than `keptUnpackedCapBytes` is treated as missing,
+ * by position (`s`), since the next polls read them again. Those some Zap may still lack become owed shares
+ * (owed.ts). An entry that unpacks to more than `keptUnpackedCapBytes` is treated as missing,
  * without unpacking more (`packWithin` never writes one).
  */
 import { randomUUID } from 'node:crypto';
@@ -170,12 +170,25 @@ const without = <R>(
     const n = cut.get(batch) ?? 0;
     const sorted = n > 0 ? (oldestFirst.get(batch) ?? []) : batch.e;
     dropped.push(...sorted.slice(0, n));
+    // What each adds to an answer, as its batch measured it (on average).
+    for (const entry of sorted.slice(0, n)) answerBytes.set(entry, batch.b / Math.max(batch.e.length, 1));
     if (n >= batch.e.length) continue;
     const e = sorted.slice(n);
     out.push({ ...batch, b: Math.round((batch.b * e.length) / Math.max(batch.e.length, 1)), e });
   }
   return { batches: out, dropped };
 };
+
+/** Whether some Zap polling on time may still lack the batch: returned less than `holdMs` ago, or in a rush. */
+export const isRecent = (batch: KeptBatch<unknown>, now: number, timings: PollTimings): boolean =>
+  !!batch.p || batch.f > now - timings.holdMs;
+
+/** What the recent batches add to an answer, as their polls measured it. */
+const recentBytes = (batches: Array<KeptBatch<unknown>>, now: number, timings: PollTimings): number =>
+  batches.reduce((sum, batch) => sum + (isRecent(batch, now, timings) ? batch.b : 0), 0);
+
+/** What a record a kept entry let go of adds to an answer, as its poll measured it (on average per batch). */
+export const answerBytes = new WeakMap<object, number>();
 
 /** The positions of the shed records still after `settled` (those at or before it are never read again). */
 export const shedAfter = (
@@ -185,17 +198,41 @@ export const shedAfter = (
   (shed ?? []).flatMap(([ms, id]) => (comparePositions({ ms, id }, settled) > 0 ? [[ms, id]] : []));
 
 /**
- * The whole entry packed within the caps. When it is over, records leave it (the share that fits,
- * measured, until it fits): first those every Zap polling on time has had (returned more than `holdMs`
- * before `now`, not waiting for a rush to drain), oldest first, then the oldest of the others. The entry
- * stays usable whatever it sheds: its settled position is unchanged, so polls still read only after it;
- * the shed records after it are listed by position (`s`), so that those polls do not take them for new.
+ * The whole entry packed within the caps, and the records it let go of that are still owed (`spilled`: to
+ * be kept as owed shares). First, when the records some Zap on time may lack (`isRecent`) add more than
+ * `keptRecentBytes` to an answer, the oldest of them leave it. Then, when it is over (in packed or unpacked
+ * bytes), records leave it (the share that fits, measured, until it fits): first
+ * those every Zap polling on time has had (returned more than `holdMs` before `now`, not waiting for a rush
+ * to drain), oldest first, then the oldest of the others, which are spilled. The entry stays usable
+ * whatever it lets go: its settled position is unchanged, so polls still read only after it; the records
+ * it let go of after that position are listed by position (`s`), so that those polls do not take them for
+ * new.
  */
-export const packWithin = <R>(whole: Kept<R> & { g: string }, timings: PollTimings, now: number): string => {
+export const packWithin = <R>(
+  whole: Kept<R> & { g: string },
+  timings: PollTimings,
+  now: number,
+): { packed: string; spilled: Array<KeptEntry<R>> } => {
   let batches = whole.batches;
   let shed = shedAfter(whole.shed, whole.settled);
-  const spare = (batch: KeptBatch<R>) => !batch.p && batch.f <= now - timings.holdMs;
+  const spilled: Array<KeptEntry<R>> = [];
+  const spare = (batch: KeptBatch<R>) => !isRecent(batch, now, timings);
+  const spareEntries = new Set(batches.filter(spare).flatMap((batch) => batch.e));
   const weigh = weigherOf();
+  const cut = (drop: number, first = spare) => {
+    const out = without(batches, drop, first, weigh);
+    batches = out.batches;
+    shed = [...shed, ...shedAfter(out.dropped, whole.settled)];
+    spilled.push(...out.dropped.filter((entry) => !spareEntries.has(entry)));
+  };
+  const weight = (pick: (batch: KeptBatch<R>) => boolean = () => true) =>
+    batches.reduce((sum, batch) => sum + (pick(batch) ? batch.e.reduce((n, e) => n + weigh(e), 0) : 0), 0);
+  // The records some Zap may lack fit in half an answer; the oldest others become owed shares.
+  const recent = recentBytes(batches, now, timings);
+  if (recent > timings.keptRecentBytes) {
+    const owed = (batch: KeptBatch<R>) => !spare(batch);
+    cut(weight(owed) * (1 - (timings.keptRecentBytes / recent) * 0.95), owed);
+  }
   for (;;) {
     const value = {
       v: 3,
@@ -208,16 +245,13 @@ export const packWithin = <R>(whole: Kept<R> & { g: string }, timings: PollTimin
     const json = Buffer.from(JSON.stringify(value));
     const packed = json.length <= timings.keptUnpackedCapBytes ? packJson(json) : null;
     if ((packed !== null && packed.length <= timings.keptCapBytes) || entryCount(batches) === 0)
-      return packed ?? pack({ ...value, batches: [] });
+      return { packed: packed ?? pack({ ...value, batches: [] }), spilled };
     // The share that fits, measured on this pass, less a tenth: one more pass is usually the last.
     const share = Math.min(
       timings.keptUnpackedCapBytes / json.length,
       packed === null ? 1 : timings.keptCapBytes / packed.length,
     );
-    const weight = batches.reduce((sum, batch) => sum + batch.e.reduce((n, e) => n + weigh(e), 0), 0);
-    const cut = without(batches, weight * (1 - share * 0.9), spare, weigh);
-    batches = cut.batches;
-    shed = [...shed, ...shedAfter(cut.dropped, whole.settled)];
+    cut(weight() * (1 - share * 0.9));
   }
 };
 
@@ -337,17 +371,23 @@ export const keptStore = (cache: AccountCache, key: string, timings: PollTimings
       added: Array<KeptBatch<R>>,
       previous: KeptRead | null,
       restamped = false,
-    ): Promise<void> => {
+    ): Promise<Array<KeptEntry<R>>> => {
+      const latest = next.batches.reduce((at, batch) => Math.max(at, batch.f), 0);
+      const within = recentBytes(next.batches, latest, timings) <= timings.keptRecentBytes;
       const piece =
-        previous && !restamped ? nextPiece(previous, next.settled, added, timings.keptTailPieces) : null;
+        previous && !restamped && within
+          ? nextPiece(previous, next.settled, added, timings.keptTailPieces)
+          : null;
       if (piece) {
         await tail[piece.index]?.write(piece.packed);
-        return;
+        return [];
       }
       const now = next.batches.reduce((latest, batch) => Math.max(latest, batch.f), 0);
-      await whole.write(packWithin({ ...next, g: randomUUID().slice(0, 8) }, timings, now));
+      const { packed, spilled } = packWithin({ ...next, g: randomUUID().slice(0, 8) }, timings, now);
+      await whole.write(packed);
       // The pieces of the old generation are of no use now: cleared, later polls do not read them.
       await Promise.all((previous?.held ?? []).map((i) => tail[i]?.clear()));
+      return spilled;
     },
   };
 };

@@ -6,6 +6,7 @@ import * as z from 'zod';
 import { type AccountCache, cacheRecord } from '../memory';
 import { type Position, PositionSchema, at, earlier, later } from './position';
 import type { PollTimings } from './timings';
+import { OwedIndexSchema } from './owed';
 
 /**
  * A successful poll: answered at `t` at the latest (service clock, ms); every record at or before `pos` was
@@ -28,6 +29,8 @@ export const CursorStateSchema = z.object({
   floor: z.object({ ms: z.number(), until: z.number() }).nullable(),
   /** The client's clock minus the service's, as last measured (never less than the truth). */
   offset: z.number().nullable(),
+  /** The owed shares' index (a copy of its own key's: the newer of the two is used). */
+  owed: OwedIndexSchema.optional(),
 });
 
 export type CursorState = z.infer<typeof CursorStateSchema>;
@@ -35,12 +38,6 @@ export type CursorState = z.infer<typeof CursorStateSchema>;
 /** The stream's state in the account's cache, read back through its schema. */
 export const stateRecord = (cache: AccountCache, key: string, timings: PollTimings) =>
   cacheRecord(cache, key, CursorStateSchema, timings.stateTtlSeconds);
-
-/** A stored state, or `null` for anything that is not one (a missing, expired, older or foreign entry). */
-export const parseState = (value: unknown): CursorState | null => {
-  const parsed = CursorStateSchema.safeParse(value);
-  return parsed.success ? parsed.data : null;
-};
 
 export const activeFloor = (state: CursorState | null, now: number) =>
   state?.floor && state.floor.until > now ? state.floor : null;

@@ -43,6 +43,8 @@ export interface PollFacts {
   runLimitMs: number;
   /** How long a poll waits for another poll of its stream to end before it reads alone. */
   turnWaitMs: number;
+  /** The largest value the room writes under one cache key (compressed text): Zapier publishes no limit. */
+  cacheValueBytes: number;
 }
 
 export const POLL_FACTS: PollFacts = {
@@ -53,7 +55,7 @@ export const POLL_FACTS: PollFacts = {
   jitterMs: 5 * MINUTE,
   visibilityDelayMs: 2 * MINUTE,
   marginMs: 3 * MINUTE,
-  settleMarginMs: 30 * SECOND,
+  settleMarginMs: 1 * SECOND,
   clockSkewMs: 15 * MINUTE,
   lookbackDayMs: 24 * HOUR,
   answerLimitBytes: 6 * MIB,
@@ -62,6 +64,7 @@ export const POLL_FACTS: PollFacts = {
   minRequestTimeoutMs: 5 * SECOND,
   runLimitMs: 30 * SECOND,
   turnWaitMs: 8 * SECOND,
+  cacheValueBytes: 1_000_000,
 };
 
 export type PollTimings = Readonly<
@@ -82,6 +85,11 @@ export type PollTimings = Readonly<
     failureHoldMs: number;
     /** Checkpoints closer than this are merged into one. */
     checkpointGrainMs: number;
+    /**
+     * The longest a poll waits for what comes before its window (the event's title and dates): a full turn
+     * wait and two shortest reads still fit in the run after it.
+     */
+    contextWaitMs: number;
     /** How long the state is kept without any poll. */
     stateTtlSeconds: number;
     /** What one answer's items may add up to, in UTF-8 bytes of JSON (each item and its comma). */
@@ -90,6 +98,14 @@ export type PollTimings = Readonly<
     keptCapBytes: number;
     /** The largest a kept entry may unpack to: a larger one is treated as missing. */
     keptUnpackedCapBytes: number;
+    /** The most the kept records some Zap may lack may add to an answer: beyond it, the oldest become owed. */
+    keptRecentBytes: number;
+    /** An owed share is returned by every poll for this long (a Zap's interval and the jitter) before it is done. */
+    owedTurnMs: number;
+    /** The records of one owed share, in answer bytes (about): several fit in an answer. */
+    owedShareBytes: number;
+    /** How long the owed shares and their index outlive the last write. */
+    owedTtlSeconds: number;
     /** How many keys the kept entry's tail may take (a piece each): more keys, fewer bytes written a poll. */
     keptTailPieces: number;
     /** The most ids a Zap being turned on is given (Zapier's dedupe table holds 105,000). */
@@ -117,10 +133,15 @@ export const pollTimings = (overrides: Partial<PollFacts> = {}): PollTimings => 
     seedMs: lookbackMs + 2 * f.clockSkewMs,
     failureHoldMs: f.statelessHoldMs,
     checkpointGrainMs: MINUTE,
+    contextWaitMs: f.runLimitMs - f.requestMarginMs - f.turnWaitMs - 2 * f.minRequestTimeoutMs,
     stateTtlSeconds: 30 * 24 * 3600,
     answerBudgetBytes: f.answerLimitBytes - f.answerMarginBytes,
-    keptCapBytes: 1_000_000,
+    keptCapBytes: f.cacheValueBytes,
     keptUnpackedCapBytes: 64 * MIB,
+    keptRecentBytes: Math.floor((f.answerLimitBytes - f.answerMarginBytes) / 2),
+    owedTurnMs: f.longestIntervalMs + f.jitterMs,
+    owedShareBytes: Math.floor((f.answerLimitBytes - f.answerMarginBytes) / 16),
+    owedTtlSeconds: (2 * f.lookbackDayMs) / SECOND,
     keptTailPieces: 6,
     maxDedupeItems: 100_000,
     turn: Object.freeze({

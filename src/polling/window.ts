@@ -3,12 +3,13 @@
  * first (oldest first up to the answer budget, or the newest ones for a stateless poll), then, in what is
  * left of the budget, the kept records again (oldest first) for Zaps that Zapier held.
  */
-import { FirstWithin } from '../account/selection';
-import { type Kept, type KeptBatch, shedAfter } from './kept';
+import { FirstWithin } from './run';
+import { type Kept, type KeptBatch, isRecent, shedAfter } from './kept';
 import { type Position, at, comparePositions, earlier } from './position';
 import type { Checkpoint, Plan, SinceKind } from './state';
 import type { PollTimings } from './timings';
 import { sharesOf } from './shares';
+import type { OwedEntry, ShareRead, ShareRef } from './owed';
 
 export interface Entry<R> {
   record: R;
@@ -76,6 +77,20 @@ export interface PollSelection<R> {
   offset: number | null;
   /** The stream's kept records after this poll, and the batch it adds, if it can tell what they cover. */
   kept: { next: Kept<R>; added: Array<KeptBatch<R>>; restamped: boolean } | null;
+  /** What the poll did with the owed shares. */
+  owed: OwedSelection<R>;
+}
+
+/**
+ * The owed shares of the turn this poll returned whole, those it read again from the service (with their
+ * records, and a share of the range it could not hold, if any), and the range of a lost kept entry that it
+ * could not return again (a share of a range only).
+ */
+export interface OwedSelection<R> {
+  turn: ShareRef[];
+  returned: Set<string>;
+  refilled: Array<{ ref: ShareRef; entries: Array<OwedEntry<R>>; rest: ShareRef | null }>;
+  ranges: Array<{ from: Position; to: Position }>;
 }
 
 /** What the window needs to know of its poll. */
@@ -83,6 +98,8 @@ export interface WindowPoll {
   kind: SinceKind;
   plan: Plan;
   kept: Kept<unknown> | null;
+  /** The owed shares of the turn: their records, or `null` for those read again from the service. */
+  owed?: Array<ShareRead<unknown>>;
   /** The client's clock minus the service's, as the stream last measured it. */
   offset: number | null;
   started: number;
@@ -125,6 +142,8 @@ export class PollWindow<R extends { createdAt: string }> {
   private readonly kept: Array<{ batch: KeptBatch<R>; entries: KeptRecord<R>[] }> = [];
   private newest = -Infinity;
   private readonly sizeOf: (record: R) => number;
+  /** The owed shares the cache lost: their records, as the request carries them again (oldest first). */
+  private readonly refills = new Map<ShareRef, FirstWithin<Entry<R>>>();
 
   constructor(
     private readonly poll: WindowPoll,
@@ -143,6 +162,12 @@ export class PollWindow<R extends { createdAt: string }> {
     // Returned, then shed from the entry (over its cap): read again, but not new.
     for (const [, id] of poll.kept?.shed ?? []) this.seen.add(id);
     const { timings } = poll;
+    for (const share of poll.owed ?? [])
+      if (!share.entries)
+        this.refills.set(
+          share.ref,
+          new FirstWithin<Entry<R>>(timings.owedShareBytes, comparePositions, (entry) => entry.bytes),
+        );
     this.run = runOf<R>(poll.kind, poll.plan.mode, timings.answerBudgetBytes, timings.maxDedupeItems);
     this.rerun = runOf<R>(poll.kind, poll.plan.mode, timings.answerBudgetBytes, timings.maxDedupeItems);
   }
@@ -151,7 +176,15 @@ export class PollWindow<R extends { createdAt: string }> {
   readonly visit = (record: R): void => {
     const ms = Date.parse(record.createdAt);
     const id = this.shape.idOf(record);
-    if (!Number.isFinite(ms) || comparePositions({ ms, id }, this.poll.plan.after) <= 0) return;
+    if (!Number.isFinite(ms)) return;
+    for (const [ref, refill] of this.refills) {
+      const entry = { record, ms, id, bytes: 0 };
+      if (comparePositions(entry, ref.from) <= 0 || comparePositions(entry, ref.to) > 0) continue;
+      if (!refill.wants(entry)) continue;
+      entry.bytes = this.sizeOf(record) + 1;
+      refill.offer(entry);
+    }
+    if (comparePositions({ ms, id }, this.poll.plan.after) <= 0) return;
     if (this.seen.has(id)) return;
     this.seen.add(id);
     this.newest = Math.max(this.newest, ms);
@@ -166,21 +199,21 @@ export class PollWindow<R extends { createdAt: string }> {
   };
 
   /**
-   * The kept records returned again in what `used` leaves of the budget: all of them when they fit. When
-   * they do not (after a rush), every poll of a `holdMs` slot returns the same share of them first (ids
-   * hashed into `n` shares, a different share each slot), so that each Zap polling on time (at least once
-   * a slot) is given every share within `n` slots; what is left of the budget takes the oldest others.
+   * The kept records of the batches `pick` chooses, returned again in `left` bytes: all of them when they
+   * fit. When they do not (after a rush), every poll of a `holdMs` slot returns the same share of them
+   * first (ids hashed into `n` shares, a different share each slot), so that each Zap polling on time (at
+   * least once a slot) is given every share within `n` slots; what is left takes the oldest others.
    */
-  private again(used: number): KeptRecord<R>[] {
-    const left = this.poll.timings.answerBudgetBytes - used;
+  private again(left: number, pick: (batch: KeptBatch<R>) => boolean): Entry<R>[] {
     if (left <= 0) return [];
-    const all = this.kept.flatMap(({ entries }) => entries).sort(comparePositions);
+    const chosen = this.kept.filter(({ batch }) => pick(batch));
+    const all = chosen.flatMap(({ entries }) => entries).sort(comparePositions);
     // Sized as their batches recorded them: only the records that are tried are sized again.
-    const total = this.kept.reduce((sum, { batch }) => sum + batch.b, 0);
+    const total = chosen.reduce((sum, { batch }) => sum + batch.b, 0);
     const n = sharesOf(total, left);
     const share = Math.floor(this.poll.started / this.poll.timings.holdMs) % n;
     const first = n === 1 ? all : all.filter((entry) => hashOf(entry.id) % n === share);
-    const out: KeptRecord<R>[] = [];
+    const out: Entry<R>[] = [];
     const taken = new Set<string>();
     let room = left;
     for (const entry of [...first, ...all]) {
@@ -189,7 +222,7 @@ export class PollWindow<R extends { createdAt: string }> {
       if (bytes > room) break;
       room -= bytes;
       taken.add(entry.id);
-      out.push(entry);
+      out.push({ ...entry, bytes });
     }
     return out;
   }
@@ -204,6 +237,46 @@ export class PollWindow<R extends { createdAt: string }> {
       out.push(entry);
     }
     return out;
+  }
+
+  /**
+   * The owed shares of the turn, in order, each whole if it fits in what is left of `room` (its records the
+   * answer already carries are not added twice).
+   */
+  private owedFitting(room: number, carried: Set<string>): { out: Entry<R>[]; owed: OwedSelection<R> } {
+    const out: Entry<R>[] = [];
+    const owed: OwedSelection<R> = { turn: [], returned: new Set(), refilled: [], ranges: [] };
+    let left = room;
+    for (const share of (this.poll.owed ?? []) as Array<ShareRead<R>>) {
+      owed.turn.push(share.ref);
+      const refill = this.refills.get(share.ref);
+      const entries: Entry<R>[] = share.entries
+        ? share.entries.map(([ms, id, record]) => ({ record, ms, id, bytes: 0 }))
+        : (refill?.sorted() ?? []);
+      if (refill) {
+        const last = entries[entries.length - 1];
+        const cut = refill.next() && last ? { ms: last.ms, id: last.id } : null;
+        owed.refilled.push({
+          ref: cut ? { ...share.ref, to: cut } : share.ref,
+          entries: entries.map((entry) => [entry.ms, entry.id, entry.record]),
+          rest: cut ? { ...share.ref, from: cut, g: '' } : null,
+        });
+      }
+      let bytes = 0;
+      const adding: Entry<R>[] = [];
+      for (const entry of entries) {
+        if (carried.has(entry.id)) continue;
+        if (!entry.bytes) entry.bytes = this.sizeOf(entry.record) + 1;
+        bytes += entry.bytes;
+        adding.push(entry);
+      }
+      if (bytes > left) continue;
+      left -= bytes;
+      for (const entry of adding) carried.add(entry.id);
+      out.push(...adding);
+      owed.returned.add(share.ref.id);
+    }
+    return { out, owed };
   }
 
   /**
@@ -225,12 +298,30 @@ export class PollWindow<R extends { createdAt: string }> {
     const { selected, lastReturned, lastLeft } = selectionOf(this.run, poll.kind, poll.plan.mode);
     if (poll.kind === 'dedupe') {
       const records = selected.map((entry) => entry.record).reverse();
-      return { records, checkpoint: null, base: null, offset: null, kept: null };
+      const owed = { turn: [], returned: new Set<string>(), refilled: [], ranges: [] };
+      return { records, checkpoint: null, base: null, offset: null, kept: null, owed };
     }
     const used = selected.reduce((sum, entry) => sum + entry.bytes, 0);
     const rerun = this.rerunFitting(used);
     const rerunBytes = rerun.reduce((sum, entry) => sum + entry.bytes, 0);
-    const returned = [...selected, ...rerun, ...this.again(used + rerunBytes)].sort(comparePositions);
+    // The kept records some Zap on time may lack first (returned less than `holdMs` ago, or waiting for a
+    // rush to drain), then the owed shares, then the older kept records (for Zaps that Zapier held).
+    const recent = (batch: KeptBatch<R>) => isRecent(batch, poll.started, poll.timings);
+    const bytesOf = (entries: Entry<R>[]) => entries.reduce((sum, entry) => sum + entry.bytes, 0);
+    const keptRecent = this.again(poll.timings.answerBudgetBytes - used - rerunBytes, recent);
+    const carried = new Set([...selected, ...rerun, ...keptRecent].map((entry) => entry.id));
+    const room = poll.timings.answerBudgetBytes - used - rerunBytes - bytesOf(keptRecent);
+    const { out: owedOut, owed } = this.owedFitting(room, carried);
+    const keptOld = this.again(room - bytesOf(owedOut), (batch) => !recent(batch));
+    const answered0 = [...selected, ...rerun, ...keptRecent, ...keptOld];
+    const all = this.rerun.sorted();
+    const lastFit = rerun[rerun.length - 1];
+    if (poll.plan.returned && (rerun.length < all.length || this.rerun.next()))
+      owed.ranges.push({
+        from: lastFit ? { ms: lastFit.ms, id: lastFit.id } : poll.plan.after,
+        to: poll.plan.returned,
+      });
+    const returned = [...answered0, ...owedOut].sort(comparePositions);
     const records = returned.map((entry) => entry.record).reverse();
 
     // `t` is an upper bound (when the checkpoint may become an anchor); every record made before `answered`
@@ -247,6 +338,7 @@ export class PollWindow<R extends { createdAt: string }> {
       base: poll.plan.mode === 'stateless' ? (lastLeft ?? poll.plan.after) : null,
       offset: hasDate ? answeredAt - answered : null,
       kept: this.nextKept([...selected, ...rerun], { answered, answeredAt, lastReturned, lastLeft }),
+      owed,
     };
   }
 

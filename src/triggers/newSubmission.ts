@@ -10,9 +10,15 @@ import { eventContext } from '../account/events';
 import { recentSubmissions } from '../account/recent';
 import { eventField, requiredEventId } from '../fields/event';
 import { chosenStatus, hasStatus, statusField } from '../fields/status';
-import { type EventContext, eventContextOf, toSubmissionItem } from '../mappers/submission';
-import { type Clock } from '../memory';
-import { type PollTimings, readNew } from '../polling';
+import {
+  type EventContext,
+  NO_EVENT_CONTEXT,
+  type SubmissionItem,
+  eventContextOf,
+  toSubmissionItem,
+} from '../mappers/submission';
+import { type Clock, systemClock } from '../memory';
+import { POLL_TIMINGS, type PollTimings, readNew } from '../polling';
 import { registrationItem } from '../items';
 import { pollKind, present } from './common/polling';
 
@@ -20,12 +26,35 @@ export const NEW_SUBMISSION_KEY = 'new_submission';
 
 const idOf = (submission: SubmissionKey) => submission.submissionId;
 
-const presenter = (z: ZObject, context: EventContext) => ({
-  idOf,
-  noun: 'registration',
-  toItem: (submission: Submission) =>
-    toSubmissionItem(submission, context, submission.submissionId, (line) => z.console.log(line)),
-});
+/**
+ * Each registration mapped once a poll: the item its size is measured on (with the lines its mapping
+ * wrote) is the one the answer carries.
+ */
+const mappedOnce = (z: ZObject, context: EventContext) => {
+  const items = new WeakMap<Submission, { item: SubmissionItem; lines: string[] }>();
+  const map = (submission: Submission) => {
+    const known = items.get(submission);
+    if (known) return known;
+    const lines: string[] = [];
+    const item = toSubmissionItem(submission, context, submission.submissionId, (line) => lines.push(line));
+    const mapped = { item, lines };
+    items.set(submission, mapped);
+    return mapped;
+  };
+  return {
+    /** What one registration adds to the answer: the UTF-8 bytes of its item's JSON, as core measures it. */
+    sizeOf: (submission: Submission) => Buffer.byteLength(JSON.stringify(map(submission).item)),
+    presenter: {
+      idOf,
+      noun: 'registration',
+      toItem: (submission: Submission) => {
+        const { item, lines } = map(submission);
+        for (const line of lines) z.console.log(line);
+        return item;
+      },
+    },
+  };
+};
 
 const logTo = (z: ZObject) => (line: string) => z.console.log(line);
 
@@ -35,10 +64,6 @@ const logTo = (z: ZObject) => (line: string) => z.console.log(line);
  */
 export const submissionStreamKey = (eventId: string, status: string | null) =>
   `poll:submissions:${eventId}:${status ?? 'any'}`;
-
-/** What one registration adds to the answer: the UTF-8 bytes of its item's JSON, as core measures it. */
-const itemBytes = (context: EventContext) => (submission: Submission) =>
-  Buffer.byteLength(JSON.stringify(toSubmissionItem(submission, context, submission.submissionId)));
 
 const registrationStatusField = statusField({
   label: 'Registration Status',
@@ -57,7 +82,25 @@ export interface PollSetup {
   clock?: Clock;
 }
 
+/**
+ * The event's context, or none when its lookup takes longer than `contextWaitMs` (as when it fails: the
+ * items then carry no event title and dates), so that the poll keeps the time its read needs.
+ */
+const contextWithin = async (z: ZObject, bundle: Bundle, eventId: string, setup: PollSetup) => {
+  const clock = setup.clock ?? systemClock;
+  const waitMs = (setup.timings ?? POLL_TIMINGS).contextWaitMs;
+  const bound = new AbortController();
+  const late = clock.sleep(waitMs, bound.signal).then(() => null);
+  const context = await Promise.race([eventContext(z, bundle, eventId), late]);
+  bound.abort();
+  if (context) return context;
+  z.console.log(`The title and dates of event ${eventId} could not be added: its lookup took too long.`);
+  return NO_EVENT_CONTEXT;
+};
+
 const performWith = (setup: PollSetup) => async (z: ZObject, bundle: Bundle) => {
+  // The poll's one deadline counts from here: the event's lookup, a wait for another poll and the read.
+  const started = (setup.clock ?? systemClock).now();
   const eventId = requiredEventId(z, bundle);
   const status = chosenStatus(z, bundle, registrationStatusField);
   const keep = hasStatus(status);
@@ -65,9 +108,9 @@ const performWith = (setup: PollSetup) => async (z: ZObject, bundle: Bundle) => 
 
   if (kind === 'sample') {
     const { event, submissions } = await recentSubmissions(z, bundle, { eventId, keep });
-    return present(bundle, submissions, presenter(z, eventContextOf(event)), logTo(z));
+    return present(bundle, submissions, mappedOnce(z, eventContextOf(event)).presenter, logTo(z));
   }
-  const stream = { ...setup, key: submissionStreamKey(eventId, status), idOf };
+  const stream = { ...setup, started, key: submissionStreamKey(eventId, status), idOf };
 
   if (kind === 'dedupe') {
     // Zapier only records the ids: read the keys of the widest window and answer with ids.
@@ -90,17 +133,18 @@ const performWith = (setup: PollSetup) => async (z: ZObject, bundle: Bundle) => 
   }
 
   // The event's context is in every item, so it is read first: each registration is sized as its item.
-  const context = await eventContext(z, bundle, eventId);
+  const context = await contextWithin(z, bundle, eventId, setup);
+  const mapped = mappedOnce(z, context);
   return readNew(
     z,
     bundle,
     {
       ...stream,
       kind,
-      sizeOf: itemBytes(context),
+      sizeOf: mapped.sizeOf,
       read: (request, visit) => readSubmissions(z, bundle, { eventId, ...request }, visit),
     },
-    async (records) => present(bundle, records.filter(keep), presenter(z, context), logTo(z)),
+    async (records) => present(bundle, records.filter(keep), mapped.presenter, logTo(z)),
   );
 };
 

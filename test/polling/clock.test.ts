@@ -5,16 +5,7 @@
  */
 import { POLL_TIMINGS } from '../../src/polling';
 import { decodeWhole, pack } from '../../src/polling/kept';
-import {
-  EVENT_ID,
-  FakeCache,
-  HOUR,
-  MINUTE,
-  START,
-  ScriptedServer,
-  Zap,
-  fakeZ,
-} from '../triggers/common/harness';
+import { EVENT_ID, FakeCache, HOUR, MINUTE, START, ScriptedServer, Zap, fakeZ } from './harness';
 
 const realNow = Date.now;
 afterEach(() => {

@@ -32,7 +32,6 @@ describe('a rush of registrations (smaller than the benchmark’s)', () => {
   it.each([
     scenario('2,000 of 10 KB in 30 minutes, 5-minute polls', 5, 2_000, 30, 10_000),
     scenario('1,500 of 4 KB in Cyrillic in 30 minutes, 15-minute polls', 15, 1_500, 30, 4_000, 'cyrillic'),
-    scenario('3,000 of 1 KB in 20 minutes, 1-minute polls', 1, 3_000, 20, 1_000),
     scenario('6,000 of 1 KB in an hour, 15-minute polls', 15, 6_000, 60, 1_000),
   ])(
     '$name: nothing lost, every answer under 6 MiB, the backlog handed over at the pace 6 MiB answers allow',

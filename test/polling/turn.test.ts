@@ -8,16 +8,7 @@ import { accountCache } from '../../src/memory';
 import { pollTimings } from '../../src/polling';
 import { callable } from '../../scripts/lib/app';
 import { virtualClock } from '../support/clock';
-import {
-  BASE_URL,
-  EVENT_ID,
-  FakeCache,
-  MINUTE,
-  START,
-  ScriptedServer,
-  Zap,
-  fakeZ,
-} from '../triggers/common/harness';
+import { BASE_URL, EVENT_ID, FakeCache, MINUTE, START, ScriptedServer, Zap, fakeZ } from './harness';
 
 const realNow = Date.now;
 afterEach(() => {

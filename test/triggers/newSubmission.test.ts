@@ -9,6 +9,9 @@ import { EVENT_ID, HOUR, MINUTE, T0, controlClock, iso, submissionAt } from './f
 import { functionOf } from '../../scripts/lib/app';
 import { wireError, wireList } from '../../sandbox/wire';
 
+/** How far before the service's clock a kept entry is settled: the visibility delay and the settle margin. */
+const SETTLE_MS = CURSOR_TIMING.visibilityDelayMs + CURSOR_TIMING.settleMarginMs;
+
 type Item = Record<string, unknown> & { id: string };
 
 const perform = functionOf('triggers', newSubmission.key);
@@ -89,7 +92,7 @@ describe('a scheduled poll', () => {
     clock.advance(5 * MINUTE);
     serveSubmissions([submissionAt('sub_a', T0 - 3 * MINUTE), submissionAt('sub_b', T0 + MINUTE)], queries);
     expect((await poll()).map((item) => item.id)).toEqual(['sub_b', 'sub_a']);
-    expect(queries[1]).toEqual({ eventId: EVENT_ID, since: iso(T0 - 150_000 - 1) });
+    expect(queries[1]).toEqual({ eventId: EVENT_ID, since: iso(T0 - SETTLE_MS - 1) });
 
     // An hour later the service has nothing new, and every poll still returns the kept registrations: a Zap
     // held that long by Zapier gets them from any poll.
@@ -98,7 +101,7 @@ describe('a scheduled poll', () => {
     const later = await poll();
     expect(later.map((item) => item.id)).toEqual(['sub_b', 'sub_a']);
     expect(later[0]).toMatchObject({ eventTitle: 'TechWeek 2026' });
-    expect(queries[2]).toEqual({ eventId: EVENT_ID, since: iso(T0 + 5 * MINUTE - 150_000 - 1) });
+    expect(queries[2]).toEqual({ eventId: EVENT_ID, since: iso(T0 + 5 * MINUTE - SETTLE_MS - 1) });
 
     // A registration leaves the kept records 150 minutes after the poll that first returned it.
     expect(CURSOR_TIMING.keptMs).toBe(150 * MINUTE);
@@ -127,7 +130,7 @@ describe('a scheduled poll', () => {
     clock.advance(5 * MINUTE);
     serveSubmissions([], queries);
     expect((await poll()).map((item) => item.id)).toEqual(['sub_a']);
-    expect(queries[1]).toEqual({ eventId: EVENT_ID, since: iso(T0 - 20_000 - 150_000 - 1) });
+    expect(queries[1]).toEqual({ eventId: EVENT_ID, since: iso(T0 - 20_000 - SETTLE_MS - 1) });
   });
 
   it('without its kept records (evicted, or over the cap), reads from the newest poll older than the hold', async () => {
@@ -273,7 +276,7 @@ describe('failures lose nothing', () => {
     clock.advance(HOUR);
     serveSubmissions([], queries);
     await poll();
-    expect(queries[2]?.since).toBe(iso(T0 + 60 * MINUTE - 150_000 - 1));
+    expect(queries[2]?.since).toBe(iso(T0 + 60 * MINUTE - SETTLE_MS - 1));
   });
 
   it('a 429 is a ThrottledError that keeps Retry-After', async () => {

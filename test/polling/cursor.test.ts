@@ -1,15 +1,21 @@
 import fc from 'fast-check';
-import { POLL_TIMINGS as CURSOR_TIMING, pollTimings } from '../../../src/polling';
+import { POLL_TIMINGS as CURSOR_TIMING, pollTimings } from '../../src/polling';
 import {
   type Checkpoint,
   type CursorState,
+  CursorStateSchema,
   anchorOf as anchorAt,
-  parseState,
   planPoll as planAt,
   withCheckpoint as withCheckpointAt,
-} from '../../../src/polling/state';
-import { type Entry, selectEntries as selectWithin } from '../../../src/polling/window';
-import { MAX_DEDUPE_ITEMS } from '../../../src/triggers/common/polling';
+} from '../../src/polling/state';
+import { type Entry, selectEntries as selectWithin } from '../../src/polling/window';
+import { MAX_DEDUPE_ITEMS } from '../../src/triggers/common/polling';
+
+/** A stored state read back through its schema, or `null` for anything that is not one. */
+const parseState = (value: unknown): CursorState | null => {
+  const parsed = CursorStateSchema.safeParse(value);
+  return parsed.success ? parsed.data : null;
+};
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;

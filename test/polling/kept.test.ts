@@ -1,7 +1,7 @@
 import { brotliCompressSync, constants } from 'node:zlib';
 import type { ZObject } from 'zapier-platform-core';
-import { accountCache } from '../../../src/memory';
-import { POLL_TIMINGS } from '../../../src/polling';
+import { accountCache } from '../../src/memory';
+import { POLL_TIMINGS } from '../../src/polling';
 import {
   type Kept,
   decodeTail,
@@ -10,8 +10,8 @@ import {
   pack,
   packWithin,
   unpack,
-} from '../../../src/polling/kept';
-import { FakeCache } from '../../support/cache';
+} from '../../src/polling/kept';
+import { FakeCache } from '../support/cache';
 
 const MINUTE = 60_000;
 const NOW = 1_800_000_000_000;
@@ -101,7 +101,7 @@ describe('the kept entry', () => {
     // Whether every Zap on time has had the records yet (returned over `holdMs` ago) or not.
     const returned = entry.batches[0]!.f;
     for (const now of [returned + 1, returned + timings.holdMs]) {
-      const packed = packWithin(entry, timings, now);
+      const packed = packWithin(entry, timings, now).packed;
       expect(packed.length).toBeLessThanOrEqual(timings.keptCapBytes);
       const back = decodeWhole(packed, timings.keptUnpackedCapBytes)!;
       const ids = back.batches.flatMap((batch) => batch.e.map(([, id]) => id));
@@ -130,7 +130,7 @@ describe('the kept entry', () => {
       }),
     };
     const entry = { ...kept(0), g: 'g1', batches: [{ ...older, f: NOW - 2 * timings.holdMs }, rush] };
-    const back = decodeWhole(packWithin(entry, timings, NOW), timings.keptUnpackedCapBytes)!;
+    const back = decodeWhole(packWithin(entry, timings, NOW).packed, timings.keptUnpackedCapBytes)!;
     // The rush's batch (waiting for the rush to drain) is whole; what is left of the cap keeps the newest others.
     expect(back.batches.at(-1)).toEqual(rush);
     const spareIds = back.batches.slice(0, -1).flatMap((batch) => batch.e.map(([, id]) => id));

@@ -6,20 +6,35 @@
  */
 import { Readable } from 'node:stream';
 import { type Bundle, type ZObject, errors } from 'zapier-platform-core';
-import type { Submission } from '../../../src/connect';
-import { SAMPLE_EVENT } from '../../../src/mappers/event';
-import { SAMPLE_SUBMISSION } from '../../../src/mappers/submission';
-import newSubmission, { newSubmissionTrigger } from '../../../src/triggers/newSubmission';
-import type { PollTimings } from '../../../src/polling';
-import { FakeCache } from '../../support/cache';
-import { callable, functionOf } from '../../../scripts/lib/app';
-import { wireList } from '../../../sandbox/wire';
+import type { Submission } from '../../src/connect';
+import { SAMPLE_EVENT } from '../../src/mappers/event';
+import { SAMPLE_SUBMISSION } from '../../src/mappers/submission';
+import newSubmission, { newSubmissionTrigger } from '../../src/triggers/newSubmission';
+import type { PollTimings } from '../../src/polling';
+import type { Clock } from '../../src/memory';
+import { FakeCache } from '../support/cache';
+import { callable, functionOf } from '../../scripts/lib/app';
+import { wireList } from '../../sandbox/wire';
 
 /** The trigger's `perform` as the app has it, or with other polling timings (a test's). */
-export const performWith = (timings?: PollTimings) =>
-  timings
-    ? callable((newSubmissionTrigger({ timings }).operation as { perform?: unknown }).perform)
+export const performWith = (timings?: PollTimings, clock?: Clock) =>
+  timings || clock
+    ? callable((newSubmissionTrigger({ timings, clock }).operation as { perform?: unknown }).perform)
     : functionOf('triggers', newSubmission.key);
+
+/**
+ * A clock for plays whose time stands still during a poll (`Date.now` set by the play): now is `Date.now`,
+ * and a short wait (a poll looking whether another one's turn is over) ends at once, without real time;
+ * a long one (a bound on a lookup) ends only when it is called off.
+ */
+export const playClock: Clock = {
+  now: () => Date.now(),
+  sleep: (ms, signal) =>
+    new Promise<void>((wake) => {
+      if (ms <= 10_000) setImmediate(wake);
+      signal?.addEventListener('abort', () => wake());
+    }),
+};
 
 export { FakeCache };
 

@@ -1,0 +1,227 @@
+/**
+ * What a stream still owes some of its Zaps, beyond what the kept entry holds: records a poll returned that
+ * not every Zap has had yet, in shares under keys of their own (`:owed:<id>`, compressed), listed by an
+ * index kept twice (its own key `:owed` and the stream's state), so that losing either leaves the other.
+ *
+ * A share takes its turn once the shares before it are done: every poll returns it whole (in what the new
+ * records leave of the answer), and it is done once polls have returned it whole for `owedTurnMs` on end
+ * (longer than the gap between two polls of any Zap on time): each Zap polled at least once meanwhile. A
+ * poll that could not return it whole starts its turn again. A poll reads only the shares of the turn.
+ *
+ * A share whose value is missing, unreadable, cut short or from another write is read again from the
+ * service: its records are those of its range of positions (`from`, `to`], which the poll's one request
+ * then also covers. So is a share of a range only, which a poll whose kept entry was lost leaves for what
+ * it could not return again.
+ */
+import { randomUUID } from 'node:crypto';
+import * as z from 'zod';
+import { type AccountCache, type CacheRecord, cacheRecord } from '../memory';
+import { answerBytes, pack, unpack } from './kept';
+import { type Position, PositionSchema, comparePositions } from './position';
+import type { PollTimings } from './timings';
+
+/** A record owed: its position and the record as the poll returned it. */
+export type OwedEntry<R> = [ms: number, id: string, record: R];
+
+/**
+ * A share: its key's id, the write it holds (`g`, empty for a range only, read from the service), its range
+ * of positions, its records' bytes as estimated, and when its turn started (client clock), if it did.
+ */
+export interface ShareRef {
+  id: string;
+  g: string;
+  from: Position;
+  to: Position;
+  b: number;
+  t?: number;
+}
+
+const ShareRefSchema = z.object({
+  id: z.string(),
+  g: z.string(),
+  from: PositionSchema,
+  to: PositionSchema,
+  b: z.number(),
+  t: z.number().optional(),
+});
+
+/** The index: its revision (the higher of the two copies wins) and the shares, oldest range first. */
+export const OwedIndexSchema = z.object({ r: z.number(), shares: z.array(ShareRefSchema) });
+export type OwedIndex = z.infer<typeof OwedIndexSchema>;
+
+const ShareSchema = z.strictObject({
+  g: z.string(),
+  e: z.array(z.tuple([z.number(), z.string(), z.record(z.string(), z.unknown())])),
+});
+
+export const NO_OWED: OwedIndex = { r: 0, shares: [] };
+
+/** The newer of the index's two copies (either may be missing). */
+export const newerIndex = (a: OwedIndex | null | undefined, b: OwedIndex | null | undefined): OwedIndex =>
+  [a, b].reduce<OwedIndex>((best, x) => (x && x.r > best.r ? x : best), NO_OWED);
+
+/** A share of the turn as a poll read it: its records, or `null` when they must be read from the service. */
+export interface ShareRead<R> {
+  ref: ShareRef;
+  entries: Array<OwedEntry<R>> | null;
+}
+
+/**
+ * The shares whose turn it is at `now`, within an answer: those whose turn started first (so that a share
+ * added before them, a range read again, does not push them out and start their turns again), then the
+ * others, oldest range first.
+ */
+export const turnOf = (index: OwedIndex, now: number, timings: PollTimings): ShareRef[] => {
+  const out: ShareRef[] = [];
+  let bytes = 0;
+  const live = index.shares.filter((ref) => ref.t === undefined || ref.t > now - timings.owedTurnMs);
+  for (const ref of [...live.filter((r) => r.t !== undefined), ...live.filter((r) => r.t === undefined)]) {
+    if (out.length && bytes + ref.b > timings.answerBudgetBytes) break;
+    bytes += ref.b;
+    out.push(ref);
+  }
+  return out;
+};
+
+/** What a record adds to an answer: as its poll measured it, else the bytes of the record. */
+const entryBytes = (entry: OwedEntry<unknown>) =>
+  answerBytes.get(entry) ?? Buffer.byteLength(JSON.stringify(entry[2])) + 1;
+
+/** What a poll changes in the index: shares it returned whole, shares it read again, shares it adds. */
+export interface OwedChange {
+  returned: Set<string>;
+  /** The shares of the turn the poll read (returned or not). */
+  turn: ShareRef[];
+  refilled: Map<string, ShareRef>;
+  added: ShareRef[];
+}
+
+/**
+ * The index after a poll's `change`, and the shares done (their keys to clear): a share of the turn the
+ * poll returned whole starts its turn (if it had not), one it did not return starts it again later.
+ */
+const nextIndex = (fresh: OwedIndex, change: OwedChange, now: number, timings: PollTimings) => {
+  const done = (ref: ShareRef) => ref.t !== undefined && ref.t <= now - timings.owedTurnMs;
+  const mine = new Map(change.turn.map((ref) => [ref.id, change.refilled.get(ref.id) ?? ref]));
+  const shares: ShareRef[] = [];
+  const cleared: string[] = [];
+  for (const ref of [...fresh.shares, ...change.added]) {
+    const current = mine.get(ref.id) ?? ref;
+    if (done(current)) {
+      cleared.push(ref.id);
+      continue;
+    }
+    // Returned whole by every poll since `t`: a share this poll did not return starts its turn again.
+    const { t, ...rest } = current;
+    if (change.returned.has(ref.id)) shares.push({ ...rest, t: t ?? now });
+    else shares.push(rest);
+  }
+  shares.sort((a, b) => comparePositions(a.from, b.from));
+  return { next: { r: Math.max(fresh.r, 0) + 1, shares }, cleared };
+};
+
+/** Writes `entries` as shares (oldest first), each of about `owedShareBytes` and at most one cache value. */
+const writeSharesOf = async <R>(
+  entries: Array<OwedEntry<R>>,
+  share: (id: string) => CacheRecord<string>,
+  timings: PollTimings,
+): Promise<ShareRef[]> => {
+  const refs: ShareRef[] = [];
+  const cut = async (part: Array<OwedEntry<R>>): Promise<void> => {
+    const g = randomUUID().slice(0, 8);
+    const packed = pack({ g, e: part });
+    if (packed.length > timings.cacheValueBytes && part.length > 1) {
+      const half = Math.ceil(part.length / 2);
+      await cut(part.slice(0, half));
+      await cut(part.slice(half));
+      return;
+    }
+    const first = part[0] as OwedEntry<R>;
+    const last = part[part.length - 1] as OwedEntry<R>;
+    const id = randomUUID().slice(0, 12);
+    await share(id).write(packed);
+    const b = part.reduce((n, entry) => n + entryBytes(entry), 0);
+    refs.push({ id, g, from: { ms: first[0], id: first[1] }, to: { ms: last[0], id: last[1] }, b });
+  };
+  const sorted = [...entries].sort((a, b) => a[0] - b[0] || (a[1] < b[1] ? -1 : a[1] > b[1] ? 1 : 0));
+  let part: Array<OwedEntry<R>> = [];
+  let bytes = 0;
+  for (const entry of sorted) {
+    part.push(entry);
+    bytes += entryBytes(entry);
+    if (bytes < timings.owedShareBytes) continue;
+    await cut(part);
+    part = [];
+    bytes = 0;
+  }
+  if (part.length) await cut(part);
+  // `from` is just before the first record, so that a range read again includes it.
+  return refs.map((ref) => ({ ...ref, from: { ms: ref.from.ms - 1, id: '' } }));
+};
+
+/** The stream's owed shares in the account's cache. */
+export const owedStore = (cache: AccountCache, key: string, timings: PollTimings) => {
+  const index = cacheRecord(cache, `${key}:owed`, OwedIndexSchema, timings.owedTtlSeconds);
+  const share = (id: string) => cacheRecord(cache, `${key}:owed:${id}`, z.string(), timings.owedTtlSeconds);
+  const cap = timings.keptUnpackedCapBytes;
+
+  const writeShares = <R>(entries: Array<OwedEntry<R>>) => writeSharesOf(entries, share, timings);
+
+  return {
+    /** The index: the newer of its own key and the state's copy. */
+    readIndex: async (stateCopy: OwedIndex | null | undefined): Promise<OwedIndex> =>
+      newerIndex((await index.read()) ?? null, stateCopy),
+
+    /** The records of `refs`, each `null` when the cache lost them (or holds another write). */
+    readShares: async <R>(refs: ShareRef[]): Promise<Array<ShareRead<R>>> =>
+      Promise.all(
+        refs.map(async (ref) => {
+          if (!ref.g) return { ref, entries: null };
+          const parsed = ShareSchema.safeParse(unpack(await share(ref.id).read(), cap));
+          const ok = parsed.success && parsed.data.g === ref.g;
+          return { ref, entries: ok ? (parsed.data.e as Array<OwedEntry<R>>) : null };
+        }),
+      ),
+
+    writeShares,
+
+    /** A share of a range only: its records are read from the service at its turn. */
+    rangeShare: (from: Position, to: Position, b: number): ShareRef => ({
+      id: randomUUID().slice(0, 12),
+      g: '',
+      from,
+      to,
+      b,
+    }),
+
+    /** A share read again from the service, written back (`entries` oldest first, within its range). */
+    rewrite: async <R>(ref: ShareRef, entries: Array<OwedEntry<R>>): Promise<ShareRef> => {
+      const g = randomUUID().slice(0, 8);
+      const packed = pack({ g, e: entries });
+      if (packed.length > timings.cacheValueBytes) return ref;
+      await share(ref.id).write(packed);
+      return {
+        ...ref,
+        g,
+        b: Math.max(
+          ref.b,
+          entries.reduce((n, entry) => n + entryBytes(entry), 0),
+        ),
+      };
+    },
+
+    /**
+     * The index after a poll's `change`, merged with `fresh` (the index as it is now: a concurrent poll may
+     * have added shares): the done shares leave it (their keys cleared), a share of the turn the poll
+     * returned whole starts its turn (if it had not), one it did not return starts it again later.
+     */
+    close: async (fresh: OwedIndex, change: OwedChange, now: number): Promise<OwedIndex | null> => {
+      if (!fresh.shares.length && !change.added.length) return null;
+      const { next, cleared } = nextIndex(fresh, change, now, timings);
+      await Promise.all([index.write(next), ...cleared.map((id) => share(id).clear())]);
+      return next;
+    },
+  };
+};
+
+export type OwedStore = ReturnType<typeof owedStore>;
