@@ -311,7 +311,7 @@ export const checkError = (answer: Answer, expected: ErrorExpectation): Outcome 
     const body =
       answer.json === undefined ? `the body is ${excerpt(answer, 60)}` : errorBodyWords(answer.json, blank);
     const what = app.body
-      ? `HTTP ${answer.status} as expected, but code ${app.body.code} instead of ${expected.code}`
+      ? `HTTP ${answer.status} as expected, but code ${app.body.code} (the app reads it as ${app.code}) instead of ${expected.code}`
       : `HTTP ${answer.status} as expected, but the app finds no error code in it, where the contract has ${expected.code}: ${body}`;
     if (!expected.noCode) return tolerated(`${what}. The app reads the status only here.`);
     return differs(`${what}. So ${expected.noCode}. The app would say: ${quote(app.message, blank)}`, action);
