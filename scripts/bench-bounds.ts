@@ -5,7 +5,7 @@
 // Each row runs one operation alone in a fresh Node process on the compiled app, as one Zapier invocation
 // (scripts/bench-bounds-child.cjs), and prints the answer's size (UTF-8 bytes of its JSON), the time from the
 // invocation's start and the peak memory of the process, against Zapier's limits: 6 MiB, 256 MB, 30 s.
-import { spawn } from 'node:child_process';
+import { type Outcome, runChild } from './lib/childRun';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -297,22 +297,7 @@ interface Measured {
 }
 
 /** Runs `command` (at most 5 minutes) and collects its output. */
-const run = (
-  command: string,
-  args: string[],
-): Promise<{ code: number | null; stdout: string; stderr: string }> =>
-  new Promise((resolve) => {
-    const child = spawn(command, args, { cwd: ROOT });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    const timer = setTimeout(() => child.kill('SIGKILL'), 300_000);
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      resolve({ code, stdout, stderr });
-    });
-  });
+const run = (command: string, args: string[]): Promise<Outcome> => runChild(command, args, ROOT, 300_000);
 
 /** The bundle of one row's invocation, as Zapier hands it. */
 const bundleOf = (row: Row, baseUrl: string) => {

@@ -8,7 +8,6 @@
 // a registration made just before its order, one from the middle of the event ordered now, 100 orders spread
 // over the event looked up at once (one pass), and the number of lookups when the six attendee fields of an
 // order are resolved at once. `--attendee-only` skips the five operations above (not the bare read).
-import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -17,6 +16,7 @@ import { SCALE_EVENT_SLUG, SEED_TENANTS, sandboxCall, startSandbox } from '../sa
 import { EnvelopeSplitter } from '../src/connect/listSplitter';
 import { paths } from '../src/connect';
 import { API_KEY_HEADER } from '../src/connect/testing';
+import { type Outcome, runChild } from './lib/childRun';
 
 const ROOT = path.resolve(__dirname, '..');
 const NODE = path.join(ROOT, 'node_modules', '.bin', 'node');
@@ -52,22 +52,8 @@ const OPERATIONS = [
   ['cursor-lost', 'New Form Submission, cursor lost'],
 ] as const;
 
-type Outcome = { code: number | null; stdout: string; stderr: string };
-
 /** Runs a command (at most 10 minutes) and collects its output. */
-const run = (command: string, args: string[]): Promise<Outcome> =>
-  new Promise((resolve) => {
-    const child = spawn(command, args, { cwd: ROOT });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    const timer = setTimeout(() => child.kill('SIGKILL'), 600_000);
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      resolve({ code, stdout, stderr });
-    });
-  });
+const run = (command: string, args: string[]): Promise<Outcome> => runChild(command, args, ROOT, 600_000);
 
 interface Proxy {
   url: string;

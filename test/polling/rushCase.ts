@@ -1,0 +1,45 @@
+/**
+ * What the rush tests share (rush.test.ts, rushMinute.test.ts): a scenario of `bench:poll` at a smaller
+ * scale, played through New Form Submission, and the checks every rush must pass.
+ */
+import { functionOf } from '../../scripts/lib/app';
+import { type RushScenario, playRush } from '../../scripts/lib/pollPlay';
+import { NEW_SUBMISSION_KEY } from '../../src/triggers/newSubmission';
+
+const MIB = 1024 * 1024;
+export const perform = functionOf('triggers', NEW_SUBMISSION_KEY);
+
+/** A rush of `count` registrations of `recordBytes` in `minutes`, inside 1,000 an hour, polled `everyMin`. */
+export const scenario = (
+  name: string,
+  everyMin: number,
+  count: number,
+  minutes: number,
+  recordBytes: number,
+  script: 'latin' | 'cyrillic' = 'latin',
+): RushScenario => ({
+  name,
+  everyMin,
+  rush: { count, minutes, recordBytes, script },
+  perHour: 1000,
+  maxHours: 12,
+  afterHours: 0.5,
+});
+
+export const HANDED_OVER =
+  '$name: nothing lost, every answer under 6 MiB, the backlog handed over at the pace 6 MiB answers allow';
+
+/** Plays `s`: nothing lost, every answer under 6 MiB, the backlog drained in answers near it, new first. */
+export const expectHandedOver = async (s: RushScenario): Promise<void> => {
+  const played = await playRush(s, perform);
+  expect(played.lost).toBe(0);
+  expect(played.drainedFrom).toBeGreaterThan(0);
+  const largest = Math.max(...played.polls.map((poll) => poll.answer));
+  expect(largest).toBeLessThan(6 * MIB);
+  // The backlog was cut into answers that use the budget: several polls near the limit.
+  expect(played.polls.filter((poll) => poll.answer > 5 * MIB).length).toBeGreaterThanOrEqual(2);
+  // New registrations first: the polls during the drain carried new ones only, as many as fit.
+  const drain = played.polls.filter((poll) => poll.answer > 5 * MIB && poll.fresh > 0);
+  expect(drain.length).toBeGreaterThanOrEqual(2);
+  expect(played.lastDelayMs).toBeLessThanOrEqual(played.floorDelayMs);
+};
