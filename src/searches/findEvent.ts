@@ -168,9 +168,11 @@ const matching = async (z: ZObject, bundle: Bundle, text: string): Promise<Event
 const perform = async (z: ZObject, bundle: Bundle) => {
   const text = textInput(bundle, 'query');
   const results = (await matching(z, bundle, text)).slice(0, MAX_RESULTS);
-  // One page at a time: a page may carry megabytes of description, and only its bounds are kept.
-  const found: Array<{ event: Event; widget: EventWidget | null }> = [];
-  for (const event of results) found.push({ event, widget: await widgetOf(z, bundle, event) });
+  // The pages at once, each within ENRICH_MS: together they take one such wait after the search, which
+  // Zapier's 30 s leaves room for. Each page is read as a stream and cut while read, so a page of megabytes
+  // of description holds only its bounds.
+  const widgets = await Promise.all(results.map((event) => widgetOf(z, bundle, event)));
+  const found = results.map((event, i) => ({ event, widget: widgets[i] ?? null }));
   const log = (line: string) => z.console.log(line);
   return mapEach(
     found,
