@@ -88,6 +88,20 @@ const padding = (bytes: number) =>
 
 const LONG_KEY = `q${'_'.repeat(120_000)}x!`;
 
+/**
+ * The answer's body pieces around a strange registration whose `notes` answer is `value` (pieces of JSON
+ * text, streamed ones included): the siblings before and after it, as `listText` puts them.
+ */
+const withNotes = (...value: Array<string | (() => Generator<Buffer>)>) => {
+  const [head, , tail] = listText('__BIG__');
+  const [before, after] = (head as string).split('__BIG__') as [string, string];
+  const record = JSON.stringify(
+    registration(STRANGE, 1, { answers: [{ key: 'notes', value: '__NOTES__' }] }),
+  );
+  const [start, end] = record.split('"__NOTES__"') as [string, string];
+  return [before, start, ...value, end, after, tail as string];
+};
+
 const scenarios: Scenario[] = [
   {
     name: 'one registration whose answer is nested 6,000 levels deep',
@@ -122,18 +136,12 @@ const scenarios: Scenario[] = [
   {
     name: 'one registration of 9 MB of short members, more than a record may be',
     body: () => {
-      const [head, , tail] = listText('__BIG__');
-      const [before, after] = (head as string).split('__BIG__') as [string, string];
-      const record = JSON.stringify(
-        registration(STRANGE, 1, { answers: [{ key: 'notes', value: '__NOTES__' }] }),
-      );
-      const [start, end] = record.split('"__NOTES__"') as [string, string];
       // Lists and texts are cut as they are read; an object of many members is not, so this one is too large.
       const many = Array.from(
         { length: (9 * 1024 * 1024) / 64 },
         (_, i) => `"${String(i).padStart(8, '0')}":"${'x'.repeat(51)}"`,
       ).join(',');
-      return [before, start, '{', many, '}', end, after, tail as string];
+      return withNotes('{', many, '}');
     },
     strangeKept: false,
     lines: [
@@ -143,15 +151,7 @@ const scenarios: Scenario[] = [
   {
     // A long text is cut as it is read (listSplitter's `maxStringBytes`): the record is kept, never skipped.
     name: 'one registration with a 9 MB answer, cut as it is read',
-    body: () => {
-      const [head, , tail] = listText('__BIG__');
-      const [before, after] = (head as string).split('__BIG__') as [string, string];
-      const record = JSON.stringify(
-        registration(STRANGE, 1, { answers: [{ key: 'notes', value: '__NOTES__' }] }),
-      );
-      const [start, end] = record.split('"__NOTES__"') as [string, string];
-      return [before, start, '"', padding(9 * 1024 * 1024), '"', end, after, tail as string];
-    },
+    body: () => withNotes('"', padding(9 * 1024 * 1024), '"'),
     strangeKept: true,
     lines: [],
   },
