@@ -12,7 +12,17 @@ import { MAX_JSON_DEPTH, type SafeJson, parseJsonSafely } from './json';
 import { type ObjectSchema, checkRecord, recordLog } from './records';
 import { boundRecord, withCuts } from './bounds';
 import { WebhookDelivery } from './schemas';
-import { findSignatureHeader, signatureDigests, signatureProblem, signedWith } from './signature';
+import { readerOf } from './wire';
+
+/** A delivery's envelope under the app's names (its record keeps the wire's until it is checked). */
+const readDeliveryNames = readerOf(WebhookDelivery);
+import {
+  findSignatureHeader,
+  signatureDigests,
+  signatureProblem,
+  signedPayload,
+  signedWith,
+} from './signature';
 
 /** What Zapier hands over of the request that delivered a webhook (`bundle.rawRequest`). */
 export interface RawDelivery {
@@ -54,14 +64,14 @@ const contentOf = (json: SafeJson): DeliveryContent => {
         }
       : { ok: false, tooDeep: false, what: 'was not JSON' };
   }
-  const envelope = WebhookDelivery.safeParse(json.value);
+  const envelope = WebhookDelivery.safeParse(readDeliveryNames(json.value));
   if (!envelope.success) return { ok: false, tooDeep: false, what: 'had no delivery id, kind or data' };
   return { ok: true, delivery: envelope.data, droppedKeys: json.droppedKeys };
 };
 
 const signedAtOf = (json: SafeJson): number | null => {
   if (!json.ok || typeof json.value !== 'object' || json.value === null) return null;
-  const createdAt = (json.value as { createdAt?: unknown }).createdAt;
+  const createdAt = (readDeliveryNames(json.value) as { createdAt?: unknown }).createdAt;
   const ms = typeof createdAt === 'string' ? Date.parse(createdAt) : NaN;
   return Number.isFinite(ms) ? ms : null;
 };
@@ -75,7 +85,7 @@ export const readDelivery = (raw: RawDelivery | undefined): ArrivedDelivery => {
   const content = raw?.content;
   const problem = signatureProblem(content, header);
   const digests = problem ? [] : signatureDigests(header!);
-  const body = problem ? Buffer.alloc(0) : Buffer.from(content!, 'utf8');
+  const body = problem ? Buffer.alloc(0) : signedPayload(header!, content!);
   const checked = new Map<string, boolean>();
   const json = parseJsonSafely(content ?? '', MAX_JSON_DEPTH);
   return {

@@ -24,6 +24,7 @@
  * - A record larger than `maxElementBytes` is read past without being held (only its first bytes are kept,
  *   to name it) and handed out as `Oversize`, for the odd-record rule to skip with a log line.
  */
+import { DIALECT } from './dialect';
 import { MAX_JSON_DEPTH, parseJsonPruned, parseJsonSafely } from './json';
 
 export type ListReadErrorKind =
@@ -139,8 +140,16 @@ export const MAX_ELEMENT_BYTES = 8 * 1024 * 1024;
 /** Bytes kept of the beginning of a record too large to read. */
 export const OVERSIZE_HEAD_BYTES = 4096;
 
-/** The envelope members kept: the catalog's paging. Every other member is read past. */
-export const ENVELOPE_MEMBERS: ReadonlySet<string> = new Set(['page', 'limit', 'total']);
+/**
+ * The envelope members kept: the catalog's paging, and the dialect's "more records" flag when it has one
+ * (`dialect.ts`). Every other member is read past.
+ */
+export const ENVELOPE_MEMBERS: ReadonlySet<string> = new Set([
+  'page',
+  'limit',
+  'total',
+  ...(DIALECT.list.more === null ? [] : [DIALECT.list.more]),
+]);
 /** An envelope member larger than this is read past by its structure only, never held nor parsed. */
 export const MEMBER_BYTES = 64 * 1024;
 /** A member name longer than this is not held (it cannot be `data` nor a paging member). */
@@ -266,7 +275,7 @@ export class EnvelopeSplitter {
   ) {
     this.maxElementBytes = options.maxElementBytes ?? MAX_ELEMENT_BYTES;
     this.maxDepth = options.maxDepth ?? MAX_JSON_DEPTH;
-    this.listKey = options.listKey ?? 'data';
+    this.listKey = options.listKey ?? DIALECT.list.member;
     this.keepsSmall = options.members === 'small';
     this.maxStringBytes = options.maxStringBytes ?? Infinity;
     this.maxListEntries = options.maxListEntries ?? Infinity;

@@ -18,6 +18,7 @@ import {
   MAX_ELEMENT_BYTES,
   type SplitterOptions,
 } from './listSplitter';
+import { DIALECT } from './dialect';
 import { wireNameOf, wireNamesOf } from './wire';
 import { type Bounds, READ_LIST_ENTRIES, READ_TEXT_BYTES, boundRecord, withCuts } from './bounds';
 import { type ObjectSchema, type RecordLog, type RecordRule, keepRecord, recordFailures } from './records';
@@ -33,7 +34,7 @@ export interface ReaderOptions extends SplitterOptions {
 }
 
 /** What a single object is read inside (`ReaderOptions.single`). */
-const SINGLE_OPEN = '{"data":[';
+const SINGLE_OPEN = `{${JSON.stringify(DIALECT.list.member)}:[`;
 const SINGLE_CLOSE = ']}';
 
 export type Visit<T> = (record: T, position: number) => void;

@@ -5,12 +5,14 @@
  * Enumerations the service may extend (statuses, kinds) are plain strings, so a new value never breaks a Zap.
  */
 import * as z from 'zod';
+import { DIALECT } from './dialect';
 import { wired } from './wire';
 import {
   AGENDA_NAMES,
   AGENDA_SESSION_NAMES,
   BOOTH_NAMES,
   CHECK_IN_RESULT_NAMES,
+  DELIVERY_NAMES,
   EVENT_NAMES,
   EVENT_WIDGET_NAMES,
   FLOOR_PLAN_NAMES,
@@ -294,28 +296,41 @@ export const HookCreated = wired(
   HOOK_NAMES,
 );
 
-export const WebhookDelivery = lazy(() =>
-  z.looseObject({
-    id: z.string().min(1),
-    type: z.string().min(1),
-    createdAt: built(OptionalTimestamp),
-    /** The subscription the delivery was made for (contract §5). */
-    hookId: z.string().min(1).nullable().optional(),
-    data: z.looseObject({}),
-  }),
+export const WebhookDelivery = wired(
+  lazy(() =>
+    z.looseObject({
+      id: z.string().min(1),
+      type: z.string().min(1),
+      createdAt: built(OptionalTimestamp),
+      /** The subscription the delivery was made for (contract §5). */
+      hookId: z.string().min(1).nullable().optional(),
+      data: z.looseObject({}),
+    }),
+  ),
+  DELIVERY_NAMES,
 );
 export type WebhookDelivery = z.infer<typeof WebhookDelivery>;
 
+/** An error body's `error` object with its code under `code`, in the contract's spelling (`dialect.ts`). */
+const errorInContractTerms = (error: unknown): unknown => {
+  if (typeof error !== 'object' || error === null || Array.isArray(error)) return error;
+  const wire = (error as Record<string, unknown>)[DIALECT.errors.codeMember];
+  return typeof wire === 'string' ? { ...error, code: DIALECT.errors.code(wire) } : error;
+};
+
 export const ErrorBody = lazy(() =>
   z.looseObject({
-    error: z.looseObject({
-      code: z.string(),
-      message: z.string().optional(),
-      field: z.string().optional(),
-      entitlement: z.string().optional(),
-      /** SUBMISSION_NOT_APPROVED: the registration's status; anything but text is ignored. */
-      status: z.string().optional().catch(undefined),
-    }),
+    error: z.preprocess(
+      errorInContractTerms,
+      z.looseObject({
+        code: z.string(),
+        message: z.string().optional(),
+        field: z.string().optional(),
+        entitlement: z.string().optional(),
+        /** SUBMISSION_NOT_APPROVED: the registration's status; anything but text is ignored. */
+        status: z.string().optional().catch(undefined),
+      }),
+    ),
   }),
 );
 export type ErrorBody = z.infer<typeof ErrorBody>;
@@ -326,8 +341,18 @@ export const CatalogPaging = lazy(() => {
   return z.object({ page: PageNumber, limit: PageNumber, total: PageNumber });
 });
 
-/** `{ "data": [...] }`, the envelope of every list. */
-export const listOf = <T extends z.ZodType>(item: T) => z.looseObject({ data: z.array(item) });
+/**
+ * `{ "data": [...] }`, the envelope of every list, read as `{ data }` whatever member the dialect's lists hold
+ * their records in (`dialect.ts`).
+ */
+export const listOf = <T extends z.ZodType>(item: T) =>
+  z.preprocess(
+    (value) =>
+      typeof value === 'object' && value !== null && !Array.isArray(value)
+        ? { ...value, data: (value as Record<string, unknown>)[DIALECT.list.member] }
+        : value,
+    z.looseObject({ data: z.array(item) }),
+  );
 
 /** A list envelope whose items are not read (is there a Connect list at this address at all?). */
 export const AnyList = lazy(() => listOf(z.unknown()));

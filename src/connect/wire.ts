@@ -3,12 +3,14 @@
  * service sends is renamed to the app's names here, before its schema checks it, and every object the app
  * sends is renamed to the wire's names here. A table maps each of the app's field names to the wire's name
  * (an object or list of objects nested in a field has its own table, `fields`). Fields the table does not
- * name pass through unchanged (the contract's "unknown fields are kept", §1).
+ * name are kept (the contract's "unknown fields are kept", §1) under the name the dialect's naming rule gives
+ * them (`dialect.ts`), at every level: a field the service adds later never reaches Zap data under a wire
+ * name.
  *
- * Today the wire's names are the app's names (every table is the identity), and an identity table costs
- * nothing: the object is handed on as it is. A service that names its fields otherwise (`submission_id`) is
- * a change of these tables alone.
+ * With the contract's dialect the wire's names are the app's names, and an identity table costs nothing: the
+ * object is handed on as it is. The tables are computed from the dialect (`wireNames.ts`).
  */
+import { CAMEL_CASE, DIALECT, type NameRule } from './dialect';
 
 /** The wire's name of one field, and the table of the object (or of each object of the list) it holds. */
 export type WireField = string | { readonly name: string; readonly fields: WireNames };
@@ -17,9 +19,10 @@ export type WireNames = Readonly<Record<string, WireField>>;
 
 const nameOf = (field: WireField): string => (typeof field === 'string' ? field : field.name);
 
-const isIdentity = (names: WireNames): boolean =>
+const isIdentity = (names: WireNames, rule: NameRule): boolean =>
+  rule === CAMEL_CASE &&
   Object.entries(names).every(
-    ([app, field]) => nameOf(field) === app && (typeof field === 'string' || isIdentity(field.fields)),
+    ([app, field]) => nameOf(field) === app && (typeof field === 'string' || isIdentity(field.fields, rule)),
   );
 
 const isPlainObject = (value: unknown): value is Record<string, unknown> =>
@@ -30,16 +33,34 @@ export type Renamer = (value: unknown) => unknown;
 
 const IDENTITY: Renamer = (value) => value;
 
+/** A value no table names, with every object key in it renamed by `rename` (arrays and objects, all levels). */
+const renamedDeep = (value: unknown, rename: (name: string) => string): unknown => {
+  if (Array.isArray(value)) return value.map((item) => renamedDeep(item, rename));
+  if (!isPlainObject(value)) return value;
+  const out: Record<string, unknown> = {};
+  for (const [key, inner] of Object.entries(value)) {
+    const name = rename(key);
+    if (!Object.hasOwn(out, name)) out[name] = renamedDeep(inner, rename);
+  }
+  return out;
+};
+
 /**
  * A renamer for `names`: `'read'` turns the wire's names into the app's, `'write'` the app's into the
- * wire's. Built once per table; the identity table gives a renamer that returns its argument.
+ * wire's; fields the table does not name are renamed by `rule` (the app's dialect unless given). Built once
+ * per table; an identity table under the contract's rule gives a renamer that returns its argument.
  */
-export const renamer = (names: WireNames, direction: 'read' | 'write'): Renamer => {
-  if (isIdentity(names)) return IDENTITY;
+export const renamer = (
+  names: WireNames,
+  direction: 'read' | 'write',
+  rule: NameRule = DIALECT.names,
+): Renamer => {
+  if (isIdentity(names, rule)) return IDENTITY;
+  const unknown = direction === 'read' ? rule.app : rule.wire;
   // [name in the input, name in the output, renamer of what the field holds]
   const moves: Array<[string, string, Renamer]> = Object.entries(names).map(([app, field]) => {
     const wire = nameOf(field);
-    const inner = typeof field === 'string' ? IDENTITY : renamer(field.fields, direction);
+    const inner = typeof field === 'string' ? IDENTITY : renamer(field.fields, direction, rule);
     return direction === 'read' ? [wire, app, inner] : [app, wire, inner];
   });
   const known = new Set(moves.map(([from]) => from));
@@ -52,7 +73,8 @@ export const renamer = (names: WireNames, direction: 'read' | 'write'): Renamer 
       if (Object.hasOwn(value, from)) out[to] = nested(inner, value[from]);
     }
     for (const key of Object.keys(value)) {
-      if (!known.has(key) && !Object.hasOwn(out, key)) out[key] = value[key];
+      const name = known.has(key) ? null : unknown(key);
+      if (name !== null && !Object.hasOwn(out, name)) out[name] = renamedDeep(value[key], unknown);
     }
     return out;
   };
