@@ -90,6 +90,7 @@ export function buildSandbox(options: SandboxOptions = {}): FastifyInstance {
     new DeviationSet(options.deviations),
   );
   if (ctx.deviations.has('shuffle')) state.shuffle = true;
+  delivery.deviations = ctx.deviations;
 
   const app = Fastify({
     logger: options.logger

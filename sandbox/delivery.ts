@@ -5,9 +5,9 @@
 // the sandbox maxPending; beyond a bound the oldest waiting delivery is given up. Every attempt and every
 // delivery given up is written to the tenant's delivery log.
 
-import { createHmac } from 'node:crypto';
 import http from 'node:http';
 import https from 'node:https';
+import { DeviationSet } from './deviations';
 import { deliveryPolicy, nextRetry, type DeliveryOptions, type DeliveryPolicy } from './delivery-policy';
 import { timePrefix } from './prng';
 import type { SandboxState, Tenant } from './state';
@@ -86,8 +86,11 @@ interface Target {
   path: string;
 }
 
+const CONTRACT_SIGNER = new DeviationSet();
+
+/** The contract's signature header of `body` signed with each of `secrets` (contract §5). */
 export function sign(body: string, secrets: readonly string[]): string {
-  return secrets.map((s) => `sha256=${createHmac('sha256', s).update(body).digest('hex')}`).join(',');
+  return CONTRACT_SIGNER.signature(body, secrets, 0);
 }
 
 const nowHr = (): number => performance.timeOrigin + performance.now();
@@ -109,6 +112,8 @@ export class DeliveryQueue {
   private closed = false;
   private sequence = 0;
   state: SandboxState | null = null;
+  /** How deliveries are written and signed (the contract's, or a deviation's). */
+  deviations = new DeviationSet();
   /** Called after every attempt and every delivery given up (for logging). */
   onAttemptDone: ((entry: DeliveryLogEntry) => void) | null = null;
   /** Called once a receiver's 410 has ended a subscription. */
@@ -378,12 +383,17 @@ export class DeliveryQueue {
     };
 
     if (d.body === null || d.signature === null) {
-      d.body =
-        `{"id":"${d.id}","type":"${d.type}","createdAt":"${d.queuedAt}",` +
-        `"hookId":${JSON.stringify(d.hook.id)},"data":${d.dataJson}}`;
-      d.signature = sign(
+      d.body = this.deviations.deliveryBody({
+        id: d.id,
+        type: d.type,
+        createdAt: d.queuedAt,
+        hookId: d.hook.id,
+        dataJson: d.dataJson,
+      });
+      d.signature = this.deviations.signature(
         d.body,
         this.state ? this.state.signingSecrets(d.tenant, d.hook) : [d.hook.secret ?? ''],
+        Date.parse(d.queuedAt),
       );
       this.remember(d);
     }

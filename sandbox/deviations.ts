@@ -1,17 +1,28 @@
 // Deviation switches: the sandbox answers the way a service that reads the interface document differently
 // from docs/connect-contract.md might, so that `npm run conformance` can be shown to tell each one apart.
 // They are off by default and sandbox-wide; set them with the `deviations` option or `--deviate a,b`.
+//
+// This file is the sandbox's dialect: the four ways a service may say what the contract means otherwise
+// (names, list envelope, error body, signature scheme) are written here and nowhere else, so a service that
+// speaks another dialect is a switch here and a change of src/connect/dialect.ts in the app.
+
+import { createHmac } from 'node:crypto';
+import type { ApiError } from './errors';
 
 export const DEVIATIONS = {
   'bare-arrays': 'lists (events, submissions, orders, floor plans, the catalog) answer a bare JSON array',
   'items-envelope': 'lists answer `{ "items": [...], "next": null }` instead of `{ "data": [...] }`',
+  'has-more':
+    'lists answer `{ "items": [...], "has_more": false }`, `has_more` being true when `limit` left records out',
   'snake-case':
-    "records have snake_case field names (`created_at`, `event_id`), and a registration's identifier is `id`",
+    "every field name is snake_case (`created_at`, `event_id`) in answers, request bodies and deliveries, and a registration's identifier is `id`",
   'since-ignored': 'the submissions endpoint ignores `since` and answers every visible submission',
   'since-exclusive': '`since` is exclusive: a submission created exactly at `since` is left out',
   'since-seconds': '`since` is read to the second: its milliseconds are ignored (truncated)',
   'plain-errors': "every error answer is plain text (`404 Not Found`), not the contract's JSON body",
   'error-type': 'every error body is `{ "error": { "type": "not_found", "message" } }`, without `code`',
+  'timestamped-signature':
+    'deliveries are signed `X-Connect-Signature: t=<Unix time>,v1=<hex HMAC-SHA256 of "<t>.<body>">`',
   'no-date': 'answers carry no `Date` header',
   'skewed-clock': 'the `Date` header runs 30 minutes ahead of the sandbox clock',
   'limit-rejected': 'a `limit` above 100 is 400 VALIDATION_ERROR instead of being clamped',
@@ -43,13 +54,37 @@ export function parseDeviations(raw: string): Deviation[] {
 
 /** `createdAt` → `created_at`. */
 const snakeName = (name: string): string => name.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
+/** `created_at` → `createdAt`. */
+const camelName = (name: string): string => name.replace(/_([a-z0-9])/g, (_, c: string) => c.toUpperCase());
 
-/** A JSON value with every object key in snake_case, at every level. */
-const snakeCased = (value: unknown): unknown => {
-  if (Array.isArray(value)) return value.map(snakeCased);
+/** A JSON value with every object key renamed by `rename`, at every level. */
+const renamed = (value: unknown, rename: (name: string) => string): unknown => {
+  if (Array.isArray(value)) return value.map((item) => renamed(item, rename));
   if (value === null || typeof value !== 'object') return value;
-  return Object.fromEntries(Object.entries(value).map(([key, v]) => [snakeName(key), snakeCased(v)]));
+  return Object.fromEntries(Object.entries(value).map(([key, v]) => [rename(key), renamed(v, rename)]));
 };
+const snakeCased = (value: unknown): unknown => renamed(value, snakeName);
+
+/** Delivery kinds whose data is a registration (its own identifier is `submissionId` in the contract). */
+const REGISTRATION_KINDS = new Set(['FORM_SUBMISSION', 'FORM_SUBMISSION_APPROVED', 'ATTENDANT_CHECKED_IN']);
+
+/** The HMAC-SHA256 of `payload` with `secret`, in hex. */
+const hmac = (secret: string, payload: string): string =>
+  createHmac('sha256', secret).update(payload).digest('hex');
+
+/** A delivery as the sandbox sends it (its body is written by `DeviationSet.deliveryBody`). */
+export interface DeliveryParts {
+  id: string;
+  type: string;
+  /** Left out of the body when `null`. */
+  createdAt: string | null;
+  /** Left out of the body when undefined. */
+  hookId?: string | null;
+  /** The record, as JSON text in the contract's names. */
+  dataJson: string;
+  /** The record's own identifier in the contract (`submissionId` for a registration). */
+  ownId?: string;
+}
 
 /** How a list answer is written: what opens and closes it, and how each record is written. */
 export interface ListShape {
@@ -61,12 +96,24 @@ export interface ListShape {
 /** How an error answer is written: the contract's JSON body, plain text, or `{ error: { type, message } }`. */
 export type ErrorStyle = 'contract' | 'plain' | 'typed';
 
-/** The switches of one sandbox. */
+/** An error body in the `error-type` style: the code in lower case under `type` (`NOT_FOUND` → `not_found`). */
+export const typedErrorBody = (api: ApiError): { error: Record<string, unknown> } => {
+  const { code, ...rest } = api.toBody().error;
+  return { error: { type: String(code).toLowerCase(), ...rest } };
+};
+
+/**
+ * The switches every sandbox has on: the dialect the contract speaks, none while it is the contract's own.
+ * A contract that comes to say snake_case names is `['snake-case']` here, and `wire.ts` writes it too.
+ */
+export const DIALECT_SWITCHES: readonly Deviation[] = [];
+
+/** The switches of one sandbox (the dialect's, and those it was started with). */
 export class DeviationSet {
   private readonly on: Set<Deviation>;
 
   constructor(deviations: readonly Deviation[] = []) {
-    this.on = new Set(deviations);
+    this.on = new Set([...DIALECT_SWITCHES, ...deviations]);
   }
 
   has(deviation: Deviation): boolean {
@@ -83,24 +130,68 @@ export class DeviationSet {
    */
   record(json: object, ownId = 'id'): unknown {
     if (!this.has('snake-case')) return json;
+    if (ownId === 'id' || !Object.hasOwn(json, ownId)) return snakeCased(json);
     const { [ownId]: id, ...rest } = json as Record<string, unknown>;
-    return snakeCased(ownId === 'id' ? json : { id, ...rest });
+    return snakeCased({ id, ...rest });
   }
 
-  /** A list answer: the contract's envelope (with `extra` members such as paging), a bare array or `items`. */
-  listBody(data: object[], extra: Record<string, unknown> = {}): unknown {
+  /**
+   * A list answer: the contract's envelope (with `extra` members such as paging), a bare array or `items`.
+   * `cut`: `limit` left records out (said by `has_more`).
+   */
+  listBody(data: object[], extra: Record<string, unknown> = {}, cut = false): unknown {
     const items = data.map((json) => this.record(json));
     if (this.has('bare-arrays')) return items;
+    if (this.has('has-more')) return { items, has_more: cut };
     if (this.has('items-envelope')) return { items, next: null };
     return { data: items, ...extra };
   }
 
   /** The same for a list written piece by piece (the submissions of an event). */
-  listShape(ownId = 'id'): ListShape {
+  listShape(ownId = 'id', cut = false): ListShape {
     const record = (json: object) => this.record(json, ownId);
     if (this.has('bare-arrays')) return { open: '[', close: ']', record };
+    if (this.has('has-more')) return { open: '{"items":[', close: `],"has_more":${cut}}`, record };
     if (this.has('items-envelope')) return { open: '{"items":[', close: '],"next":null}', record };
     return { open: '{"data":[', close: ']}', record };
+  }
+
+  /** An answer that is not a list (a subscription, a check-in result), as written on the wire. */
+  answer(json: object): unknown {
+    return this.has('snake-case') ? snakeCased(json) : json;
+  }
+
+  /** A request body as the contract names its fields (the service reads snake_case with `snake-case`). */
+  requestBody(body: unknown): unknown {
+    return this.has('snake-case') ? renamed(body, camelName) : body;
+  }
+
+  /** A delivery's raw body, in the order the sandbox writes its members. */
+  deliveryBody(d: DeliveryParts): string {
+    const snake = this.has('snake-case');
+    const head = [
+      `"id":${JSON.stringify(d.id)}`,
+      `"type":${JSON.stringify(d.type)}`,
+      ...(d.createdAt === null
+        ? []
+        : [`"${snake ? 'created_at' : 'createdAt'}":${JSON.stringify(d.createdAt)}`]),
+      ...(d.hookId === undefined ? [] : [`"${snake ? 'hook_id' : 'hookId'}":${JSON.stringify(d.hookId)}`]),
+    ];
+    const ownId = d.ownId ?? (REGISTRATION_KINDS.has(d.type) ? 'submissionId' : 'id');
+    const data = snake ? JSON.stringify(this.record(JSON.parse(d.dataJson) as object, ownId)) : d.dataJson;
+    return `{${head.join(',')},"data":${data}}`;
+  }
+
+  /** The signature header of a delivery's `body` signed with each of `secrets` at `atMs`. */
+  signature(body: string, secrets: readonly string[], atMs: number): string {
+    if (!this.has('timestamped-signature')) return secrets.map((s) => `sha256=${hmac(s, body)}`).join(',');
+    const t = Math.floor(atMs / 1000);
+    return [`t=${t}`, ...secrets.map((s) => `v1=${hmac(s, `${t}.${body}`)}`)].join(',');
+  }
+
+  /** A JSON error body as this sandbox writes it (the contract's, or `error-type`'s). */
+  errorBody(api: ApiError): { error: Record<string, unknown> } {
+    return this.errorStyle() === 'typed' ? typedErrorBody(api) : api.toBody();
   }
 
   /** How error answers are written. */

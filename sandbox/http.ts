@@ -5,7 +5,7 @@
 import type { Socket } from 'node:net';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { SandboxContext } from './context';
-import type { ErrorStyle } from './deviations';
+import { type ErrorStyle, typedErrorBody } from './deviations';
 import { ApiError, validation } from './errors';
 import { faultResponse } from './faults';
 import { jsonDepthExceeds } from './validate';
@@ -53,10 +53,7 @@ const sendError = (reply: FastifyReply, api: ApiError, style: ErrorStyle = 'cont
       .type('text/plain; charset=utf-8')
       .send(`${api.statusCode} ${PLAIN_REASONS[api.statusCode] ?? 'Error'}`);
   }
-  if (style === 'typed') {
-    return reply.code(api.statusCode).send({ error: { type: api.code.toLowerCase(), message: api.message } });
-  }
-  return reply.code(api.statusCode).send(api.toBody());
+  return reply.code(api.statusCode).send(style === 'typed' ? typedErrorBody(api) : api.toBody());
 };
 
 /** Fastify's `frameworkErrors` option: errors raised before routing (bad percent-encoding in the path). */
@@ -138,6 +135,12 @@ export function installHttp(app: FastifyInstance, ctx: SandboxContext): void {
         return reply;
       }
     }
+  });
+
+  // A request body in the dialect's names is read in the contract's (`snake-case`).
+  app.addHook('preValidation', async (req) => {
+    if (req.routeOptions.config.connect && req.body !== undefined)
+      req.body = ctx.deviations.requestBody(req.body);
   });
 
   app.addHook('preHandler', async (req) => {

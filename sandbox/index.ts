@@ -28,7 +28,11 @@ export interface RunningSandbox {
   /** Stops the delivery queue and every timer, then the server. */
   close(): Promise<void>;
   app: FastifyInstance;
+  /** Writes wire JSON (lists, errors, deliveries, signatures) as this sandbox does, its switches included. */
+  wire: WireWriter;
 }
+
+import { type WireWriter, wireWriter } from './wire';
 
 export async function startSandbox(options: StartOptions = {}): Promise<RunningSandbox> {
   const app = buildSandbox(options);
@@ -44,6 +48,7 @@ export async function startSandbox(options: StartOptions = {}): Promise<RunningS
     url: `http://127.0.0.1:${port}`,
     tenants: SEED_TENANTS,
     scaleEventId: sandboxContext(app).state.eventsBySlug.get(SCALE_EVENT_SLUG)?.id ?? null,
+    wire: wireWriter(options.deviations ?? []),
     close: () => {
       closing ??= app.close().then(() => undefined);
       return closing;

@@ -1,30 +1,17 @@
 // Wire JSON for tests and scripts, written the way the sandbox itself writes it: the list envelope, the
-// error body, the delivery envelope and its signature header (docs/connect-contract.md §1, §2, §5). Tests and
-// scripts build their answers and deliveries here instead of writing the wire's shapes by hand, so a change
-// of the contract is a change of the sandbox (this file, its serialisers in state.ts, its signer in
-// delivery.ts) and of src/connect/, not of every test.
+// error body, a single answer and a request body, the delivery envelope and its signature header
+// (docs/connect-contract.md §1, §2, §4, §5). Tests and scripts build their answers and deliveries here instead
+// of writing the wire's shapes by hand, and read the wire through src/connect's reader: a service that speaks
+// another dialect is a change of `deviations.ts` (this writer follows it) and of src/connect/dialect.ts.
+//
+// `wireWriter(deviations)` writes as a sandbox started with those switches answers; the functions exported
+// below write as the default sandbox does.
 
 import { ApiError, type ErrorCode } from './errors';
-import { sign } from './delivery';
+import { type Deviation, DeviationSet } from './deviations';
 
 /** The header a delivery's signature travels in (contract §5). */
 export const SIGNATURE_HEADER = 'X-Connect-Signature';
-
-/** A list answer: `{ "data": [...] }`, with the catalog's paging members when given. */
-export const wireList = <T>(
-  records: readonly T[],
-  paging?: { page: number; limit: number; total: number },
-): { data: T[] } & Partial<{ page: number; limit: number; total: number }> => ({
-  data: [...records],
-  ...paging,
-});
-
-/** An error answer's body, as the sandbox answers it: `{ "error": { "code", "message", … } }`. */
-export const wireError = (
-  code: ErrorCode | (string & {}),
-  message = 'error',
-  extra: Record<string, unknown> = {},
-): { error: Record<string, unknown> } => new ApiError(0, code as ErrorCode, message, extra).toBody();
 
 export interface WireDelivery {
   id: string;
@@ -32,28 +19,89 @@ export interface WireDelivery {
   /** ISO 8601; left out of the body when `null`. */
   createdAt: string | null;
   hookId?: string | null;
+  /** The record, in the contract's names. */
   data: unknown;
 }
 
+type Paging = { page: number; limit: number; total: number };
+
+export interface WireWriter {
+  /** A list answer of `records` (in the contract's names), with the catalog's paging members when given. */
+  list<T>(records: readonly T[], paging?: Paging, cut?: boolean): unknown;
+  /** An error answer's body for `code` (`NOT_FOUND`). */
+  error(code: ErrorCode | (string & {}), message?: string, extra?: Record<string, unknown>): unknown;
+  /** A single record or answer as the service writes it; `ownId` names a registration's own identifier. */
+  object(json: object, ownId?: string): unknown;
+  /** A request body as the service reads it. */
+  requestBody(json: object): unknown;
+  /** A delivery's raw body. */
+  deliveryBody(delivery: WireDelivery): string;
+  /** The value of the signature header for `body`, signed with each of `secrets` at `atMs`. */
+  signatureOf(body: string, secrets: string | readonly string[], atMs?: number): string;
+  /** The headers of a delivery of `body`, as the sandbox sends them. */
+  deliveryHeaders(body: string, secrets: string | readonly string[], atMs?: number): Record<string, string>;
+}
+
+const REGISTRATION_KINDS = new Set(['FORM_SUBMISSION', 'FORM_SUBMISSION_APPROVED', 'ATTENDANT_CHECKED_IN']);
+
+/** The writer of a sandbox started with `deviations` (besides the default ones). */
+export const wireWriter = (deviations: readonly Deviation[] = []): WireWriter => {
+  const set = new DeviationSet(deviations);
+  const list = (records: readonly unknown[], paging?: Paging, cut = false) =>
+    set.listBody(records as object[], paging ?? {}, cut);
+  const signatureOf = (body: string, secrets: string | readonly string[], atMs = Date.now()) =>
+    set.signature(body, typeof secrets === 'string' ? [secrets] : secrets, atMs);
+  return {
+    list,
+    error: (code, message = 'error', extra = {}) =>
+      set.errorBody(new ApiError(0, code as ErrorCode, message, extra)),
+    object: (json, ownId) => set.record(json, ownId),
+    requestBody: (json) => set.answer(json),
+    deliveryBody: (delivery) =>
+      set.deliveryBody({
+        id: delivery.id,
+        type: delivery.type,
+        createdAt: delivery.createdAt,
+        hookId: delivery.hookId,
+        dataJson: JSON.stringify(delivery.data),
+        ownId: REGISTRATION_KINDS.has(delivery.type) ? 'submissionId' : 'id',
+      }),
+    signatureOf,
+    deliveryHeaders: (body, secrets, atMs) => ({
+      'content-type': 'application/json',
+      [SIGNATURE_HEADER.toLowerCase()]: signatureOf(body, secrets, atMs),
+    }),
+  };
+};
+
+const DEFAULT = wireWriter();
+
+/** A list answer: `{ "data": [...] }`, with the catalog's paging members when given. */
+export const wireList = <T>(records: readonly T[], paging?: Paging): { data: T[] } & Partial<Paging> =>
+  DEFAULT.list(records, paging) as { data: T[] } & Partial<Paging>;
+
+/** An error answer's body, as the sandbox answers it: `{ "error": { "code", "message", … } }`. */
+export const wireError = (
+  code: ErrorCode | (string & {}),
+  message = 'error',
+  extra: Record<string, unknown> = {},
+): { error: Record<string, unknown> } =>
+  DEFAULT.error(code, message, extra) as { error: Record<string, unknown> };
+
+/** A single record or answer (a floor plan, a check-in result), as the sandbox answers it. */
+export const wireObject = (json: object, ownId?: string): Record<string, unknown> =>
+  DEFAULT.object(json, ownId) as Record<string, unknown>;
+
 /** A delivery's raw body, in the order the sandbox writes its members. */
-export const wireDeliveryBody = (delivery: WireDelivery): string =>
-  JSON.stringify({
-    id: delivery.id,
-    type: delivery.type,
-    ...(delivery.createdAt === null ? {} : { createdAt: delivery.createdAt }),
-    ...(delivery.hookId === undefined ? {} : { hookId: delivery.hookId }),
-    data: delivery.data,
-  });
+export const wireDeliveryBody = (delivery: WireDelivery): string => DEFAULT.deliveryBody(delivery);
 
 /** The value of the signature header for `body`, signed with each of `secrets` (several during a rotation). */
-export const signatureOf = (body: string, secrets: string | readonly string[]): string =>
-  sign(body, typeof secrets === 'string' ? [secrets] : secrets);
+export const signatureOf = (body: string, secrets: string | readonly string[], atMs?: number): string =>
+  DEFAULT.signatureOf(body, secrets, atMs);
 
 /** The headers of a delivery of `body`, as the sandbox sends them. */
 export const deliveryHeaders = (
   body: string,
   secrets: string | readonly string[],
-): Record<string, string> => ({
-  'content-type': 'application/json',
-  [SIGNATURE_HEADER.toLowerCase()]: signatureOf(body, secrets),
-});
+  atMs?: number,
+): Record<string, string> => DEFAULT.deliveryHeaders(body, secrets, atMs);

@@ -58,11 +58,13 @@ async function checkInOnce(
     let statusCode = 200;
     let body: string;
     try {
-      body = JSON.stringify(ctx.state.checkIn(tenant, parsed.target, parsed.checkInMs));
+      body = JSON.stringify(
+        ctx.deviations.answer(ctx.state.checkIn(tenant, parsed.target, parsed.checkInMs)),
+      );
     } catch (err) {
       if (!(err instanceof ApiError) || err.statusCode >= 500) throw err;
       statusCode = err.statusCode;
-      body = JSON.stringify(err.toBody());
+      body = JSON.stringify(ctx.deviations.errorBody(err));
     }
     ctx.idempotency.complete(apiKey, key, { statusCode, body });
     return reply.code(statusCode).type(JSON_TYPE).send(body);
@@ -80,7 +82,7 @@ export function registerCheckInRoute(app: FastifyInstance, ctx: SandboxContext):
     const parsed = parseCheckInBody(req.body);
     if (key === undefined) {
       await ctx.sleeper.sleep(req.faultDelayMs);
-      return ctx.state.checkIn(tenant, parsed.target, parsed.checkInMs);
+      return ctx.deviations.answer(ctx.state.checkIn(tenant, parsed.target, parsed.checkInMs));
     }
     const found = ctx.idempotency.begin(tenant.settings.apiKey, key, canonicalJson(req.body));
     switch (found.kind) {

@@ -18,11 +18,11 @@ export function registerEventRoutes(app: FastifyInstance, ctx: SandboxContext): 
     const tenant = tenantOf(req);
     const max = ctx.deviations.has('large-limits') ? LARGE_LIMIT_MAX : 100;
     const limit = readLimit(query(req), 20, max, ctx.deviations.has('limit-rejected'));
-    const events = [...tenant.events.values()]
+    const all = [...tenant.events.values()]
       .filter((e) => !e.deleted)
-      .sort((a, b) => b.createdMs - a.createdMs || (a.id < b.id ? -1 : 1))
-      .slice(0, limit);
-    return ctx.deviations.listBody(ctx.order(events.map((e) => state.eventJson(e))));
+      .sort((a, b) => b.createdMs - a.createdMs || (a.id < b.id ? -1 : 1));
+    const events = all.slice(0, limit);
+    return ctx.deviations.listBody(ctx.order(events.map((e) => state.eventJson(e))), {}, all.length > limit);
   });
 
   // Public catalog: published events of every organizer, paged (soonest first; shuffle shuffles a page).
@@ -34,7 +34,11 @@ export function registerEventRoutes(app: FastifyInstance, ctx: SandboxContext): 
       .filter((e) => e.status === 'published' && !e.deleted)
       .sort((a, b) => (a.startsAt < b.startsAt ? -1 : a.startsAt > b.startsAt ? 1 : a.id < b.id ? -1 : 1));
     const slice = all.slice((page - 1) * limit, page * limit).map((e) => state.eventJson(e));
-    return ctx.deviations.listBody(ctx.order(slice), { page, limit, total: all.length });
+    return ctx.deviations.listBody(
+      ctx.order(slice),
+      { page, limit, total: all.length },
+      page * limit < all.length,
+    );
   });
 
   app.get(ROUTES.eventWidget.pattern, { config: KEYLESS }, async (req) => {

@@ -83,12 +83,16 @@ export function registerHookRoutes(app: FastifyInstance, ctx: SandboxContext): v
     if (key === undefined) {
       const hook = create();
       await ctx.sleeper.sleep(req.faultDelayMs);
-      return reply.code(201).send(hookJson(hook));
+      return reply.code(201).send(ctx.deviations.answer(hookJson(hook)));
     }
     let found = ctx.idempotency.begin(apiKey, keyOf(key), canonicalJson(body));
     if (found.kind === 'replay') {
       const made = tenant.hooks.get(String((JSON.parse(found.response.body) as { id?: unknown }).id));
-      if (made) return reply.code(201).header('Idempotent-Replayed', 'true').send(hookJson(made));
+      if (made)
+        return reply
+          .code(201)
+          .header('Idempotent-Replayed', 'true')
+          .send(ctx.deviations.answer(hookJson(made)));
       // The subscription this key made was deleted since: the key makes a new one.
       ctx.idempotency.abandon(apiKey, keyOf(key));
       found = ctx.idempotency.begin(apiKey, keyOf(key), canonicalJson(body));
@@ -106,7 +110,7 @@ export function registerHookRoutes(app: FastifyInstance, ctx: SandboxContext): v
     const hook = create();
     ctx.idempotency.complete(apiKey, keyOf(key), { statusCode: 201, body: JSON.stringify({ id: hook.id }) });
     await ctx.sleeper.sleep(req.faultDelayMs);
-    return reply.code(201).send(hookJson(hook));
+    return reply.code(201).send(ctx.deviations.answer(hookJson(hook)));
   };
 
   app.post(ROUTES.subscribe.pattern, { config: { ...KEYED, delayInHandler: true } }, subscribe);
@@ -115,7 +119,7 @@ export function registerHookRoutes(app: FastifyInstance, ctx: SandboxContext): v
   app.get(ROUTES.hook.pattern, { config: KEYED }, async (req) => {
     const hook = tenantOf(req).hooks.get(params(req).id ?? '');
     if (!hook) throw new ApiError(404, 'NOT_FOUND', 'Subscription not found');
-    return hookJson(hook, { nullSecret: true });
+    return ctx.deviations.answer(hookJson(hook, { nullSecret: true }));
   });
 
   app.delete(ROUTES.unsubscribe.pattern, { config: KEYED }, async (req, reply) => {

@@ -16,9 +16,10 @@ export function registerOrderRoutes(app: FastifyInstance, ctx: SandboxContext): 
     const companyId = requireQueryString(q, 'companyId');
     const limit = readLimit(q, 20, 100, ctx.deviations.has('limit-rejected'));
     if (companyId !== tenant.settings.companyId) throw new ApiError(404, 'NOT_FOUND', 'Company not found');
-    const orders = [...tenant.orders.values()]
-      .sort((a, b) => b.createdMs - a.createdMs || (a.id < b.id ? 1 : -1))
-      .slice(0, limit);
-    return ctx.deviations.listBody(ctx.order(orders.map((o) => state.orderJson(o))));
+    const all = [...tenant.orders.values()].sort(
+      (a, b) => b.createdMs - a.createdMs || (a.id < b.id ? 1 : -1),
+    );
+    const orders = all.slice(0, limit);
+    return ctx.deviations.listBody(ctx.order(orders.map((o) => state.orderJson(o))), {}, all.length > limit);
   });
 }

@@ -51,13 +51,14 @@ export function registerSubmissionRoutes(app: FastifyInstance, ctx: SandboxConte
     const limit = readOptionalLimit(q, 100, ctx.deviations.has('limit-rejected'));
     state.event(tenant, eventId);
     let list = state.submissionsSince(tenant, eventId, ctx.deviations.effectiveSince(since));
-    if (limit !== undefined && list.length > limit) list = list.slice(list.length - limit);
+    const cut = limit !== undefined && list.length > limit;
+    if (cut) list = list.slice(list.length - limit);
     // Newest first: the list is oldest first, so the order reads it backwards.
     const order = new Uint32Array(list.length);
     for (let i = 0; i < list.length; i++) order[i] = list.length - 1 - i;
     ctx.orderIndexes(order);
     reply.type('application/json; charset=utf-8');
-    const shape = ctx.deviations.listShape('submissionId');
+    const shape = ctx.deviations.listShape('submissionId', cut);
     return reply.send(Readable.from(submissionsBody(state, list, order, shape)));
   });
 }

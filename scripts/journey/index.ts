@@ -10,7 +10,7 @@
  */
 import { type PerformFunction, createAppTester } from 'zapier-platform-core';
 import App from '../../index';
-import { type RunningSandbox, startSandbox } from '../../sandbox';
+import { type Deviation, type RunningSandbox, startSandbox } from '../../sandbox';
 import { type HookReceiver, startHookReceiver } from '../lib/hookRequest';
 import { NORTHWIND, journeyOf } from './context';
 import { type Printer, Runner } from './runner';
@@ -27,15 +27,18 @@ export interface JourneyResult {
 
 export interface JourneyOptions {
   out: Printer;
+  /** The sandbox's deviation switches (a service speaking another dialect); none by default. */
+  deviations?: readonly Deviation[];
 }
 
 /** 1. The service: an embedded Connect sandbox and a local stand-in for Zapier's hook URLs. */
-const startService = async (run: Runner) => {
+const startService = async (run: Runner, deviations: readonly Deviation[]) => {
   run.heading('1. The service', 'an embedded Connect sandbox on 127.0.0.1, seeded with three organizers');
   const sandbox = await run.step('Start the Connect sandbox', async () => {
     const value = await startSandbox({
       port: 0,
       delivery: { baseDelayMs: 20, maxDelayMs: 200, timeoutMs: 2_000 },
+      deviations,
     });
     return { detail: `${value.url} · organizer "${NORTHWIND.name}"`, value };
   });
@@ -46,7 +49,7 @@ const startService = async (run: Runner) => {
   return { sandbox, receiver };
 };
 
-export const runJourney = async ({ out }: JourneyOptions): Promise<JourneyResult> => {
+export const runJourney = async ({ out, deviations = [] }: JourneyOptions): Promise<JourneyResult> => {
   const started = performance.now();
   const run = new Runner(out);
   const appTester = createAppTester(App);
@@ -63,7 +66,7 @@ export const runJourney = async ({ out }: JourneyOptions): Promise<JourneyResult
   let sandbox: RunningSandbox | undefined;
   let receiver: HookReceiver | undefined;
   try {
-    ({ sandbox, receiver } = await startService(run));
+    ({ sandbox, receiver } = await startService(run, deviations));
     if (!sandbox || !receiver) throw new Error('the sandbox or the receiver did not start');
     const j = journeyOf(run, call, appLogs, sandbox, receiver);
     await connectAccount(j);

@@ -3,6 +3,7 @@
  * signing secret costs nothing.
  */
 import { deliveriesIdle } from '../../sandbox';
+import { readDelivery } from '../../src/connect';
 import { functionOf } from '../lib/app';
 import { type HookReceiver, hookBundle, signedDelivery } from '../lib/hookRequest';
 import {
@@ -229,11 +230,15 @@ export const rotatedSecret = async (j: Journey, alanId: string): Promise<void> =
   });
   await run.step('A delivery signed with the retired secret', async () => {
     check(genuine, 'no delivery to copy');
-    const envelope = JSON.parse(genuine.body) as { createdAt: string };
-    const later = new Date(Date.parse(envelope.createdAt) + 1000).toISOString();
-    const body = genuine.body.replace(`"createdAt":"${envelope.createdAt}"`, `"createdAt":"${later}"`);
+    // The genuine delivery read as the app reads it, then written again one second later by the service's writer.
+    const read = readDelivery({ content: genuine.body, headers: genuine.headers });
+    check(read.content.ok && read.signedAt !== null, 'the genuine delivery could not be read');
+    const { id, type, hookId, data } = read.content.delivery;
+    const later = new Date(read.signedAt + 1000).toISOString();
+    // Its record as it was carried: written again in the same dialect, it is unchanged.
+    const body = sandbox.wire.deliveryBody({ id, type, createdAt: later, hookId, data });
     check(body !== genuine.body, 'nothing to change');
-    const forged = signedDelivery(body, String(subscribeData.secret ?? ''));
+    const forged = signedDelivery(body, String(subscribeData.secret ?? ''), sandbox.wire);
     const outcome = await runsNothing({ ...forged, path });
     check(/replaced/.test(outcome.line), `not refused as signed with a retired secret: ${outcome.line}`);
     return { detail: 'runs nothing: dated after the rotation, so the old secret no longer vouches for it' };

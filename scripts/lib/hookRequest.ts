@@ -12,7 +12,7 @@
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { deliveryHeaders } from '../../sandbox/wire';
+import { deliveryHeaders, type WireWriter } from '../../sandbox/wire';
 
 /** A delivery as it arrives over HTTP. */
 export interface ReceivedDelivery {
@@ -89,10 +89,14 @@ export const hookBundle = (
 });
 
 /** A delivery signed with each of `secrets` (several during a rotation), as the service sends it. */
-export const signedDelivery = (body: string, secrets: string | string[]): ReceivedDelivery => ({
+export const signedDelivery = (
+  body: string,
+  secrets: string | string[],
+  wire: Pick<WireWriter, 'deliveryHeaders'> = { deliveryHeaders },
+): ReceivedDelivery => ({
   method: 'POST',
   querystring: '',
-  headers: deliveryHeaders(body, secrets),
+  headers: wire.deliveryHeaders(body, secrets),
   body,
 });
 

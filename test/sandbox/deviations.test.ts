@@ -92,7 +92,7 @@ it('error-type: an error body is { error: { type, message } }', async () => {
   });
   const limit = await get(['error-type', 'limit-rejected'], '/api/v1/integrations/zapier/events?limit=101');
   expect(JSON.parse(limit.text)).toEqual({
-    error: { type: 'validation_error', message: expect.any(String) },
+    error: { type: 'validation_error', message: expect.any(String), field: 'limit' },
   });
 });
 
