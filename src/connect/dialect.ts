@@ -47,6 +47,8 @@ export interface Dialect {
     readonly codeMember: string;
     /** The contract's code of a wire code (`not_found` → `NOT_FOUND`). */
     code(wire: string): string;
+    /** The wire's code of a contract code (`NOT_FOUND` → `not_found`). */
+    wire(code: string): string;
   };
   readonly signature: SignatureScheme;
 }
@@ -66,7 +68,7 @@ export const CONTRACT_DIALECT: Dialect = {
   names: CAMEL_CASE,
   renamed: {},
   list: { member: 'data', more: null },
-  errors: { codeMember: 'code', code: (wire) => wire },
+  errors: { codeMember: 'code', code: (wire) => wire, wire: (code) => code },
   signature: 'sha256',
 };
 

@@ -23,3 +23,7 @@ export {
 export * from './schemas';
 export { SIGNATURE_HEADER, findSignatureHeader, sign, verifySignature } from './signature';
 export { renamer, type WireNames } from './wire';
+export { type RecordNoun, wireTables } from './wireNames';
+export * from './dialect';
+export { type BodyShape, restater } from './restate';
+export { SCHEMES, type Scheme, signatureDigests, signedPayload, signedWith } from './signature';

@@ -11,7 +11,11 @@ jest.mock('../../src/connect/dialect', () => {
   type Dialects = typeof import('../../src/connect/dialect');
   const actual = jest.requireActual<Dialects>('../../src/connect/dialect');
   // What teaching the app looks like: `type` read as the code, in the contract's spelling.
-  const errors = { codeMember: 'type', code: (wire: string) => wire.toUpperCase() };
+  const errors = {
+    codeMember: 'type',
+    code: (wire: string) => wire.toUpperCase(),
+    wire: (code: string) => code.toLowerCase(),
+  };
   return { ...actual, DIALECT: { ...actual.CONTRACT_DIALECT, errors } };
 });
 

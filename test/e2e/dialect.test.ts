@@ -14,7 +14,7 @@ jest.mock('../../src/connect/dialect', () => {
     names: actual.SNAKE_CASE,
     renamed: { submission: { submissionId: 'id' } },
     list: { member: 'items', more: 'has_more' },
-    errors: { codeMember: 'type', code: (wire) => wire.toUpperCase() },
+    errors: { codeMember: 'type', code: (wire) => wire.toUpperCase(), wire: (code) => code.toLowerCase() },
     signature: 'timestamped',
   };
   return { ...actual, DIALECT: service };
