@@ -142,7 +142,7 @@ export class DeviationSet {
   listBody(data: object[], extra: Record<string, unknown> = {}, cut = false): unknown {
     const items = data.map((json) => this.record(json));
     if (this.has('bare-arrays')) return items;
-    if (this.has('has-more')) return { items, has_more: cut };
+    if (this.has('has-more')) return { items, ...extra, has_more: cut };
     if (this.has('items-envelope')) return { items, next: null };
     return { data: items, ...extra };
   }

@@ -16,6 +16,7 @@ import {
   throwNotJson,
 } from '../../src/connect/errors';
 import { parseJsonSafely } from '../../src/connect/json';
+import { readerOf } from '../../src/connect/wire';
 import type { ErrorBody } from '../../src/connect/schemas';
 import type { Answer } from './http';
 
@@ -54,7 +55,8 @@ export const appError = (answer: Answer, what: string): AppError => {
   throw new Error('throwForAnswer returned');
 };
 
-export type AppObject<T> = { ok: true; value: T } | { ok: false; message: string; json: unknown };
+/** `json`: the answer under the app's names (src/connect's reader), whether or not the schema accepts it. */
+export type AppObject<T> = { ok: true; value: T; json: unknown } | { ok: false; message: string; json: unknown };
 
 /**
  * A 2xx answer read as the app reads one object (`connectRequest`): JSON, then `schema`; when it fails, the
@@ -62,13 +64,15 @@ export type AppObject<T> = { ok: true; value: T } | { ok: false; message: string
  */
 export const appObject = <T>(answer: Answer, schema: ZodType<T>, what: string): AppObject<T> => {
   const raw = rawAnswer(answer);
+  let read: unknown = answer.json;
   try {
     const json = parseJsonSafely(answer.text);
     if (!json.ok) return throwNotJson(Z, raw, what);
-    const parsed = schema.safeParse(json.value);
+    read = readerOf(schema)(json.value);
+    const parsed = schema.safeParse(read);
     if (!parsed.success) return throwBadShape(Z, answer.status, parsed.error, what);
-    return { ok: true, value: parsed.data };
+    return { ok: true, value: parsed.data, json: read };
   } catch (error) {
-    return { ok: false, message: errorText(error), json: answer.json };
+    return { ok: false, message: errorText(error), json: read };
   }
 };

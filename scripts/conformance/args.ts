@@ -1,4 +1,5 @@
 /** The command line of `npm run conformance`. */
+import { existsSync } from 'node:fs';
 import { normalizeServiceUrl } from '../../src/connect/config';
 import { pathSegmentProblem } from '../../src/connect/paths';
 
@@ -11,6 +12,9 @@ Checks, read-only, that a Connect service behaves as docs/connect-contract.md sa
   --company ID      the account's company ID (Settings → Company): orders are unchecked without it
   --event UUID      the event to use for registrations and floor plans (default: the newest suitable one)
   --json FILE       also write the checks to FILE as JSON
+  --delivery FILE   a webhook delivery you captured (JSON { "headers": {…}, "body": "<raw body>" }, or
+                    the raw HTTP request), to check how the service signs deliveries
+  --secret SECRET   the signing secret of that delivery's subscription (never printed)
   --probe-turn-on   also send one POST …/hooks that the contract makes the service refuse (a malformed
                     Idempotency-Key and an unknown kind): whether it reads the key before making anything
   --help            this text
@@ -23,6 +27,10 @@ export interface CliArgs {
   companyId?: string;
   eventId?: string;
   json?: string;
+  /** `--delivery`: a captured delivery, for the signature check. */
+  delivery?: string;
+  /** `--secret`: its subscription's signing secret. */
+  secret?: string;
   /** `--probe-turn-on`: send the one refused POST of the hooks.idempotency-key check. */
   probeTurnOn?: boolean;
 }
@@ -45,6 +53,8 @@ const FLAGS: Record<string, Exclude<keyof CliArgs, 'probeTurnOn'>> = {
   '--company': 'companyId',
   '--event': 'eventId',
   '--json': 'json',
+  '--delivery': 'delivery',
+  '--secret': 'secret',
 };
 
 /** An option's name as typed, shown only when it looks like one (`--colour`): any other text may be a key. */
@@ -81,6 +91,14 @@ export const parseArgs = (argv: string[]): Parsed => {
   }
   if (!given.baseUrl) throw new UsageError('--base-url is required');
   if (!given.apiKey) throw new UsageError('--api-key is required');
+  if ((given.delivery === undefined) !== (given.secret === undefined)) {
+    throw new UsageError(
+      '--delivery and --secret go together: the delivery, and the secret it was signed with',
+    );
+  }
+  if (given.delivery !== undefined && !existsSync(given.delivery)) {
+    throw new UsageError(`--delivery ${given.delivery}: no such file`);
+  }
   const args = { ...given, baseUrl: checkedBaseUrl(given.baseUrl), apiKey: given.apiKey };
   checkIds(args);
   return { help: false, args };

@@ -262,7 +262,7 @@ export const readObject = <S extends ObjectSchema>(
   }
   const read = appObject(answer, rule.schema, `the ${rule.noun}`);
   if (read.ok) {
-    const found = counterpartPairs([answer.json], Object.keys(rule.schema.shape), rule.idKey);
+    const found = counterpartPairs([read.json], Object.keys(rule.schema.shape), rule.idKey);
     const outcome = found.length
       ? differs(
           `It carries ${pairWords(found, blank)}, where the app reads only the documented names: ${operations} would leave those fields empty.`,

@@ -137,6 +137,11 @@ export class AnswerTooLargeError extends StopError {
 export class Probe {
   readonly answers: Seen[] = [];
   readonly blank: Blank;
+  /**
+   * How a JSON body is read once the service's dialect is found (`checks/dialect.ts`): restated in the app's,
+   * so that the checks read what it means. What details quote (`shown`) stays as the service sent it.
+   */
+  restate: ((path: string, status: number, json: unknown) => unknown) | null = null;
   private readonly base: string;
 
   constructor(
@@ -211,7 +216,14 @@ export class Probe {
       receivedAt: Date.now(),
     };
     this.answers.push(seen);
-    return new Answer(seen, text, this.blank);
+    return new Answer(seen, this.restated(path, response.status, text), this.blank);
+  }
+
+  /** The body in the app's dialect, when the service's was found and it is JSON. */
+  private restated(path: string, status: number, text: string): string {
+    if (!this.restate) return text;
+    const json = parseJsonSafely(text);
+    return json.ok ? JSON.stringify(this.restate(path, status, json.value)) : text;
   }
 
   /** The body as text, at most `maxBytes` of it: past that, the request is cancelled and the run stops. */

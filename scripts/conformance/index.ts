@@ -4,6 +4,7 @@
  * returns the checks (or throws `StopError` when the URL or the key is wrong) and prints nothing.
  */
 import { connectionChecks, preflight } from './checks/connection';
+import { dialectChecks } from './checks/dialect';
 import { errorChecks } from './checks/errors';
 import { eventChecks } from './checks/events';
 import { floorPlanChecks } from './checks/floorPlans';
@@ -20,6 +21,7 @@ export { StopError, STATUSES, type Check, type ConformanceOptions, type Status }
 
 /** The groups, in the order they run (events first: the others pick their event from that list). */
 const STEPS: Array<[string, string, (run: Run) => Promise<Check[]> | Check[]]> = [
+  ['the service’s dialect', 'dialect', dialectChecks],
   ['events', 'events', eventChecks],
   ['submissions', 'submissions', submissionChecks],
   ['orders', 'orders', orderChecks],

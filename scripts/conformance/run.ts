@@ -1,4 +1,5 @@
 /** What the groups of checks share during one run. */
+import { DIALECT, type Dialect } from '../../src/connect/dialect';
 import { pathSegmentProblem } from '../../src/connect/paths';
 import type { Probe } from './http';
 import type { ConformanceOptions, Outcome } from './types';
@@ -13,6 +14,8 @@ export interface EventRef {
 export interface Run {
   probe: Probe;
   options: ConformanceOptions;
+  /** The service's dialect, once found (`checks/dialect.ts`); the app's until then. */
+  dialect: Dialect;
   /**
    * The key's events, newest first: the records the app reads or, when it can use none of them, the ids,
    * slugs and statuses of the items as answered (so that each endpoint still reports for itself).
@@ -33,6 +36,7 @@ export interface Run {
 export const newRun = (probe: Probe, options: ConformanceOptions): Run => ({
   probe,
   options,
+  dialect: DIALECT,
   events: [],
   eventsWhy: 'the events list was not read',
   entitlement: null,

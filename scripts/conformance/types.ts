@@ -29,6 +29,10 @@ export interface ConformanceOptions {
    * follows the contract, so it makes nothing. Without it the run sends GET requests only.
    */
   probeTurnOn?: boolean;
+  /** A delivery the user captured (`--delivery`): its headers and raw body, for the signature check. */
+  delivery?: string;
+  /** The signing secret of that delivery's subscription (`--secret`; never printed). */
+  secret?: string;
   /** The most of one answer read (default `MAX_ANSWER_BYTES` of http.ts); a larger answer stops the run. */
   maxAnswerBytes?: number;
   /** Called before each group of checks runs, with the group's name (a progress line). */

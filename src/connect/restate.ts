@@ -40,10 +40,11 @@ export const restater = (from: Dialect, to: Dialect = DIALECT) => {
     if (!Array.isArray(items)) return body;
     const { [from.list.member]: _, ...members } = body;
     const restate = recordOf(noun);
-    const more = from.list.more !== null && to.list.more !== null && from.list.more in members;
-    if (more) {
-      members[to.list.more!] = members[from.list.more!];
-      delete members[from.list.more!];
+    // The "more records" flag, under the other dialect's name; left out when that dialect has none.
+    const more = from.list.more;
+    if (more !== null && more in members) {
+      if (to.list.more !== null) members[to.list.more] = members[more];
+      if (to.list.more !== more) delete members[more];
     }
     return { [to.list.member]: items.map((item) => restate(item)), ...members };
   };

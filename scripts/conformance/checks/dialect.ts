@@ -1,0 +1,253 @@
+/**
+ * The service's dialect (`../dialect.ts`), reported first and once per difference: names (nested ones
+ * included), the list envelope and the meaning of its paging member, the error body, and the signature of
+ * a delivery the user captured. What is found is applied to every later answer, so the other groups check
+ * what the service means, not again how it spells it.
+ */
+import { readFileSync } from 'node:fs';
+import App from '../../../index';
+import {
+  CONTRACT_DIALECT,
+  DIALECT,
+  type Dialect,
+  SCHEMES,
+  findSignatureHeader,
+  restater,
+  signedWith,
+} from '../../../src/connect/testing';
+import { paths } from '../../../src/connect/paths';
+import { instantTriggerKeys } from '../../lib/app';
+import {
+  type Sample,
+  errorDialectOf,
+  listOf,
+  moreMember,
+  nameDifferences,
+  readSamples,
+  renamedOf,
+  ruleOf,
+} from '../dialect';
+import type { Run } from '../run';
+import { type Check, type Outcome, checkMaker, differs, holds, unchecked } from '../types';
+import { shapeOfPath } from '../shapes';
+
+const check = checkMaker('The service’s dialect (read first, applied to every check below)', 'dialect');
+
+const TEACH =
+  'If the service documents it, teach it to the app in src/connect/dialect.ts and to the contract (docs/connect-contract.md) together; otherwise send this report to the service.';
+
+const labelOf = (group: 'triggers' | 'searches' | 'creates', key: string): string =>
+  String((App[group]?.[key] as { display?: { label?: string; hidden?: boolean } })?.display?.label ?? key);
+
+/** Every visible operation of the app that reads records: all of them but the ones that only write. */
+const readingOperations = (): string => {
+  const visible = (group: 'triggers' | 'searches' | 'creates') =>
+    Object.entries(App[group] ?? {})
+      .filter(([, op]) => !(op as { display?: { hidden?: boolean } }).display?.hidden)
+      .map(([key]) => labelOf(group, key));
+  const all = [...visible('triggers'), ...visible('searches'), ...visible('creates')];
+  return `all ${all.length} operations (${all.join(', ')})`;
+};
+
+const instantOperations = (): string =>
+  instantTriggerKeys()
+    .map((key) => labelOf('triggers', key))
+    .join(', ');
+
+const namesCheck = (samples: Sample[], found: Dialect): Check => {
+  const assumption = 'Fields have the contract’s camelCase names (docs/connect-contract.md §3–5).';
+  if (!samples.length)
+    return check('names', assumption, unchecked('No record could be read to compare names with.'));
+  const differences = nameDifferences(samples, found);
+  if (!differences.length) {
+    const kinds = samples.map((s) => s.noun).join(', ');
+    return check('names', assumption, holds(`The records read (${kinds}) carry the contract’s names.`));
+  }
+  const words = differences.map(([ours, theirs]) => `"${theirs}" for "${ours}"`).join(', ');
+  const rule = found.names.name === 'camelCase' ? '' : ` Names follow ${found.names.name}:`;
+  if (!nameDifferences(samples, found, DIALECT).length) {
+    return check('names', assumption, holds(`${rule} ${words}. The app was taught these names.`.trim()));
+  }
+  const detail = `${rule} ${words}. Until the app is taught these names it would read no record, so ${readingOperations()} would fail or lose fields. The kit read every later answer in these names.`;
+  return check('names', assumption, differs(detail.trim(), TEACH));
+};
+
+/** What each member besides the records means, from the full list and a list of one (which `limit` cuts). */
+const memberWords = async (
+  run: Run,
+  members: Record<string, unknown>,
+  more: string | null,
+  total: number,
+): Promise<string> => {
+  const names = Object.keys(members);
+  if (!names.length) return '';
+  const one = (await run.probe.get(paths.events(), { limit: 1 })).json as Record<string, unknown> | undefined;
+  const all = `${total} event${total === 1 ? '' : 's'}`;
+  const cutWords = total > 1 ? `limit=1 of ${all}` : `limit=1 (only ${all}: nothing was cut)`;
+  const words = (name: string): string => {
+    const full = JSON.stringify(members[name]);
+    const cut = JSON.stringify(one?.[name]);
+    if (name === more && total > 1 && one?.[name] === true && members[name] === false) {
+      return `"${name}" is true when \`limit\` left records out (${cut} with ${cutWords}, ${full} with all): the app reads it as "this list was cut", never as a page to fetch.`;
+    }
+    if (full === cut) {
+      return `"${name}" is ${full} with all and with ${cutWords}: it offers no further page, and the app needs nothing from it.`;
+    }
+    return `"${name}" is ${full} with all and ${cut} with ${cutWords}: a next page, which the app does not follow (it reads one answer per list).`;
+  };
+  return names.map((name) => ` ${words(name)}`).join('');
+};
+
+const envelopeCheck = async (run: Run, events: unknown, found: Dialect): Promise<Check> => {
+  const assumption = 'Lists answer { "data": [ … ] } (docs/connect-contract.md §1).';
+  const list = listOf(events);
+  if (Array.isArray(events)) {
+    const bare =
+      'Lists answer a bare JSON array, without an envelope: the app reads no list (each endpoint below says what would fail).';
+    return check('envelope', assumption, differs(bare, TEACH));
+  }
+  if (list.member === null) {
+    const none =
+      'The events list answered no list the kit could find (the events group says what it answered).';
+    return check('envelope', assumption, unchecked(none));
+  }
+  const items = (events as Record<string, unknown>)[list.member] as unknown[];
+  const members = await memberWords(run, list.others, found.list.more, items.length);
+  if (list.member === CONTRACT_DIALECT.list.member && found.list.more === null) {
+    return check('envelope', assumption, holds(`Lists hold their records in "data".${members}`));
+  }
+  const detail = `Lists hold their records in "${list.member}" where the contract has "data".${members} Until the app is taught this envelope it would read no list, so ${readingOperations()} would fail. The kit read every later list in this envelope.`;
+  const taught = list.member === DIALECT.list.member && found.list.more === DIALECT.list.more;
+  return check(
+    'envelope',
+    assumption,
+    taught ? holds(`${detail.split(' Until')[0]} The app was taught this envelope.`) : differs(detail, TEACH),
+  );
+};
+
+const errorsCheck = async (run: Run): Promise<{ check: Check; errors: Dialect['errors'] }> => {
+  const assumption =
+    'An error answers { "error": { "code": "NOT_FOUND", … } } (docs/connect-contract.md §2).';
+  const answer = await run.probe.get(paths.hook(`hook_conformance_missing_${Date.now()}`));
+  const found = errorDialectOf(answer.json);
+  if (!found) {
+    const outcome = unchecked(
+      `A subscription that does not exist answered HTTP ${answer.status} with no error code the kit could find (the errors group says what it answered).`,
+    );
+    return { check: check('errors', assumption, outcome), errors: DIALECT.errors };
+  }
+  const spelled = found.value === 'NOT_FOUND' ? '' : `, spelled "${found.value}" for NOT_FOUND`;
+  const words = `Error bodies carry their code in "${found.member}"${spelled}.`;
+  if (found.member === 'code' && found.value === 'NOT_FOUND') {
+    return { check: check('errors', assumption, holds(words)), errors: found.dialect };
+  }
+  if (found.member === DIALECT.errors.codeMember && DIALECT.errors.code(found.value) === 'NOT_FOUND') {
+    const taught = holds(`${words} The app was taught this body.`);
+    return { check: check('errors', assumption, taught), errors: DIALECT.errors };
+  }
+  const detail = `${words} Until the app is taught this body it finds no code: a search for something gone would fail instead of finding nothing, a plan without a feature would read as a refused key, a Zap whose subscription is already gone could not be turned off, and check-in would not tell a ticket it does not know. The kit read every later error in this body.`;
+  return { check: check('errors', assumption, differs(detail, TEACH)), errors: found.dialect };
+};
+
+/** A delivery the user captured: `{ "headers": {…}, "body": "<raw>" }`, or a raw HTTP request. */
+export const readCapture = (text: string): { headers: Record<string, string>; body: string } => {
+  try {
+    const json = JSON.parse(text) as { headers?: unknown; body?: unknown };
+    if (json && typeof json.body === 'string' && typeof json.headers === 'object' && json.headers !== null) {
+      return { headers: json.headers as Record<string, string>, body: json.body };
+    }
+  } catch {
+    // a raw HTTP request: its head, an empty line, its body
+  }
+  const split = text.search(/\r?\n\r?\n/);
+  const head = split < 0 ? text : text.slice(0, split);
+  const body = split < 0 ? '' : text.slice(split).replace(/^\r?\n\r?\n/, '');
+  const headers: Record<string, string> = {};
+  for (const line of head.split(/\r?\n/)) {
+    const at = line.indexOf(':');
+    if (at > 0) headers[line.slice(0, at).trim()] = line.slice(at + 1).trim();
+  }
+  return { headers, body };
+};
+
+const signatureCheck = (run: Run): { check: Check; scheme: Dialect['signature'] } => {
+  const assumption =
+    'A delivery is signed X-Connect-Signature: sha256=<hex HMAC-SHA256 of the raw body> (§5).';
+  const { delivery, secret } = run.options;
+  if (!delivery || !secret) {
+    const why =
+      'No captured delivery was given: the kit cannot make the service send one (it only reads). Give one with --delivery FILE --secret SECRET.';
+    return { check: check('signature', assumption, unchecked(why)), scheme: DIALECT.signature };
+  }
+  const { headers, body } = readCapture(readFileSync(delivery, 'utf8'));
+  const header = findSignatureHeader(headers);
+  if (header === undefined) {
+    const names = Object.keys(headers)
+      .map((k) => `"${k}"`)
+      .join(', ');
+    const outcome = differs(
+      `The delivery has no X-Connect-Signature header (its headers: ${names}): every instant trigger (${instantOperations()}) would refuse every delivery.`,
+      TEACH,
+    );
+    return { check: check('signature', assumption, outcome), scheme: DIALECT.signature };
+  }
+  const matching = (Object.keys(SCHEMES) as Array<Dialect['signature']>).find((name) => {
+    const scheme = SCHEMES[name];
+    const digests = scheme.digests(header);
+    return digests.length > 0 && signedWith(scheme.payload(header, body), secret, digests);
+  });
+  return {
+    check: check('signature', assumption, signatureOutcome(matching)),
+    scheme: matching ?? DIALECT.signature,
+  };
+};
+
+const signatureOutcome = (matching: Dialect['signature'] | undefined): Outcome => {
+  if (matching === undefined) {
+    return differs(
+      `No scheme the kit knows (${Object.values(SCHEMES)
+        .map((s) => s.form)
+        .join(
+          '; ',
+        )}) verifies the delivery with this secret: check the secret; if it is right, every instant trigger (${instantOperations()}) would refuse every delivery.`,
+      TEACH,
+    );
+  }
+  const form = SCHEMES[matching].form;
+  if (matching === CONTRACT_DIALECT.signature)
+    return holds(`The delivery verifies as ${form} with the secret given.`);
+  const words = `The delivery is signed ${form}, where the contract has ${SCHEMES[CONTRACT_DIALECT.signature].form}.`;
+  if (matching === DIALECT.signature) return holds(`${words} The app was taught it.`);
+  return differs(
+    `${words} Until the app is taught it, every instant trigger (${instantOperations()}) would refuse every delivery.`,
+    TEACH,
+  );
+};
+
+/** The four findings, and every later answer read in the dialect found. */
+export const dialectChecks = async (run: Run): Promise<Check[]> => {
+  const { samples, events } = await readSamples(run);
+  const rule = ruleOf(samples);
+  const list = listOf(events);
+  const found: Dialect = {
+    names: rule,
+    renamed: renamedOf(samples, rule),
+    list: { member: list.member ?? DIALECT.list.member, more: moreMember(list.others) },
+    errors: DIALECT.errors,
+    signature: DIALECT.signature,
+  };
+  const errors = await errorsCheck(run);
+  const signature = signatureCheck(run);
+  const dialect: Dialect = { ...found, errors: errors.errors, signature: signature.scheme };
+  const checks = [
+    namesCheck(samples, dialect),
+    await envelopeCheck(run, events, dialect),
+    errors.check,
+    signature.check,
+  ];
+  // From here on, every answer is read in the dialect found.
+  const restate = restater(dialect, DIALECT);
+  run.probe.restate = (path, status, json) => restate(json, shapeOfPath(path, status));
+  run.dialect = dialect;
+  return checks;
+};
