@@ -56,7 +56,9 @@ export const appError = (answer: Answer, what: string): AppError => {
 };
 
 /** `json`: the answer under the app's names (src/connect's reader), whether or not the schema accepts it. */
-export type AppObject<T> = { ok: true; value: T; json: unknown } | { ok: false; message: string; json: unknown };
+export type AppObject<T> =
+  | { ok: true; value: T; json: unknown }
+  | { ok: false; message: string; json: unknown };
 
 /**
  * A 2xx answer read as the app reads one object (`connectRequest`): JSON, then `schema`; when it fails, the

@@ -3,6 +3,7 @@
  * plainly before anything runs, and the API key never written anywhere.
  */
 import { spawn } from 'node:child_process';
+import { captureDelivery } from '../support/capture';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -61,8 +62,11 @@ afterEach(() => rmSync(dir, { recursive: true, force: true }));
 describe('against the sandbox', () => {
   it('prints a clean report grouped by endpoint, writes the JSON file and exits 0', async () => {
     const json = path.join(dir, 'report.json');
-    const ran = await withSandbox([], (sandbox) =>
-      runMain([
+    let secret = '';
+    const ran = await withSandbox([], async (sandbox) => {
+      const captured = await captureDelivery(sandbox);
+      secret = captured.secret;
+      return runMain([
         '--base-url',
         sandbox.url,
         '--api-key',
@@ -71,12 +75,17 @@ describe('against the sandbox', () => {
         NORTHWIND.companyId,
         '--json',
         json,
-      ]),
-    );
+        '--delivery',
+        captured.delivery,
+        '--secret',
+        secret,
+      ]);
+    });
     expect(ran.code).toBe(EXIT.clean);
     expect(ran.out).toMatch(/^Connection$/m);
     expect(ran.out).toMatch(/^Submissions \(GET \/api\/v1\/integrations\/zapier\/submissions\)$/m);
     expect(ran.out).toMatch(/Summary: \d+ checks: \d+ holds, 1 tolerated, 0 differs, 0 unchecked\./);
+    expect(ran.out).toMatch(/signature +A delivery is signed/);
     const file = JSON.parse(readFileSync(json, 'utf8')) as { checks: Array<Record<string, unknown>> };
     expect(file.checks.length).toBeGreaterThan(30);
     for (const check of file.checks) {
@@ -84,6 +93,7 @@ describe('against the sandbox', () => {
       expect(['holds', 'tolerated']).toContain(check.status);
     }
     expect(`${ran.out}${ran.err}${readFileSync(json, 'utf8')}`).not.toContain(NORTHWIND.apiKey);
+    expect(`${ran.out}${ran.err}${readFileSync(json, 'utf8')}`).not.toContain(secret);
   });
 
   it('exits 1 when a check differs, and the summary says what to do about it', async () => {

@@ -17,6 +17,7 @@ import {
 } from '../../../src/connect/testing';
 import { paths } from '../../../src/connect/paths';
 import { instantTriggerKeys } from '../../lib/app';
+import { UNKNOWN_EVENT } from './errors';
 import {
   type Sample,
   errorDialectOf,
@@ -128,11 +129,15 @@ const envelopeCheck = async (run: Run, events: unknown, found: Dialect): Promise
 const errorsCheck = async (run: Run): Promise<{ check: Check; errors: Dialect['errors'] }> => {
   const assumption =
     'An error answers { "error": { "code": "NOT_FOUND", … } } (docs/connect-contract.md §2).';
-  const answer = await run.probe.get(paths.hook(`hook_conformance_missing_${Date.now()}`));
-  const found = errorDialectOf(answer.json);
+  // Two things that do not exist, in turn, until one answers an error body with a code in it.
+  const answers = [
+    await run.probe.get(paths.hook(`hook_conformance_missing_${Date.now()}`)),
+    await run.probe.get(paths.submissions(), { eventId: UNKNOWN_EVENT, since: '2000-01-01T00:00:00.000Z' }),
+  ];
+  const found = answers.map((a) => errorDialectOf(a.json)).find((f) => f !== null) ?? null;
   if (!found) {
     const outcome = unchecked(
-      `A subscription that does not exist answered HTTP ${answer.status} with no error code the kit could find (the errors group says what it answered).`,
+      `A subscription and an event that do not exist answered HTTP ${answers.map((a) => a.status).join(' and ')} with no error code the kit could find (the errors group says what they answered).`,
     );
     return { check: check('errors', assumption, outcome), errors: DIALECT.errors };
   }
