@@ -25,15 +25,22 @@ export interface WireDelivery {
 
 type Paging = { page: number; limit: number; total: number };
 
+/** A JSON body: an object, or a list (a bare array). */
+export type JsonBody = Record<string, unknown> | unknown[];
+
 export interface WireWriter {
   /** A list answer of `records` (in the contract's names), with the catalog's paging members when given. */
-  list<T>(records: readonly T[], paging?: Paging, cut?: boolean): unknown;
+  list<T>(records: readonly T[], paging?: Paging, cut?: boolean): JsonBody;
   /** An error answer's body for `code` (`NOT_FOUND`). */
-  error(code: ErrorCode | (string & {}), message?: string, extra?: Record<string, unknown>): unknown;
+  error(
+    code: ErrorCode | (string & {}),
+    message?: string,
+    extra?: Record<string, unknown>,
+  ): { error: Record<string, unknown> };
   /** A single record or answer as the service writes it; `ownId` names a registration's own identifier. */
-  object(json: object, ownId?: string): unknown;
+  object(json: object, ownId?: string): JsonBody;
   /** A request body as the service reads it. */
-  requestBody(json: object): unknown;
+  requestBody(json: object): JsonBody;
   /** A delivery's raw body. */
   deliveryBody(delivery: WireDelivery): string;
   /** The value of the signature header for `body`, signed with each of `secrets` at `atMs`. */
@@ -48,15 +55,15 @@ const REGISTRATION_KINDS = new Set(['FORM_SUBMISSION', 'FORM_SUBMISSION_APPROVED
 export const wireWriter = (deviations: readonly Deviation[] = []): WireWriter => {
   const set = new DeviationSet(deviations);
   const list = (records: readonly unknown[], paging?: Paging, cut = false) =>
-    set.listBody(records as object[], paging ?? {}, cut);
+    set.listBody(records as object[], paging ?? {}, cut) as JsonBody;
   const signatureOf = (body: string, secrets: string | readonly string[], atMs = Date.now()) =>
     set.signature(body, typeof secrets === 'string' ? [secrets] : secrets, atMs);
   return {
     list,
     error: (code, message = 'error', extra = {}) =>
       set.errorBody(new ApiError(0, code as ErrorCode, message, extra)),
-    object: (json, ownId) => set.record(json, ownId),
-    requestBody: (json) => set.answer(json),
+    object: (json, ownId) => set.record(json, ownId) as JsonBody,
+    requestBody: (json) => set.answer(json) as JsonBody,
     deliveryBody: (delivery) =>
       set.deliveryBody({
         id: delivery.id,

@@ -8,7 +8,9 @@ import { type ZObject, errors } from 'zapier-platform-core';
 import type { ZodType } from 'zod';
 import {
   type RawAnswer,
+  type ErrorReading,
   appErrorCode,
+  errorMeaning,
   errorText,
   parseErrorBody,
   throwBadShape,
@@ -32,6 +34,8 @@ const rawAnswer = (answer: Answer): RawAnswer => ({
 });
 
 export interface AppError {
+  /** What the app reads the answer to mean (`not_found`; `reconnect` for a refused key). */
+  meaning: ErrorReading | null;
   /** The code the app acts on (`NOT_FOUND`; `HTTP_404` when it found none in the body). */
   code: string | undefined;
   /** The `error` member of the body as the app reads it, when it reads one. */
@@ -50,7 +54,8 @@ export const appError = (answer: Answer, what: string): AppError => {
     throwForAnswer(Z, raw, what);
   } catch (error) {
     const reconnect = error instanceof errors.ExpiredAuthError;
-    return { code: appErrorCode(error) ?? body?.code, body, message: errorText(error), reconnect };
+    const meaning = reconnect ? 'reconnect' : errorMeaning(error);
+    return { meaning, code: appErrorCode(error) ?? body?.code, body, message: errorText(error), reconnect };
   }
   throw new Error('throwForAnswer returned');
 };

@@ -5,7 +5,7 @@
  * answer, the details say what the answer holds instead (`shape.ts`).
  */
 import type { z } from 'zod';
-import { appCodeOfWireCode } from '../../src/connect/testing';
+import { type ErrorReading, contractCodeOf } from '../../src/connect/testing';
 import { ListReadError } from '../../src/connect/listSplitter';
 import { collect, readListText } from '../../src/connect/lists';
 import { type ObjectSchema, type RecordRule, checkRecord, recordLog } from '../../src/connect/records';
@@ -284,7 +284,8 @@ export const readObject = <S extends ObjectSchema>(
 
 export interface ErrorExpectation {
   status: number;
-  code: string;
+  /** What the app must read the answer to mean (`not_found`, `reconnect`): a meaning, never a wire code. */
+  meaning: ErrorReading;
   /** What the answer is about, in the app's words for its messages ("the registrations of this event"). */
   what: string;
   /** What a user would see go wrong when the status is another. */
@@ -301,18 +302,19 @@ export interface ErrorExpectation {
  */
 export const checkError = (answer: Answer, expected: ErrorExpectation): Outcome => {
   const blank = answer.blank;
-  const action = `Ask the service how it answers this case: the contract (docs/connect-contract.md §2) says ${expected.status} with { "error": { "code": "${expected.code}", … } }. If the service documents another error body, teach it to the app's error translation (src/connect/errors.ts) and the contract together.`;
+  const code = contractCodeOf(expected.meaning) ?? expected.meaning;
+  const action = `Ask the service how it answers this case: the contract (docs/connect-contract.md §2) says ${expected.status} with { "error": { "code": "${code}", … } }. If the service documents another error body, teach it to the app's error translation (src/connect/errors.ts) and the contract together.`;
   if (answer.status !== expected.status) {
     return differs(`${expected.wrongStatus}: it answered ${answerText(answer)}.`, action);
   }
   const app = appError(answer, expected.what);
   // The app acts on its own code for the contract's (REQUEST_REJECTED for VALIDATION_ERROR, …).
-  if (app.code !== (appCodeOfWireCode(expected.code) ?? expected.code)) {
+  if (app.meaning !== expected.meaning) {
     const body =
       answer.json === undefined ? `the body is ${excerpt(answer, 60)}` : errorBodyWords(answer.json, blank);
     const what = app.body
-      ? `HTTP ${answer.status} as expected, but code ${app.body.code} (the app reads it as ${app.code}) instead of ${expected.code}`
-      : `HTTP ${answer.status} as expected, but the app finds no error code in it, where the contract has ${expected.code}: ${body}`;
+      ? `HTTP ${answer.status} as expected, but code ${app.body.code} (the app reads it as ${app.code}) instead of ${code}`
+      : `HTTP ${answer.status} as expected, but the app finds no error code in it, where the contract has ${code}: ${body}`;
     if (!expected.noCode) return tolerated(`${what}. The app reads the status only here.`);
     return differs(`${what}. So ${expected.noCode}. The app would say: ${quote(app.message, blank)}`, action);
   }
@@ -320,7 +322,7 @@ export const checkError = (answer: Answer, expected: ErrorExpectation): Outcome 
     const body =
       answer.json === undefined ? `the body is ${excerpt(answer, 60)}` : errorBodyWords(answer.json, blank);
     return tolerated(
-      `HTTP ${answer.status} as expected, but the app finds no error code in it, where the contract has ${expected.code}: ${body}. The app acts on the status alone here (${app.code}), as it would on ${expected.code}.`,
+      `HTTP ${answer.status} as expected, but the app finds no error code in it, where the contract has ${code}: ${body}. The app acts on the status alone here (${app.code}), as it would on ${code}.`,
     );
   }
   if (expected.member && !app.body?.[expected.member]) {

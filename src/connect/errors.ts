@@ -72,6 +72,18 @@ export const appCodeOfWireCode = (wireCode: string): string | undefined =>
     ? APP_ERROR_CODES[WIRE_ERROR_CODES[wireCode] as ConnectMeaning]
     : undefined;
 
+/** What the app reads an error answer to mean: a meaning, or `reconnect` (the key was refused, a 401). */
+export type ErrorReading = ConnectMeaning | 'reconnect';
+
+/**
+ * The contract's code of a reading, for the words of a report (the conformance kit's): `not_found` →
+ * `NOT_FOUND`, `reconnect` → `INVALID_API_KEY`; undefined for a reading the contract gives no code.
+ */
+export const contractCodeOf = (reading: ErrorReading): string | undefined =>
+  reading === 'reconnect'
+    ? 'INVALID_API_KEY'
+    : Object.keys(WIRE_ERROR_CODES).find((code) => WIRE_ERROR_CODES[code] === reading);
+
 const MEANING_OF_APP_CODE = new Map(
   Object.entries(APP_ERROR_CODES).map(([meaning, code]) => [code, meaning as ConnectMeaning]),
 );

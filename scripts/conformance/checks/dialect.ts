@@ -11,6 +11,7 @@ import {
   DIALECT,
   type Dialect,
   SCHEMES,
+  contractCodeOf,
   findSignatureHeader,
   restater,
   signedWith,
@@ -141,12 +142,14 @@ const errorsCheck = async (run: Run): Promise<{ check: Check; errors: Dialect['e
     );
     return { check: check('errors', assumption, outcome), errors: DIALECT.errors };
   }
-  const spelled = found.value === 'NOT_FOUND' ? '' : `, spelled "${found.value}" for NOT_FOUND`;
+  // What the contract calls a not-found, and what the app was taught to call it.
+  const notFound = contractCodeOf('not_found');
+  const spelled = found.value === notFound ? '' : `, spelled "${found.value}" for ${notFound}`;
   const words = `Error bodies carry their code in "${found.member}"${spelled}.`;
-  if (found.member === 'code' && found.value === 'NOT_FOUND') {
+  if (found.member === CONTRACT_DIALECT.errors.codeMember && found.value === notFound) {
     return { check: check('errors', assumption, holds(words)), errors: found.dialect };
   }
-  if (found.member === DIALECT.errors.codeMember && DIALECT.errors.code(found.value) === 'NOT_FOUND') {
+  if (found.member === DIALECT.errors.codeMember && DIALECT.errors.code(found.value) === notFound) {
     const taught = holds(`${words} The app was taught this body.`);
     return { check: check('errors', assumption, taught), errors: DIALECT.errors };
   }

@@ -31,7 +31,7 @@ export const errorChecks = async (run: Run): Promise<Check[]> => {
       'A wrong key answers 401 INVALID_API_KEY.',
       checkError(wrongKey, {
         status: 401,
-        code: 'INVALID_API_KEY',
+        meaning: 'reconnect',
         what: 'the list of your events',
         wrongStatus:
           'A revoked key would not make Zapier ask the user to reconnect the account; every Zap would fail with an unclear error instead',
@@ -43,7 +43,7 @@ export const errorChecks = async (run: Run): Promise<Check[]> => {
       'An unknown event answers 404 NOT_FOUND.',
       checkError(unknownEvent, {
         status: 404,
-        code: 'NOT_FOUND',
+        meaning: 'not_found',
         what: 'the registrations of this event',
         wrongStatus: 'New Form Submission on a deleted event would not say that the event is gone',
         noCode: null,
@@ -54,7 +54,7 @@ export const errorChecks = async (run: Run): Promise<Check[]> => {
       'A malformed since answers 400 VALIDATION_ERROR naming the field.',
       checkError(badSince, {
         status: 400,
-        code: 'VALIDATION_ERROR',
+        meaning: 'rejected',
         what: 'the registrations of this event',
         member: 'field',
         wrongStatus:

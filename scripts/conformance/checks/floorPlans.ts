@@ -1,6 +1,7 @@
 /** Endpoints 1 and 2, an event's published floor plans: the list, one plan, an unknown plan. */
 import { pathSegmentProblem, paths } from '../../../src/connect/paths';
 import { FLOOR_PLAN_RULE } from '../../../src/connect/records';
+import { contractCodeOf } from '../../../src/connect/testing';
 import type { FloorPlan } from '../../../src/connect/schemas';
 import { appError } from '../app';
 import { type ListOutcome, answerText, checkError, readList, readObject, unlisted } from '../evaluate';
@@ -24,7 +25,7 @@ const ASSUMPTIONS = {
 
 export const ENTITLEMENT_EXPECTATION = {
   status: 403,
-  code: 'ENTITLEMENT_REQUIRED',
+  meaning: 'entitlement_missing',
   member: 'entitlement',
   wrongStatus: 'A plan without the feature would not be reported as such',
   noCode:
@@ -35,8 +36,8 @@ export const ENTITLEMENT_EXPECTATION = {
 export const refusal = (run: Run, answer: Answer, where: string, what: string): string => {
   const app = appError(answer, what);
   run.entitlement ??= { where, outcome: checkError(answer, { ...ENTITLEMENT_EXPECTATION, what }) };
-  return app.code === 'ENTITLEMENT_REQUIRED'
-    ? `the organizer of this key lacks the feature (HTTP 403 ENTITLEMENT_REQUIRED${app.body?.entitlement ? ` ${app.body.entitlement}` : ''})`
+  return app.meaning === 'entitlement_missing'
+    ? `the organizer of this key lacks the feature (HTTP 403 ${contractCodeOf('entitlement_missing')}${app.body?.entitlement ? ` ${app.body.entitlement}` : ''})`
     : `it was refused with ${answerText(answer)}`;
 };
 
@@ -78,7 +79,7 @@ export const floorPlanChecks = async (run: Run): Promise<Check[]> => {
   const missing = await run.probe.get(paths.floorPlan(eventId, `plan_conformance_missing_${Date.now()}`));
   const outcome = checkError(missing, {
     status: 404,
-    code: 'NOT_FOUND',
+    meaning: 'not_found',
     what: 'this floor plan',
     wrongStatus:
       'Find Floor Plan would fail with an error for a plan that is not published, instead of finding nothing',

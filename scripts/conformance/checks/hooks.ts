@@ -72,7 +72,7 @@ export const hookChecks = async (run: Run): Promise<Check[]> => {
   const answer = await run.probe.get(paths.hook(`hook_conformance_missing_${Date.now()}`));
   const outcome = checkError(answer, {
     status: 404,
-    code: 'NOT_FOUND',
+    meaning: 'not_found',
     what: 'this hook subscription',
     wrongStatus: `The subscription endpoint is not where the contract puts it, or answers otherwise: every instant trigger (New Registration, Payment Succeeded, Event Changed, …) could fail to turn on, and ${CONSEQUENCE}`,
     noCode: CONSEQUENCE,

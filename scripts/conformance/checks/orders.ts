@@ -45,7 +45,7 @@ export const orderChecks = async (run: Run): Promise<Check[]> => {
   const unknown = await run.probe.get(path, { companyId: `cmp_conformance_unknown_${Date.now()}`, limit: 1 });
   const outcome = checkError(unknown, {
     status: 404,
-    code: 'NOT_FOUND',
+    meaning: 'not_found',
     what: 'the orders of this company',
     wrongStatus:
       'A wrong Company ID in a connection would not be reported: New Order would silently never trigger',

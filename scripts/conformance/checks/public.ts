@@ -197,7 +197,7 @@ const widgetChecks = async (run: Run, list: ListOutcome<Event>): Promise<Check[]
   );
   const notFound = checkError(missing, {
     status: 404,
-    code: 'NOT_FOUND',
+    meaning: 'not_found',
     what: 'the event page',
     wrongStatus:
       'Find Event and Find Event Agenda would fail with an error for an event that is not published, instead of finding nothing',
