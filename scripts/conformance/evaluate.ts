@@ -5,7 +5,7 @@
  * answer, the details say what the answer holds instead (`shape.ts`).
  */
 import type { z } from 'zod';
-import { type ErrorReading, contractCodeOf } from '../../src/connect/testing';
+import { DIALECT, type ErrorReading, contractCodeOf } from '../../src/connect/testing';
 import { ListReadError } from '../../src/connect/listSplitter';
 import { collect, readListText } from '../../src/connect/lists';
 import { type ObjectSchema, type RecordRule, checkRecord, recordLog } from '../../src/connect/records';
@@ -168,8 +168,9 @@ export const readList = <S extends ObjectSchema>(
     return unreadableList(answer, rule, operations, error);
   }
   const rawItems = () => {
-    const json = answer.json as { data?: unknown } | undefined;
-    return Array.isArray(json?.data) ? json.data : [];
+    const json = answer.json as Record<string, unknown> | undefined;
+    const items = json?.[DIALECT.list.member];
+    return Array.isArray(items) ? items : [];
   };
   const outcome = withPaging(
     recordsOutcome(read, rule, operations, rawItems, blank),
@@ -221,7 +222,7 @@ const unreadableList = <S extends ObjectSchema>(
     };
   }
   const via = other.key === null ? 'in the bare list' : `under "${blank(other.key).slice(0, 40)}"`;
-  const read = readRecords(JSON.stringify({ data: other.items }), rule);
+  const read = readRecords(JSON.stringify({ [DIALECT.list.member]: other.items }), rule);
   const records = recordsOutcome(read, rule, operations, () => other.items, blank);
   return {
     outcome: differs(

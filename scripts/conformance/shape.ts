@@ -7,7 +7,12 @@
  * is cut short.
  */
 import { type Seen, excerpt } from './http';
+import { CONTRACT_DIALECT, DIALECT } from '../../src/connect/testing';
 import type { Blank } from './secret';
+
+/** The contract's names of a list's records and of an error's code (src/connect/dialect.ts). */
+const LIST = CONTRACT_DIALECT.list.member;
+const CODE = CONTRACT_DIALECT.errors.codeMember;
 
 /** Names that stand for the list of a list answer, or for the code of an error, in other APIs. */
 const SYNONYMS: Record<string, readonly string[]> = {
@@ -130,13 +135,13 @@ export const envelopeWords = (json: unknown, answer: Pick<Seen, 'shown'>, blank:
   if (!isObject(json)) return begins;
   const keys = Object.keys(json);
   if (!keys.length) return `It is an empty object. ${begins}`;
-  const data = counterpartOf('data', keys, new Set(['page', 'limit', 'total']));
+  const data = counterpartOf(LIST, keys, new Set(['page', 'limit', 'total']));
   const list = alternativeList(json);
   const likely =
     data && Array.isArray(json[data])
-      ? ` "${short(data, blank, 40)}" is likely what the contract calls "data".`
+      ? ` "${short(data, blank, 40)}" is likely what the contract calls "${LIST}".`
       : list?.key
-        ? ` "${short(list.key, blank, 40)}" is its only list, likely what the contract calls "data".`
+        ? ` "${short(list.key, blank, 40)}" is its only list, likely what the contract calls "${LIST}".`
         : ' None of them holds a list.';
   const paging = pagingWords(json, blank);
   return `Its top-level keys: ${quoteNames(keys, blank)}.${likely}${paging ? ` ${paging.words}` : ''} ${begins}`;
@@ -149,8 +154,8 @@ export const envelopeWords = (json: unknown, answer: Pick<Seen, 'shown'>, blank:
 export const alternativeList = (json: unknown): { key: string | null; items: unknown[] } | null => {
   if (Array.isArray(json)) return { key: null, items: json };
   if (!isObject(json)) return null;
-  const keys = Object.keys(json).filter((key) => key !== 'data' && Array.isArray(json[key]));
-  const named = counterpartOf('data', keys, new Set());
+  const keys = Object.keys(json).filter((key) => key !== DIALECT.list.member && Array.isArray(json[key]));
+  const named = counterpartOf(LIST, keys, new Set());
   const key = named ?? (keys.length === 1 ? (keys[0] as string) : null);
   return key ? { key, items: json[key] as unknown[] } : null;
 };
@@ -170,8 +175,8 @@ export const errorBodyWords = (json: unknown, blank: Blank): string => {
   const error = isObject(json) && isObject(json.error) ? json.error : null;
   if (!error) return `the body has no "error" object (${keysWords(json, blank)})`;
   const keys = Object.keys(error);
-  const code = counterpartOf('code', keys, new Set(['message', 'field', 'entitlement', 'status']));
+  const code = counterpartOf(CODE, keys, new Set(['message', 'field', 'entitlement', 'status']));
   const has = `its "error" object has ${quoteNames(keys, blank)}`;
   if (!code) return has;
-  return `${has}; "${short(code, blank, 40)}" (${valueWords(error[code], blank)}) is likely what the contract calls "code"`;
+  return `${has}; "${short(code, blank, 40)}" (${valueWords(error[code], blank)}) is likely what the contract calls "${CODE}"`;
 };
