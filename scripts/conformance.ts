@@ -52,7 +52,10 @@ export const main = async (argv: string[], streams: Streams): Promise<number> =>
       return EXIT.clean;
     }
     const { args } = parsed;
-    blank = keyBlanker(args.apiKey);
+    // The key, and the signing secret of a captured delivery, are blanked from everything written.
+    const blankKey = keyBlanker(args.apiKey);
+    const blankSecret = args.secret === undefined ? (text: string) => text : keyBlanker(args.secret);
+    blank = (text) => blankSecret(blankKey(text));
     checkJsonPath(args.json);
     const line = progress(streams.err);
     let checks: Check[];
