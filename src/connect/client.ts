@@ -39,6 +39,7 @@ import {
 } from './lists';
 import { boundRecord, withCuts } from './bounds';
 import { type ObjectSchema, type RecordRule, recordLog } from './records';
+import { DIALECT } from './dialect';
 import { readerOf } from './wire';
 import { type Redact, bundleRedactor, redactError } from './secrets';
 
@@ -544,7 +545,13 @@ const listDone = (z: ZObject, what: string, sent: Sent, read: ListRead): ListRes
     const names = read.skippedNames.map((name) => `"${name}"`).join(', ');
     const more = read.skippedMembers > read.skippedNames.length ? ', …' : '';
     z.console.log(
-      `The answer for ${what} had ${read.skippedMembers} member(s) besides its list (${names}${more}); they were read past and left out (only "data", "page", "limit" and "total" are read, or of a single object its fields up to 64 KB).`,
+      `The answer for ${what} had ${read.skippedMembers} member(s) besides its list (${names}${more}); they were read past and left out (only "${DIALECT.list.member}", "page", "limit" and "total" are read, or of a single object its fields up to 64 KB).`,
+    );
+  }
+  const cutBy = DIALECT.list.more;
+  if (cutBy !== null && read.fields[cutBy] === true) {
+    z.console.log(
+      `The service says it holds more records for ${what} than it answered ("${cutBy}": true). The app reads one answer per list: it used the ${read.kept} record(s) answered.`,
     );
   }
   if (read.droppedKeys > 0) {

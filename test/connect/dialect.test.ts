@@ -4,6 +4,7 @@
  * the same switches. Fields the service adds later reach Zap data under the app's names, never the wire's.
  */
 import nock from 'nock';
+import type { Bundle, ZObject } from 'zapier-platform-core';
 import { wireWriter } from '../../sandbox/wire';
 import { paths } from '../../src/connect';
 import type { Dialect } from '../../src/connect/dialect';
@@ -49,6 +50,30 @@ it('reads a list of snake_case records under "items", unknown fields renamed by 
   });
   expect(items[0]?.venueInfo).toEqual({ floorNumber: 2, accessNotes: ['lift'] });
   expect(JSON.stringify(items)).not.toMatch(/"[a-z]+_[a-z_]+":/);
+});
+
+it('says when the service holds more records than it answered ("has_more": true), and uses those answered', async () => {
+  nock(BASE_URL)
+    .get(paths.events())
+    .query({ limit: '100' })
+    .reply(200, wire.list([later], undefined, true));
+  const lines: string[] = [];
+  const items = (await appTester(
+    (async (z: ZObject, bundle: Bundle) => {
+      z.console.log = (...parts: unknown[]) => void lines.push(parts.map(String).join(' '));
+      return (
+        functionOf('triggers', newEvent.key) as unknown as (z: ZObject, b: Bundle) => Promise<unknown[]>
+      )(z, bundle);
+    }) as never,
+    { authData: authData(), meta: meta() },
+    true,
+  )) as unknown[];
+  expect(items).toHaveLength(1);
+  expect(lines).toContainEqual(
+    expect.stringMatching(
+      /^The service says it holds more records for .* than it answered \("has_more": true\)\. The app reads one answer per list: it used the 1 record\(s\) answered\.$/,
+    ),
+  );
 });
 
 it('reads an error body with its code under "type": a plan without the feature is named as such', async () => {
