@@ -4,20 +4,14 @@
  * the app as it is: one run of the kit names each of the four once, with what the contract says and the
  * operations it breaks, and still checks the records (order, `limit`, `since`) in the dialect it found.
  */
-import { type Deviation, SEED_TENANTS, startSandbox } from '../../sandbox';
+import { SEED_TENANTS, startSandbox } from '../../sandbox';
 import { type Check, runConformance } from '../../scripts/conformance/index';
 import { captureDelivery } from '../support/capture';
-
-export const SERVICE_DEVIATIONS: Deviation[] = [
-  'snake-case',
-  'has-more',
-  'error-type',
-  'timestamped-signature',
-];
+import { SERVICE_SWITCHES } from '../support/serviceDialect';
 
 let checks: Check[];
 beforeAll(async () => {
-  const sandbox = await startSandbox({ deviations: SERVICE_DEVIATIONS });
+  const sandbox = await startSandbox({ deviations: SERVICE_SWITCHES });
   try {
     const captured = await captureDelivery(sandbox);
     checks = await runConformance({

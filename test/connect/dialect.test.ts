@@ -7,27 +7,19 @@ import nock from 'nock';
 import type { Bundle, ZObject } from 'zapier-platform-core';
 import { wireWriter } from '../../sandbox/wire';
 import { paths } from '../../src/connect';
-import type { Dialect } from '../../src/connect/dialect';
 import { readDelivery } from '../../src/connect/delivery';
 import { SAMPLE_EVENT } from '../../src/mappers/event';
 import newEvent from '../../src/triggers/newEvent';
 import findFloorPlan from '../../src/searches/findFloorPlan';
 import { functionOf } from '../../scripts/lib/app';
 import { BASE_URL, appTester, authData, meta } from '../support/app';
+import { SERVICE_SWITCHES } from '../support/serviceDialect';
 
-jest.mock('../../src/connect/dialect', () => {
-  const actual = jest.requireActual<typeof import('../../src/connect/dialect')>('../../src/connect/dialect');
-  const service: Dialect = {
-    names: actual.SNAKE_CASE,
-    renamed: { submission: { submissionId: 'id' } },
-    list: { member: 'items', more: 'has_more' },
-    errors: { codeMember: 'type', code: (wire) => wire.toUpperCase(), wire: (code) => code.toLowerCase() },
-    signature: 'timestamped',
-  };
-  return { ...actual, DIALECT: service };
-});
+jest.mock('../../src/connect/dialect', () =>
+  jest.requireActual<typeof import('../support/serviceDialect')>('../support/serviceDialect').taught(),
+);
 
-const wire = wireWriter(['snake-case', 'has-more', 'error-type', 'timestamped-signature']);
+const wire = wireWriter(SERVICE_SWITCHES);
 
 afterEach(() => nock.cleanAll());
 

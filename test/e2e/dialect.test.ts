@@ -8,13 +8,11 @@
 import { SEED_TENANTS, startSandbox } from '../../sandbox';
 import { runConformance } from '../../scripts/conformance/index';
 import { runJourney } from '../../scripts/journey';
-import type { Dialect } from '../../src/connect/dialect';
 import { captureDelivery } from '../support/capture';
-
-const SERVICE_DEVIATIONS = ['snake-case', 'has-more', 'error-type', 'timestamped-signature'] as const;
+import { SERVICE_SWITCHES } from '../support/serviceDialect';
 
 it('the kit reads the taught app’s dialect: the four findings hold, nothing differs or is left unchecked', async () => {
-  const sandbox = await startSandbox({ deviations: SERVICE_DEVIATIONS });
+  const sandbox = await startSandbox({ deviations: SERVICE_SWITCHES });
   try {
     const checks = await runConformance({
       baseUrl: sandbox.url,
@@ -31,23 +29,15 @@ it('the kit reads the taught app’s dialect: the four findings hold, nothing di
   }
 });
 
-jest.mock('../../src/connect/dialect', () => {
-  const actual = jest.requireActual<typeof import('../../src/connect/dialect')>('../../src/connect/dialect');
-  const service: Dialect = {
-    names: actual.SNAKE_CASE,
-    renamed: { submission: { submissionId: 'id' } },
-    list: { member: 'items', more: 'has_more' },
-    errors: { codeMember: 'type', code: (wire) => wire.toUpperCase(), wire: (code) => code.toLowerCase() },
-    signature: 'timestamped',
-  };
-  return { ...actual, DIALECT: service };
-});
+jest.mock('../../src/connect/dialect', () =>
+  jest.requireActual<typeof import('../support/serviceDialect')>('../support/serviceDialect').taught(),
+);
 
 it('runs the whole journey against a service speaking another dialect, every step passing', async () => {
   const lines: string[] = [];
   const result = await runJourney({
     out: { line: (text) => lines.push(text), color: false },
-    deviations: SERVICE_DEVIATIONS,
+    deviations: SERVICE_SWITCHES,
   });
   const failed = result.rows.filter((row) => !row.ok).map((row) => `${row.step}: ${row.detail}`);
   expect(failed).toEqual([]);
