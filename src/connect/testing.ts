@@ -23,3 +23,4 @@ export {
 export * from './schemas';
 export { SIGNATURE_HEADER, findSignatureHeader, sign, verifySignature } from './signature';
 export { renamer, type WireNames } from './wire';
+export * from './wireReading';
