@@ -111,3 +111,7 @@ export const deliveryHeaders = (
   secrets: string | readonly string[],
   atMs?: number,
 ): Record<string, string> => DEFAULT.deliveryHeaders(body, secrets, atMs);
+
+/** A request body in the names the service reads (what a test expects the app to send). */
+export const wireRequestBody = (json: object): Record<string, unknown> =>
+  DEFAULT.requestBody(json) as Record<string, unknown>;
