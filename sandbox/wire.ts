@@ -83,9 +83,15 @@ export const wireWriter = (deviations: readonly Deviation[] = []): WireWriter =>
 
 const DEFAULT = wireWriter();
 
-/** A list answer: `{ "data": [...] }`, with the catalog's paging members when given. */
-export const wireList = <T>(records: readonly T[], paging?: Paging): { data: T[] } & Partial<Paging> =>
-  DEFAULT.list(records, paging) as { data: T[] } & Partial<Paging>;
+/**
+ * A list answer: `{ "data": [...] }`, with the catalog's paging members when given; `cut`: the service held
+ * more records than it answered (said only by a dialect whose lists say so).
+ */
+export const wireList = <T>(
+  records: readonly T[],
+  paging?: Paging,
+  cut?: boolean,
+): { data: T[] } & Partial<Paging> => DEFAULT.list(records, paging, cut) as { data: T[] } & Partial<Paging>;
 
 /** An error answer's body, as the sandbox answers it: `{ "error": { "code", "message", … } }`. */
 export const wireError = (
@@ -112,3 +118,7 @@ export const deliveryHeaders = (
   secrets: string | readonly string[],
   atMs?: number,
 ): Record<string, string> => DEFAULT.deliveryHeaders(body, secrets, atMs);
+
+/** A request body in the names the service reads (what a test expects the app to send). */
+export const wireRequestBody = (json: object): Record<string, unknown> =>
+  DEFAULT.requestBody(json) as Record<string, unknown>;

@@ -29,7 +29,7 @@ import { createAppTester, type Bundle, type ZObject } from 'zapier-platform-core
 import { SCALE_EVENT_SLUG, SEED_TENANTS, sandboxCall, startSandbox } from '../sandbox';
 import App from '../index';
 import { paths } from '../src/connect';
-import { Event, Submission, listOf } from '../src/connect/testing';
+import { Event, Submission, readRecords } from '../src/connect/testing';
 import { listSubmissions } from './lib/submissions';
 import { findEvent } from '../src/account/events';
 import { POLL_TIMINGS as CURSOR_TIMING } from '../src/polling';
@@ -240,14 +240,15 @@ async function openBench(): Promise<Bench> {
   const proxy = await startProxy(sandbox.url);
   const sim = (method: string, urlPath: string, body?: unknown) =>
     sandboxCall<unknown>(sandbox.url, TENANT.apiKey, method, urlPath, body);
-  const events = listOf(Event).parse(await sim('GET', `${paths.events()}?limit=100`)).data;
+  const events = readRecords(Event, await sim('GET', `${paths.events()}?limit=100`));
   const event = events.find((e) => e.slug === SCALE_EVENT_SLUG);
   if (!event) throw new Error('the sandbox has no load event');
   // New registrations answer the form like the seeded ones (the same answers, so the same sizes).
   const since = new Date(now() - HOUR).toISOString();
-  const recent = listOf(Submission).parse(
+  const recent = readRecords(
+    Submission,
     await sim('GET', `/api/v1/integrations/zapier/submissions?eventId=${event.id}&since=${since}`),
-  ).data;
+  );
   return {
     url: sandbox.url,
     proxy,

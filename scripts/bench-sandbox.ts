@@ -16,7 +16,7 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { SCALE_EVENT_SLUG, SEED_TENANTS } from '../sandbox';
 import { paths } from '../src/connect';
-import { API_KEY_HEADER } from '../src/connect/testing';
+import { API_KEY_HEADER, deliveryOf, recordsOf, wireRecordsOf } from '../src/connect/testing';
 
 const ROOT = path.resolve(__dirname, '..');
 const NODE = path.join(ROOT, 'node_modules', '.bin', 'node');
@@ -166,21 +166,24 @@ interface Planned {
 async function benchCheckins(): Promise<Record<string, string>> {
   const server = await startServer(['--scale', '60000']);
   try {
-    const events = JSON.parse((await api(server.url, 'GET', `${paths.events()}?limit=100`)).body).data as {
-      id: string;
-      slug: string;
-    }[];
+    const events = recordsOf<{ id: string; slug: string }>(
+      'event',
+      JSON.parse((await api(server.url, 'GET', `${paths.events()}?limit=100`)).body),
+    );
     const load = events.find((e) => e.slug === SCALE_EVENT_SLUG);
     if (!load) throw new Error('no load event');
-    const subs = JSON.parse(
-      (
-        await api(
-          server.url,
-          'GET',
-          `/api/v1/integrations/zapier/submissions?eventId=${load.id}&since=${new Date(Date.now() - 86_400_000 - 60_000).toISOString()}`,
-        )
-      ).body,
-    ).data as { submissionId: string; eventId: string; status: string; qrCode: string | null }[];
+    const subs = recordsOf<{ submissionId: string; eventId: string; status: string; qrCode: string | null }>(
+      'submission',
+      JSON.parse(
+        (
+          await api(
+            server.url,
+            'GET',
+            `/api/v1/integrations/zapier/submissions?eventId=${load.id}&since=${new Date(Date.now() - 86_400_000 - 60_000).toISOString()}`,
+          )
+        ).body,
+      ),
+    );
     const approved = subs.filter((s) => s.status === 'approved' && s.qrCode !== null);
     const pending = subs.filter((s) => s.status !== 'approved');
 
@@ -284,9 +287,9 @@ async function benchDeliveries(): Promise<Record<string, string>> {
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
       const at = performance.timeOrigin + performance.now();
-      const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { id: string; createdAt: string };
+      const body = deliveryOf(Buffer.concat(chunks).toString('utf8'));
       received.set(body.id, at);
-      receiveLatency.push(at - Date.parse(body.createdAt));
+      receiveLatency.push(at - Date.parse(body.createdAt ?? ''));
       res.writeHead(204).end();
       if (received.size >= expected) onAll?.();
     });
@@ -295,10 +298,10 @@ async function benchDeliveries(): Promise<Record<string, string>> {
   await new Promise<void>((r) => receiver.listen({ port: 0, host: '127.0.0.1', backlog: 4096 }, r));
   const target = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}`;
   try {
-    const events = JSON.parse((await api(server.url, 'GET', paths.events())).body).data as {
-      id: string;
-      slug: string;
-    }[];
+    const events = recordsOf<{ id: string; slug: string }>(
+      'event',
+      JSON.parse((await api(server.url, 'GET', paths.events())).body),
+    );
     const event = events.find((e) => e.slug === 'techweek-paris-2026') ?? events[0];
     for (let i = 0; i < HOOKS; i += 50) {
       await Promise.all(
@@ -384,10 +387,10 @@ async function benchStartup(): Promise<Record<string, string>> {
   try {
     const mem = procStatus(server.pid);
     const since = new Date(Date.now() - 3600_000).toISOString();
-    const events = JSON.parse((await api(server.url, 'GET', paths.events())).body).data as {
-      id: string;
-      slug: string;
-    }[];
+    const events = recordsOf<{ id: string; slug: string }>(
+      'event',
+      JSON.parse((await api(server.url, 'GET', paths.events())).body),
+    );
     const load = events.find((e) => e.slug === SCALE_EVENT_SLUG);
     const t = performance.now();
     const r = await api(
@@ -396,7 +399,7 @@ async function benchStartup(): Promise<Record<string, string>> {
       `/api/v1/integrations/zapier/submissions?eventId=${load?.id}&since=${since}`,
     );
     const pollMs = performance.now() - t;
-    const lastHour = (JSON.parse(r.body) as { data: unknown[] }).data.length;
+    const lastHour = wireRecordsOf(JSON.parse(r.body)).length;
     return {
       scale: String(SCALE),
       'startup (in process, build + seed + listen)': `${server.reportedReadyMs} ms`,

@@ -17,6 +17,7 @@ import { functionOf } from './lib/app';
 import { describeChromium, findChromium, type FoundChromium } from './lib/chromium';
 import { SHOWN_PLAN } from './lib/showcase';
 import { paths } from '../src/connect';
+import { recordsOf } from '../src/connect/testing';
 
 export const REPORTS_DIR = path.resolve(__dirname, '..', 'reports');
 
@@ -206,11 +207,9 @@ export const showEmbeds = async (prefix = 'journey-embeds'): Promise<EmbedShow> 
   let browser: Browser | undefined;
   try {
     const tenant = SEED_TENANTS[0];
-    const { data } = await sandboxCall<{ data: { id: string; slug: string }[] }>(
-      sandbox.url,
-      tenant.apiKey,
-      'GET',
-      `${paths.events()}?limit=100`,
+    const data = recordsOf<{ id: string; slug: string }>(
+      'event',
+      await sandboxCall<unknown>(sandbox.url, tenant.apiKey, 'GET', `${paths.events()}?limit=100`),
     );
     const event = data.find((e) => e.slug === SHOWN_PLAN.eventSlug);
     if (!event) throw new Error(`the sandbox has no event ${SHOWN_PLAN.eventSlug}`);

@@ -14,6 +14,7 @@ import App from '../index';
 import { type ReceivedDelivery, hookBundle } from './lib/hookRequest';
 import { functionOf, instantTriggerKeys, operationOf } from './lib/app';
 import { instantKindOf } from '../src/webhooks';
+import { deliveryOf } from '../src/connect/testing';
 import { HOW_TO_SEND, type Simulation } from './simulate';
 import {
   UsageError,
@@ -243,7 +244,7 @@ export const listen = async (options: ListenOptions): Promise<Listener> => {
     queue = queue.then(async () => {
       let parsed: Item = {};
       try {
-        parsed = JSON.parse(delivery.body) as Item;
+        parsed = deliveryOf(delivery.body) as unknown as Item;
       } catch {
         // perform says what is wrong with it
       }

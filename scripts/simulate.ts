@@ -17,6 +17,7 @@ import {
 } from './lib/workbench';
 import { SIGNATURE_HEADER } from '../sandbox/wire';
 import { EVENT_STATUSES } from '../sandbox/types';
+import { recordsOf } from '../src/connect/testing';
 
 type Item = Record<string, unknown>;
 
@@ -110,10 +111,13 @@ const person = (s: Submission): string => `${s.firstName} ${s.lastName} <${s.ema
 
 const submissionsOf = async (env: WorkbenchEnv, event: EventJson): Promise<Submission[]> => {
   const since = new Date(Date.now() - 7 * 24 * 3600 * 1000).toISOString();
-  const { data } = await callSandbox<{ data: Submission[] }>(
-    env,
-    'GET',
-    `/api/v1/integrations/zapier/submissions?eventId=${encodeURIComponent(event.id)}&since=${since}`,
+  const data = recordsOf<Submission>(
+    'submission',
+    await callSandbox<unknown>(
+      env,
+      'GET',
+      `/api/v1/integrations/zapier/submissions?eventId=${encodeURIComponent(event.id)}&since=${since}`,
+    ),
   );
   return data.sort((a, b) => b.createdAt.localeCompare(a.createdAt));
 };
@@ -121,10 +125,13 @@ const submissionsOf = async (env: WorkbenchEnv, event: EventJson): Promise<Submi
 const ordersOf = async (env: WorkbenchEnv): Promise<Order[]> => {
   const companyId = env.authData.companyId;
   if (!companyId) throw new UsageError('.env has no authData_companyId line: restart `npm run sandbox`.');
-  const { data } = await callSandbox<{ data: Order[] }>(
-    env,
-    'GET',
-    `/api/v1/integrations/zapier/orders?companyId=${encodeURIComponent(companyId)}&limit=100`,
+  const data = recordsOf<Order>(
+    'order',
+    await callSandbox<unknown>(
+      env,
+      'GET',
+      `/api/v1/integrations/zapier/orders?companyId=${encodeURIComponent(companyId)}&limit=100`,
+    ),
   );
   return data.sort((a, b) => b.createdAt.localeCompare(a.createdAt));
 };

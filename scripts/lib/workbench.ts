@@ -6,7 +6,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { sandboxCall } from '../../sandbox/client';
 import { paths } from '../../src/connect';
-import { API_KEY_HEADER } from '../../src/connect/testing';
+import { API_KEY_HEADER, recordsOf } from '../../src/connect/testing';
 
 export const ROOT = path.resolve(__dirname, '..', '..');
 
@@ -105,7 +105,7 @@ export interface EventJson {
 }
 
 export const eventsOf = async (env: WorkbenchEnv): Promise<EventJson[]> =>
-  (await callSandbox<{ data: EventJson[] }>(env, 'GET', `${paths.events()}?limit=100`)).data;
+  recordsOf<EventJson>('event', await callSandbox<unknown>(env, 'GET', `${paths.events()}?limit=100`));
 
 /**
  * The organizer's event named by `ref` (its ID, its slug, or words of its title); without `ref`, the next

@@ -27,3 +27,4 @@ export { type RecordNoun, wireTables } from './wireNames';
 export * from './dialect';
 export { type BodyShape, restater } from './restate';
 export { SCHEMES, type Scheme, signatureDigests, signedPayload, signedWith } from './signature';
+export * from './wireReading';

@@ -32,12 +32,12 @@ const FIELDS = {
     'email',
     'firstName',
     'lastName',
+    ['answers', 'answer'],
     'ticketType',
     'qrCode',
     'createdAt',
     'approvedAt',
     'checkedInAt',
-    ['answers', 'answer'],
   ],
   orderItem: ['name', 'quantity', 'unitAmount'],
   order: [

@@ -6,7 +6,8 @@ import { SAMPLE_CHECK_IN } from '../../src/mappers/checkIn';
 import { derivedScanKey } from '../../src/creates/common/scan';
 import { BASE_URL, SENTINEL_KEY, appTester, authData, caught, errorMessage, meta } from '../support/app';
 import { functionOf } from '../../scripts/lib/app';
-import { wireList } from '../../sandbox/wire';
+import { wireError, wireList, wireObject } from '../../sandbox/wire';
+import { inAppNames } from '../../src/connect/testing';
 
 const perform = functionOf('creates', checkInAttendee.key);
 const EVENT_ID = SAMPLE_EVENT.id;
@@ -30,7 +31,11 @@ const checkInCall = (
   nock(BASE_URL)
     .post(paths.checkIn())
     .reply(function (_uri, body) {
-      seen.push({ body, key: this.req.headers['idempotency-key'] as string | undefined });
+      // What the app sent, read in its own names.
+      seen.push({
+        body: inAppNames('checkInRequest', body),
+        key: this.req.headers['idempotency-key'] as string | undefined,
+      });
       return [
         reply.status,
         JSON.stringify(reply.body),
@@ -40,11 +45,11 @@ const checkInCall = (
 
 const ok = (overrides: Record<string, unknown> = {}) => ({
   status: 200,
-  body: { ...SAMPLE_CHECK_IN, ...overrides },
+  body: wireObject({ ...SAMPLE_CHECK_IN, ...overrides }),
 });
 const apiError = (status: number, code: string, extra: Record<string, unknown> = {}) => ({
   status,
-  body: { error: { code, message: `the ${code} message`, ...extra } },
+  body: wireError(code, `the ${code} message`, extra),
 });
 
 afterEach(() => nock.cleanAll());
@@ -285,7 +290,7 @@ describe('errors a door volunteer can act on', () => {
       /^"2026-02-30T10:00:00Z" in Check-In Time is not a date and time \(February 2026 has no day 30\)/,
     ],
   ])('refuses %j before any request', async (inputData, message) => {
-    const scope = nock(BASE_URL).post(paths.checkIn()).reply(200, SAMPLE_CHECK_IN);
+    const scope = nock(BASE_URL).post(paths.checkIn()).reply(200, wireObject(SAMPLE_CHECK_IN));
     const error = await caught(() => run(inputData));
     expect(errorMessage(error)).toMatch(message);
     expect(scope.isDone()).toBe(false);
@@ -306,7 +311,7 @@ describe('check-in time', () => {
     ['0000-02-29T10:00:00Z', /is in the year 0000/],
     ['1999-12-31T23:59:59Z', /is in the year 1999/],
   ])('refuses %s, a year before 2000 (never read as 19xx), before any request', async (value, message) => {
-    const scope = nock(BASE_URL).post(paths.checkIn()).reply(200, SAMPLE_CHECK_IN);
+    const scope = nock(BASE_URL).post(paths.checkIn()).reply(200, wireObject(SAMPLE_CHECK_IN));
     const error = await caught(() => run({ code: CODE, checkInTime: value }));
     const text = errorMessage(error);
     expect(text).toMatch(message);
@@ -317,7 +322,7 @@ describe('check-in time', () => {
 
   it('refuses tomorrow (a scan cannot be in the future), saying what was received and what to send', async () => {
     const tomorrow = fromNow(DAY);
-    const scope = nock(BASE_URL).post(paths.checkIn()).reply(200, SAMPLE_CHECK_IN);
+    const scope = nock(BASE_URL).post(paths.checkIn()).reply(200, wireObject(SAMPLE_CHECK_IN));
     const error = await caught(() => run({ code: CODE, checkInTime: tomorrow }));
     const text = errorMessage(error);
     expect(text).toContain(`"${tomorrow}" in Check-In Time is `);
@@ -411,7 +416,7 @@ describe('replayed answers that may be outdated', () => {
 
   it('does not ask again for a first (not replayed) "not approved" answer', async () => {
     const scope = checkInCall(apiError(422, 'SUBMISSION_NOT_APPROVED'));
-    const second = nock(BASE_URL).post(paths.checkIn()).reply(200, SAMPLE_CHECK_IN);
+    const second = nock(BASE_URL).post(paths.checkIn()).reply(200, wireObject(SAMPLE_CHECK_IN));
     await caught(() => run({ code: CODE }));
     expect(scope.isDone()).toBe(true);
     expect(second.isDone()).toBe(false);

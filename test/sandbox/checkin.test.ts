@@ -15,10 +15,12 @@ import {
   newSubmission,
   NORTHWIND,
   Receiver,
+  record,
   subscribe,
   submissionsOf,
   type Clock,
 } from './helpers';
+import { errorOf, inAppNames } from '../../src/connect/testing';
 
 const CHECKIN = '/api/v1/checkin';
 
@@ -38,7 +40,7 @@ describe('check-in', () => {
     const sub = await newSubmission(app, 'approved');
     const first = await checkin({ code: sub.qrCode });
     expect(first.statusCode).toBe(200);
-    expect(json(first)).toEqual({
+    expect(record(first, 'checkInResult')).toEqual({
       result: 'checked_in',
       submissionId: sub.submissionId,
       eventId: sub.eventId,
@@ -50,7 +52,7 @@ describe('check-in', () => {
     clock.advance(60_000);
     const again = await checkin({ eventId: sub.eventId, submissionId: sub.submissionId });
     expect(again.statusCode).toBe(200);
-    expect(json(again)).toMatchObject({
+    expect(record(again, 'checkInResult')).toMatchObject({
       result: 'already_checked_in',
       checkInTime: '2026-11-22T10:00:00.000Z',
     });
@@ -66,7 +68,10 @@ describe('check-in', () => {
       submissionId: sub.submissionId,
       checkInTime: '2026-12-01T09:01:12+01:00',
     });
-    expect(json(res)).toMatchObject({ result: 'checked_in', checkInTime: '2026-12-01T08:01:12.000Z' });
+    expect(record(res, 'checkInResult')).toMatchObject({
+      result: 'checked_in',
+      checkInTime: '2026-12-01T08:01:12.000Z',
+    });
   });
 
   it.each([
@@ -138,7 +143,10 @@ describe('check-in', () => {
     expect(json(scan)).toMatchObject({ result: 'checked_in', submissionId: sub.submissionId });
     clock.advance(5000);
     const api = await checkin({ code: sub.qrCode });
-    expect(json(api)).toMatchObject({ result: 'already_checked_in', checkInTime: json(scan).checkInTime });
+    expect(record(api, 'checkInResult')).toMatchObject({
+      result: 'already_checked_in',
+      checkInTime: json(scan).checkInTime,
+    });
     expectError(
       await call(app, 'POST', '/_sandbox/scan', { body: { code: 'x' }, key: LUMEN.apiKey }),
       403,
@@ -169,12 +177,12 @@ describe('Idempotency-Key', () => {
     expect(replay.statusCode).toBe(200);
     expect(replay.headers['idempotent-replayed']).toBe('true');
     expect(replay.body).toBe(first.body);
-    expect(json(replay).result).toBe('checked_in');
+    expect(record(replay, 'checkInResult').result).toBe('checked_in');
 
     // A new key for the same ticket is a new scan: already checked in.
     const second = await checkin({ code: sub.qrCode }, { 'idempotency-key': 'desk-1-scan-2' });
     expect(second.headers['idempotent-replayed']).toBeUndefined();
-    expect(json(second).result).toBe('already_checked_in');
+    expect(record(second, 'checkInResult').result).toBe('already_checked_in');
   });
 
   it('answers 422 IDEMPOTENCY_KEY_REUSED for the same key with a different body', async () => {
@@ -206,7 +214,9 @@ describe('Idempotency-Key', () => {
     const replay = await checkin(body, { 'idempotency-key': 'scan-9' });
     expectError(replay, 422, 'SUBMISSION_NOT_APPROVED');
     expect(replay.headers['idempotent-replayed']).toBe('true');
-    expect(json(await checkin(body, { 'idempotency-key': 'scan-10' })).result).toBe('checked_in');
+    expect(record(await checkin(body, { 'idempotency-key': 'scan-10' }), 'checkInResult').result).toBe(
+      'checked_in',
+    );
   });
 
   it('scopes keys to the API key', async () => {
@@ -216,7 +226,7 @@ describe('Idempotency-Key', () => {
     const b = await checkin({ code: theirs.qrCode }, { 'idempotency-key': 'shared-key' }, HARBOR.apiKey);
     expect([a.statusCode, b.statusCode]).toEqual([200, 200]);
     expect(b.headers['idempotent-replayed']).toBeUndefined();
-    expect(json(b).submissionId).toBe(theirs.submissionId);
+    expect(record(b, 'checkInResult').submissionId).toBe(theirs.submissionId);
   });
 
   it('keeps a key for at least 24 hours', async () => {
@@ -228,7 +238,7 @@ describe('Idempotency-Key', () => {
     clock.advance(2 * 3600_000);
     const later = await checkin({ code: sub.qrCode }, { 'idempotency-key': 'day-key' });
     expect(later.headers['idempotent-replayed']).toBeUndefined();
-    expect(json(later).result).toBe('already_checked_in');
+    expect(record(later, 'checkInResult').result).toBe('already_checked_in');
   });
 
   it.each([
@@ -266,7 +276,7 @@ describe('Idempotency-Key', () => {
     const others = await Promise.all([1, 2, 3, 4].map(() => checkin({ code: sub.qrCode }, headers)));
     for (const res of others) expectError(res, 409, 'IDEMPOTENCY_KEY_IN_USE');
     const done = await first;
-    expect(json(done).result).toBe('checked_in');
+    expect(record(done, 'checkInResult').result).toBe('checked_in');
     const after = await checkin({ code: sub.qrCode }, headers);
     expect(after.headers['idempotent-replayed']).toBe('true');
     expect(after.body).toBe(done.body);
@@ -303,15 +313,15 @@ describe('concurrent check-ins over real HTTP', () => {
       responses.map(async (r) => ({
         status: r.status,
         replayed: r.headers.get('idempotent-replayed'),
-        body: (await r.json()) as { result?: string; error?: { code: string } },
+        body: (await r.json()) as unknown,
       })),
     );
     const fresh = results.filter((r) => r.status === 200 && r.replayed === null);
     expect(fresh).toHaveLength(1);
-    expect(fresh[0]?.body.result).toBe('checked_in');
+    expect(inAppNames('checkInResult', fresh[0]?.body).result).toBe('checked_in');
     for (const r of results) {
-      if (r.status === 200) expect(r.body.result).toBe('checked_in');
-      else expect(r.body.error?.code).toBe('IDEMPOTENCY_KEY_IN_USE');
+      if (r.status === 200) expect(inAppNames('checkInResult', r.body).result).toBe('checked_in');
+      else expect(errorOf(r.body).code).toBe('IDEMPOTENCY_KEY_IN_USE');
     }
     await deliveriesIdle(sandbox.app);
     expect(
@@ -322,10 +332,9 @@ describe('concurrent check-ins over real HTTP', () => {
   it('without a key: one checked_in, the rest already_checked_in with the first time', async () => {
     const sub = await newSubmission(sandbox.app, 'approved');
     const responses = await Promise.all(Array.from({ length: 10 }, () => post({ code: sub.qrCode })));
-    const bodies = (await Promise.all(responses.map((r) => r.json()))) as {
-      result: string;
-      checkInTime: string;
-    }[];
+    const bodies = (await Promise.all(responses.map((r) => r.json()))).map((body) =>
+      inAppNames('checkInResult', body),
+    );
     expect(bodies.filter((b) => b.result === 'checked_in')).toHaveLength(1);
     expect(new Set(bodies.map((b) => b.checkInTime)).size).toBe(1);
   });

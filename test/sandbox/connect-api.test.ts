@@ -13,8 +13,12 @@ import {
   makeApp,
   NORTHWIND,
   NOW,
+  listed,
+  record,
   submissionsOf,
 } from './helpers';
+import { wireList } from '../../sandbox/wire';
+import { recordsOf } from '../../src/connect/testing';
 
 const ISO_MS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
@@ -70,7 +74,7 @@ describe('GET /api/v1/integrations/zapier/events', () => {
     const res = await call(app, 'GET', '/api/v1/integrations/zapier/events');
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toMatch(/^application\/json/);
-    const { data } = json(res);
+    const data = listed(res, 'event');
     expect(data.map((e: { slug: string }) => e.slug).sort()).toEqual([
       'cloud-native-meetup-12',
       'data-ai-summit-lyon',
@@ -105,11 +109,11 @@ describe('GET /api/v1/integrations/zapier/events', () => {
       const res = await call(own, 'POST', '/_sandbox/events', { body: { title: `Workshop ${i}` } });
       expect(res.statusCode).toBe(201);
     }
-    const all = json(await call(own, 'GET', '/api/v1/integrations/zapier/events?limit=1000')).data;
+    const all = listed(await call(own, 'GET', '/api/v1/integrations/zapier/events?limit=1000'), 'event');
     expect(all).toHaveLength(100);
-    const byDefault = json(await call(own, 'GET', '/api/v1/integrations/zapier/events')).data;
+    const byDefault = listed(await call(own, 'GET', '/api/v1/integrations/zapier/events'), 'event');
     expect(byDefault).toHaveLength(20);
-    const two = json(await call(own, 'GET', '/api/v1/integrations/zapier/events?limit=2')).data;
+    const two = listed(await call(own, 'GET', '/api/v1/integrations/zapier/events?limit=2'), 'event');
     expect(two.map((e: { title: string }) => e.title).sort()).toEqual(['Workshop 118', 'Workshop 119']);
     const titles = new Set(all.map((e: { title: string }) => e.title));
     expect(titles.has('Workshop 20')).toBe(true);
@@ -150,7 +154,7 @@ describe('GET /api/v1/integrations/zapier/submissions', () => {
     const since = new Date(NOW - 60 * 60 * 1000).toISOString();
     const res = await call(app, 'GET', url(`eventId=${techweek}&since=${since}`));
     expect(res.statusCode).toBe(200);
-    const { data } = json(res);
+    const data = listed(res, 'submission');
     expect(data.length).toBeGreaterThan(3);
     for (const s of data) {
       expect(Object.keys(s)).toEqual([
@@ -223,7 +227,7 @@ describe('GET /api/v1/integrations/zapier/submissions', () => {
   it('keeps the newest when an optional limit cuts the list', async () => {
     const all = await submissionsOf(app, techweek);
     const res = await call(app, 'GET', url(`eventId=${techweek}&since=2000-01-01T00:00:00.000Z&limit=5`));
-    const cut: { createdAt: string }[] = json(res).data;
+    const cut: { createdAt: string }[] = listed(res, 'submission');
     expect(cut).toHaveLength(5);
     const newest = all
       .map((s) => s.createdAt)
@@ -239,7 +243,7 @@ describe('GET /api/v1/integrations/zapier/orders', () => {
   it('returns the company’s orders newest first, in the contract shape', async () => {
     const res = await call(app, 'GET', url('companyId=cmp_northwind&limit=100'));
     expect(res.statusCode).toBe(200);
-    const { data } = json(res);
+    const data = listed(res, 'order');
     expect(data).toHaveLength(100);
     const sorted = [...data].sort((a, b) => (a.createdAt < b.createdAt ? 1 : -1));
     expect(data.map((o: { createdAt: string }) => o.createdAt)).toEqual(sorted.map((o) => o.createdAt));
@@ -263,7 +267,7 @@ describe('GET /api/v1/integrations/zapier/orders', () => {
         updatedAt: expect.stringMatching(ISO_MS),
       });
     }
-    expect(json(await call(app, 'GET', url('companyId=cmp_northwind'))).data).toHaveLength(20);
+    expect(listed(await call(app, 'GET', url('companyId=cmp_northwind')), 'order')).toHaveLength(20);
   });
 
   it('answers 400 without companyId and 404 for another tenant’s or an unknown company', async () => {
@@ -277,7 +281,7 @@ describe('GET /api/v1/integrations/zapier/orders', () => {
 
   it('serves each tenant its own company only', async () => {
     const res = await call(app, 'GET', url('companyId=cmp_harbor&limit=100'), { key: HARBOR.apiKey });
-    const { data } = json(res);
+    const data = listed(res, 'order');
     expect(data.length).toBeGreaterThan(0);
     expect(
       data.every(
@@ -289,10 +293,16 @@ describe('GET /api/v1/integrations/zapier/orders', () => {
 
 describe('GET /api/v1/public/events (catalog)', () => {
   it('pages the published events of every organizer, with total', async () => {
-    const first = json(await call(app, 'GET', '/api/v1/public/events', { key: null }));
-    expect(first).toEqual({ data: expect.any(Array), page: 1, limit: 20, total: 7 });
-    expect(first.data.every((e: { status: string }) => e.status === 'published')).toBe(true);
-    const slugs = first.data.map((e: { slug: string }) => e.slug);
+    const catalog = async (
+      q = '',
+    ): Promise<{ body: unknown; events: { slug: string; status: string }[] }> => {
+      const body = json(await call(app, 'GET', `/api/v1/public/events${q}`, { key: null }));
+      return { body, events: recordsOf('event', body) };
+    };
+    const first = await catalog();
+    expect(first.body).toEqual(wireList(first.events, { page: 1, limit: 20, total: 7 }));
+    expect(first.events.every((e) => e.status === 'published')).toBe(true);
+    const slugs = first.events.map((e) => e.slug);
     expect(slugs).toEqual(
       expect.arrayContaining(['techweek-paris-2026', 'healthtech-forum-amsterdam', 'harbor-ai-night-sf']),
     );
@@ -300,15 +310,16 @@ describe('GET /api/v1/public/events (catalog)', () => {
 
     const pages: string[] = [];
     for (let page = 1; page <= 4; page++) {
-      const res = json(await call(app, 'GET', `/api/v1/public/events?page=${page}&limit=2`, { key: null }));
-      expect(res).toMatchObject({ page, limit: 2, total: 7 });
-      expect(res.data.length).toBe(page < 4 ? 2 : 1);
-      pages.push(...res.data.map((e: { slug: string }) => e.slug));
+      const { body, events } = await catalog(`?page=${page}&limit=2`);
+      expect(body).toEqual(wireList(events, { page, limit: 2, total: 7 }, page < 4));
+      expect(events.length).toBe(page < 4 ? 2 : 1);
+      pages.push(...events.map((e) => e.slug));
     }
     expect(pages.sort()).toEqual([...slugs].sort());
-    const beyond = json(await call(app, 'GET', '/api/v1/public/events?page=9&limit=2', { key: null }));
-    expect(beyond).toEqual({ data: [], page: 9, limit: 2, total: 7 });
-    expect(json(await call(app, 'GET', '/api/v1/public/events?limit=500', { key: null })).limit).toBe(100);
+    const beyond = await catalog('?page=9&limit=2');
+    expect(beyond.body).toEqual(wireList([], { page: 9, limit: 2, total: 7 }));
+    const clamped = await catalog('?limit=500');
+    expect(clamped.body).toEqual(wireList(clamped.events, { page: 1, limit: 100, total: 7 }));
   });
 
   it.each([
@@ -332,7 +343,7 @@ describe('widgets', () => {
   it('serves the event widget: the Event plus description and coverImageUrl', async () => {
     const res = await call(app, 'GET', '/widgets/event/techweek-paris-2026', { key: null });
     expect(res.statusCode).toBe(200);
-    expect(json(res)).toMatchObject({
+    expect(record(res, 'eventWidget')).toMatchObject({
       id: techweek,
       slug: 'techweek-paris-2026',
       status: 'published',
@@ -352,7 +363,7 @@ describe('widgets', () => {
   it('serves the agenda with sessions, rooms, tracks and speakers', async () => {
     const res = await call(app, 'GET', '/widgets/event/techweek-paris-2026/agenda', { key: null });
     expect(res.statusCode).toBe(200);
-    const body = json(res);
+    const body = record(res, 'agenda');
     expect(body).toMatchObject({ eventId: techweek, slug: 'techweek-paris-2026', timezone: 'Europe/Paris' });
     expect(body.sessions.length).toBeGreaterThan(5);
     for (const s of body.sessions) {
@@ -383,7 +394,7 @@ describe('floor plans', () => {
   it('lists only published snapshots, each at its latest version', async () => {
     const res = await call(app, 'GET', list(techweek));
     expect(res.statusCode).toBe(200);
-    const { data } = json(res);
+    const data = listed(res, 'floorPlan');
     const byId = new Map(data.map((p: { id: string }) => [p.id, p]));
     expect([...byId.keys()].sort()).toEqual(['plan_expo', 'plan_main']);
     expect(byId.get('plan_main')).toMatchObject({ eventId: techweek, name: 'Main hall', version: 3 });
@@ -416,7 +427,7 @@ describe('floor plans', () => {
   it('serves one published plan and 404s a plan that was never published, or is unknown', async () => {
     const one = await call(app, 'GET', `${list(techweek)}/plan_main`);
     expect(one.statusCode).toBe(200);
-    expect(json(one)).toMatchObject({ id: 'plan_main', version: 3 });
+    expect(record(one, 'floorPlan')).toMatchObject({ id: 'plan_main', version: 3 });
     expectError(await call(app, 'GET', `${list(techweek)}/plan_annex`), 404, 'NOT_FOUND');
     expectError(await call(app, 'GET', `${list(techweek)}/plan_nope`), 404, 'NOT_FOUND');
   });

@@ -1,11 +1,19 @@
 // Shared helpers of the sandbox tests: an app on a controllable clock, a small request wrapper around
 // fastify's inject, and a real webhook receiver on 127.0.0.1 that records the raw bytes it gets.
 
-import { createHmac, timingSafeEqual } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { buildSandbox, sandboxContext, SEED_TENANTS, type SandboxOptions } from '../../sandbox';
+import {
+  type RecordNoun,
+  deliveryOf,
+  errorOf,
+  findSignatureHeader,
+  inAppNames,
+  recordsOf,
+  verifySignature,
+} from '../../src/connect/testing';
 
 // fastify's inject (light-my-request) requires `cookie`, an ES module that jest's CommonJS runtime cannot
 // load. Inject uses it only to encode request cookies, which these tests never send.
@@ -63,15 +71,26 @@ export async function call(
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export const json = (res: LightMyRequestResponse): any => JSON.parse(res.body);
 
+/** The records of a Connect list answer under the app's names, read through src/connect. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export const listed = (res: LightMyRequestResponse, noun: RecordNoun): any[] => recordsOf(noun, json(res));
+
+/** A Connect answer that is one record, under the app's names, read through src/connect. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export const record = (res: LightMyRequestResponse, noun: RecordNoun): any => inAppNames(noun, json(res));
+
+/** An error answer's `error`, its code in the contract's spelling, read through src/connect. */
+export const errorIn = (res: LightMyRequestResponse): Record<string, unknown> => errorOf(json(res));
+
 export function expectError(
   res: LightMyRequestResponse,
   status: number,
   code: string,
   extra: object = {},
 ): void {
-  expect({ status: res.statusCode, body: json(res) }).toEqual({
+  expect({ status: res.statusCode, error: errorIn(res) }).toEqual({
     status,
-    body: { error: expect.objectContaining({ code, message: expect.any(String), ...extra }) },
+    error: expect.objectContaining({ code, message: expect.any(String), ...extra }),
   });
 }
 
@@ -88,7 +107,7 @@ export async function eventsOf(
   key: string = NORTHWIND.apiKey,
 ): Promise<Map<string, EventJson>> {
   const res = await call(app, 'GET', '/api/v1/integrations/zapier/events?limit=100', { key });
-  return new Map((json(res).data as EventJson[]).map((e) => [e.slug, e]));
+  return new Map((listed(res, 'event') as EventJson[]).map((e) => [e.slug, e]));
 }
 
 export async function eventId(
@@ -126,7 +145,7 @@ export async function submissionsOf(
     },
   );
   if (res.statusCode !== 200) throw new Error(res.body);
-  return json(res).data;
+  return listed(res, 'submission');
 }
 
 /** A fresh submission of the given status on Northwind's TechWeek, made through the simulation API. */
@@ -147,7 +166,7 @@ export async function newSubmission(
     },
   });
   if (res.statusCode !== 201) throw new Error(res.body);
-  return json(res);
+  return record(res, 'hook');
 }
 
 /** Waits until no delivery is pending; `false` only after `ms`, far beyond what a busy machine needs. */
@@ -160,6 +179,7 @@ export interface Received {
   path: string;
   headers: http.IncomingHttpHeaders;
   raw: Buffer;
+  /** The delivery read through src/connect (its envelope and record under the app's names). */
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
   body: any;
   at: number;
@@ -192,7 +212,7 @@ export class Receiver {
           path: req.url ?? '',
           headers: req.headers,
           raw,
-          body: JSON.parse(raw.toString('utf8')),
+          body: deliveryOf(raw.toString('utf8')),
           at: Date.now(),
         });
         this.waiters = this.waiters.filter((w) => {
@@ -245,17 +265,10 @@ export class Receiver {
   }
 }
 
-/** Independent check of X-Connect-Signature: any `sha256=` value equal to HMAC-SHA256(raw body, secret). */
+/** Whether `secret` signed the delivery, checked by the app's verifier (any of the header's values). */
 export function signatureMatches(r: Received, secret: string): boolean {
-  const header = r.headers['x-connect-signature'];
-  if (typeof header !== 'string') return false;
-  const expected = Buffer.from(createHmac('sha256', secret).update(r.raw).digest('hex'));
-  return header.split(',').some((part) => {
-    const m = /^\s*sha256=([0-9a-f]{64})\s*$/.exec(part);
-    if (!m) return false;
-    const got = Buffer.from(m[1] as string);
-    return got.length === expected.length && timingSafeEqual(got, expected);
-  });
+  const header = findSignatureHeader(r.headers);
+  return verifySignature(r.raw.toString('utf8'), header, [secret]).ok;
 }
 
 /** Subscribes through the Connect endpoint; returns the 201 body. */
@@ -272,5 +285,5 @@ export async function subscribe(
     body: { targetUrl, event, eventId: eventIdOrNull },
   });
   if (res.statusCode !== 201) throw new Error(res.body);
-  return json(res);
+  return record(res, 'hook');
 }

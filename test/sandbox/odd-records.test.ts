@@ -13,6 +13,8 @@ import {
   newSubmission,
   NORTHWIND,
   Receiver,
+  listed,
+  record,
   subscribe,
   submissionsOf,
 } from './helpers';
@@ -104,9 +106,10 @@ describe('odd orders and events', () => {
       }),
     );
     await odd(`/_sandbox/orders/${order.id}`, { set: { totalAmount: '129.00' }, remove: ['createdAt'] });
-    const list = json(
+    const list = listed(
       await call(app, 'GET', `/api/v1/integrations/zapier/orders?companyId=${NORTHWIND.companyId}&limit=100`),
-    ).data as Record<string, unknown>[];
+      'order',
+    ) as Record<string, unknown>[];
     const got = list.find((o) => o.id === order.id);
     expect(got).toMatchObject({ totalAmount: '129.00' });
     expect(got).not.toHaveProperty('createdAt');
@@ -119,10 +122,11 @@ describe('odd orders and events', () => {
   it('an event with an empty updatedAt, in the events list and its widget', async () => {
     const event = await eventId(app, 'techweek-paris-2026');
     await odd(`/_sandbox/events/${event}`, { set: { updatedAt: '' } });
-    const list = json(await call(app, 'GET', '/api/v1/integrations/zapier/events?limit=100')).data;
+    const list = listed(await call(app, 'GET', '/api/v1/integrations/zapier/events?limit=100'), 'event');
     expect(list.find((e: { id: string }) => e.id === event).updatedAt).toBe('');
-    expect(json(await call(app, 'GET', '/widgets/event/techweek-paris-2026', { key: null })).updatedAt).toBe(
-      '',
-    );
+    expect(
+      record(await call(app, 'GET', '/widgets/event/techweek-paris-2026', { key: null }), 'eventWidget')
+        .updatedAt,
+    ).toBe('');
   });
 });

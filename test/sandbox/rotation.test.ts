@@ -14,6 +14,7 @@ import {
   newSubmission,
   NORTHWIND,
   Receiver,
+  record,
   signatureMatches,
   subscribe,
 } from './helpers';
@@ -39,14 +40,14 @@ describe('GET /api/v1/integrations/zapier/hooks/:id', () => {
     const hook = await subscribe(app, `${receiver.url}/a`, 'PAYMENT_SUCCESS');
     const res = await call(app, 'GET', `${HOOKS}/${hook.id}`);
     expect(res.statusCode).toBe(200);
-    expect(json(res)).toEqual(hook);
+    expect(record(res, 'hook')).toEqual(hook);
     const rotated = json(await call(app, 'POST', '/_sandbox/secrets/rotate', { body: { hookId: hook.id } }));
-    expect(json(await call(app, 'GET', `${HOOKS}/${hook.id}`)).secret).toBe(rotated.secret);
+    expect(record(await call(app, 'GET', `${HOOKS}/${hook.id}`), 'hook').secret).toBe(rotated.secret);
   });
 
   it('answers secret null for a subscription signed with the account-level secret', async () => {
     const hook = await subscribe(app, `${receiver.url}/b`, 'FORM_SUBMISSION', null, HARBOR.apiKey);
-    const got = json(await call(app, 'GET', `${HOOKS}/${hook.id}`, { key: HARBOR.apiKey }));
+    const got = record(await call(app, 'GET', `${HOOKS}/${hook.id}`, { key: HARBOR.apiKey }), 'hook');
     expect(got).toEqual({ ...hook, secret: null });
     expect(Object.keys(got)).toEqual(['id', 'event', 'eventId', 'targetUrl', 'secret', 'createdAt']);
   });

@@ -5,6 +5,7 @@ import type { FastifyInstance } from 'fastify';
 import { sandboxContext, startSandbox, type RunningSandbox } from '../../sandbox';
 import { submissionsBody } from '../../sandbox/connect/submissions';
 import { NORTHWIND } from './helpers';
+import { recordsOf } from '../../src/connect/testing';
 
 describe('submissionsBody', () => {
   it('is valid JSON for 0, 1, one slice and one more, newest first as ordered', () => {
@@ -39,6 +40,9 @@ describe('the load event over HTTP', () => {
     fetch(`${sandbox.url}/api/v1/integrations/zapier/submissions?eventId=${sandbox.scaleEventId}&${query}`, {
       headers: { 'x-api-key': NORTHWIND.apiKey },
     });
+  /** The records of the submissions answer to `query`, read through src/connect. */
+  const submissions = async (query: string): Promise<{ submissionId: string }[]> =>
+    recordsOf('submission', await (await list(query)).json());
 
   it('startSandbox({ scale }) names the load event', async () => {
     expect(sandbox.scaleEventId).toMatch(/^[0-9a-f-]{36}$/);
@@ -52,7 +56,7 @@ describe('the load event over HTTP', () => {
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toBe('application/json; charset=utf-8');
     expect(res.headers.get('transfer-encoding')).toBe('chunked');
-    const { data } = (await res.json()) as { data: { submissionId: string; createdAt: string }[] };
+    const data = recordsOf<{ submissionId: string; createdAt: string }>('submission', await res.json());
     expect(data).toHaveLength(2_000);
     expect(new Set(data.map((s) => s.submissionId)).size).toBe(2_000);
     const times = data.map((s) => Date.parse(s.createdAt));
@@ -60,12 +64,8 @@ describe('the load event over HTTP', () => {
   });
 
   it('limit keeps the newest; shuffle changes the order, never the set', async () => {
-    const all = (
-      (await (await list('since=2000-01-01T00:00:00Z')).json()) as { data: { submissionId: string }[] }
-    ).data;
-    const limited = (
-      (await (await list('since=2000-01-01T00:00:00Z&limit=100')).json()) as { data: typeof all }
-    ).data;
+    const all = await submissions('since=2000-01-01T00:00:00Z');
+    const limited = await submissions('since=2000-01-01T00:00:00Z&limit=100');
     expect(limited.map((s) => s.submissionId)).toEqual(all.slice(0, 100).map((s) => s.submissionId));
     const config = (shuffle: boolean) =>
       fetch(`${sandbox.url}/_sandbox/config`, {
@@ -75,9 +75,7 @@ describe('the load event over HTTP', () => {
       });
     await config(true);
     try {
-      const shuffled = (
-        (await (await list('since=2000-01-01T00:00:00Z')).json()) as { data: { submissionId: string }[] }
-      ).data;
+      const shuffled = await submissions('since=2000-01-01T00:00:00Z');
       expect(shuffled.map((s) => s.submissionId)).not.toEqual(all.map((s) => s.submissionId));
       expect(shuffled.map((s) => s.submissionId).sort()).toEqual(all.map((s) => s.submissionId).sort());
     } finally {
@@ -86,19 +84,16 @@ describe('the load event over HTTP', () => {
   });
 
   it('an odd record goes out in the stream like any other', async () => {
-    const first = (
-      (await (await list('since=2000-01-01T00:00:00Z&limit=1')).json()) as {
-        data: { submissionId: string }[];
-      }
-    ).data[0]!;
+    const first = (await submissions('since=2000-01-01T00:00:00Z&limit=1'))[0]!;
     await fetch(`${sandbox.url}/_sandbox/submissions/${first.submissionId}/odd`, {
       method: 'POST',
       headers: { 'x-api-key': NORTHWIND.apiKey, 'content-type': 'application/json' },
       body: JSON.stringify({ set: { approvedAt: '' } }),
     });
-    const { data } = (await (await list('since=2000-01-01T00:00:00Z')).json()) as {
-      data: { submissionId: string; approvedAt: unknown }[];
-    };
+    const data = recordsOf<{ submissionId: string; approvedAt: unknown }>(
+      'submission',
+      await (await list('since=2000-01-01T00:00:00Z')).json(),
+    );
     expect(data.filter((s) => s.approvedAt === '').map((s) => s.submissionId)).toEqual([first.submissionId]);
   });
 });

@@ -14,6 +14,8 @@ import {
   newSubmission,
   NORTHWIND,
   NOW,
+  listed,
+  record,
   submissionsOf,
   type Clock,
 } from './helpers';
@@ -129,18 +131,18 @@ describe('faults', () => {
 describe('shuffle', () => {
   it('shuffles list order when on; the same items either way', async () => {
     const url = '/api/v1/integrations/zapier/orders?companyId=cmp_northwind&limit=50';
-    const plain = json(await call(app, 'GET', url)).data.map((o: { id: string }) => o.id);
+    const plain = listed(await call(app, 'GET', url), 'order').map((o: { id: string }) => o.id);
     expect(json(await call(app, 'POST', '/_sandbox/config', { body: { shuffle: true } }))).toEqual({
       shuffle: true,
     });
     const orders: string[][] = [];
     for (let i = 0; i < 3; i++)
-      orders.push(json(await call(app, 'GET', url)).data.map((o: { id: string }) => o.id));
+      orders.push(listed(await call(app, 'GET', url), 'order').map((o: { id: string }) => o.id));
     for (const o of orders) expect([...o].sort()).toEqual([...plain].sort());
     expect(orders.some((o) => o.join() !== plain.join())).toBe(true);
 
     await call(app, 'POST', '/_sandbox/config', { body: { shuffle: false } });
-    expect(json(await call(app, 'GET', url)).data.map((o: { id: string }) => o.id)).toEqual(plain);
+    expect(listed(await call(app, 'GET', url), 'order').map((o: { id: string }) => o.id)).toEqual(plain);
     expectError(
       await call(app, 'POST', '/_sandbox/config', { body: { shuffle: 'yes' } }),
       400,
@@ -383,7 +385,7 @@ describe('events', () => {
       endsAt: '2026-12-11T01:00:00.000Z',
     });
     const catalog = async () =>
-      json(await call(app, 'GET', '/api/v1/public/events?limit=100', { key: null })).data.map(
+      listed(await call(app, 'GET', '/api/v1/public/events?limit=100', { key: null }), 'event').map(
         (x: { id: string }) => x.id,
       );
     expect(await catalog()).not.toContain(e.id);
@@ -452,7 +454,7 @@ describe('floor plans', () => {
   it('serves a booth change only after the plan is published again, as a new version', async () => {
     const techweek = await eventId(app, 'techweek-paris-2026');
     const plan = `/connect/v1/events/${techweek}/floor-plans/plan_main`;
-    const before = json(await call(app, 'GET', plan));
+    const before = record(await call(app, 'GET', plan), 'floorPlan');
     const target = before.booths[0];
     const next = target.status === 'booked' ? 'available' : 'booked';
     const changed = await call(
@@ -464,12 +466,12 @@ describe('floor plans', () => {
       },
     );
     expect(json(changed)).toMatchObject({ id: target.id, status: next, published: false });
-    expect(json(await call(app, 'GET', plan))).toEqual(before);
+    expect(record(await call(app, 'GET', plan), 'floorPlan')).toEqual(before);
 
     clock.advance(1000);
     const published = await call(app, 'POST', `/_sandbox/events/${techweek}/floor-plans/plan_main/publish`);
     expect(published.statusCode).toBe(201);
-    const after = json(await call(app, 'GET', plan));
+    const after = record(await call(app, 'GET', plan), 'floorPlan');
     expect(after).toMatchObject({
       version: before.version + 1,
       publishedAt: new Date(NOW + 1000).toISOString(),
@@ -481,9 +483,9 @@ describe('floor plans', () => {
     const techweek = await eventId(app, 'techweek-paris-2026');
     const list = `/connect/v1/events/${techweek}/floor-plans`;
     await call(app, 'POST', `/_sandbox/events/${techweek}/floor-plans/plan_annex/publish`);
-    const ids = json(await call(app, 'GET', list)).data.map((p: { id: string }) => p.id);
+    const ids = listed(await call(app, 'GET', list), 'floorPlan').map((p: { id: string }) => p.id);
     expect(ids.sort()).toEqual(['plan_annex', 'plan_expo', 'plan_main']);
-    expect(json(await call(app, 'GET', `${list}/plan_annex`)).version).toBe(1);
+    expect(record(await call(app, 'GET', `${list}/plan_annex`), 'floorPlan').version).toBe(1);
   });
 
   it('validates booth status and 404s unknown booths', async () => {
@@ -575,7 +577,7 @@ describe('tenants', () => {
     });
     expect(t.apiKey).toMatch(/^sk_sandbox_/);
     expect(
-      json(await call(app, 'GET', '/api/v1/integrations/zapier/events', { key: t.apiKey })).data,
+      listed(await call(app, 'GET', '/api/v1/integrations/zapier/events', { key: t.apiKey }), 'event'),
     ).toEqual([]);
     const e = json(
       await call(app, 'POST', '/_sandbox/events', { key: t.apiKey, body: { title: 'Fresh Event' } }),

@@ -30,7 +30,7 @@ import {
 } from '../support/app';
 import { deliveryBody, hookBundle, signedDelivery } from '../support/deliveries';
 import { serviceHooks } from '../support/serviceHooks';
-import { wireError, wireList } from '../../sandbox/wire';
+import { wireError, wireList, wireObject, wireRequestBody } from '../../sandbox/wire';
 
 type Fn = (z: ZObject, bundle: Bundle) => Promise<unknown>;
 const op = hookOperation;
@@ -280,15 +280,21 @@ describe.each(CASES.map((c) => [c.key, c] as const))('%s', (key, c) => {
 
   it('subscribes with the exact body and keeps hook id, secret, kind and event', async () => {
     const scope = nock(BASE_URL, { reqheaders: { 'x-api-key': SENTINEL_KEY } })
-      .post(paths.hooks(), { targetUrl: TARGET_URL, event: c.kind, eventId: EVENT.id })
-      .reply(201, {
-        id: 'hook_7',
-        event: c.kind,
-        eventId: EVENT.id,
-        targetUrl: TARGET_URL,
-        secret: SECRET,
-        createdAt: '2026-11-22T10:00:00.000Z',
-      });
+      .post(
+        paths.hooks(),
+        wireRequestBody({ targetUrl: TARGET_URL, event: c.kind, eventId: EVENT.id }) as nock.DataMatcherMap,
+      )
+      .reply(
+        201,
+        wireObject({
+          id: 'hook_7',
+          event: c.kind,
+          eventId: EVENT.id,
+          targetUrl: TARGET_URL,
+          secret: SECRET,
+          createdAt: '2026-11-22T10:00:00.000Z',
+        }),
+      );
     const data = await appTester(op(key).performSubscribe, {
       authData: authData(),
       inputData: { eventId: EVENT.id },
@@ -300,8 +306,14 @@ describe.each(CASES.map((c) => [c.key, c] as const))('%s', (key, c) => {
 
   it('subscribes for every event when none is chosen', async () => {
     const scope = nock(BASE_URL)
-      .post(paths.hooks(), { targetUrl: TARGET_URL, event: c.kind, eventId: null })
-      .reply(201, { id: 'hook_8', event: c.kind, eventId: null, targetUrl: TARGET_URL, secret: SECRET });
+      .post(
+        paths.hooks(),
+        wireRequestBody({ targetUrl: TARGET_URL, event: c.kind, eventId: null }) as nock.DataMatcherMap,
+      )
+      .reply(
+        201,
+        wireObject({ id: 'hook_8', event: c.kind, eventId: null, targetUrl: TARGET_URL, secret: SECRET }),
+      );
     const data = await appTester(op(key).performSubscribe, {
       authData: authData(),
       inputData: {},
@@ -593,7 +605,10 @@ describe('errors a user can act on', () => {
   it('refuses to subscribe when no secret could verify deliveries, and removes the hook again', async () => {
     const scope = nock(BASE_URL)
       .post(paths.hooks())
-      .reply(201, { id: 'hook_nosecret', event: 'FORM_SUBMISSION', eventId: null, targetUrl: TARGET_URL })
+      .reply(
+        201,
+        wireObject({ id: 'hook_nosecret', event: 'FORM_SUBMISSION', eventId: null, targetUrl: TARGET_URL }),
+      )
       .delete(paths.hook('hook_nosecret'))
       .reply(204);
     const error = await caught(() =>
@@ -608,13 +623,18 @@ describe('errors a user can act on', () => {
   });
 
   it('subscribes without a secret of its own when the connection has one', async () => {
-    nock(BASE_URL).post(paths.hooks()).reply(201, {
-      id: 'hook_acct',
-      event: 'FORM_SUBMISSION',
-      eventId: null,
-      targetUrl: TARGET_URL,
-      secret: null,
-    });
+    nock(BASE_URL)
+      .post(paths.hooks())
+      .reply(
+        201,
+        wireObject({
+          id: 'hook_acct',
+          event: 'FORM_SUBMISSION',
+          eventId: null,
+          targetUrl: TARGET_URL,
+          secret: null,
+        }),
+      );
     const data = await appTester(op('new_registration').performSubscribe, {
       authData: authData({ webhookSecret: 'whsec_account' }),
       inputData: {},
@@ -626,7 +646,10 @@ describe('errors a user can act on', () => {
   it('two Zaps on one trigger hold two independent subscriptions', async () => {
     const subscribe = (url: string, id: string) => {
       nock(BASE_URL)
-        .post(paths.hooks(), { targetUrl: url, event: 'PAYMENT_FAILED', eventId: null })
+        .post(
+          paths.hooks(),
+          wireRequestBody({ targetUrl: url, event: 'PAYMENT_FAILED', eventId: null }) as nock.DataMatcherMap,
+        )
         .reply(201, { id, event: 'PAYMENT_FAILED', eventId: null, targetUrl: url, secret: `whsec_${id}` });
       return appTester(op('payment_failed').performSubscribe, {
         authData: authData(),
