@@ -10,7 +10,7 @@ export { buildSandbox, sandboxContext, type SandboxOptions } from './app';
 export { SEED_TENANTS, SCALE_EVENT_SLUG, type SeedTenant } from './seed';
 export { AGENCY_EVENTS_DEFAULT, AGENCY_TENANT, agencySlug } from './seed-agency';
 export { sign, type DeliveryLogEntry, type DeliveryOptions } from './delivery';
-export { DEVIATIONS, DEVIATION_NAMES, parseDeviations, type Deviation } from './deviations';
+export { DEVIATIONS, DEVIATION_NAMES, DIALECT_SWITCHES, parseDeviations, type Deviation } from './deviations';
 export { FAULT_KINDS, REDIRECT_STATUSES, REDIRECT_LOCATIONS, type FaultKind } from './faults';
 export { sandboxCall } from './client';
 

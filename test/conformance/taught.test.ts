@@ -16,7 +16,7 @@ jest.mock('../../src/connect/dialect', () => {
     code: (wire: string) => wire.toUpperCase(),
     wire: (code: string) => code.toLowerCase(),
   };
-  return { ...actual, DIALECT: { ...actual.CONTRACT_DIALECT, errors } };
+  return { ...actual, DIALECT: { ...actual.DIALECT, errors } };
 });
 
 it('reads an error body the app was taught as the app does: no error check differs', async () => {
