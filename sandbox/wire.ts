@@ -31,6 +31,13 @@ export type JsonBody = Record<string, unknown> | unknown[];
 export interface WireWriter {
   /** A list answer of `records` (in the contract's names), with the catalog's paging members when given. */
   list<T>(records: readonly T[], paging?: Paging, cut?: boolean): JsonBody;
+  /**
+   * A list answer's text, its records written one by one (`ownId`: the records' own identifier in the
+   * contract, `submissionId` for registrations), as the sandbox writes a list piece by piece.
+   */
+  listText<T>(records: readonly T[], ownId?: string, cut?: boolean): string;
+  /** What a list answer's text opens and closes with, around its records joined by commas. */
+  listFrame(cut?: boolean): { open: string; close: string };
   /** An error answer's body for `code` (`NOT_FOUND`). */
   error(
     code: ErrorCode | (string & {}),
@@ -60,6 +67,14 @@ export const wireWriter = (deviations: readonly Deviation[] = []): WireWriter =>
     set.signature(body, typeof secrets === 'string' ? [secrets] : secrets, atMs);
   return {
     list,
+    listText: (records, ownId = 'id', cut = false) => {
+      const shape = set.listShape(ownId, cut);
+      return `${shape.open}${records.map((r) => JSON.stringify(shape.record(r as object))).join(',')}${shape.close}`;
+    },
+    listFrame: (cut = false) => {
+      const { open, close } = set.listShape('id', cut);
+      return { open, close };
+    },
     error: (code, message = 'error', extra = {}) =>
       set.errorBody(new ApiError(0, code as ErrorCode, message, extra)),
     object: (json, ownId) => set.record(json, ownId) as JsonBody,
@@ -92,6 +107,19 @@ export const wireList = <T>(
   paging?: Paging,
   cut?: boolean,
 ): { data: T[] } & Partial<Paging> => DEFAULT.list(records, paging, cut) as { data: T[] } & Partial<Paging>;
+
+/**
+ * A list answer's text, as the sandbox writes it piece by piece: `{"data":[…]}`, each record written as the
+ * service writes it (`ownId`: the records' own identifier in the contract, `submissionId` for registrations).
+ */
+export const wireListText = <T>(records: readonly T[], ownId?: string, cut?: boolean): string =>
+  DEFAULT.listText(records, ownId, cut);
+
+/**
+ * What a list answer's text opens and closes with (`{"data":[` and `]}`), around its records' JSON joined by
+ * commas: for a body written or streamed piece by piece. Members of the envelope go before `close`'s last `}`.
+ */
+export const wireListFrame = (cut?: boolean): { open: string; close: string } => DEFAULT.listFrame(cut);
 
 /** An error answer's body, as the sandbox answers it: `{ "error": { "code", "message", … } }`. */
 export const wireError = (

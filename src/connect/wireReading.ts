@@ -19,6 +19,16 @@ export type AppRecord = Record<string, unknown>;
 /** The records of a list answer (parsed JSON) as the wire holds them; throws when it is not a list. */
 export const wireRecordsOf = (body: unknown): unknown[] => AnyList.parse(body).data;
 
+/**
+ * The members of a list answer (parsed JSON) besides its records: the catalog's paging, the dialect's "more
+ * records" flag; `{}` when it is not an object.
+ */
+export const listMembersOf = (body: unknown): Record<string, unknown> => {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) return {};
+  const { [DIALECT.list.member]: _records, ...members } = body as Record<string, unknown>;
+  return members;
+};
+
 /** Whether a list answer says it was cut (the dialect's `more` member), `false` when it cannot say. */
 export const listWasCut = (body: unknown): boolean =>
   DIALECT.list.more !== null &&

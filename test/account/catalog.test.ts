@@ -16,7 +16,7 @@ const page = (n: number, count: number, total?: number) =>
     .get(paths.publicEvents())
     .query({ page: String(n), limit: '100' })
     .reply(200, {
-      data: Array.from({ length: count }, (_, i) => event((n - 1) * 100 + i + 1)),
+      ...wireList(Array.from({ length: count }, (_, i) => event((n - 1) * 100 + i + 1))),
       page: n,
       limit: 100,
       ...(total === undefined ? {} : { total }),
@@ -60,7 +60,7 @@ it('stops at its deadline, reading nothing more, and says how far it read', asyn
     .get(paths.publicEvents())
     .query(true)
     .delay(400)
-    .reply(200, { data: [event(1)], page: 1, limit: 100 });
+    .reply(200, { ...wireList([event(1)]), page: 1, limit: 100 });
   const walk = await run((z, b) => walkCatalog(z, b, { deadline: Date.now() + 300, visit: () => false }));
   expect(walk).toMatchObject({ pagesRead: 0, complete: false, stopped: 'deadline' });
   expect(catalogReach(walk)).toBe('0 pages of the public catalog (0 events)');

@@ -12,6 +12,7 @@ import { checkIn, listEvents, paths } from '../../src/connect';
 import { SAMPLE_EVENT } from '../../src/mappers/event';
 import { SAMPLE_CHECK_IN } from '../../src/mappers/checkIn';
 import { appTester, authData, caught, errorMessage } from '../support/app';
+import { wireList, wireObject } from '../../sandbox/wire';
 
 interface Seen {
   method: string;
@@ -42,7 +43,7 @@ beforeEach(async () => {
     served.add(socket);
     request.resume();
     request.on('end', () => {
-      const body = request.method === 'POST' ? SAMPLE_CHECK_IN : { data: [SAMPLE_EVENT] };
+      const body = request.method === 'POST' ? wireObject(SAMPLE_CHECK_IN) : wireList([SAMPLE_EVENT]);
       response.writeHead(200, { 'Content-Type': 'application/json', Connection: 'keep-alive' });
       response.end(JSON.stringify(body));
     });

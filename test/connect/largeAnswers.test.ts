@@ -13,6 +13,14 @@ import { SAMPLE_SUBMISSION } from '../../src/mappers/submission';
 import { BASE_URL, SENTINEL_KEY, appTester, authData, caught, errorMessage } from '../support/app';
 import { listSubmissionKeys, listSubmissions } from '../support/submissions';
 import { setRunLimits } from '../support/limits';
+import { DIALECT } from '../../src/connect/testing';
+import { wireError, wireListFrame, wireListText, wireObject } from '../../sandbox/wire';
+
+/** A list answer of registrations, as the service writes it (a registration's own id is `submissionId`). */
+const listOf = (records: unknown[]): string => wireListText(records, 'submissionId');
+
+/** `listOf(records)` with more members of the envelope (JSON text, after a comma) before it closes. */
+const withMembers = (list: string, members: string): string => `${list.slice(0, -1)},${members}}`;
 
 const params = { eventId: SAMPLE_SUBMISSION.eventId, since: '2026-11-21T00:00:00.000Z' };
 
@@ -44,7 +52,7 @@ const run = <T>(fn: (z: ZObject, bundle: Bundle) => Promise<T>) => appTester(fn,
 afterEach(() => nock.cleanAll());
 
 it('asks Zapier for the raw answer and reads its body as a stream', async () => {
-  const body = JSON.stringify({ data: [SAMPLE_SUBMISSION] });
+  const body = listOf([SAMPLE_SUBMISSION]);
   const calls: Array<Record<string, unknown>> = [];
   const z = {
     request: async (options: Record<string, unknown>) => {
@@ -78,18 +86,20 @@ it.each([1, 7, 64, 4096])(
   async (size) => {
     const count = size === 1 ? 3 : 40;
     const records = Array.from({ length: count }, (_, i) => registration(i));
-    const body = Buffer.from(JSON.stringify({ total: count, data: records, note: 'a "]}" in the envelope' }));
+    const body = Buffer.from(
+      withMembers(listOf(records), `"total":${count},"note":"a \\"]}\\" in the envelope"`),
+    );
     serve(200, chunked(body, size), { Date: 'Sat, 21 Nov 2026 12:00:00 GMT' });
     const page = await run((z, b) => listSubmissions(z, b, params));
     expect(page.bytes).toBe(body.length);
     expect(page.serverTime).toBe(Date.parse('2026-11-21T12:00:00.000Z'));
-    expect(page.submissions).toEqual([...(JSON.parse(body.toString()).data as Submission[])].reverse());
+    expect(page.submissions).toEqual([...records].reverse());
   },
 );
 
 it('visits every usable record once, in the answer order, and counts what it read', async () => {
   const records = [registration(1), registration(2, { createdAt: '' }), registration(3, { approvedAt: 7 })];
-  serve(200, chunked(JSON.stringify({ data: records }), 5));
+  serve(200, chunked(listOf(records), 5));
   const seen: Array<[string, number]> = [];
   const read = await run((z, b) => readSubmissions(z, b, params, (s, at) => seen.push([s.submissionId, at])));
   expect(seen).toEqual([
@@ -105,7 +115,7 @@ it('keeps a registration with an odd optional field and skips one without create
     registration(2, { createdAt: undefined }),
     registration(3),
   ];
-  serve(200, chunked(JSON.stringify({ data: records }), 11));
+  serve(200, chunked(listOf(records), 11));
   const logged: string[] = [];
   const page = await run(async (z, b) => {
     const log = z.console.log.bind(z.console);
@@ -127,9 +137,10 @@ it('keeps a registration with an odd optional field and skips one without create
 
 describe('answers that are not a complete list', () => {
   const records = Array.from({ length: 12 }, (_, i) => registration(i));
-  const full = JSON.stringify({ data: records });
+  const full = listOf(records);
   /** Just after the first record (and its comma). */
-  const boundary = full.indexOf('},{"submissionId"') + 2;
+  const boundary =
+    wireListFrame().open.length + JSON.stringify(wireObject(records[0]!, 'submissionId')).length + 1;
 
   it.each([1, 100, full.length - 200, full.length - 2])(
     'an answer cut after %i bytes is an error, never a shorter list',
@@ -264,15 +275,17 @@ describe('answers that are not a complete list', () => {
     [200, '', 'application/json', /was not JSON \(HTTP 200, application\/json\): "\(empty\)"/],
     [
       200,
-      '{"items":[]}',
+      JSON.stringify({ [`${DIALECT.list.member}_other`]: [] }),
       'application/json',
-      /did not have the expected shape \(HTTP 200\): the answer has no "data" list/,
+      new RegExp(
+        `did not have the expected shape \\(HTTP 200\\): the answer has no "${DIALECT.list.member}" list`,
+      ),
     ],
     [
       200,
-      '{"data":{"0":{}}}',
+      JSON.stringify({ [DIALECT.list.member]: { 0: {} } }),
       'application/json',
-      /did not have the expected shape \(HTTP 200\): "data" is not a list/,
+      new RegExp(`did not have the expected shape \\(HTTP 200\\): "${DIALECT.list.member}" is not a list`),
     ],
     [
       200,
@@ -290,20 +303,20 @@ describe('answers that are not a complete list', () => {
   it.each([
     [
       500,
-      JSON.stringify({ error: { code: 'INTERNAL', message: 'db down' } }),
+      JSON.stringify(wireError('INTERNAL', 'db down')),
       'application/json',
       /HTTP 500, INTERNAL: db down/,
     ],
     [502, '<html>Bad Gateway</html>', 'text/html', /HTTP 502, it answered text\/html: "<html>Bad Gateway/],
     [
       404,
-      JSON.stringify({ error: { code: 'NOT_FOUND', message: 'no event' } }),
+      JSON.stringify(wireError('NOT_FOUND', 'no event')),
       'application/json',
       /^The event in the Event field \(ID [-0-9a-f]+\) is not among the events of the connected account/,
     ],
     [
       400,
-      JSON.stringify({ error: { code: 'VALIDATION_ERROR', message: 'bad since', field: 'since' } }),
+      JSON.stringify(wireError('VALIDATION_ERROR', 'bad since', { field: 'since' })),
       'application/json',
       /bad since \(field "since"\)/,
     ],
@@ -320,7 +333,7 @@ describe('answers that are not a complete list', () => {
   });
 
   it('keeps Retry-After on a 429', async () => {
-    serve(429, chunked(JSON.stringify({ error: { code: 'RATE_LIMITED', message: 'slow' } }), 3), {
+    serve(429, chunked(JSON.stringify(wireError('RATE_LIMITED', 'slow')), 3), {
       'Retry-After': '12',
     });
     const error = await caught(() => run((z, b) => listSubmissions(z, b, params)));
@@ -330,10 +343,7 @@ describe('answers that are not a complete list', () => {
   });
 
   it('a 401 asks to reconnect, and no message carries the key', async () => {
-    serve(
-      401,
-      chunked(JSON.stringify({ error: { code: 'INVALID_API_KEY', message: `bad ${SENTINEL_KEY}` } }), 3),
-    );
+    serve(401, chunked(JSON.stringify(wireError('INVALID_API_KEY', `bad ${SENTINEL_KEY}`)), 3));
     const error = await caught(() => run((z, b) => listSubmissions(z, b, params)));
     expect(error.name).toBe('ExpiredAuthError');
     expect(error.message).not.toContain(SENTINEL_KEY);
@@ -341,10 +351,10 @@ describe('answers that are not a complete list', () => {
 });
 
 it('reads only the keys of the registrations when asked to (a Zap being turned on)', async () => {
-  const body = JSON.stringify({
-    data: [SAMPLE_SUBMISSION, { ...SAMPLE_SUBMISSION, submissionId: 'sub_2', approvedAt: '' }],
-    total: 2,
-  });
+  const body = withMembers(
+    listOf([SAMPLE_SUBMISSION, { ...SAMPLE_SUBMISSION, submissionId: 'sub_2', approvedAt: '' }]),
+    '"total":2',
+  );
   serve(200, chunked(body, 10));
   const page = await run((z, b) => listSubmissionKeys(z, b, params));
   const key = (submissionId: string): SubmissionKey => ({
@@ -363,7 +373,7 @@ it('reads only the keys of the registrations when asked to (a Zap being turned o
 describe('a read stopped once the lookup has what it needs (stopWhen)', () => {
   it('visits no record after the one it stops at, reports an incomplete read and is not an error', async () => {
     const records = Array.from({ length: 400 }, (_, i) => registration(i));
-    const body = JSON.stringify({ data: records });
+    const body = listOf(records);
     serve(200, chunked(body, 512));
     const seen: string[] = [];
     const read = await run((z, b) =>
@@ -377,7 +387,7 @@ describe('a read stopped once the lookup has what it needs (stopWhen)', () => {
   });
 
   it('a read that is never stopped is complete', async () => {
-    serve(200, chunked(JSON.stringify({ data: [registration(1)] }), 7));
+    serve(200, chunked(listOf([registration(1)]), 7));
     const read = await run((z, b) => readSubmissions(z, b, { ...params, stopWhen: () => false }, () => {}));
     expect(read).toMatchObject({ complete: true, items: 1, kept: 1 });
   });
@@ -385,21 +395,22 @@ describe('a read stopped once the lookup has what it needs (stopWhen)', () => {
   it('closes the connection, so the service stops sending the rest of a large answer', async () => {
     // A server on 127.0.0.1 that writes a 64 MB answer only as fast as it is read, and counts what it wrote.
     const total = 64 * 1024 * 1024;
-    const piece = JSON.stringify(registration(7));
+    const piece = JSON.stringify(wireObject(registration(7), 'submissionId'));
+    const { open, close } = wireListFrame();
     let written = 0;
     let closedEarly: (value: boolean) => void = () => undefined;
     const closed = new Promise<boolean>((resolve) => (closedEarly = resolve));
     const server = createServer((_request, response) => {
       response.writeHead(200, { 'Content-Type': 'application/json' });
       response.on('close', () => closedEarly(written < total));
-      response.write('{"data":[');
+      response.write(open);
       const more = () => {
         while (written < total) {
           const chunk = `${written === 0 ? '' : ','}${piece}${`,${piece}`.repeat(63)}`;
           written += Buffer.byteLength(chunk);
           if (!response.write(chunk)) return void response.once('drain', more);
         }
-        response.end(']}');
+        response.end(close);
       };
       more();
     });

@@ -7,6 +7,11 @@ import { ListReadError } from '../../src/connect/listSplitter';
 import { type ListRead, collect, idNearStart, listReader, readListText } from '../../src/connect/lists';
 import { ORDER_RULE, type RecordRule, SUBMISSION_RULE, recordLog } from '../../src/connect/records';
 import type { z } from 'zod';
+import { DIALECT, listMembersOf } from '../../src/connect/testing';
+import { wireListFrame, wireListText } from '../../sandbox/wire';
+
+/** A list answer of registrations, as the service writes it (a registration's own id is `submissionId`). */
+const listOf = (records: unknown[]): string => wireListText(records, 'submissionId');
 
 type ObjectSchema = z.ZodObject<z.ZodRawShape>;
 
@@ -84,11 +89,15 @@ it('keeps every record and one odd one among 100,000, with one log line, streami
   const records = Array.from({ length: 100_000 }, (_, i) =>
     i === 61_803 ? registration(i, { approvedAt: '' }) : registration(i),
   );
-  const body = Buffer.from(JSON.stringify({ data: records, total: records.length }));
+  const { open, close } = wireListFrame();
+  const written = listOf(records);
+  // The paging's `total` among the envelope's members, before it closes.
+  const body = Buffer.from(`${written.slice(0, -1)},"total":${records.length}}`);
+  expect(written.startsWith(open) && written.endsWith(close)).toBe(true);
   const streamed = readStreaming(body, SUBMISSION_RULE, 65_536);
   expect(streamed.items).toBe(100_000);
   expect(streamed.kept).toBe(100_000);
-  expect(streamed.fields).toEqual({ total: 100_000 });
+  expect(streamed.fields).toEqual({ ...listMembersOf(JSON.parse(listOf([]))), total: 100_000 });
   expect(streamed.bytes).toBe(body.length);
   expect(streamed.lines).toEqual([
     expect.stringMatching(/^Odd record in the list: registration "sub_061803" kept without approvedAt/),
@@ -105,7 +114,7 @@ it('skips one record without createdAt among 10,000 and keeps the rest in order'
   const records = Array.from({ length: 10_000 }, (_, i) =>
     i === 4_242 ? registration(i, { createdAt: undefined }) : registration(i),
   );
-  const body = Buffer.from(JSON.stringify({ data: records }));
+  const body = Buffer.from(listOf(records));
   const streamed = readStreaming(body, SUBMISSION_RULE, 16_384);
   expect(streamed.items).toBe(10_000);
   expect(streamed.kept).toBe(9_999);
@@ -132,7 +141,8 @@ it('gives the same records and lines as the in-memory reading for any mix of odd
       fc.array(fc.tuple(fc.nat(1000), odd), { maxLength: 40 }),
       fc.integer({ min: 1, max: 600 }),
       (rows, chunk) => {
-        const body = Buffer.from(JSON.stringify({ data: rows.map(([i, o]) => registration(i, o)), page: 1 }));
+        const written = listOf(rows.map(([i, o]) => registration(i, o)));
+        const body = Buffer.from(`${written.slice(0, -1)},"page":1}`);
         expect(readStreaming(body, SUBMISSION_RULE, chunk)).toEqual(readWhole(body, SUBMISSION_RULE));
       },
     ),
@@ -142,26 +152,24 @@ it('gives the same records and lines as the in-memory reading for any mix of odd
 
 it('reads any list the same way, with the rule of its noun', () => {
   const body = Buffer.from(
-    JSON.stringify({
-      data: [
-        {
-          id: 'ord_1',
-          status: 'paid',
-          currency: 'EUR',
-          totalAmount: 100,
-          createdAt: '2026-11-21T14:07:30.000Z',
-        },
-        { id: 'ord_2', status: 'paid', currency: 'EUR', totalAmount: 100, createdAt: 'never' },
-        {
-          id: 'ord_3',
-          status: 'paid',
-          currency: 'EUR',
-          totalAmount: 100,
-          createdAt: '2026-11-21T14:07:30.000Z',
-          updatedAt: 0,
-        },
-      ],
-    }),
+    wireListText([
+      {
+        id: 'ord_1',
+        status: 'paid',
+        currency: 'EUR',
+        totalAmount: 100,
+        createdAt: '2026-11-21T14:07:30.000Z',
+      },
+      { id: 'ord_2', status: 'paid', currency: 'EUR', totalAmount: 100, createdAt: 'never' },
+      {
+        id: 'ord_3',
+        status: 'paid',
+        currency: 'EUR',
+        totalAmount: 100,
+        createdAt: '2026-11-21T14:07:30.000Z',
+        updatedAt: 0,
+      },
+    ]),
   );
   const streamed = readStreaming(body, ORDER_RULE, 10);
   expect(streamed.records.map((o) => (o as { id: string }).id)).toEqual(['ord_1', 'ord_3']);
@@ -170,15 +178,16 @@ it('reads any list the same way, with the rule of its noun', () => {
 });
 
 it('fails the same way streaming and not on answers that are not a list', () => {
+  const { open, close } = wireListFrame();
   const log = recordLog(() => undefined, 'the list');
   for (const [text, kind] of [
     ['<html><body>Bad gateway</body></html>', 'not-json'],
     ['Internal error', 'not-json'],
     ['', 'not-json'],
-    ['{"data":[{"submissionId":"a"', 'truncated'],
-    ['{"data":[{"submissionId":"a",}]}', 'syntax'],
-    ['{"items":[]}', 'shape'],
-    ['{"data":{}}', 'shape'],
+    [`${open}{"submissionId":"a"`, 'truncated'],
+    [`${open}{"submissionId":"a",}${close}`, 'syntax'],
+    [JSON.stringify({ [`${DIALECT.list.member}_other`]: [] }), 'shape'],
+    [JSON.stringify({ [DIALECT.list.member]: {} }), 'shape'],
     ['[]', 'shape'],
   ] as const) {
     const whole = errorOf(() => readListText(text, SUBMISSION_RULE, () => undefined, log));
@@ -191,7 +200,7 @@ it('fails the same way streaming and not on answers that are not a list', () => 
 it('collects visited records into an array', () => {
   const { items, visit } = collect<{ submissionId: string }>();
   readListText(
-    JSON.stringify({ data: [registration(1)] }),
+    listOf([registration(1)]),
     SUBMISSION_RULE,
     visit,
     recordLog(() => undefined, 'x'),
@@ -200,7 +209,7 @@ it('collects visited records into an array', () => {
 });
 
 it('skips a record its visitor throws on, with a line naming it, and reads the rest (streaming and not)', () => {
-  const body = Buffer.from(JSON.stringify({ data: [registration(1), registration(2), registration(3)] }));
+  const body = Buffer.from(listOf([registration(1), registration(2), registration(3)]));
   for (const read of [
     (visit: (s: { submissionId: string }) => void, log: (line: string) => void) => {
       const reader = listReader(SUBMISSION_RULE, visit, recordLog(log, 'the list'));
@@ -229,7 +238,7 @@ it('skips a record its visitor throws on, with a line naming it, and reads the r
 
 it('skips a record larger than a record may be, naming it by the id at its start, and reads the rest', () => {
   const big = registration(2, { answers: [{ key: 'notes', value: 'x'.repeat(20_000) }] });
-  const body = Buffer.from(JSON.stringify({ data: [registration(1), big, registration(3)] }));
+  const body = Buffer.from(listOf([registration(1), big, registration(3)]));
   const lines: string[] = [];
   const seen: string[] = [];
   const reader = listReader(
@@ -257,7 +266,7 @@ it("finds a record's id near its start without a pattern, or none", () => {
 });
 
 it('fails the read when its visitor throws on most records: a fault of the app, not of the records', () => {
-  const body = JSON.stringify({ data: [registration(1), registration(2), registration(3), registration(4)] });
+  const body = listOf([registration(1), registration(2), registration(3), registration(4)]);
   expect(() =>
     readListText(
       body,

@@ -15,7 +15,7 @@ import { SAMPLE_SUBMISSION } from '../../src/mappers/submission';
 import newSubmission from '../../src/triggers/newSubmission';
 import { functionOf } from '../../scripts/lib/app';
 import { BASE_URL, appTester, authData, meta, testerCache } from '../support/app';
-import { wireList } from '../../sandbox/wire';
+import { wireList, wireListFrame, wireObject } from '../../sandbox/wire';
 
 const EVENT_ID = SAMPLE_EVENT.id;
 const SIBLINGS = 5;
@@ -35,14 +35,19 @@ const registration = (id: string, minutes: number, overrides: Record<string, unk
   ...overrides,
 });
 
+/** A registration's JSON text as the service writes it (its own id is `submissionId` in the contract). */
+const wireText = (record: object): string => JSON.stringify(wireObject(record, 'submissionId'));
+
 const siblingIds = Array.from({ length: SIBLINGS }, (_, i) => `sub_${i}`);
 
 /** The answer's text around the strange record: siblings before and after it, the strange one in the middle. */
 const listText = (strange: string, after = ''): string[] => {
-  const records = siblingIds.map((id, i) => JSON.stringify(registration(id, i + 2)));
+  const records = siblingIds.map((id, i) => wireText(registration(id, i + 2)));
   const middle = Math.floor(SIBLINGS / 2);
+  const { open, close } = wireListFrame();
+  // The envelope's members go before its last `}`.
   return [
-    `{"data":[${[...records.slice(0, middle), strange, ...records.slice(middle)].join(',')}]`,
+    `${open}${[...records.slice(0, middle), strange, ...records.slice(middle)].join(',')}${close.slice(0, -1)}`,
     after,
     '}',
   ];
@@ -54,7 +59,7 @@ const deepValue = (depth: number, escaped = false) =>
 
 /** The strange registration, with `answerValue` (JSON text) as the value of its second answer. */
 const strangeWith = (answerValue: string): string => {
-  const text = JSON.stringify(
+  const text = wireText(
     registration(STRANGE, 1, {
       answers: [
         { key: 'company', label: 'Company', value: 'Analytical Engines' },
@@ -95,9 +100,7 @@ const LONG_KEY = `q${'_'.repeat(120_000)}x!`;
 const withNotes = (...value: Array<string | (() => Generator<Buffer>)>) => {
   const [head, , tail] = listText('__BIG__');
   const [before, after] = (head as string).split('__BIG__') as [string, string];
-  const record = JSON.stringify(
-    registration(STRANGE, 1, { answers: [{ key: 'notes', value: '__NOTES__' }] }),
-  );
+  const record = wireText(registration(STRANGE, 1, { answers: [{ key: 'notes', value: '__NOTES__' }] }));
   const [start, end] = record.split('"__NOTES__"') as [string, string];
   return [before, start, ...value, end, after, tail as string];
 };
@@ -125,9 +128,7 @@ const scenarios: Scenario[] = [
     name: 'one registration with an answer key of 120,000 characters',
     body: () =>
       listText(
-        JSON.stringify(
-          registration(STRANGE, 1, { answers: [{ key: LONG_KEY, label: 'Long', value: 'yes' }] }),
-        ),
+        wireText(registration(STRANGE, 1, { answers: [{ key: LONG_KEY, label: 'Long', value: 'yes' }] })),
       ),
     strangeKept: true,
     lines: [],
@@ -158,7 +159,7 @@ const scenarios: Scenario[] = [
   {
     name: 'an envelope member of 50 MB',
     body: () => {
-      const [head, , tail] = listText(JSON.stringify(registration(STRANGE, 1)));
+      const [head, , tail] = listText(wireText(registration(STRANGE, 1)));
       return [head as string, ',"padding":"', padding(50 * 1024 * 1024), '"', tail as string];
     },
     strangeKept: true,

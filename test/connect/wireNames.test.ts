@@ -7,6 +7,7 @@
 import nock from 'nock';
 import type { Bundle, ZObject } from 'zapier-platform-core';
 import { paths } from '../../src/connect';
+import { DIALECT } from '../../src/connect/testing';
 import type { WireField, WireNames } from '../../src/connect/wire';
 import { SAMPLE_EVENT } from '../../src/mappers/event';
 import newSubmission from '../../src/triggers/newSubmission';
@@ -87,7 +88,8 @@ it('registration reads hand the app its own names, answers included, unknown fie
       listSubmissions(z, bundle, { eventId: EVENT_ID, since: '2026-01-01T00:00:00.000Z' }),
     { authData: authData() },
   );
-  expect(page.submissions).toEqual([{ ...newer, brand_new_field: 1 }, older]);
+  // A field no table names keeps the name the dialect's rule gives it (`brand_new_field` under camelCase).
+  expect(page.submissions).toEqual([{ ...newer, [DIALECT.names.app('brand_new_field')]: 1 }, older]);
   expect(page.submissions[0]?.answers?.[0]).toHaveProperty('key');
 });
 

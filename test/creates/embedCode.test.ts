@@ -16,7 +16,7 @@ const HOSTILE_ID = `"><img src=x onerror=alert(1)>`;
 const run = (inputData: Record<string, unknown>, auth: Record<string, string> = authData()) =>
   appTester(perform, { authData: auth, inputData, meta: meta() }, true);
 const events = (data: unknown[] = [SAMPLE_EVENT]) =>
-  nock(BASE_URL).get(paths.events()).query(true).reply(200, { data }).persist();
+  nock(BASE_URL).get(paths.events()).query(true).reply(200, wireList(data)).persist();
 /** The service answers every published-plan lookup with that plan. */
 const plans = () =>
   nock(BASE_URL)

@@ -7,7 +7,7 @@ import { SAMPLE_EVENT } from '../../src/mappers/event';
 import { type AgendaItem, SAMPLE_AGENDA } from '../../src/mappers/agenda';
 import { BASE_URL, appTester, authData, caught, errorMessage, meta } from '../support/app';
 import { functionOf } from '../../scripts/lib/app';
-import { wireError } from '../../sandbox/wire';
+import { wireError, wireList } from '../../sandbox/wire';
 
 const perform = functionOf('searches', findAgenda.key);
 const EVENT_ID = SAMPLE_EVENT.id;
@@ -23,7 +23,7 @@ const run = (inputData: Record<string, unknown> = {}, clear = false) =>
   ) as Promise<AgendaItem[]>;
 
 const events = (data = [SAMPLE_EVENT]) =>
-  nock(BASE_URL).get(paths.events()).query(true).reply(200, { data }).persist();
+  nock(BASE_URL).get(paths.events()).query(true).reply(200, wireList(data)).persist();
 const agendaCall = (body: unknown = SAMPLE_AGENDA, status = 200) =>
   nock(BASE_URL, { badheaders: ['x-api-key'] })
     .get(paths.agendaWidget(SLUG))

@@ -47,7 +47,7 @@ const catalogPage = (page: number, data: Event[], total: number) =>
   nock(BASE_URL, { badheaders: ['x-api-key'] })
     .get(paths.publicEvents())
     .query({ page: String(page), limit: '100' })
-    .reply(200, { data, page, limit: 100, total });
+    .reply(200, wireList(data, { page, limit: 100, total }));
 
 afterEach(() => nock.cleanAll());
 
@@ -177,7 +177,7 @@ describe('past your newest 100, in the public catalog', () => {
         .delay(200)
         .reply(200, (uri) => {
           const page = Number(new URL(uri, BASE_URL).searchParams.get('page'));
-          return { data: filler(100), page, limit: 100, total: 100_000 };
+          return wireList(filler(100), { page, limit: 100, total: 100_000 });
         });
       const { results, lines } = await logged({ query: 'never such a title' });
       expect(results).toEqual([]);

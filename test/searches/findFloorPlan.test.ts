@@ -28,7 +28,7 @@ const events = () =>
     .persist();
 const SIDE: FloorPlan = { ...SAMPLE_FLOOR_PLAN, id: 'plan_side', name: 'Annex', booths: [] };
 const list = (data: FloorPlan[] = [SAMPLE_FLOOR_PLAN, SIDE]) =>
-  nock(BASE_URL).get(paths.floorPlans(EVENT_ID)).reply(200, { data });
+  nock(BASE_URL).get(paths.floorPlans(EVENT_ID)).reply(200, wireList(data));
 const one = (plan: FloorPlan | null, planId = 'plan_main') =>
   nock(BASE_URL)
     .get(paths.floorPlan(EVENT_ID, planId))

@@ -40,7 +40,10 @@ const ADA_NEW = sub('sub_2', 'Ada@Example.com', '2026-11-02T10:00:00.000Z', { st
 const BOB = sub('sub_3', 'bob@example.com', '2026-11-03T10:00:00.000Z', { firstName: 'Bob' });
 
 const registrations = (data: Submission[]) =>
-  nock(BASE_URL).get(paths.submissions()).query({ eventId: EVENT_ID, since: ALL_TIME }).reply(200, { data });
+  nock(BASE_URL)
+    .get(paths.submissions())
+    .query({ eventId: EVENT_ID, since: ALL_TIME })
+    .reply(200, wireList(data));
 const events = () =>
   nock(BASE_URL)
     .get(paths.events())

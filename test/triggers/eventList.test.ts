@@ -82,7 +82,7 @@ describe('"Load more" past the newest 100', () => {
       .get(paths.publicEvents())
       .query({ page: '1', limit: '100' })
       .twice()
-      .reply(200, { data: [event(1), event(2), event(3), newest[0]], page: 1, limit: 100, total: 4 });
+      .reply(200, wireList([event(1), event(2), event(3), newest[0]], { page: 1, limit: 100, total: 4 }));
     const asked = nock(BASE_URL)
       .get(paths.submissions())
       .query(true)
@@ -103,7 +103,7 @@ describe('"Load more" past the newest 100', () => {
       .get(paths.events())
       .query({ limit: '100' })
       .reply(200, wireList(newest.slice(0, 40)));
-    const catalog = nock(BASE_URL).get(paths.publicEvents()).query(true).reply(200, { data: [] });
+    const catalog = nock(BASE_URL).get(paths.publicEvents()).query(true).reply(200, wireList([]));
     await expect(page(1)).resolves.toEqual([]);
     expect(catalog.isDone()).toBe(false);
   });

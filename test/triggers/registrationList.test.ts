@@ -7,6 +7,7 @@ import { ALL_TIME } from '../../src/account/registrations';
 import { MAX_PAGES, PAGE_SIZE, SNAPSHOT_PAGES } from '../../src/triggers/registrationList';
 import { BASE_URL, appTester, authData, caught, errorMessage, meta } from '../support/app';
 import { functionOf } from '../../scripts/lib/app';
+import { wireList } from '../../sandbox/wire';
 
 const perform = functionOf('triggers', registrationList.key);
 const EVENT_ID = SAMPLE_EVENT.id;
@@ -28,7 +29,10 @@ const person = (i: number, overrides: Partial<Submission> = {}): Submission => (
 });
 
 const registrations = (data: Submission[]) =>
-  nock(BASE_URL).get(paths.submissions()).query({ eventId: EVENT_ID, since: ALL_TIME }).reply(200, { data });
+  nock(BASE_URL)
+    .get(paths.submissions())
+    .query({ eventId: EVENT_ID, since: ALL_TIME })
+    .reply(200, wireList(data));
 
 afterEach(() => nock.cleanAll());
 
