@@ -33,7 +33,7 @@ import { App, BASE_URL, appTester, authData, meta, testerCache } from '../suppor
 import { functionOf } from '../../scripts/lib/app';
 import { hookBundle, signedDelivery } from '../support/deliveries';
 import { serviceHooks } from '../support/serviceHooks';
-import { wireDeliveryBody } from '../../sandbox/wire';
+import { wireDeliveryBody, wireListFrame, wireListText } from '../../sandbox/wire';
 
 const MIB = 1024 * 1024;
 const ANSWER_LIMIT = 6 * MIB;
@@ -41,15 +41,18 @@ const ANSWER_LIMIT = 6 * MIB;
 type Items = Array<Record<string, unknown>>;
 const bytesOf = (answer: unknown) => Buffer.byteLength(JSON.stringify(answer));
 
-/** A list answer written record by record as it is read (never held whole here either). */
+/**
+ * A list answer written record by record as it is read (never held whole here either), in the service's list
+ * envelope (`wireListFrame`); or, given `member`, one object whose list `member` is written so.
+ */
 const streamed =
   (
     count: number,
     record: (i: number) => unknown,
-    envelope: 'data' | string = 'data',
+    member: string | null = null,
     head = '',
-    opening = `{${head}"${envelope}":[`,
-    closing = ']}',
+    opening = member === null ? wireListFrame().open : `{${head}"${member}":[`,
+    closing = member === null ? wireListFrame().close : ']}',
   ) =>
   () =>
     Readable.from(
@@ -242,7 +245,10 @@ describe('orders of 4,000 line items', () => {
       .get(paths.submissions())
       .query(true)
       .reply(200, () =>
-        JSON.stringify({ data: [{ ...SAMPLE_SUBMISSION, submissionId: 'sub_3', email: 'kim@example.com' }] }),
+        wireListText(
+          [{ ...SAMPLE_SUBMISSION, submissionId: 'sub_3', email: 'kim@example.com' }],
+          'submissionId',
+        ),
       )
       .persist();
     const items = await run('searches', 'find_order', { email: 'kim@example.com' });
@@ -288,9 +294,13 @@ describe('single objects with long lists, read entry by entry', () => {
     const head = `${JSON.stringify(plan).slice(0, -1)},"booths":[`;
     nock(BASE_URL)
       .get(paths.floorPlans(uuid(0)))
-      .reply(200, streamed(100_000, booth, 'data', '', `{"data":[${head}`, ']}]}'), {
-        'Content-Type': 'application/json',
-      });
+      .reply(
+        200,
+        streamed(100_000, booth, null, '', `${wireListFrame().open}${head}`, `]}${wireListFrame().close}`),
+        {
+          'Content-Type': 'application/json',
+        },
+      );
     const items = await run('searches', 'find_floor_plan', { eventId: uuid(0) });
     expect(items).toHaveLength(1);
     expect(items[0]).toMatchObject({ id: SAMPLE_FLOOR_PLAN.id, boothCount: 100_000, boothsCut: true });
@@ -432,7 +442,7 @@ describe('a long text cut while it is read', () => {
         fc.integer({ min: 9, max: 60 }),
         (parts, chunk, maxStringBytes) => {
           const text = parts.join('');
-          const body = JSON.stringify({ data: [{ id: 'r1', text, after: 'kept' }, { id: 'r2' }] });
+          const body = wireListText([{ id: 'r1', text, after: 'kept' }, { id: 'r2' }]);
           const [first, second] = readIn(body, chunk, maxStringBytes);
           expect(second).toEqual({ id: 'r2' });
           expect(first).toMatchObject({ id: 'r1', after: 'kept' });
@@ -467,7 +477,7 @@ describe('a long text cut while it is read', () => {
         fc.integer({ min: 1, max: 23 }),
         fc.integer({ min: 1, max: 12 }),
         (list, chunk, maxListEntries) => {
-          const body = JSON.stringify({ data: [{ id: 'r1', list, after: [7] }, { id: 'r2' }] });
+          const body = wireListText([{ id: 'r1', list, after: [7] }, { id: 'r2' }]);
           const { items, visit } = collect<Record<string, unknown>>();
           const reader = listReader(
             rule,
@@ -494,7 +504,7 @@ describe('a long text cut while it is read', () => {
   });
 
   it('holds only the first bytes of a text of many megabytes', () => {
-    const [record] = readIn(JSON.stringify({ data: [{ id: 'r1', text: 'é'.repeat(3 * MIB) }] }), 65536, 1024);
+    const [record] = readIn(wireListText([{ id: 'r1', text: 'é'.repeat(3 * MIB) }]), 65536, 1024);
     expect(String(record!.text).length).toBeLessThan(1024);
     expect(cutsOf(record).text).toEqual({ size: 3 * MIB, unit: 'characters' });
   });

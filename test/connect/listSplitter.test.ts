@@ -1,6 +1,8 @@
 /**
  * The incremental reader of `{ "data": [ … ] }`: the records it hands out are exactly those of `JSON.parse` on
  * the whole body (own keys only), however the body is cut into chunks, and a body that is not a complete list is an error.
+ * The bytes read here name their list member `data` and the splitter is told so (`listKey`), whatever member
+ * the service's dialect holds its lists in (src/connect/dialect.ts): the subject is the reading of bytes.
  */
 import fc from 'fast-check';
 import { parseJsonSafely } from '../../src/connect/json';
@@ -10,6 +12,9 @@ import {
   ListReadError,
   type ListReadErrorKind,
 } from '../../src/connect/listSplitter';
+
+/** The list member the bytes of these tests name. */
+const DATA = { listKey: 'data' };
 
 interface Read {
   records: unknown[];
@@ -23,7 +28,7 @@ const readCut = (body: Buffer, cuts: number[]): Read => {
   const splitter = new EnvelopeSplitter((value, index) => {
     expect(index).toBe(records.length);
     records.push(value);
-  });
+  }, DATA);
   let from = 0;
   for (const cut of [...cuts].sort((a, b) => a - b)) {
     splitter.write(body.subarray(from, cut));
@@ -127,7 +132,7 @@ describe('splitting', () => {
   });
 
   it('accepts text chunks as well as bytes', () => {
-    const splitter = new EnvelopeSplitter(() => undefined);
+    const splitter = new EnvelopeSplitter(() => undefined, DATA);
     splitter.write('{"data":[{"name":"Zoë"}');
     splitter.write(']}');
     expect(splitter.end()).toEqual({
@@ -142,7 +147,7 @@ describe('splitting', () => {
 
   it('reads only own keys: a "__proto__" key of a record is dropped and counted, never a prototype', () => {
     const records: unknown[] = [];
-    const splitter = new EnvelopeSplitter((value) => records.push(value));
+    const splitter = new EnvelopeSplitter((value) => records.push(value), DATA);
     for (const chunk of [
       '{"data":[{"id":"a","__proto__":{"email":"x@evil.test"}},',
       '{"id":"b","\u005f_proto__":{"email":"y@evil.test"}},{"id":"c"}]}',
@@ -162,7 +167,7 @@ describe('splitting', () => {
       '{"data":[],"__proto__":[]}',
       '{"\\u005f_proto__":{"total":9},"data":[{"id":"a"}],"total":1}',
     ]) {
-      const splitter = new EnvelopeSplitter(() => undefined);
+      const splitter = new EnvelopeSplitter(() => undefined, DATA);
       splitter.write(body);
       const summary = splitter.end();
       expect(Object.keys(summary.fields)).not.toContain('__proto__');
@@ -266,9 +271,7 @@ describe('answers that are not a complete list', () => {
     const seen: Array<[unknown, unknown]> = [];
     const splitter = new EnvelopeSplitter(
       (value, _index, _pruned, oversize) => seen.push([value, oversize]),
-      {
-        maxElementBytes: 1000,
-      },
+      { ...DATA, maxElementBytes: 1000 },
     );
     splitter.write('{"data":[{"id":"big","s":"');
     const big = Buffer.alloc(600, 'a');
@@ -285,7 +288,7 @@ describe('answers that are not a complete list', () => {
 
   it('stops at the first problem and does not hand out later records', () => {
     const seen: unknown[] = [];
-    const splitter = new EnvelopeSplitter((value) => seen.push(value));
+    const splitter = new EnvelopeSplitter((value) => seen.push(value), DATA);
     expect(() => splitter.write('{"data":[1,{"a":}]')).toThrow(ListReadError);
     expect(seen).toEqual([1]);
   });
@@ -293,7 +296,7 @@ describe('answers that are not a complete list', () => {
   it('passes on what the callback throws', () => {
     const splitter = new EnvelopeSplitter(() => {
       throw new Error('visitor failed');
-    });
+    }, DATA);
     expect(() => splitter.write('{"data":[1]}')).toThrow('visitor failed');
   });
 });
@@ -302,7 +305,7 @@ describe('records nested too deeply', () => {
   const deep = (depth: number, inner = '1') => `${'['.repeat(depth)}${inner}${']'.repeat(depth)}`;
   const read = (body: string, size = 997) => {
     const records: Array<{ value: unknown; pruned: string[] }> = [];
-    const splitter = new EnvelopeSplitter((value, _index, pruned) => records.push({ value, pruned }));
+    const splitter = new EnvelopeSplitter((value, _index, pruned) => records.push({ value, pruned }), DATA);
     const bytes = Buffer.from(body);
     for (let at = 0; at < bytes.length; at += size) splitter.write(bytes.subarray(at, at + size));
     return { records, summary: splitter.end() };
@@ -359,7 +362,7 @@ describe('records nested too deeply', () => {
 
 describe('envelope members besides the list', () => {
   it('keeps only the paging, and names the others without keeping them', () => {
-    const splitter = new EnvelopeSplitter(() => undefined);
+    const splitter = new EnvelopeSplitter(() => undefined, DATA);
     splitter.write('{"page":2,"meta":{"a":[1]},"data":[],"limit":20,"total":41,"note":"x"}');
     expect(splitter.end()).toMatchObject({
       fields: { page: 2, limit: 20, total: 41 },
@@ -370,7 +373,7 @@ describe('envelope members besides the list', () => {
 
   it('reads past a member of 50 MB, in chunks, and the records around it are all there', () => {
     const records: unknown[] = [];
-    const splitter = new EnvelopeSplitter((value) => records.push(value));
+    const splitter = new EnvelopeSplitter((value) => records.push(value), DATA);
     splitter.write('{"data":[{"id":"a"}],"padding":"');
     const chunk = Buffer.alloc(1024 * 1024, 'x');
     for (let i = 0; i < 50; i++) splitter.write(chunk);
@@ -389,7 +392,7 @@ describe('envelope members besides the list', () => {
   });
 
   it('reads past a member name of 1 MB, which is neither the list nor the paging', () => {
-    const splitter = new EnvelopeSplitter(() => undefined);
+    const splitter = new EnvelopeSplitter(() => undefined, DATA);
     splitter.write(`{"${'k'.repeat(1024 * 1024)}":1,"data":[1],"page":3}`);
     expect(splitter.end()).toMatchObject({
       fields: { page: 3 },
@@ -400,7 +403,7 @@ describe('envelope members besides the list', () => {
   });
 
   it('a paging member too large or too deep to read is left out, never an error', () => {
-    const splitter = new EnvelopeSplitter(() => undefined);
+    const splitter = new EnvelopeSplitter(() => undefined, DATA);
     splitter.write(
       `{"data":[],"total":"${'9'.repeat(100_000)}","page":${'['.repeat(100)}${']'.repeat(100)}}`,
     );
