@@ -56,11 +56,32 @@ export interface Kept<R> {
   shed?: Array<[ms: number, id: string]>;
 }
 
+/** Whether `value` is an entry as `z.tuple([z.number(), z.string(), z.record(z.string(), z.unknown())])` reads one. */
+const isEntry = (value: unknown): value is KeptEntry<Record<string, unknown>> =>
+  Array.isArray(value) &&
+  value.length === 3 &&
+  typeof value[0] === 'number' &&
+  Number.isFinite(value[0]) &&
+  typeof value[1] === 'string' &&
+  z.core.util.isPlainObject(value[2]);
+
+/**
+ * A stored entry (of the kept entry or of an owed share), read as that tuple schema reads it but without
+ * copying its record (a poll reads thousands): the same entries pass with the same fields (a record's own
+ * `__proto__` key, which the record schema leaves out, is left out here too).
+ */
+export const EntrySchema = z.custom<KeptEntry<Record<string, unknown>>>(isEntry).transform((entry) => {
+  if (!Object.hasOwn(entry[2], '__proto__')) return entry;
+  const record: Record<string, unknown> = {};
+  for (const key of Object.keys(entry[2])) if (key !== '__proto__') record[key] = entry[2][key];
+  return [entry[0], entry[1], record] as KeptEntry<Record<string, unknown>>;
+});
+
 const BatchSchema = z.object({
   f: z.number(),
   b: z.number(),
   p: z.literal(1).optional(),
-  e: z.array(z.tuple([z.number(), z.string(), z.record(z.string(), z.unknown())])),
+  e: z.array(EntrySchema),
 });
 const WholeSchema = z.strictObject({
   v: z.literal(3),
