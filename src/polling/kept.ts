@@ -56,32 +56,42 @@ export interface Kept<R> {
   shed?: Array<[ms: number, id: string]>;
 }
 
-/** Whether `value` is an entry as `z.tuple([z.number(), z.string(), z.record(z.string(), z.unknown())])` reads one. */
-const isEntry = (value: unknown): value is KeptEntry<Record<string, unknown>> =>
-  Array.isArray(value) &&
-  value.length === 3 &&
-  typeof value[0] === 'number' &&
-  Number.isFinite(value[0]) &&
-  typeof value[1] === 'string' &&
-  z.core.util.isPlainObject(value[2]);
-
 /**
- * A stored entry (of the kept entry or of an owed share), read as that tuple schema reads it but without
- * copying its record (a poll reads thousands): the same entries pass with the same fields (a record's own
- * `__proto__` key, which the record schema leaves out, is left out here too).
+ * Whether `value` is an entry as `z.tuple([z.number(), z.string(), z.record(z.string(), z.unknown())])` reads
+ * one: each part is looked at, as the tuple schema does.
  */
-export const EntrySchema = z.custom<KeptEntry<Record<string, unknown>>>(isEntry).transform((entry) => {
+const isEntry = (value: unknown): value is KeptEntry<Record<string, unknown>> => {
+  if (!Array.isArray(value) || value.length < 2 || value.length > 3) return false;
+  const ms = typeof value[0] === 'number' && Number.isFinite(value[0]);
+  const id = typeof value[1] === 'string';
+  const record = z.core.util.isPlainObject(value[2]);
+  return ms && id && record;
+};
+
+/** The entry as that tuple schema gives it back: a record's own `__proto__` key is left out. */
+const asParsed = (entry: KeptEntry<Record<string, unknown>>): KeptEntry<Record<string, unknown>> => {
   if (!Object.hasOwn(entry[2], '__proto__')) return entry;
   const record: Record<string, unknown> = {};
   for (const key of Object.keys(entry[2])) if (key !== '__proto__') record[key] = entry[2][key];
-  return [entry[0], entry[1], record] as KeptEntry<Record<string, unknown>>;
-});
+  return [entry[0], entry[1], record];
+};
+
+/**
+ * The stored entries of a batch (of the kept entry or of an owed share), read as an array of that tuple
+ * schema reads them but checked in one pass, without copying their records (a poll reads thousands): the
+ * same lists pass, with the same entries.
+ */
+export const EntriesSchema = z
+  .custom<
+    Array<KeptEntry<Record<string, unknown>>>
+  >((value) => Array.isArray(value) && value.reduce((ok: boolean, entry) => isEntry(entry) && ok, true))
+  .transform((entries) => entries.map(asParsed));
 
 const BatchSchema = z.object({
   f: z.number(),
   b: z.number(),
   p: z.literal(1).optional(),
-  e: z.array(EntrySchema),
+  e: EntriesSchema,
 });
 const WholeSchema = z.strictObject({
   v: z.literal(3),

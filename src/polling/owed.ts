@@ -16,7 +16,7 @@
 import { randomUUID } from 'node:crypto';
 import * as z from 'zod';
 import { type AccountCache, type CacheRecord, cacheRecord } from '../memory';
-import { EntrySchema, answerBytes, pack, unpack } from './kept';
+import { EntriesSchema, answerBytes, pack, unpack } from './kept';
 import { type Position, PositionSchema, comparePositions } from './position';
 import type { PollTimings } from './timings';
 
@@ -51,7 +51,7 @@ export type OwedIndex = z.infer<typeof OwedIndexSchema>;
 
 const ShareSchema = z.strictObject({
   g: z.string(),
-  e: z.array(EntrySchema),
+  e: EntriesSchema,
 });
 
 export const NO_OWED: OwedIndex = { r: 0, shares: [] };
