@@ -25,6 +25,7 @@ export const scenario: RushScenario = {
   perHour: 10,
   maxHours: 12,
   afterHours: 0.5,
+  turnedOnMin: 60,
 };
 
 /** The kinds of keys of a stream, by the end of their name. */

@@ -30,6 +30,7 @@ const scenario = (
   perHour: 40,
   maxHours: 12,
   afterHours: 0.5,
+  turnedOnMin: 60,
 });
 
 describe('three Zaps of one stream (1, 2 and 15 minutes) through a rush, scaled down', () => {
