@@ -2,7 +2,6 @@
  * The cursor suite (play in suitePlay.ts). Whole days of polling: steady days and the contract at its worst (ties, late rows, outages, bursts, odd records).
  */
 import {
-  BUSY,
   CURSOR_TIMING,
   DAY,
   expectComplete,
@@ -150,7 +149,7 @@ describe('the contract at its worst', () => {
         { zap: b, everyMs: 15 * MINUTE, offsetMs: 3 * MINUTE },
       ],
       from: START,
-      to: START + 6 * HOUR,
+      to: START + 4 * HOUR,
       arrive: (t) => {
         base(t);
         if (t < burst || t > burst + 2 * MINUTE) return;
@@ -184,7 +183,7 @@ describe('the contract at its worst', () => {
       server,
       schedules: [{ zap, everyMs: 5 * MINUTE }],
       from: START,
-      to: START + 6 * HOUR,
+      to: START + 4 * HOUR,
       arrive: (t) => {
         base(t);
         if (t !== START + 2 * HOUR && t !== START + 2 * HOUR + MINUTE) return;
@@ -225,7 +224,7 @@ describe('the contract at its worst', () => {
     await a.turnOn();
     await b.turnOn();
     logLines.length = 0;
-    const arrive = steady(server, BUSY, 21);
+    const arrive = steady(server, 2, 21);
     const odd = ['odd_approved', 'odd_number', 'odd_answer'];
     await play({
       server,
@@ -234,7 +233,7 @@ describe('the contract at its worst', () => {
         { zap: b, everyMs: 15 * MINUTE, offsetMs: 7 * MINUTE },
       ],
       from: START,
-      to: START + 6 * HOUR,
+      to: START + 4 * HOUR,
       arrive: (t) => {
         arrive(t);
         if (t === START + 2 * HOUR) {

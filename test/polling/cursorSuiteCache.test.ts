@@ -35,7 +35,7 @@ describe('the cache is an optimisation: losing it costs bytes, never registratio
         { zap: b, everyMs: 15 * MINUTE, offsetMs: 3 * MINUTE },
       ],
       from: START,
-      to: START + 3 * HOUR,
+      to: START + 2 * HOUR,
       arrive: steady(server, BUSY, 59),
     });
     expectComplete(server, a);
@@ -58,11 +58,11 @@ describe('the cache is an optimisation: losing it costs bytes, never registratio
         {
           zap: b,
           everyMs: 0,
-          at: delayedTimes(START + 7 * MINUTE, START + 3 * HOUR, 15 * MINUTE, 30 * MINUTE, 61),
+          at: delayedTimes(START + 7 * MINUTE, START + 2 * HOUR, 15 * MINUTE, 30 * MINUTE, 61),
         },
       ],
       from: START,
-      to: START + 3 * HOUR,
+      to: START + 2 * HOUR,
       arrive: steady(server, BUSY, 67),
       beforePoll: () => cache.evict(),
     });
