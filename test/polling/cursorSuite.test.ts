@@ -1,5 +1,5 @@
 /**
- * The cursor suite (play in suitePlay.ts). Whole days of polling: steady days and the contract at its worst (ties, late rows, outages, bursts, odd records).
+ * The cursor suite (play in suitePlay.ts). Whole days of polling and hours of the contract at its worst (ties, late rows, outages, bursts, odd records).
  */
 import {
   CURSOR_TIMING,
@@ -80,7 +80,7 @@ describe('the contract at its worst', () => {
       server,
       schedules: [{ zap, everyMs: 5 * MINUTE }],
       from: START,
-      to: START + DAY,
+      to: START + 6 * HOUR,
       arrive: (t) => {
         if (t % (7 * MINUTE) !== 0) return;
         const ms = t - 1 - rng.int(30_000);
@@ -101,7 +101,7 @@ describe('the contract at its worst', () => {
       server,
       schedules: [{ zap, everyMs: 5 * MINUTE }],
       from: START,
-      to: START + DAY,
+      to: START + 6 * HOUR,
       arrive: (t) =>
         server.add(`late_${String(n++).padStart(5, '0')}`, t - 1, CURSOR_TIMING.visibilityDelayMs),
     });
@@ -114,7 +114,7 @@ describe('the contract at its worst', () => {
     const [zap] = zaps as [Zap];
     await zap.turnOn();
     const kinds: Failure[] = ['429', '500', 'timeout', 'html'];
-    const outage = (t: number) => t >= START + 8 * HOUR && t < START + 11 * HOUR;
+    const outage = (t: number) => t >= START + 2 * HOUR && t < START + 5 * HOUR;
     await play({
       server,
       schedules: [
@@ -125,7 +125,7 @@ describe('the contract at its worst', () => {
         },
       ],
       from: START,
-      to: START + DAY,
+      to: START + 7 * HOUR,
       arrive: steady(server, 1, 11),
     });
     expect(zap.failures).toBe(36);
