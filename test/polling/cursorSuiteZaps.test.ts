@@ -29,7 +29,7 @@ describe('several Zaps of one account on the same event (Zapier cannot tell them
     history(server, 10, 20);
     await a.turnOn();
     await b.turnOn();
-    const outage = (t: number) => t >= START + 2 * HOUR && t < START + 5 * HOUR;
+    const outage = (t: number) => t >= START + HOUR && t < START + 4 * HOUR;
     await play({
       server,
       schedules: [
@@ -37,7 +37,7 @@ describe('several Zaps of one account on the same event (Zapier cannot tell them
         { zap: b, everyMs: 15 * MINUTE, offsetMs: 7 * MINUTE, fail: (t) => (outage(t) ? '500' : null) },
       ],
       from: START,
-      to: START + 7 * HOUR,
+      to: START + 6 * HOUR,
       arrive: steady(server, 1, 19),
     });
     expect(b.failures).toBe(12);

@@ -25,7 +25,8 @@ export const scenario: RushScenario = {
   perHour: 10,
   maxHours: 12,
   afterHours: 0.5,
-  turnedOnMin: 60,
+  // Half an hour of steady polls before the rush (its steady flow is a few registrations).
+  turnedOnMin: 30,
 };
 
 /** The kinds of keys of a stream, by the end of their name. */

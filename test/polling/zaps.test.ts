@@ -30,7 +30,8 @@ const scenario = (
   perHour: 40,
   maxHours: 12,
   afterHours: 0.5,
-  turnedOnMin: 60,
+  // Half an hour of steady polls before the rush (its steady flow is a few registrations).
+  turnedOnMin: 30,
 });
 
 describe('three Zaps of one stream (1, 2 and 15 minutes) through a rush, scaled down', () => {
