@@ -74,7 +74,7 @@ describe('the cache is an optimisation: losing it costs bytes, never registratio
   it('a state lost once: one stateless poll creates it again, then the windows are back to the hold', async () => {
     const { server, cache, zaps } = setup(2);
     const [a, b] = zaps as [Zap, Zap];
-    history(server, 26, 300);
+    history(server, 26, 30);
     await a.turnOn();
     await b.turnOn();
     const lostAt = START + HOUR;

@@ -21,6 +21,8 @@ describe('after a rush larger than the kept entry’s cap', () => {
     const s = {
       ...scenario('2,000 of 10 KB in 30 minutes, 5-minute polls', 5, 2_000, 30, 10_000),
       afterHours: 1,
+      // An hour of steady polls before it: the rush brings the kept entry to its cap.
+      turnedOnMin: 60,
     };
     const played = await playRush(s, perform);
     expect(played.lost).toBe(0);

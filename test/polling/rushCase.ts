@@ -24,8 +24,8 @@ export const scenario = (
   perHour: 1000,
   maxHours: 12,
   afterHours: 0.5,
-  // An hour of steady polls before the rush: the kept entry holds batches past the hold when it begins.
-  turnedOnMin: 60,
+  // Half an hour of steady polls before the rush: the kept entry is in use when it begins.
+  turnedOnMin: 30,
 });
 
 export const HANDED_OVER =
