@@ -361,9 +361,12 @@ const nextPiece = (
   return tailPays(tailBytes, tailBatches, previous.wholeBytes) ? { index, packed } : null;
 };
 
+/** A packed value in the cache (built once: a poll reads and writes several). */
+export const PackedSchema = z.string();
+
 /** The stream's kept entry in the account's cache. */
 export const keptStore = (cache: AccountCache, key: string, timings: PollTimings) => {
-  const packed = z.string();
+  const packed = PackedSchema;
   const whole = cacheRecord(cache, `${key}:kept`, packed, timings.keptTtlSeconds);
   const tail = Array.from({ length: timings.keptTailPieces }, (_, i) =>
     cacheRecord(cache, `${key}:kept:tail${i ? i : ''}`, packed, timings.keptTtlSeconds),
