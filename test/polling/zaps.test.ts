@@ -29,7 +29,8 @@ const scenario = (
   rush: { count, minutes: 30, recordBytes, script },
   perHour: 40,
   maxHours: 12,
-  afterHours: 0.5,
+  // A quarter of an hour of polls once every Zap had the rush.
+  afterHours: 0.25,
   // Half an hour of steady polls before the rush (its steady flow is a few registrations).
   turnedOnMin: 30,
 });
