@@ -226,6 +226,7 @@ describe('the contract at its worst', () => {
     logLines.length = 0;
     const arrive = steady(server, 2, 21);
     const odd = ['odd_approved', 'odd_number', 'odd_answer'];
+    for (const zap of [a, b]) for (const id of odd) zap.watched.add(id);
     await play({
       server,
       schedules: [
