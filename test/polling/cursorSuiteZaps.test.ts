@@ -37,7 +37,7 @@ describe('several Zaps of one account on the same event (Zapier cannot tell them
         { zap: b, everyMs: 15 * MINUTE, offsetMs: 7 * MINUTE, fail: (t) => (outage(t) ? '500' : null) },
       ],
       from: START,
-      to: START + 6 * HOUR,
+      to: START + 5 * HOUR,
       arrive: steady(server, 1, 19),
     });
     expect(b.failures).toBe(12);
