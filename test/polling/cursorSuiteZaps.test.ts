@@ -151,7 +151,7 @@ describe('a Zap that Zapier holds while another Zap of the stream keeps polling'
     history(server, 26, 30);
     await a.turnOn();
     await b.turnOn();
-    const to = START + 6 * HOUR;
+    const to = START + 4 * HOUR;
     const heldAt = START + HOUR + 3 * MINUTE;
     const held = heldTimes(START + 3 * MINUTE, to, 15 * MINUTE, heldAt, 2 * HOUR + 15 * MINUTE);
     await play({
@@ -187,7 +187,7 @@ describe('a Zap that Zapier holds while another Zap of the stream keeps polling'
       history(server, 26, 30);
       await a.turnOn();
       await b.turnOn();
-      const to = START + 4 * HOUR;
+      const to = START + 3 * HOUR;
       const heldAt = START + HOUR + 3 * MINUTE;
       await play({
         server,
@@ -212,7 +212,7 @@ describe('polls of one stream at the same moment', () => {
     const { server, cache, zaps } = setup(3, undefined, playClock);
     const [a, b, c] = zaps as [Zap, Zap, Zap];
     for (const zap of zaps) await zap.turnOn();
-    const to = START + 6 * HOUR;
+    const to = START + 4 * HOUR;
     const heldAt = START + HOUR;
     const writes = cache.bytesWritten;
     await play({
