@@ -56,6 +56,18 @@ export interface Kept<R> {
   shed?: Array<[ms: number, id: string]>;
 }
 
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/** Whether `value` is an object `z.record` reads (zod's own test: a plain object, its constructor unchanged). */
+const isPlainObject = (value: unknown): boolean => {
+  if (!isObject(value)) return false;
+  const made = value.constructor as { prototype?: unknown } | undefined;
+  if (made === undefined) return true;
+  const prototype = made.prototype;
+  return isObject(prototype) && Object.prototype.hasOwnProperty.call(prototype, 'isPrototypeOf');
+};
+
 /**
  * Whether `value` is an entry as `z.tuple([z.number(), z.string(), z.record(z.string(), z.unknown())])` reads
  * one: each part is looked at, as the tuple schema does.
@@ -64,7 +76,7 @@ const isEntry = (value: unknown): value is KeptEntry<Record<string, unknown>> =>
   if (!Array.isArray(value) || value.length < 2 || value.length > 3) return false;
   const ms = typeof value[0] === 'number' && Number.isFinite(value[0]);
   const id = typeof value[1] === 'string';
-  const record = z.core.util.isPlainObject(value[2]);
+  const record = isPlainObject(value[2]);
   return ms && id && record;
 };
 
