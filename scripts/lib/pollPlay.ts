@@ -36,6 +36,8 @@ export interface RushScenario {
   maxHours?: number;
   /** How long the play goes on once the backlog is drained (3 hours: the kept entry renews itself). */
   afterHours?: number;
+  /** How long before the rush the Zaps are turned on, in minutes (150 unless told). */
+  turnedOnMin?: number;
 }
 
 const LATIN =
@@ -342,12 +344,17 @@ const pollOf = async (
   };
 };
 
-/** The Zaps are turned on this long before the rush. */
-const TURNED_ON = PLAY_START - 150 * MINUTE;
+/** When the Zaps are turned on: 2.5 hours before the rush unless the scenario says otherwise. */
+const turnedOnOf = (s: RushScenario) => PLAY_START - (s.turnedOnMin ?? 150) * MINUTE;
 
 /** What a Zap received, as the play ends. */
-const zapOutcome = (service: RushService, zap: PlayZap, last: Registration | undefined): PlayedZap => {
-  const owed = (r: Registration) => r.visibleMs < zap.lastStart && r.createdMs > TURNED_ON;
+const zapOutcome = (
+  service: RushService,
+  zap: PlayZap,
+  last: Registration | undefined,
+  turnedOn: number,
+): PlayedZap => {
+  const owed = (r: Registration) => r.visibleMs < zap.lastStart && r.createdMs > turnedOn;
   let lost = 0;
   let latestAfterMs = 0;
   const missedAtMs: number[] = [];
@@ -371,7 +378,7 @@ const zapOutcome = (service: RushService, zap: PlayZap, last: Registration | und
 
 /**
  * Plays `s` through `perform` (New Form Submission's): each Zap of the stream is turned on 2.5 hours before
- * the rush and polls every interval (from its phase) until every Zap had the whole rush and caught up, and
+ * the rush (or `turnedOnMin`) and polls every interval (from its phase) until every Zap had the whole rush and caught up, and
  * `afterHours` more (or `maxHours`). Each Zap has its own dedupe table; the polls share one cache.
  */
 export const playRush = async (
@@ -393,9 +400,10 @@ export const playRush = async (
   Date.now = () => service.now;
   const rushEnd = PLAY_START + s.rush.minutes * MINUTE;
   const rushIds = service.regs.filter((r) => r.createdMs >= PLAY_START && r.createdMs < rushEnd);
+  const turnedOn = turnedOnOf(s);
   const zaps: PlayZap[] = zapsOf(s).map((zap) => ({
     every: zap.everyMin * MINUTE,
-    next: TURNED_ON + (zap.phaseMin ?? 0) * MINUTE,
+    next: turnedOn + (zap.phaseMin ?? 0) * MINUTE,
     seen: new Map<string, number>(),
     lastStart: 0,
     wholeAt: Infinity,
@@ -410,7 +418,7 @@ export const playRush = async (
         zap.seen.set(item.id, service.now);
       zap.next += zap.every;
     }
-    let previous = TURNED_ON;
+    let previous = turnedOn;
     for (;;) {
       const index = zaps.reduce((best, zap, i) => (zap.next < (zaps[best]?.next ?? Infinity) ? i : best), 0);
       const zap = zaps[index] as PlayZap;
@@ -427,7 +435,7 @@ export const playRush = async (
       const caughtUp = (z: PlayZap) =>
         z.wholeAt < Infinity &&
         service.regs.every(
-          (r) => r.visibleMs >= z.lastStart || r.createdMs <= TURNED_ON || z.seen.has(service.idOf(r.n)),
+          (r) => r.visibleMs >= z.lastStart || r.createdMs <= turnedOn || z.seen.has(service.idOf(r.n)),
         );
       if (drainedFrom < 0 && zaps.every(caughtUp)) {
         drainedFrom = polls.length;
@@ -438,7 +446,7 @@ export const playRush = async (
     Date.now = realNow;
   }
   const last = service.regs[rushIds[rushIds.length - 1]?.n ?? 0];
-  const outcomes = zaps.map((zap) => zapOutcome(service, zap, last));
+  const outcomes = zaps.map((zap) => zapOutcome(service, zap, last, turnedOn));
   const context = eventContextOf(SAMPLE_EVENT);
   const itemBytes = (n: number) => {
     const reg = service.regs[n];

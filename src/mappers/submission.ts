@@ -117,10 +117,34 @@ const isListValue = (value: Answer['value']): boolean => Array.isArray(value);
 const fullNameOf = (first?: string | null, last?: string | null): string | null =>
   [first, last].filter((part) => part?.trim()).join(' ') || null;
 
+/** The field names of the answer keys seen lately: a form asks the same questions of every registration. */
+const fieldNames = new Map<string, string>();
+/** How many field names are remembered (all of them are forgotten past it). */
+const FIELD_NAMES_HELD = 1000;
+
+/** `answerKey(key)`, worked out once per key (keys longer than `MAX_ANSWER_KEY_CHARS` each time). */
+const fieldOf = (key: string): string => {
+  const known = fieldNames.get(key);
+  if (known !== undefined) return known;
+  const field = answerKey(key);
+  if (key.length > MAX_ANSWER_KEY_CHARS) return field;
+  if (fieldNames.size >= FIELD_NAMES_HELD) fieldNames.clear();
+  fieldNames.set(key, field);
+  return field;
+};
+
+/** Sets `key` of `item` as a spread would (`__proto__` is then a field of its own, not the prototype). */
+const put = (item: Record<string, unknown>, key: string, value: unknown) => {
+  if (key === '__proto__')
+    Object.defineProperty(item, key, { value, enumerable: true, writable: true, configurable: true });
+  else item[key] = value;
+};
+
 /**
  * A contract Submission as a flat Zapier item. `id` defaults to the submission id; instant triggers whose
  * deliveries can repeat one submission (payments) pass their own id. `note` hears of answer keys that were
- * too long to use whole.
+ * too long to use whole. The item is built field by field in the order of
+ * `{ ...record without answers, ...answers, ...context, id, submissionId, … }` (a poll maps thousands).
  */
 export const toSubmissionItem = (
   submission: Submission,
@@ -129,45 +153,46 @@ export const toSubmissionItem = (
   note?: MapperNote,
 ): SubmissionItem => {
   const answers = submission.answers ?? [];
-  const flatAnswers: Record<string, string> = {};
+  const record = withoutCuts(submission) as unknown as Record<string, unknown>;
+  const item: Record<string, unknown> = {};
+  for (const key of Object.keys(record)) if (key !== 'answers') put(item, key, record[key]);
+  const fields: string[] = [];
   let longKeys = 0;
   for (const answer of answers) {
     if (answer.key.length > MAX_ANSWER_KEY_CHARS) longKeys++;
-    flatAnswers[answerKey(answer.key)] = answerText(answer.value);
+    const field = fieldOf(answer.key);
+    fields.push(field);
+    item[field] = answerText(answer.value);
   }
   if (longKeys && note) {
     note(
       `Registration "${submission.submissionId.slice(0, 80)}": ${longKeys} answer key(s) longer than ${MAX_ANSWER_KEY_CHARS} characters; each answer's field name uses the key's first ${MAX_ANSWER_KEY_CHARS} characters and a fingerprint of the whole key.`,
     );
   }
-  const { answers: _answers, ...rest } = withoutCuts(submission);
-  return {
-    ...rest,
-    ...flatAnswers,
-    ...context,
-    id,
-    submissionId: submission.submissionId,
-    eventId: submission.eventId,
-    status: submission.status,
-    isApproved: submission.status === 'approved',
-    isCheckedIn: Boolean(submission.checkedInAt),
-    email: submission.email ?? null,
-    firstName: submission.firstName ?? null,
-    lastName: submission.lastName ?? null,
-    fullName: fullNameOf(submission.firstName, submission.lastName),
-    ticketType: submission.ticketType ?? null,
-    qrCode: submission.qrCode ?? null,
-    createdAt: submission.createdAt,
-    approvedAt: submission.approvedAt ?? null,
-    checkedInAt: submission.checkedInAt ?? null,
-    // Each text once: an answer is in its own field, and only the question is listed here.
-    answers: answers.map((answer) => ({
-      key: answer.key,
-      label: answer.label ?? null,
-      field: answerKey(answer.key),
-    })),
-    cutFields: cutSummary(cutsOf(submission)),
-  };
+  for (const key of Object.keys(context)) put(item, key, context[key as keyof EventContext]);
+  item.id = id;
+  item.submissionId = submission.submissionId;
+  item.eventId = submission.eventId;
+  item.status = submission.status;
+  item.isApproved = submission.status === 'approved';
+  item.isCheckedIn = Boolean(submission.checkedInAt);
+  item.email = submission.email ?? null;
+  item.firstName = submission.firstName ?? null;
+  item.lastName = submission.lastName ?? null;
+  item.fullName = fullNameOf(submission.firstName, submission.lastName);
+  item.ticketType = submission.ticketType ?? null;
+  item.qrCode = submission.qrCode ?? null;
+  item.createdAt = submission.createdAt;
+  item.approvedAt = submission.approvedAt ?? null;
+  item.checkedInAt = submission.checkedInAt ?? null;
+  // Each text once: an answer is in its own field, and only the question is listed here.
+  item.answers = answers.map((answer, i) => ({
+    key: answer.key,
+    label: answer.label ?? null,
+    field: fields[i],
+  }));
+  item.cutFields = cutSummary(cutsOf(submission));
+  return item as SubmissionItem;
 };
 
 export const SAMPLE_SUBMISSION: Submission = {

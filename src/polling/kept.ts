@@ -56,11 +56,54 @@ export interface Kept<R> {
   shed?: Array<[ms: number, id: string]>;
 }
 
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/** Whether `value` is an object `z.record` reads (zod's own test: a plain object, its constructor unchanged). */
+const isPlainObject = (value: unknown): boolean => {
+  if (!isObject(value)) return false;
+  const made = value.constructor as { prototype?: unknown } | undefined;
+  if (made === undefined) return true;
+  const prototype = made.prototype;
+  return isObject(prototype) && Object.prototype.hasOwnProperty.call(prototype, 'isPrototypeOf');
+};
+
+/**
+ * Whether `value` is an entry as `z.tuple([z.number(), z.string(), z.record(z.string(), z.unknown())])` reads
+ * one: each part is looked at, as the tuple schema does.
+ */
+const isEntry = (value: unknown): value is KeptEntry<Record<string, unknown>> => {
+  if (!Array.isArray(value) || value.length < 2 || value.length > 3) return false;
+  const ms = typeof value[0] === 'number' && Number.isFinite(value[0]);
+  const id = typeof value[1] === 'string';
+  const record = isPlainObject(value[2]);
+  return ms && id && record;
+};
+
+/** The entry as that tuple schema gives it back: a record's own `__proto__` key is left out. */
+const asParsed = (entry: KeptEntry<Record<string, unknown>>): KeptEntry<Record<string, unknown>> => {
+  if (!Object.hasOwn(entry[2], '__proto__')) return entry;
+  const record: Record<string, unknown> = {};
+  for (const key of Object.keys(entry[2])) if (key !== '__proto__') record[key] = entry[2][key];
+  return [entry[0], entry[1], record];
+};
+
+/**
+ * The stored entries of a batch (of the kept entry or of an owed share), read as an array of that tuple
+ * schema reads them but checked in one pass, without copying their records (a poll reads thousands): the
+ * same lists pass, with the same entries.
+ */
+export const EntriesSchema = z
+  .custom<
+    Array<KeptEntry<Record<string, unknown>>>
+  >((value) => Array.isArray(value) && value.reduce((ok: boolean, entry) => isEntry(entry) && ok, true))
+  .transform((entries) => entries.map(asParsed));
+
 const BatchSchema = z.object({
   f: z.number(),
   b: z.number(),
   p: z.literal(1).optional(),
-  e: z.array(z.tuple([z.number(), z.string(), z.record(z.string(), z.unknown())])),
+  e: EntriesSchema,
 });
 const WholeSchema = z.strictObject({
   v: z.literal(3),
@@ -330,9 +373,12 @@ const nextPiece = (
   return tailPays(tailBytes, tailBatches, previous.wholeBytes) ? { index, packed } : null;
 };
 
+/** A packed value in the cache (built once: a poll reads and writes several). */
+export const PackedSchema = z.string();
+
 /** The stream's kept entry in the account's cache. */
 export const keptStore = (cache: AccountCache, key: string, timings: PollTimings) => {
-  const packed = z.string();
+  const packed = PackedSchema;
   const whole = cacheRecord(cache, `${key}:kept`, packed, timings.keptTtlSeconds);
   const tail = Array.from({ length: timings.keptTailPieces }, (_, i) =>
     cacheRecord(cache, `${key}:kept:tail${i ? i : ''}`, packed, timings.keptTtlSeconds),

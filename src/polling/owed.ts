@@ -16,7 +16,7 @@
 import { randomUUID } from 'node:crypto';
 import * as z from 'zod';
 import { type AccountCache, type CacheRecord, cacheRecord } from '../memory';
-import { answerBytes, pack, unpack } from './kept';
+import { EntriesSchema, PackedSchema, answerBytes, pack, unpack } from './kept';
 import { type Position, PositionSchema, comparePositions } from './position';
 import type { PollTimings } from './timings';
 
@@ -51,7 +51,7 @@ export type OwedIndex = z.infer<typeof OwedIndexSchema>;
 
 const ShareSchema = z.strictObject({
   g: z.string(),
-  e: z.array(z.tuple([z.number(), z.string(), z.record(z.string(), z.unknown())])),
+  e: EntriesSchema,
 });
 
 export const NO_OWED: OwedIndex = { r: 0, shares: [] };
@@ -162,7 +162,7 @@ const writeSharesOf = async <R>(
 /** The stream's owed shares in the account's cache. */
 export const owedStore = (cache: AccountCache, key: string, timings: PollTimings) => {
   const index = cacheRecord(cache, `${key}:owed`, OwedIndexSchema, timings.owedTtlSeconds);
-  const share = (id: string) => cacheRecord(cache, `${key}:owed:${id}`, z.string(), timings.owedTtlSeconds);
+  const share = (id: string) => cacheRecord(cache, `${key}:owed:${id}`, PackedSchema, timings.owedTtlSeconds);
   const cap = timings.keptUnpackedCapBytes;
 
   const writeShares = <R>(entries: Array<OwedEntry<R>>) => writeSharesOf(entries, share, timings);

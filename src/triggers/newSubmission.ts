@@ -27,23 +27,30 @@ export const NEW_SUBMISSION_KEY = 'new_submission';
 const idOf = (submission: SubmissionKey) => submission.submissionId;
 
 /**
- * Each registration mapped once a poll: the item its size is measured on (with the lines its mapping
- * wrote) is the one the answer carries.
+ * Each registration mapped and measured once a poll: the item its size is measured on (with the lines its
+ * mapping wrote) is the one the answer carries.
  */
 const mappedOnce = (z: ZObject, context: EventContext) => {
-  const items = new WeakMap<Submission, { item: SubmissionItem; lines: string[] }>();
+  const items = new WeakMap<Submission, { item: SubmissionItem; lines: string[]; bytes?: number }>();
   const map = (submission: Submission) => {
     const known = items.get(submission);
     if (known) return known;
     const lines: string[] = [];
     const item = toSubmissionItem(submission, context, submission.submissionId, (line) => lines.push(line));
-    const mapped = { item, lines };
+    const mapped: { item: SubmissionItem; lines: string[]; bytes?: number } = { item, lines };
     items.set(submission, mapped);
     return mapped;
   };
   return {
-    /** What one registration adds to the answer: the UTF-8 bytes of its item's JSON, as core measures it. */
-    sizeOf: (submission: Submission) => Buffer.byteLength(JSON.stringify(map(submission).item)),
+    /**
+     * What one registration adds to the answer: the UTF-8 bytes of its item's JSON, as core measures it
+     * (measured once: a poll may size a registration again).
+     */
+    sizeOf: (submission: Submission) => {
+      const mapped = map(submission);
+      mapped.bytes ??= Buffer.byteLength(JSON.stringify(mapped.item));
+      return mapped.bytes;
+    },
     presenter: {
       idOf,
       noun: 'registration',

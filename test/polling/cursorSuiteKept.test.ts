@@ -27,7 +27,7 @@ describe('the kept entry is capped: beyond it, it keeps its newest records', () 
       server,
       schedules: [{ zap, everyMs: 5 * MINUTE }],
       from: START,
-      to: START + 4 * HOUR,
+      to: START + 3 * HOUR,
       arrive: steady(server, 1000 / 60, 107),
     });
     expectComplete(server, zap);

@@ -29,7 +29,7 @@ describe('several Zaps of one account on the same event (Zapier cannot tell them
     history(server, 10, 20);
     await a.turnOn();
     await b.turnOn();
-    const outage = (t: number) => t >= START + 5 * HOUR && t < START + 8 * HOUR;
+    const outage = (t: number) => t >= START + HOUR && t < START + 4 * HOUR;
     await play({
       server,
       schedules: [
@@ -37,7 +37,7 @@ describe('several Zaps of one account on the same event (Zapier cannot tell them
         { zap: b, everyMs: 15 * MINUTE, offsetMs: 7 * MINUTE, fail: (t) => (outage(t) ? '500' : null) },
       ],
       from: START,
-      to: START + 12 * HOUR,
+      to: START + 5 * HOUR,
       arrive: steady(server, 1, 19),
     });
     expect(b.failures).toBe(12);
@@ -84,7 +84,7 @@ describe('several Zaps of one account on the same event (Zapier cannot tell them
     history(server, 26, 30);
     await a.turnOn();
     await b.turnOn();
-    const to = START + 4 * HOUR;
+    const to = START + 3 * HOUR;
     const late = delayedTimes(START + 3 * MINUTE, to, 15 * MINUTE, 30 * MINUTE, 47);
     const gaps = [...late].slice(1).map((t, i) => t - ([...late][i] ?? t));
     expect(Math.max(...gaps)).toBe(45 * MINUTE);
@@ -151,7 +151,7 @@ describe('a Zap that Zapier holds while another Zap of the stream keeps polling'
     history(server, 26, 30);
     await a.turnOn();
     await b.turnOn();
-    const to = START + 6 * HOUR;
+    const to = START + 4 * HOUR;
     const heldAt = START + HOUR + 3 * MINUTE;
     const held = heldTimes(START + 3 * MINUTE, to, 15 * MINUTE, heldAt, 2 * HOUR + 15 * MINUTE);
     await play({
@@ -187,7 +187,7 @@ describe('a Zap that Zapier holds while another Zap of the stream keeps polling'
       history(server, 26, 30);
       await a.turnOn();
       await b.turnOn();
-      const to = START + 4 * HOUR;
+      const to = START + 3 * HOUR;
       const heldAt = START + HOUR + 3 * MINUTE;
       await play({
         server,
@@ -212,7 +212,7 @@ describe('polls of one stream at the same moment', () => {
     const { server, cache, zaps } = setup(3, undefined, playClock);
     const [a, b, c] = zaps as [Zap, Zap, Zap];
     for (const zap of zaps) await zap.turnOn();
-    const to = START + 6 * HOUR;
+    const to = START + 4 * HOUR;
     const heldAt = START + HOUR;
     const writes = cache.bytesWritten;
     await play({

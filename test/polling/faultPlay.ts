@@ -24,7 +24,10 @@ export const scenario: RushScenario = {
   rush: { count: 100, minutes: 30, recordBytes: 1_000, script: 'latin' },
   perHour: 10,
   maxHours: 12,
-  afterHours: 0.5,
+  // A quarter of an hour of polls once every Zap had the rush.
+  afterHours: 0.25,
+  // Half an hour of steady polls before the rush (its steady flow is a few registrations).
+  turnedOnMin: 30,
 };
 
 /** The kinds of keys of a stream, by the end of their name. */

@@ -218,8 +218,9 @@ export const fakeZ = (server: ScriptedServer, cache: FakeCache): ZObject =>
 export class Zap {
   readonly seen = new Set<string>();
   readonly triggered: string[] = [];
-  /** The item each id ran the Zap with. */
+  /** The item each id ran the Zap with, for the ids of `watched` (a day of items is not held). */
   readonly items = new Map<string, Record<string, unknown>>();
+  readonly watched = new Set<string>();
   /** The ids each delivered poll ran the Zap for, in the order of the answer. */
   readonly answers: string[][] = [];
   seeded = 0;
@@ -283,8 +284,11 @@ export class Zap {
       this.seen.add(id);
       this.triggered.push(id);
     }
-    const isFresh = new Set(fresh);
-    for (const item of items) if (isFresh.has(item.id)) this.items.set(item.id, item);
+    if (this.watched.size) {
+      const isFresh = new Set(fresh);
+      for (const item of items)
+        if (isFresh.has(item.id) && this.watched.has(item.id)) this.items.set(item.id, item);
+    }
     this.answers.push(fresh);
     return 'ok';
   }

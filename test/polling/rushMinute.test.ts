@@ -8,8 +8,13 @@
 import { HANDED_OVER, expectHandedOver, scenario } from './rushCase';
 
 describe('a rush of registrations (smaller than the benchmark’s)', () => {
-  it.each([scenario('3,000 of 1 KB in 20 minutes, 1-minute polls', 1, 3_000, 20, 1_000)])(
-    HANDED_OVER,
-    expectHandedOver,
-  );
+  // Polled every minute, a steady flow of 500 an hour and a quarter of an hour after the drain are enough:
+  // the answers still reach 6 MiB, and the steady flow is back.
+  it.each([
+    {
+      ...scenario('3,000 of 1 KB in 20 minutes, 1-minute polls', 1, 3_000, 20, 1_000),
+      perHour: 500,
+      afterHours: 0.25,
+    },
+  ])(HANDED_OVER, expectHandedOver);
 });

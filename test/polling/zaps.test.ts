@@ -29,7 +29,10 @@ const scenario = (
   rush: { count, minutes: 30, recordBytes, script },
   perHour: 40,
   maxHours: 12,
-  afterHours: 0.5,
+  // A quarter of an hour of polls once every Zap had the rush.
+  afterHours: 0.25,
+  // Half an hour of steady polls before the rush (its steady flow is a few registrations).
+  turnedOnMin: 30,
 });
 
 describe('three Zaps of one stream (1, 2 and 15 minutes) through a rush, scaled down', () => {
