@@ -10,7 +10,10 @@ import { SAMPLE_EVENT } from '../../src/mappers/event';
 import { eventContextOf, toSubmissionItem } from '../../src/mappers/submission';
 import type { Submission } from '../../src/connect';
 import { FakeCache } from './fakeCache';
-import { wireList } from '../../sandbox/wire';
+import { wireList, wireListFrame, wireObject } from '../../sandbox/wire';
+
+/** What the service's list answers open and close with, around their records (sandbox/wire.ts). */
+const LIST_FRAME = wireListFrame();
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
@@ -124,7 +127,7 @@ export class RushService {
     };
     const room = Math.max(0, reg.bytes - Buffer.byteLength(JSON.stringify(base)) - 60);
     const answers = [{ key: 'note', label: 'Anything to tell us?', value: textOf(reg.n, room, reg.script) }];
-    return JSON.stringify({ ...base, answers });
+    return JSON.stringify(wireObject({ ...base, answers }, 'submissionId'));
   }
 
   /** Bytes of a registration in an answer (its JSON and a comma). */
@@ -135,7 +138,7 @@ export class RushService {
   /** The answer in chunks of 16 KiB, as an HTTPS answer arrives (a TLS record at most). */
   private *body(sinceMs: number): Generator<Buffer> {
     const CHUNK = 16 * 1024;
-    let pending: Buffer[] = [Buffer.from('{"data":[')];
+    let pending: Buffer[] = [Buffer.from(LIST_FRAME.open)];
     let size = pending[0]?.length ?? 0;
     let first = true;
     for (const reg of this.regs) {
@@ -159,7 +162,7 @@ export class RushService {
       pending = [all.subarray(at)];
       size = all.length - at;
     }
-    const end = Buffer.concat([...pending, Buffer.from(']}')]);
+    const end = Buffer.concat([...pending, Buffer.from(LIST_FRAME.close)]);
     this.bytesSent += end.length;
     yield end;
   }
