@@ -86,11 +86,14 @@ interface Target {
   path: string;
 }
 
-const CONTRACT_SIGNER = new DeviationSet();
+const DEFAULT_SIGNER = new DeviationSet();
 
-/** The contract's signature header of `body` signed with each of `secrets` (contract §5). */
+/**
+ * The signature header of `body` signed with each of `secrets`, as the default sandbox signs (contract §5,
+ * or the dialect's scheme; a timestamped one is dated at Unix time 0).
+ */
 export function sign(body: string, secrets: readonly string[]): string {
-  return CONTRACT_SIGNER.signature(body, secrets, 0);
+  return DEFAULT_SIGNER.signature(body, secrets, 0);
 }
 
 const nowHr = (): number => performance.timeOrigin + performance.now();

@@ -108,12 +108,30 @@ export const typedErrorBody = (api: ApiError): { error: Record<string, unknown> 
  */
 export const DIALECT_SWITCHES: readonly Deviation[] = [];
 
+/**
+ * Switches that answer the same choice of the dialect otherwise (the list envelope, the error body): a sandbox
+ * started with one of them speaks it instead of the dialect's own switch for that choice.
+ */
+const SAME_CHOICE: ReadonlyArray<readonly Deviation[]> = [
+  ['bare-arrays', 'items-envelope', 'has-more'],
+  ['plain-errors', 'error-type'],
+];
+
+/** The dialect's switches, less those whose choice one of `deviations` makes otherwise. */
+const dialectBesides = (deviations: readonly Deviation[]): Deviation[] =>
+  DIALECT_SWITCHES.filter(
+    (own) =>
+      !SAME_CHOICE.some(
+        (choice) => choice.includes(own) && deviations.some((d) => d !== own && choice.includes(d)),
+      ),
+  );
+
 /** The switches of one sandbox (the dialect's, and those it was started with). */
 export class DeviationSet {
   private readonly on: Set<Deviation>;
 
   constructor(deviations: readonly Deviation[] = []) {
-    this.on = new Set([...DIALECT_SWITCHES, ...deviations]);
+    this.on = new Set([...dialectBesides(deviations), ...deviations]);
   }
 
   has(deviation: Deviation): boolean {
@@ -154,6 +172,11 @@ export class DeviationSet {
     if (this.has('has-more')) return { open: '{"items":[', close: `],"has_more":${cut}}`, record };
     if (this.has('items-envelope')) return { open: '{"items":[', close: '],"next":null}', record };
     return { open: '{"data":[', close: ']}', record };
+  }
+
+  /** The wire's name of a field the contract names `name` (in an answer that is not a list). */
+  wireName(name: string): string {
+    return Object.keys(this.answer({ [name]: null }) as object)[0] ?? name;
   }
 
   /** An answer that is not a list (a subscription, a check-in result), as written on the wire. */

@@ -6,6 +6,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { SandboxContext } from './context';
+import type { DeviationSet } from './deviations';
 import { mapPage, unavailablePage } from './embed/map';
 import { ApiError } from './errors';
 import type { EventRecord } from './types';
@@ -15,9 +16,27 @@ export const PUBLIC_PATH = /^\/(?:widgets\/|api\/v1\/public\/|embed\/)/;
 
 export const EMBED_SCRIPT_PATH = '/embed/v1/service-embed.js';
 
+/** The fields of the agenda widget's answers the embed script reads, in the contract's names. */
+const EMBED_FIELDS = [
+  'timezone',
+  'sessions',
+  'id',
+  'title',
+  'startsAt',
+  'endsAt',
+  'room',
+  'track',
+  'speakers',
+  'name',
+];
+
 let scriptSource: string | null = null;
-const embedScript = (): string =>
-  (scriptSource ??= readFileSync(path.join(__dirname, 'embed', 'service-embed.js'), 'utf8'));
+/** The embed script, reading the names this sandbox's answers carry (`deviations.ts`). */
+const embedScript = (deviations: DeviationSet): string => {
+  scriptSource ??= readFileSync(path.join(__dirname, 'embed', 'service-embed.js'), 'utf8');
+  const names = Object.fromEntries(EMBED_FIELDS.map((name) => [name, deviations.wireName(name)]));
+  return scriptSource.replace('var NAMES = {};', `var NAMES = ${JSON.stringify(names)};`);
+};
 
 const params = (req: FastifyRequest): Record<string, string> => req.params as Record<string, string>;
 
@@ -74,7 +93,7 @@ export function registerWorkbenchRoutes(app: FastifyInstance, ctx: SandboxContex
     reply
       .type('text/javascript; charset=utf-8')
       .header('Cache-Control', 'public, max-age=300')
-      .send(embedScript()),
+      .send(embedScript(ctx.deviations)),
   );
 
   // One delivery with the exact body and signature it was sent with, and every attempt.

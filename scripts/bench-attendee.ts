@@ -13,6 +13,7 @@ import { ATTENDEE_TIMINGS, attendeeHydrator } from '../src/account/attendee';
 import { ATTENDEE_FIELD_KEYS } from '../src/mappers/attendee';
 import { SAMPLE_SUBMISSION } from '../src/mappers/submission';
 import { accountCache } from '../src/memory';
+import { wireList } from '../sandbox/wire';
 import { FakeCache } from '../test/support/cache';
 
 const EVENT_ID = SAMPLE_SUBMISSION.eventId;
@@ -43,7 +44,7 @@ const answer = (scenario: Scenario, url: string, signal?: AbortSignal) => {
   const since = Date.parse(new URL(url).searchParams.get('since') ?? '');
   scenario.reads += 1;
   const rows = registrations.filter((r) => Date.parse(r.createdAt) >= since).reverse();
-  const body = Buffer.from(JSON.stringify({ data: rows }));
+  const body = Buffer.from(JSON.stringify(wireList(rows)));
   let at = 0;
   const stream = new Readable({
     highWaterMark: 16_384,

@@ -14,6 +14,7 @@ import { createAppTester } from 'zapier-platform-core';
 import type { Bundle, ZObject } from 'zapier-platform-core';
 import App from '../index';
 import { functionOf } from './lib/app';
+import { wireError, wireList, wireObject } from '../sandbox/wire';
 
 const ARGS = process.argv[2] === '--serve' ? process.argv.slice(3) : process.argv.slice(2);
 const TOTAL = Number(ARGS[0] ?? 100_000);
@@ -63,7 +64,7 @@ const server = http.createServer((req, res) => {
     const first = (page - 1) * LIMIT + 1;
     const data: Array<ReturnType<typeof eventAt>> = [];
     for (let n = first; n < first + LIMIT && n <= TOTAL; n++) data.push(eventAt(n));
-    setTimeout(() => send(200, { data, page, limit: LIMIT, total: TOTAL }), PAGE_DELAY_MS);
+    setTimeout(() => send(200, wireList(data, { page, limit: LIMIT, total: TOTAL })), PAGE_DELAY_MS);
     return;
   }
   const slug = /^\/widgets\/event\/([^/]+)$/.exec(url.pathname)?.[1];
@@ -71,11 +72,10 @@ const server = http.createServer((req, res) => {
     const n = Number(/-(\d+)$/.exec(slug)?.[1] ?? 0);
     const event = n >= 1 && n <= TOTAL ? eventAt(n) : null;
     return event && event.slug === slug
-      ? send(200, { ...event, description: 'About it', coverImageUrl: null })
-      : send(404, { error: { code: 'NOT_FOUND', message: 'Event not found' } });
+      ? send(200, wireObject({ ...event, description: 'About it', coverImageUrl: null }))
+      : send(404, wireError('NOT_FOUND', 'Event not found'));
   }
-  if (req.headers['x-api-key'] !== KEY)
-    return send(401, { error: { code: 'INVALID_API_KEY', message: 'no' } });
+  if (req.headers['x-api-key'] !== KEY) return send(401, wireError('INVALID_API_KEY', 'no'));
   if (url.pathname === '/api/v1/integrations/zapier/events') {
     // The account's newest 100: made after every catalog event, titled apart.
     const data = Array.from({ length: LIMIT }, (_, i) => ({
@@ -84,16 +84,16 @@ const server = http.createServer((req, res) => {
       title: `Newest ${i}`,
       slug: `newest-${i}`,
     }));
-    return send(200, { data });
+    return send(200, wireList(data));
   }
   if (url.pathname === '/api/v1/integrations/zapier/submissions') {
     counts.owners++;
     const n = Number((url.searchParams.get('eventId') ?? '').slice(-12));
     return isOwn(n) || n >= 10_000_000
-      ? send(200, { data: [] })
-      : send(404, { error: { code: 'NOT_FOUND', message: 'Event not found' } });
+      ? send(200, wireList([]))
+      : send(404, wireError('NOT_FOUND', 'Event not found'));
   }
-  return send(404, { error: { code: 'NOT_FOUND', message: 'Not found' } });
+  return send(404, wireError('NOT_FOUND', 'Not found'));
 });
 
 const tester = createAppTester(App);

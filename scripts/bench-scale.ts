@@ -15,7 +15,7 @@ import path from 'node:path';
 import { SCALE_EVENT_SLUG, SEED_TENANTS, sandboxCall, startSandbox } from '../sandbox';
 import { EnvelopeSplitter } from '../src/connect/listSplitter';
 import { paths } from '../src/connect';
-import { API_KEY_HEADER } from '../src/connect/testing';
+import { API_KEY_HEADER, recordsOf } from '../src/connect/testing';
 import { type Outcome, runChild } from './lib/childRun';
 
 const ROOT = path.resolve(__dirname, '..');
@@ -199,13 +199,9 @@ const main = async () => {
     const sandbox = await startSandbox({ scale: size });
     const proxy = await startProxy(sandbox.url);
     try {
-      const events = await sandboxCall<{ data: Array<{ id: string; slug: string }> }>(
-        sandbox.url,
-        TENANT.apiKey,
-        'GET',
-        `${paths.events()}?limit=100`,
-      );
-      const eventId = events.data.find((e) => e.slug === SCALE_EVENT_SLUG)?.id;
+      const answer = await sandboxCall(sandbox.url, TENANT.apiKey, 'GET', `${paths.events()}?limit=100`);
+      const events = recordsOf<{ id: string; slug: string }>('event', answer);
+      const eventId = events.find((e) => e.slug === SCALE_EVENT_SLUG)?.id;
       if (!eventId) throw new Error('the sandbox has no load event');
       const target = await middleRegistration(sandbox.url, eventId, size);
       // An order for that registration, so that Find Order by email reads the large event too.

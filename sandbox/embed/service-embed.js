@@ -58,6 +58,16 @@
   };
   var THEMES = ['light', 'dark'];
 
+  // The wire's names of the fields this script reads, by their names in the contract: written in by the
+  // sandbox that serves the script, in the dialect its answers speak (empty: the contract's own names).
+  var NAMES = {};
+
+  function field(record, name) {
+    return record
+      ? record[Object.prototype.hasOwnProperty.call(NAMES, name) ? NAMES[name] : name]
+      : undefined;
+  }
+
   var CSS =
     '.svc-agenda{font:15px/1.45 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;border-radius:8px;padding:16px 20px;border:1px solid var(--svc-line)}' +
     '.svc-agenda.svc-light{--svc-bg:#fff;--svc-fg:#1d2330;--svc-muted:#5b6475;--svc-line:#d8dce4;--svc-accent:#2455c3}' +
@@ -116,12 +126,14 @@
   }
 
   function render(box, t, lang, title, agenda) {
-    var day = formatter(lang, agenda.timezone, { weekday: 'long', day: 'numeric', month: 'long' });
-    var time = formatter(lang, agenda.timezone, { hour: '2-digit', minute: '2-digit' });
+    var day = formatter(lang, field(agenda, 'timezone'), { weekday: 'long', day: 'numeric', month: 'long' });
+    var time = formatter(lang, field(agenda, 'timezone'), { hour: '2-digit', minute: '2-digit' });
     box.textContent = '';
     box.appendChild(el('h2', '', title ? t.agenda + ' — ' + title : t.agenda));
-    var sessions = (agenda.sessions || []).slice().sort(function (a, b) {
-      return a.startsAt < b.startsAt ? -1 : a.startsAt > b.startsAt ? 1 : 0;
+    var sessions = (field(agenda, 'sessions') || []).slice().sort(function (a, b) {
+      var x = field(a, 'startsAt');
+      var y = field(b, 'startsAt');
+      return x < y ? -1 : x > y ? 1 : 0;
     });
     if (sessions.length === 0) {
       box.appendChild(el('p', 'svc-note', t.empty));
@@ -130,8 +142,8 @@
     var list = null;
     var currentDay = '';
     sessions.forEach(function (s) {
-      var start = new Date(s.startsAt);
-      var end = new Date(s.endsAt);
+      var start = new Date(field(s, 'startsAt'));
+      var end = new Date(field(s, 'endsAt'));
       var dayLabel = day.format(start);
       if (dayLabel !== currentDay) {
         currentDay = dayLabel;
@@ -140,16 +152,18 @@
         box.appendChild(list);
       }
       var item = el('li');
-      item.setAttribute('data-session', s.id);
+      item.setAttribute('data-session', field(s, 'id'));
       item.appendChild(el('span', 'svc-time', time.format(start) + '–' + time.format(end)));
       var body = el('div');
-      body.appendChild(el('div', 'svc-title', s.title));
+      body.appendChild(el('div', 'svc-title', field(s, 'title')));
       var meta = [];
-      if (s.room) meta.push(t.room + ': ' + s.room);
-      if (s.track) meta.push(t.track + ': ' + s.track);
-      var names = (s.speakers || [])
+      var room = field(s, 'room');
+      var track = field(s, 'track');
+      if (room) meta.push(t.room + ': ' + room);
+      if (track) meta.push(t.track + ': ' + track);
+      var names = (field(s, 'speakers') || [])
         .map(function (p) {
-          return p && p.name;
+          return field(p, 'name');
         })
         .filter(Boolean);
       if (names.length) meta.push(t.with + ' ' + names.join(', '));
@@ -189,7 +203,7 @@
       }),
     ]).then(
       function (results) {
-        render(box, t, lang, results[1] && results[1].title, results[0]);
+        render(box, t, lang, field(results[1], 'title'), results[0]);
         node.setAttribute('data-service-ready', 'done');
       },
       function (error) {

@@ -8,6 +8,7 @@ import type { Bundle, ZObject } from 'zapier-platform-core';
 import { type RunningSandbox, startSandbox } from '../../sandbox';
 import { ATTENDEE_TIMINGS, type AttendeeTimings, attendeeHydrator } from '../../src/account/attendee';
 import { accountCache } from '../../src/memory';
+import { recordsOf } from '../../src/connect/testing';
 import { FakeCache } from '../support/cache';
 import { appTester } from '../support/app';
 import { GENEROUS_MS, useGenerousTimeLimits } from '../support/limits';
@@ -97,7 +98,7 @@ it('20 orders spread over the event, with all their fields resolved together, co
     `${sandbox.url}/api/v1/integrations/zapier/submissions?eventId=${eventId}&since=2000-01-01T00:00:00.000Z`,
     { headers: { 'X-API-KEY': NORTHWIND.apiKey } },
   );
-  const registrations = ((await all.json()) as { data: Array<{ submissionId: string; email: string }> }).data;
+  const registrations = recordsOf<{ submissionId: string; email: string }>('submission', await all.json());
   const picked = Array.from({ length: 20 }, (_, k) => registrations[Math.floor(((k + 0.5) * SIZE) / 20)]!);
   const orders: OrderJson[] = [];
   for (const registration of picked) orders.push(await orderFor(registration.submissionId));

@@ -8,7 +8,7 @@
 import type { Bundle, ZObject } from 'zapier-platform-core';
 import { startSandbox, type RunningSandbox } from '../../sandbox';
 import type { Submission } from '../../src/connect';
-import { SUBMISSION_RULE, checkRecord } from '../../src/connect/testing';
+import { SUBMISSION_RULE, checkRecord, recordsOf } from '../../src/connect/testing';
 import { personKey } from '../../src/account/registrations';
 import { POLL_TIMINGS as CURSOR_TIMING } from '../../src/polling';
 import findRegistration from '../../src/searches/findRegistration';
@@ -55,7 +55,7 @@ beforeAll(async () => {
     `${sandbox.url}/api/v1/integrations/zapier/submissions?eventId=${eventId}&since=2000-01-01T00:00:00.000Z`,
     { headers: { 'X-API-KEY': NORTHWIND.apiKey } },
   );
-  const plain = ((await answer.json()) as { data: Submission[] }).data;
+  const plain = recordsOf<Submission>('submission', await answer.json());
   const approved = plain.filter((s) => s.status === 'approved');
   const pick = (s: Submission | undefined) => ({ submissionId: s!.submissionId, email: s!.email! });
   oddDate = pick(approved[Math.floor(approved.length * 0.4)]);
@@ -70,7 +70,7 @@ beforeAll(async () => {
     `${sandbox.url}/api/v1/integrations/zapier/submissions?eventId=${eventId}&since=2000-01-01T00:00:00.000Z`,
     { headers: { 'X-API-KEY': NORTHWIND.apiKey } },
   );
-  whole = ((await again.json()) as { data: unknown[] }).data;
+  whole = recordsOf('submission', await again.json());
 });
 
 afterAll(() => sandbox?.close());

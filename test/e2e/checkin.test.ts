@@ -10,6 +10,7 @@ import { appTester, caught, errorMessage, meta } from '../support/app';
 import { LUMEN, NORTHWIND, type Tenant, authOf as sandboxAuth, simulate } from '../support/sandbox';
 import { functionOf } from '../../scripts/lib/app';
 import { useGenerousTimeLimits } from '../support/limits';
+import { recordsOf } from '../../src/connect/testing';
 
 useGenerousTimeLimits();
 
@@ -213,12 +214,10 @@ it('a rejected registration is not told that it waits for approval', async () =>
 });
 
 it('a tenant whose plan lacks QR check-in is told so', async () => {
-  const events = await sim<{ data: Array<{ id: string; status: string }> }>(
-    LUMEN,
-    'GET',
-    '/api/v1/integrations/zapier/events',
+  const events = await sim(LUMEN, 'GET', '/api/v1/integrations/zapier/events');
+  const published = recordsOf<{ id: string; status: string }>('event', events).find(
+    (e) => e.status === 'published',
   );
-  const published = events.data.find((e) => e.status === 'published');
   const guest = await register('approved', LUMEN, published?.id);
   const error = await caught(() => checkIn({ code: guest.qrCode }, LUMEN));
   expect(errorMessage(error)).toMatch(/^Your plan does not include the QR Check-in feature/);

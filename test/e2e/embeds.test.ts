@@ -22,6 +22,7 @@ import { describeChromium, findChromium, type FoundChromium } from '../../script
 import { appTester } from '../support/app';
 import { NORTHWIND, simulate } from '../support/sandbox';
 import { useGenerousTimeLimits } from '../support/limits';
+import { recordsOf } from '../../src/connect/testing';
 
 useGenerousTimeLimits();
 
@@ -45,13 +46,10 @@ beforeAll(async () => {
   // CHROMIUM_PATH, else a system Chromium, else the npm package's: on a machine with only npm, the last.
   found = await findChromium();
   sandbox = await startSandbox();
-  const events = await simulate<{ data: { id: string; slug: string }[] }>(
-    sandbox,
-    NORTHWIND,
-    'GET',
-    '/api/v1/integrations/zapier/events?limit=100',
+  const events = await simulate(sandbox, NORTHWIND, 'GET', '/api/v1/integrations/zapier/events?limit=100');
+  const techweek = recordsOf<{ id: string; slug: string }>('event', events).find(
+    (e) => e.slug === 'techweek-paris-2026',
   );
-  const techweek = events.data.find((e) => e.slug === 'techweek-paris-2026');
   if (!techweek) throw new Error('the seed has no TechWeek event');
   eventId = techweek.id;
   slug = techweek.slug;

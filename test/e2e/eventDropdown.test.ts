@@ -30,6 +30,7 @@ import {
 import { functionOf } from '../../scripts/lib/app';
 import { App as AppDefinition, appTester, caught, errorMessage, meta } from '../support/app';
 import { useGenerousTimeLimits } from '../support/limits';
+import { recordsOf } from '../../src/connect/testing';
 
 useGenerousTimeLimits();
 
@@ -74,14 +75,15 @@ describe.each<[string, Deviation[]]>([
       embedUrl: sandbox.url,
     };
     for (let page = 1; events.size < EVENTS - EVENTS / 10; page++) {
-      const answer = await sandboxCall<{ data: EventJson[] }>(
+      const answer = await sandboxCall(
         sandbox.url,
         '',
         'GET',
         `/api/v1/public/events?page=${page}&limit=100`,
       );
-      if (answer.data.length === 0) break;
-      for (const event of answer.data) {
+      const read = recordsOf<EventJson>('event', answer);
+      if (read.length === 0) break;
+      for (const event of read) {
         const n = /^meridian-meetup-(\d{4})$/.exec(event.slug)?.[1];
         if (n) events.set(Number(n), event);
       }

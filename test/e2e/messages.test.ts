@@ -13,6 +13,7 @@ import newSubmission from '../../src/triggers/newSubmission';
 import { App, appTester, caught, errorMessage, meta } from '../support/app';
 import { NORTHWIND, authOf, simulate } from '../support/sandbox';
 import { useGenerousTimeLimits } from '../support/limits';
+import { recordsOf } from '../../src/connect/testing';
 
 useGenerousTimeLimits();
 
@@ -21,13 +22,9 @@ let eventId: string;
 
 beforeAll(async () => {
   sandbox = await startSandbox();
-  const events = await simulate<{ data: Array<{ id: string; slug: string }> }>(
-    sandbox,
-    NORTHWIND,
-    'GET',
-    '/api/v1/integrations/zapier/events?limit=100',
-  );
-  eventId = (events.data.find((e) => e.slug === 'techweek-paris-2026') ?? events.data[0])?.id ?? '';
+  const answer = await simulate(sandbox, NORTHWIND, 'GET', '/api/v1/integrations/zapier/events?limit=100');
+  const events = recordsOf<{ id: string; slug: string }>('event', answer);
+  eventId = (events.find((e) => e.slug === 'techweek-paris-2026') ?? events[0])?.id ?? '';
 });
 
 afterAll(() => sandbox?.close());

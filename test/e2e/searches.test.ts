@@ -16,6 +16,7 @@ import { appTester, caught, errorMessage, meta } from '../support/app';
 import { HARBOR, NORTHWIND, type Tenant, authOf as sandboxAuth, simulate } from '../support/sandbox';
 import { functionOf } from '../../scripts/lib/app';
 import { useGenerousTimeLimits } from '../support/limits';
+import { recordsOf } from '../../src/connect/testing';
 
 useGenerousTimeLimits();
 
@@ -35,12 +36,8 @@ const search = (perform: Perform, inputData: Item, tenant: Tenant = NORTHWIND) =
 
 beforeAll(async () => {
   sandbox = await startSandbox({ port: 0 });
-  const events = await sim<{ data: Array<typeof techweek> }>(
-    NORTHWIND,
-    'GET',
-    '/api/v1/integrations/zapier/events?limit=100',
-  );
-  techweek = events.data.find((e) => e.slug === 'techweek-paris-2026')!;
+  const events = await sim(NORTHWIND, 'GET', '/api/v1/integrations/zapier/events?limit=100');
+  techweek = recordsOf<typeof techweek>('event', events).find((e) => e.slug === 'techweek-paris-2026')!;
 });
 
 afterAll(() => sandbox?.close());
@@ -195,13 +192,13 @@ describe('Find Floor Plan', () => {
     await expect(
       search(functionOf('searches', findFloorPlan.key), { eventId: techweek.id, planId: 'plan_annex' }),
     ).resolves.toEqual([]);
-    const harborEvents = await sim<{ data: Array<{ id: string }> }>(
-      HARBOR,
-      'GET',
-      '/api/v1/integrations/zapier/events',
-    );
+    const harborEvents = await sim(HARBOR, 'GET', '/api/v1/integrations/zapier/events');
     const error = await caught(() =>
-      search(functionOf('searches', findFloorPlan.key), { eventId: harborEvents.data[0]?.id }, HARBOR),
+      search(
+        functionOf('searches', findFloorPlan.key),
+        { eventId: recordsOf<{ id: string }>('event', harborEvents)[0]?.id },
+        HARBOR,
+      ),
     );
     expect(errorMessage(error)).toMatch(/^Your plan does not include the Venue Floor Plans feature/);
   });

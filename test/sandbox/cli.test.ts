@@ -7,6 +7,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { ENV_MARKER, envLines, parseArgs, tenantTable, writeEnvFile } from '../../sandbox/cli';
 import { SEED_TENANTS } from '../../sandbox';
+import { wireRequestBody } from '../../sandbox/wire';
+import { HookSubscription, readRecord, verifySignature } from '../../src/connect/testing';
 
 const ROOT = path.resolve(__dirname, '..', '..');
 const HARBOR = SEED_TENANTS[2];
@@ -204,9 +206,12 @@ it('keeps a .env of the user, and with --bodies prints requests and delivery bod
     const hook = await fetch(`${url}/api/v1/integrations/zapier/hooks`, {
       method: 'POST',
       headers,
-      body: JSON.stringify({ targetUrl: `http://127.0.0.1:${address.port}/hook`, event: 'EVENT_*' }),
+      body: JSON.stringify(
+        wireRequestBody({ targetUrl: `http://127.0.0.1:${address.port}/hook`, event: 'EVENT_*' }),
+      ),
     });
     expect(hook.status).toBe(201);
+    const { secret } = readRecord(HookSubscription, await hook.json());
     await fetch(`${url}/_sandbox/events`, {
       method: 'POST',
       headers,
@@ -216,7 +221,9 @@ it('keeps a .env of the user, and with --bodies prints requests and delivery bod
     // looks like; what they say is asserted once they are there.
     await cli.waitFor(/delivery dlv_\w+ EVENT_CREATED → \S+ attempt 1: [^\n]*\n[^\n]*\n[^\n]*\n/);
     const out = cli.out();
-    expect(out).toMatch(/X-Connect-Signature: sha256=[0-9a-f]{64}/);
+    // The printed header signs the printed body with the subscription's secret (as the app verifies it).
+    const [, signature, body] = /X-Connect-Signature: ([^\n]*)\n {4}([^\n]*)\n/.exec(out) ?? [];
+    expect(verifySignature(body, signature, [secret ?? '']).ok).toBe(true);
     expect(out).toContain('"title":"Loud"');
     expect(out).toMatch(/201 {2}POST \/api\/v1\/integrations\/zapier\/hooks/);
     expect(out).toMatch(

@@ -5,6 +5,7 @@ import fc from 'fast-check';
 import type { FastifyInstance } from 'fastify';
 import { parseIdempotencyKey } from '../../sandbox/validate';
 import { call, eventId, makeApp, NORTHWIND } from './helpers';
+import { errorOf } from '../../src/connect/testing';
 
 let app: FastifyInstance;
 let techweek: string;
@@ -18,10 +19,11 @@ afterAll(() => app.close());
 function expectContractShape(status: number, body: string): void {
   expect(status).toBeLessThan(500);
   if (status >= 400) {
-    const parsed = JSON.parse(body);
-    expect(typeof parsed.error.code).toBe('string');
-    expect(typeof parsed.error.message).toBe('string');
-    if (parsed.error.code === 'VALIDATION_ERROR') expect(typeof parsed.error.field).toBe('string');
+    // The error body as the app reads it (the contract's, or its dialect's), with a code and a message.
+    const error = errorOf(JSON.parse(body));
+    expect(typeof error.code).toBe('string');
+    expect(typeof error.message).toBe('string');
+    if (error.code === 'VALIDATION_ERROR') expect(typeof error.field).toBe('string');
   }
 }
 

@@ -12,6 +12,7 @@ import {
   findSignatureHeader,
   inAppNames,
   recordsOf,
+  signatureDigests,
   verifySignature,
 } from '../../src/connect/testing';
 
@@ -269,6 +270,11 @@ export class Receiver {
 export function signatureMatches(r: Received, secret: string): boolean {
   const header = findSignatureHeader(r.headers);
   return verifySignature(r.raw.toString('utf8'), header, [secret]).ok;
+}
+
+/** How many signatures the delivery's header carries (one per signing secret), read by the app's verifier. */
+export function signatureCount(r: { headers: Record<string, unknown> }): number {
+  return signatureDigests(findSignatureHeader(r.headers) ?? '').length;
 }
 
 /** Subscribes through the Connect endpoint; returns the 201 body. */

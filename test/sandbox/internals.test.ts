@@ -1,12 +1,12 @@
 // White-box checks of the sandbox's building blocks.
 
-import { createHmac } from 'node:crypto';
 import { sign } from '../../sandbox';
 import { FaultRegistry } from '../../sandbox/faults';
 import { IdempotencyStore } from '../../sandbox/idempotency';
 import { Prng } from '../../sandbox/prng';
 import { CONNECT_ROUTES } from '../../sandbox/connect';
 import { canonicalJson, parseIso } from '../../sandbox/validate';
+import { DIALECT, SCHEMES, verifySignature } from '../../src/connect/testing';
 
 describe('IdempotencyStore', () => {
   it('reserves, replays, refuses another body, forgets an abandoned key and expires after the ttl', () => {
@@ -40,11 +40,15 @@ describe('IdempotencyStore', () => {
 });
 
 describe('sign', () => {
-  it('is sha256=<hex HMAC> per secret, comma-separated', () => {
+  it("signs as the app's signer does, one signature per secret, each verifying", () => {
     const body = '{"id":"dlv_1"}';
-    const h = (s: string): string => createHmac('sha256', s).update(body).digest('hex');
-    expect(sign(body, ['one'])).toBe(`sha256=${h('one')}`);
-    expect(sign(body, ['one', 'two'])).toBe(`sha256=${h('one')},sha256=${h('two')}`);
+    const scheme = SCHEMES[DIALECT.signature];
+    expect(sign(body, ['one'])).toBe(scheme.sign(body, ['one'], 0));
+    expect(sign(body, ['one', 'two'])).toBe(scheme.sign(body, ['one', 'two'], 0));
+    expect(scheme.digests(sign(body, ['one', 'two']))).toHaveLength(2);
+    for (const secret of ['one', 'two'])
+      expect(verifySignature(body, sign(body, ['one', 'two']), [secret]).ok).toBe(true);
+    expect(verifySignature(body, sign(body, ['one']), ['two']).ok).toBe(false);
   });
 });
 

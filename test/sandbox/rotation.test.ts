@@ -15,6 +15,7 @@ import {
   NORTHWIND,
   Receiver,
   record,
+  signatureCount,
   signatureMatches,
   subscribe,
 } from './helpers';
@@ -108,20 +109,19 @@ describe('secret rotation', () => {
 
     await newSubmission(app, 'pending');
     const [during] = await receiver.waitFor(1);
-    const parts = String(during?.headers['x-connect-signature']).split(',');
-    expect(parts).toHaveLength(2);
+    expect(signatureCount(during!)).toBe(2);
     expect(signatureMatches(during!, rotated.secret)).toBe(true);
     expect(signatureMatches(during!, hook.secret)).toBe(true);
 
     clock.advance(2 * HOUR - 1);
     await newSubmission(app, 'pending');
     const still = (await receiver.waitFor(2))[1];
-    expect(String(still?.headers['x-connect-signature']).split(',')).toHaveLength(2);
+    expect(signatureCount(still!)).toBe(2);
 
     clock.advance(1);
     await newSubmission(app, 'pending');
     const after = (await receiver.waitFor(3))[2];
-    expect(String(after?.headers['x-connect-signature']).split(',')).toHaveLength(1);
+    expect(signatureCount(after!)).toBe(1);
     expect(signatureMatches(after!, rotated.secret)).toBe(true);
     expect(signatureMatches(after!, hook.secret)).toBe(false);
     const listed = json(await call(app, 'GET', '/_sandbox/hooks')).data[0];
@@ -138,7 +138,7 @@ describe('secret rotation', () => {
     expect(rotated).toMatchObject({ previousSecret: null, previousSecretExpiresAt: null });
     await newSubmission(app, 'pending');
     const [got] = await receiver.waitFor(1);
-    expect(String(got?.headers['x-connect-signature']).split(',')).toHaveLength(1);
+    expect(signatureCount(got!)).toBe(1);
     expect(signatureMatches(got!, rotated.secret)).toBe(true);
     expect(signatureMatches(got!, hook.secret)).toBe(false);
   });
@@ -191,11 +191,11 @@ describe('secret rotation', () => {
     const [first, retry] = receiver.received;
     expect(retry?.raw.equals(first!.raw)).toBe(true);
     expect(retry?.headers['x-connect-signature']).toBe(first?.headers['x-connect-signature']);
-    expect(String(retry?.headers['x-connect-signature']).split(',')).toHaveLength(2);
+    expect(signatureCount(retry!)).toBe(2);
     const next = await newSubmission(app, 'pending');
     const fresh = (await receiver.waitFor(3))[2];
     expect(fresh?.body.data.submissionId).toBe(next.submissionId);
-    expect(String(fresh?.headers['x-connect-signature']).split(',')).toHaveLength(1);
+    expect(signatureCount(fresh!)).toBe(1);
   });
 
   it('validates the request: unknown hook 404, account-signed hook 400, overlapMs a whole number', async () => {

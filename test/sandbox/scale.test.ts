@@ -17,11 +17,9 @@ describe('submissionsBody', () => {
       const list = all.slice(0, n);
       const order = Uint32Array.from(list.map((_, i) => n - 1 - i));
       const chunks = [...submissionsBody(state, list, order)];
-      const parsed = JSON.parse(chunks.join(''));
-      expect(parsed.data).toHaveLength(n);
-      expect(parsed.data.map((s: { submissionId: string }) => s.submissionId)).toEqual(
-        list.map((s) => s.submissionId).reverse(),
-      );
+      const parsed = recordsOf<{ submissionId: string }>('submission', JSON.parse(chunks.join('')));
+      expect(parsed).toHaveLength(n);
+      expect(parsed.map((s) => s.submissionId)).toEqual(list.map((s) => s.submissionId).reverse());
       expect(chunks.length).toBe(2 + Math.ceil(n / 500));
     }
   });

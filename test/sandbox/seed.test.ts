@@ -3,6 +3,7 @@
 import type { FastifyInstance } from 'fastify';
 import { SCALE_EVENT_SLUG, SEED_TENANTS } from '../../sandbox';
 import { call, Clock, eventsOf, json, makeApp, NOW, submissionsOf } from './helpers';
+import { recordsOf } from '../../src/connect/testing';
 
 /** Everything a tenant can read through Connect, in a stable order. */
 async function snapshot(app: FastifyInstance): Promise<unknown> {
@@ -109,10 +110,13 @@ describe('seed', () => {
     it('has orders in every status with line items', async () => {
       const statuses = new Set<string>();
       for (const t of SEED_TENANTS) {
-        const { data } = json(
-          await call(app, 'GET', `/api/v1/integrations/zapier/orders?companyId=${t.companyId}&limit=100`, {
-            key: t.apiKey,
-          }),
+        const data = recordsOf<{ status: string; items: unknown[] }>(
+          'order',
+          json(
+            await call(app, 'GET', `/api/v1/integrations/zapier/orders?companyId=${t.companyId}&limit=100`, {
+              key: t.apiKey,
+            }),
+          ),
         );
         for (const o of data) {
           statuses.add(o.status);
@@ -125,7 +129,9 @@ describe('seed', () => {
 
   it('seed: false keeps the tenants but no data', async () => {
     const { app } = makeApp({ seed: false });
-    expect(json(await call(app, 'GET', '/api/v1/integrations/zapier/events')).data).toEqual([]);
+    expect(recordsOf('event', json(await call(app, 'GET', '/api/v1/integrations/zapier/events')))).toEqual(
+      [],
+    );
     expect(json(await call(app, 'GET', '/api/v1/public/events', { key: null })).total).toBe(0);
     await app.close();
   });

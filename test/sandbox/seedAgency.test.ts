@@ -3,6 +3,7 @@
 
 import { AGENCY_TENANT, agencySlug, sandboxContext } from '../../sandbox';
 import { call, makeApp } from './helpers';
+import { recordsOf } from '../../src/connect/testing';
 
 const json = async <T>(response: Promise<{ statusCode: number; body: string }>): Promise<T> => {
   const answer = await response;
@@ -22,28 +23,35 @@ describe('the agency organizer', () => {
     const oldest = events.find((e) => e.slug === agencySlug(1));
     expect(oldest?.status).toBe('published');
     expect(tenant?.agendas.get(oldest?.id ?? '')?.length).toBeGreaterThan(0);
-    const plans = await json<{ data: Array<{ id: string }> }>(
-      call(app, 'GET', `/connect/v1/events/${oldest?.id}/floor-plans`, { key: AGENCY_TENANT.apiKey }),
+    const plans = recordsOf<{ id: string }>(
+      'floorPlan',
+      await json(
+        call(app, 'GET', `/connect/v1/events/${oldest?.id}/floor-plans`, { key: AGENCY_TENANT.apiKey }),
+      ),
     );
-    expect(plans.data.map((p) => p.id).sort()).toEqual(['plan_expo', 'plan_main']);
+    expect(plans.map((p) => p.id).sort()).toEqual(['plan_expo', 'plan_main']);
   });
 
   it('lists its newest 100 with a key, and its 900 published ones in the catalog among the others', async () => {
-    const newest = await json<{ data: Array<{ slug: string }> }>(
-      call(app, 'GET', '/api/v1/integrations/zapier/events?limit=1000', { key: AGENCY_TENANT.apiKey }),
+    const newest = recordsOf<{ slug: string }>(
+      'event',
+      await json(
+        call(app, 'GET', '/api/v1/integrations/zapier/events?limit=1000', { key: AGENCY_TENANT.apiKey }),
+      ),
     );
-    expect(newest.data).toHaveLength(100);
-    expect(newest.data.map((e) => e.slug)).toContain(agencySlug(1000));
-    expect(newest.data.map((e) => e.slug)).not.toContain(agencySlug(900));
+    expect(newest).toHaveLength(100);
+    expect(newest.map((e) => e.slug)).toContain(agencySlug(1000));
+    expect(newest.map((e) => e.slug)).not.toContain(agencySlug(900));
     let seen = 0;
     let total = 0;
     for (let page = 1; ; page++) {
-      const answer = await json<{ data: Array<{ slug: string }>; total: number }>(
+      const answer = await json<{ total: number }>(
         call(app, 'GET', `/api/v1/public/events?page=${page}&limit=100`, { key: null }),
       );
       total = answer.total;
-      seen += answer.data.filter((e) => e.slug.startsWith('meridian-meetup-')).length;
-      if (answer.data.length < 100) break;
+      const events = recordsOf<{ slug: string }>('event', answer);
+      seen += events.filter((e) => e.slug.startsWith('meridian-meetup-')).length;
+      if (events.length < 100) break;
     }
     expect(seen).toBe(900);
     expect(total).toBeGreaterThan(900);

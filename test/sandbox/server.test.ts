@@ -2,6 +2,7 @@
 
 import { buildSandbox, sandboxContext, SEED_TENANTS, startSandbox } from '../../sandbox';
 import { NORTHWIND, Receiver, subscribe } from './helpers';
+import { recordsOf } from '../../src/connect/testing';
 
 describe('startSandbox', () => {
   it('listens on 127.0.0.1 (any free port by default) and serves Connect over HTTP', async () => {
@@ -15,7 +16,7 @@ describe('startSandbox', () => {
         headers: { 'X-API-KEY': NORTHWIND.apiKey },
       });
       expect(res.status).toBe(200);
-      expect(((await res.json()) as { data: unknown[] }).data).toHaveLength(1);
+      expect(recordsOf('event', await res.json())).toHaveLength(1);
     } finally {
       await sandbox.close();
     }

@@ -19,6 +19,7 @@ import {
   submissionsOf,
   type Clock,
 } from './helpers';
+import { recordsOf } from '../../src/connect/testing';
 
 const SUBMISSIONS = '/api/v1/integrations/zapier/submissions';
 
@@ -347,10 +348,11 @@ describe('orders', () => {
       'NOT_FOUND',
     );
 
-    const listed = json(
-      await call(app, 'GET', '/api/v1/integrations/zapier/orders?companyId=cmp_northwind&limit=2'),
-    ).data;
-    expect(listed.map((o: { id: string }) => o.id).sort()).toEqual([order.id, failed.id].sort());
+    const listed = recordsOf<{ id: string }>(
+      'order',
+      json(await call(app, 'GET', '/api/v1/integrations/zapier/orders?companyId=cmp_northwind&limit=2')),
+    );
+    expect(listed.map((o) => o.id).sort()).toEqual([order.id, failed.id].sort());
   });
 
   it.each([

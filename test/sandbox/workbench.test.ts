@@ -1,9 +1,10 @@
 // The browser surfaces (map page, embed script), cross-origin access to the public surfaces, and a
 // delivery's body and signature on demand.
 
-import { createHmac } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
+import { signatureOf } from '../../sandbox/wire';
 import { call, deliveriesIdle, eventId, HARBOR, json, LUMEN, makeApp, Receiver, subscribe } from './helpers';
+import { errorOf, recordsOf } from '../../src/connect/testing';
 
 const ORIGIN = { origin: 'https://organizer.example' };
 
@@ -58,9 +59,10 @@ describe('map page /embed/:eventUuid/map/:planId', () => {
   });
 
   it('says why nothing is shown: draft event, unknown or unpublished plan, no venue feature', async () => {
-    const draft = [...json(await call(app, 'GET', '/api/v1/integrations/zapier/events?limit=100')).data].find(
-      (e: { status: string }) => e.status === 'draft',
-    );
+    const draft = recordsOf<{ id: string; status: string }>(
+      'event',
+      json(await call(app, 'GET', '/api/v1/integrations/zapier/events?limit=100')),
+    ).find((e) => e.status === 'draft')!;
     const cases: [string, number, string][] = [
       [`/embed/${draft.id}/map/plan_main`, 404, 'This event is not published.'],
       [`/embed/00000000-0000-4000-8000-000000000000/map/plan_main`, 404, 'This event is not published.'],
@@ -180,14 +182,14 @@ describe('GET /_sandbox/deliveries/:deliveryId', () => {
       expect(shown.body).toBe(received?.raw.toString('utf8'));
       expect(shown.headers['X-Connect-Signature']).toBe(received?.headers['x-connect-signature']);
       expect(shown.headers['X-Connect-Signature']).toBe(
-        `sha256=${createHmac('sha256', hook.secret).update(shown.body).digest('hex')}`,
+        signatureOf(shown.body, hook.secret, Date.parse(received?.body.createdAt)),
       );
       expect(shown).toMatchObject({ deliveryId, type: 'EVENT_CREATED', subscriptionId: hook.id });
       expect(shown.attempts).toEqual([expect.objectContaining({ attempt: 1, state: 'delivered' })]);
 
       const other = await call(app, 'GET', `/_sandbox/deliveries/${deliveryId}`, { key: LUMEN.apiKey });
       expect(other.statusCode).toBe(404);
-      expect(json(other).error).toMatchObject({ code: 'NOT_FOUND', field: 'deliveryId' });
+      expect(errorOf(json(other))).toMatchObject({ code: 'NOT_FOUND', field: 'deliveryId' });
       const none = await call(app, 'GET', '/_sandbox/deliveries/dlv_unknown');
       expect(none.statusCode).toBe(404);
       const noKey = await call(app, 'GET', `/_sandbox/deliveries/${deliveryId}`, { key: null });

@@ -15,7 +15,8 @@ import { authData } from '../support/app';
 import { FakeCache } from '../support/cache';
 import { type VirtualClock, virtualClock } from '../support/clock';
 import { hookBundle, newRegistrationOn, signedDelivery } from '../support/deliveries';
-import { wireError, wireList } from '../../sandbox/wire';
+import { wireDeliveryBody, wireError, wireList, wireObject } from '../../sandbox/wire';
+import { inAppNames } from '../../src/connect/testing';
 
 type Fn = (z: ZObject, bundle: Bundle) => Promise<unknown>;
 
@@ -29,7 +30,7 @@ const CONFIRM_MS = DEFAULT_SECRET_TIMINGS.confirmSeconds * SECOND;
 
 let counter = 0;
 const dated = (t: number, data: Partial<Submission> = {}) =>
-  JSON.stringify({
+  wireDeliveryBody({
     id: `dlv_play_${++counter}`,
     type: 'FORM_SUBMISSION',
     createdAt: new Date(t).toISOString(),
@@ -79,14 +80,17 @@ const playZ = (): ZObject => {
       if (service.failWith !== null) {
         return json(service.failWith, wireError('INTERNAL', 'The service is down.'));
       }
-      return json(200, {
-        id: 'hook_1',
-        event: 'FORM_SUBMISSION',
-        eventId: null,
-        targetUrl: 'https://hooks.zapier.com/hooks/standard/1/play/',
-        secret: service.secret,
-        createdAt: new Date(virtual.now() - HOUR).toISOString(),
-      });
+      return json(
+        200,
+        wireObject({
+          id: 'hook_1',
+          event: 'FORM_SUBMISSION',
+          eventId: null,
+          targetUrl: 'https://hooks.zapier.com/hooks/standard/1/play/',
+          secret: service.secret,
+          createdAt: new Date(virtual.now() - HOUR).toISOString(),
+        }),
+      );
     }
     return json(200, wireList([SAMPLE_EVENT]));
   };
@@ -285,14 +289,15 @@ describe('play 3: a turn-on whose answer is lost', () => {
       content: body === null ? '' : JSON.stringify(body),
       headers: new Headers({ 'content-type': 'application/json', ...headers }),
     });
-    const hookOf = (id: string) => ({
-      id,
-      event: 'FORM_SUBMISSION',
-      eventId: null,
-      targetUrl: live.get(id),
-      secret: `whsec_play3_${id}`,
-      createdAt: new Date(virtual.now()).toISOString(),
-    });
+    const hookOf = (id: string) =>
+      wireObject({
+        id,
+        event: 'FORM_SUBMISSION',
+        eventId: null,
+        targetUrl: live.get(id),
+        secret: `whsec_play3_${id}`,
+        createdAt: new Date(virtual.now()).toISOString(),
+      });
     const request = async (options: {
       url?: string;
       method?: string;
@@ -319,7 +324,7 @@ describe('play 3: a turn-on whose answer is lost', () => {
         reply = answer(201, hookOf(earlier.id), { 'Idempotent-Replayed': 'true' });
       } else {
         const id = `hook_${++made}`;
-        live.set(id, (JSON.parse(body) as { targetUrl: string }).targetUrl);
+        live.set(id, String(inAppNames('hook', JSON.parse(body)).targetUrl));
         if (key !== undefined) keys.set(key, { body, id });
         reply = answer(201, hookOf(id));
       }
