@@ -19,7 +19,7 @@ import { SAMPLE_AGENDA } from '../src/mappers/agenda';
 import { SAMPLE_FLOOR_PLAN } from '../src/mappers/floorPlan';
 import { hookBundle, signedDelivery } from './lib/hookRequest';
 import { meta } from './lib/app';
-import { wireDeliveryBody } from '../sandbox/wire';
+import { wireDeliveryBody, wireError, wireListFrame, wireObject } from '../sandbox/wire';
 
 const ROOT = path.resolve(__dirname, '..');
 const NODE = path.join(ROOT, 'node_modules', '.bin', 'node');
@@ -171,18 +171,25 @@ const registration = (answerBytes: number) => ({
   answers: [{ key: 'essay', label: 'Essay', value: 'a'.repeat(answerBytes) }],
 });
 
-/** A JSON answer written in pieces of about 64 KB as the client reads them, never held whole. */
+/** What the service's list answers open and close with, around their records (sandbox/wire.ts). */
+const LIST = wireListFrame();
+
+/**
+ * A JSON answer written in pieces of about 64 KB as the client reads them, never held whole: a list in the
+ * service's envelope by default; each entry written as the service writes it (`ownId`: a registration's).
+ */
 const writeStreamed = async (
   response: http.ServerResponse,
   head: string,
   count: number,
   entry: (i: number) => unknown,
-  tail = ']}',
+  tail = LIST.close,
+  ownId?: string,
 ) => {
   response.writeHead(200, { 'Content-Type': 'application/json' });
   let piece = head;
   for (let i = 0; i < count; i++) {
-    piece += `${i ? ',' : ''}${JSON.stringify(entry(i))}`;
+    piece += `${i ? ',' : ''}${JSON.stringify(wireObject(entry(i) as object, ownId))}`;
     if (piece.length >= 64 * 1024) {
       if (!response.write(piece)) await new Promise((resolve) => response.once('drain', resolve));
       piece = '';
@@ -198,9 +205,7 @@ const answer = async (holds: Holdings, url: URL, response: http.ServerResponse):
   if (route === paths.events()) {
     const description = html(events.descriptionBytes);
     const unknown = 'z'.repeat(events.unknownBytes);
-    return writeStreamed(response, '{"data":[', events.count, (i) =>
-      eventAt(i, events, description, unknown),
-    );
+    return writeStreamed(response, LIST.open, events.count, (i) => eventAt(i, events, description, unknown));
   }
   if (route === paths.eventWidget('techweek-7')) {
     const page = {
@@ -208,7 +213,7 @@ const answer = async (holds: Holdings, url: URL, response: http.ServerResponse):
       coverImageUrl: null,
     };
     response.writeHead(200, { 'Content-Type': 'application/json' });
-    return void response.end(JSON.stringify(page));
+    return void response.end(JSON.stringify(wireObject(page)));
   }
   if (route === paths.orders() && holds.orders) {
     const lines = Array.from({ length: holds.orders.lines }, (_, i) => ({
@@ -216,7 +221,7 @@ const answer = async (holds: Holdings, url: URL, response: http.ServerResponse):
       quantity: 1,
       unitAmount: 12900,
     }));
-    return writeStreamed(response, '{"data":[', holds.orders.count, (i) => ({
+    return writeStreamed(response, LIST.open, holds.orders.count, (i) => ({
       ...SAMPLE_ORDER,
       id: `ord_${i}`,
       paymentId: `pay_${i}`,
@@ -228,23 +233,32 @@ const answer = async (holds: Holdings, url: URL, response: http.ServerResponse):
   }
   if (route === paths.submissions() && holds.registrationAnswerBytes) {
     const one = registration(holds.registrationAnswerBytes);
-    return writeStreamed(response, '{"data":[', 1, () => one);
+    return writeStreamed(response, LIST.open, 1, () => one, LIST.close, 'submissionId');
   }
   if (route === paths.agendaWidget('techweek-0') && holds.agendaSessions) {
-    const head = `{"eventId":"${uuid(0)}","slug":"techweek-0","timezone":"Europe/Paris","sessions":[`;
-    return writeStreamed(response, head, holds.agendaSessions, (i) => ({
-      ...SAMPLE_AGENDA.sessions[0],
-      id: `ses_${i}`,
-      title: `Session ${i}`,
-      startsAt: new Date(Date.UTC(2026, 11, 1, 8) + i * 60_000).toISOString(),
-    }));
+    const agenda = JSON.stringify(
+      wireObject({ eventId: uuid(0), slug: 'techweek-0', timezone: 'Europe/Paris' }),
+    );
+    const head = `${agenda.slice(0, -1)},"sessions":[`;
+    return writeStreamed(
+      response,
+      head,
+      holds.agendaSessions,
+      (i) => ({
+        ...SAMPLE_AGENDA.sessions[0],
+        id: `ses_${i}`,
+        title: `Session ${i}`,
+        startsAt: new Date(Date.UTC(2026, 11, 1, 8) + i * 60_000).toISOString(),
+      }),
+      ']}',
+    );
   }
   if (route === paths.floorPlan(uuid(0), SAMPLE_FLOOR_PLAN.id) && holds.floorPlanBooths) {
     const { booths: _booths, ...plan } = SAMPLE_FLOOR_PLAN;
     const statuses = ['available', 'held', 'booked', 'booked'];
     return writeStreamed(
       response,
-      `${JSON.stringify(plan).slice(0, -1)},"booths":[`,
+      `${JSON.stringify(wireObject(plan)).slice(0, -1)},"booths":[`,
       holds.floorPlanBooths,
       (i) => ({
         id: `B${i}`,
@@ -255,6 +269,7 @@ const answer = async (holds: Holdings, url: URL, response: http.ServerResponse):
         w: 2,
         h: 2,
       }),
+      ']}',
     );
   }
   const hooks = paths.hook('HOOK').replace(/HOOK$/, '');
@@ -262,11 +277,13 @@ const answer = async (holds: Holdings, url: URL, response: http.ServerResponse):
     response.writeHead(200, { 'Content-Type': 'application/json', Date: new Date().toUTCString() });
     const id = decodeURIComponent(route.slice(hooks.length));
     return void response.end(
-      JSON.stringify({ id, event: 'FORM_SUBMISSION', targetUrl: 'https://hooks.example/x', secret: SECRET }),
+      JSON.stringify(
+        wireObject({ id, event: 'FORM_SUBMISSION', targetUrl: 'https://hooks.example/x', secret: SECRET }),
+      ),
     );
   }
   response.writeHead(404, { 'Content-Type': 'application/json' });
-  response.end(JSON.stringify({ error: { code: 'NOT_FOUND', message: 'not held by this benchmark' } }));
+  response.end(JSON.stringify(wireError('NOT_FOUND', 'not held by this benchmark')));
 };
 
 /** The local service: answers for what the current row holds. */
