@@ -15,6 +15,7 @@ import {
 import { EXIT, main } from '../../scripts/conformance';
 import { type Check, runConformance } from '../../scripts/conformance/index';
 import { captureDelivery } from '../support/capture';
+import { recordsOf } from '../../src/connect/testing';
 
 const NORTHWIND = SEED_TENANTS[0];
 
@@ -322,8 +323,10 @@ describe('what the service answered instead: each difference of dialect named on
 
   it('another envelope of snake_case records: both named, and the records under it checked', async () => {
     const checks = await run(['items-envelope', 'snake-case']);
+    // A contract that came to say snake_case (DIALECT_SWITCHES) has the names taught: only the envelope differs.
+    const names = DIALECT_SWITCHES.includes('snake-case') ? [] : ['dialect.names'];
     expect(checks.filter((c) => c.status === 'differs').map((c) => c.id)).toEqual([
-      'dialect.names',
+      ...names,
       'dialect.envelope',
     ]);
     expect(checks.filter((c) => c.status === 'unchecked')).toEqual([]);
@@ -337,13 +340,17 @@ describe('what the service answered instead: each difference of dialect named on
     expect(checks.filter((c) => c.status === 'unchecked')).toEqual([]);
   });
 
-  it('another error body: the member that carries the code and its spelling, every error then read by meaning', async () => {
-    const found = byId(await run(['error-type']));
-    expect(found.get('dialect.errors')?.detail).toMatch(
-      /^Error bodies carry their code in "type", spelled "not_found" for NOT_FOUND\. Until the app is taught this body it finds no code: a search for something gone would fail instead of finding nothing/,
-    );
-    expect(found.get('hooks.unknown')?.status).toBe('holds');
-  });
+  // Played while the contract's own error body is not `error-type`'s (DIALECT_SWITCHES).
+  (DIALECT_SWITCHES.includes('error-type') ? it.skip : it)(
+    'another error body: the member that carries the code and its spelling, every error then read by meaning',
+    async () => {
+      const found = byId(await run(['error-type']));
+      expect(found.get('dialect.errors')?.detail).toMatch(
+        /^Error bodies carry their code in "type", spelled "not_found" for NOT_FOUND\. Until the app is taught this body it finds no code: a search for something gone would fail instead of finding nothing/,
+      );
+      expect(found.get('hooks.unknown')?.status).toBe('holds');
+    },
+  );
 });
 
 it('words what a user would see for the deviations the issue names', async () => {
@@ -366,17 +373,19 @@ describe('odd records (the odd-record rule of src/connect/records.ts)', () => {
 
   beforeAll(async () => {
     sandbox = await startSandbox();
-    const events = (await sim('GET', '/api/v1/integrations/zapier/events?limit=100')) as {
-      data: Array<{ id: string; slug: string }>;
-    };
-    eventId = events.data.find((e) => e.slug === 'techweek-paris-2026')!.id;
-    const list = (await sim(
-      'GET',
-      `/api/v1/integrations/zapier/submissions?eventId=${eventId}&since=2000-01-01T00:00:00.000Z`,
-    )) as {
-      data: Array<{ submissionId: string }>;
-    };
-    submissionIds = list.data.map((s) => s.submissionId);
+    const events = recordsOf<{ id: string; slug: string }>(
+      'event',
+      await sim('GET', '/api/v1/integrations/zapier/events?limit=100'),
+    );
+    eventId = events.find((e) => e.slug === 'techweek-paris-2026')!.id;
+    const list = recordsOf<{ submissionId: string }>(
+      'submission',
+      await sim(
+        'GET',
+        `/api/v1/integrations/zapier/submissions?eventId=${eventId}&since=2000-01-01T00:00:00.000Z`,
+      ),
+    );
+    submissionIds = list.map((s) => s.submissionId);
   });
   afterAll(() => sandbox.close());
 
@@ -405,10 +414,11 @@ it('sees a registration that becomes visible late, and measures the delay agains
   try {
     const sim = (method: string, path: string, body?: unknown) =>
       sandboxCall<Record<string, unknown>>(sandbox.url, NORTHWIND.apiKey, method, path, body);
-    const events = (await sim('GET', '/api/v1/integrations/zapier/events?limit=100')) as {
-      data: Array<{ id: string; slug: string }>;
-    };
-    const eventId = events.data.find((e) => e.slug === 'techweek-paris-2026')!.id;
+    const events = recordsOf<{ id: string; slug: string }>(
+      'event',
+      await sim('GET', '/api/v1/integrations/zapier/events?limit=100'),
+    );
+    const eventId = events.find((e) => e.slug === 'techweek-paris-2026')!.id;
     await sim('POST', '/_sandbox/submissions', {
       eventId,
       email: 'late.comer@example.com',

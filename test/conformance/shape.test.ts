@@ -64,11 +64,11 @@ describe('counterparts', () => {
 
 describe('envelopes', () => {
   it('quotes the keys, names the list and the paging, with the beginning of the answer', () => {
-    const json = { items: [{ id: 1 }], next: null };
+    const json = { results: [{ id: 1 }], next: null };
     expect(envelopeWords(json, { shown: JSON.stringify(json) }, none)).toBe(
-      'Its top-level keys: "items", "next". "items" is likely what the contract calls "data". "next" (null here) may mean cursor paging, which the app does not follow: it reads one answer per list, so records on a next page would be missed. The answer begins "{"items":[{"id":1}],"next":null}".',
+      'Its top-level keys: "results", "next". "results" is likely what the contract calls "data". "next" (null here) may mean cursor paging, which the app does not follow: it reads one answer per list, so records on a next page would be missed. The answer begins "{"results":[{"id":1}],"next":null}".',
     );
-    expect(alternativeList(json)).toEqual({ key: 'items', items: [{ id: 1 }] });
+    expect(alternativeList(json)).toEqual({ key: 'results', items: [{ id: 1 }] });
     expect(alternativeList([1, 2])).toEqual({ key: null, items: [1, 2] });
     expect(alternativeList({ a: [1], b: [2] })).toBeNull();
     expect(alternativeList({ rows: [1], b: [2] })).toEqual({ key: 'rows', items: [1] });
