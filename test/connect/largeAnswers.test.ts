@@ -221,8 +221,15 @@ describe('answers that are not a complete list', () => {
     const trickle = (everyMs: number, pieces: number, stopAfter?: number) => () => {
       const size = Math.ceil(full.length / pieces);
       let sent = 0;
-      const stream = new Readable({ read() {} });
-      const timer = setInterval(() => {
+      // Stopped with the stream: a read given up leaves no timer running (nor the process waiting on it).
+      const stream = new Readable({
+        read() {},
+        destroy(error, callback) {
+          clearInterval(timer);
+          callback(error);
+        },
+      });
+      const timer: NodeJS.Timeout = setInterval(() => {
         if (stopAfter !== undefined && sent >= stopAfter) return clearInterval(timer);
         stream.push(full.slice(sent * size, (sent + 1) * size));
         sent++;
@@ -231,6 +238,7 @@ describe('answers that are not a complete list', () => {
           stream.push(null);
         }
       }, everyMs);
+      timer.unref();
       return stream;
     };
 
