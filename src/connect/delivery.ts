@@ -12,10 +12,6 @@ import { MAX_JSON_DEPTH, type SafeJson, parseJsonSafely } from './json';
 import { type ObjectSchema, checkRecord, recordLog } from './records';
 import { boundRecord, withCuts } from './bounds';
 import { WebhookDelivery } from './schemas';
-import { readerOf } from './wire';
-
-/** A delivery's envelope under the app's names (its record keeps the wire's until it is checked). */
-const readDeliveryNames = readerOf(WebhookDelivery);
 import {
   findSignatureHeader,
   signatureDigests,
@@ -23,6 +19,10 @@ import {
   signedPayload,
   signedWith,
 } from './signature';
+import { readerOf } from './wire';
+
+/** A delivery's envelope under the app's names (its record keeps the wire's until it is checked). */
+const readDeliveryNames = readerOf(WebhookDelivery);
 
 /** What Zapier hands over of the request that delivered a webhook (`bundle.rawRequest`). */
 export interface RawDelivery {
