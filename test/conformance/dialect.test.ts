@@ -4,7 +4,7 @@
  * the app as it is: one run of the kit names each of the four once, with what the contract says and the
  * operations it breaks, and still checks the records (order, `limit`, `since`) in the dialect it found.
  */
-import { DIALECT_SWITCHES, type Deviation, SEED_TENANTS, startSandbox } from '../../sandbox';
+import { DIALECT_SWITCHES, type Deviation, SEED_TENANTS, sandboxCall, startSandbox } from '../../sandbox';
 import { type Check, runConformance } from '../../scripts/conformance/index';
 import { captureDelivery } from '../support/capture';
 import { SERVICE_SWITCHES } from '../support/serviceDialect';
@@ -94,5 +94,39 @@ it('still checks order, limit and since, in the dialect it found: nothing is lef
     'orders.limit-clamp',
   ]) {
     expect({ id, status: checks.find((c) => c.id === id)?.status }).toEqual({ id, status: 'holds' });
+  }
+});
+
+it('passes over an event larger than it reads while it finds the dialect, and runs to its report', async () => {
+  const sandbox = await startSandbox();
+  const { apiKey, companyId } = SEED_TENANTS[0];
+  try {
+    // The newest event: 150 registrations, more than the 64 KiB this run reads of one answer.
+    const big = await sandboxCall<{ id: string }>(sandbox.url, apiKey, 'POST', '/_sandbox/events', {
+      title: 'Big Day',
+    });
+    for (let i = 0; i < 150; i++) {
+      const person = {
+        eventId: big.id,
+        email: `guest.${i}@example.com`,
+        firstName: 'Guest',
+        lastName: `Number ${i}`,
+      };
+      await sandboxCall(sandbox.url, apiKey, 'POST', '/_sandbox/submissions', {
+        ...person,
+        answers: [{ key: 'note', label: 'Note', value: 'x'.repeat(400) }],
+      });
+    }
+    const found = await runConformance({
+      baseUrl: sandbox.url,
+      apiKey,
+      companyId,
+      maxAnswerBytes: 64 * 1024,
+    });
+    expect(found.find((c) => c.id === 'dialect.names')?.detail).toMatch(/\(event, submission, /);
+    const dialect = found.filter((c) => c.id.startsWith('dialect.'));
+    expect(dialect.map((c) => c.status)).toEqual(['holds', 'holds', 'holds', 'unchecked']);
+  } finally {
+    await sandbox.close();
   }
 });

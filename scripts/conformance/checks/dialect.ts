@@ -19,6 +19,7 @@ import {
 import { paths } from '../../../src/connect/paths';
 import { instantTriggerKeys } from '../../lib/app';
 import { UNKNOWN_EVENT } from './errors';
+import { WHOLE_EVENT_SINCE } from './submissions';
 import {
   type Sample,
   errorDialectOf,
@@ -133,7 +134,7 @@ const errorsCheck = async (run: Run): Promise<{ check: Check; errors: Dialect['e
   // Two things that do not exist, in turn, until one answers an error body with a code in it.
   const answers = [
     await run.probe.get(paths.hook(`hook_conformance_missing_${Date.now()}`)),
-    await run.probe.get(paths.submissions(), { eventId: UNKNOWN_EVENT, since: '2000-01-01T00:00:00.000Z' }),
+    await run.probe.get(paths.submissions(), { eventId: UNKNOWN_EVENT, since: WHOLE_EVENT_SINCE }),
   ];
   const found = answers.map((a) => errorDialectOf(a.json)).find((f) => f !== null) ?? null;
   if (!found) {
