@@ -1,5 +1,5 @@
 /** The command line of `npm run conformance`. */
-import { existsSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { normalizeServiceUrl } from '../../src/connect/config';
 import { pathSegmentProblem } from '../../src/connect/paths';
 
@@ -96,7 +96,7 @@ export const parseArgs = (argv: string[]): Parsed => {
       '--delivery and --secret go together: the delivery, and the secret it was signed with',
     );
   }
-  if (given.delivery !== undefined && !existsSync(given.delivery)) {
+  if (given.delivery !== undefined && !(existsSync(given.delivery) && statSync(given.delivery).isFile())) {
     throw new UsageError(`--delivery ${given.delivery}: no such file`);
   }
   const args = { ...given, baseUrl: checkedBaseUrl(given.baseUrl), apiKey: given.apiKey };

@@ -161,6 +161,25 @@ describe('usage and connection errors (exit 2, before any check)', () => {
       ],
       /--json \/nonexistent-folder\/x\.json: the folder \/nonexistent-folder does not exist/,
     ],
+    [
+      'a delivery without its secret',
+      ['--base-url', 'https://api.example.com', '--api-key', RECOGNISABLE_KEY, '--delivery', __filename],
+      /--delivery and --secret go together/,
+    ],
+    [
+      'a delivery that is a folder',
+      [
+        '--base-url',
+        'https://api.example.com',
+        '--api-key',
+        RECOGNISABLE_KEY,
+        '--delivery',
+        __dirname,
+        '--secret',
+        'whsec_x',
+      ],
+      /--delivery .*: no such file/,
+    ],
   ])('%s: says what is wrong and shows the usage', async (_case, args, message) => {
     const ran = await runMain(args);
     expect(ran.code).toBe(EXIT.stopped);

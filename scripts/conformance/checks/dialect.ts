@@ -233,6 +233,15 @@ const signatureOutcome = (matching: Dialect['signature'] | undefined): Outcome =
   );
 };
 
+/** Whether bodies of `dialect` read as the app's own: the same names, list member and error code. */
+const readsAsApp = (dialect: Dialect): boolean =>
+  dialect.names === DIALECT.names &&
+  JSON.stringify(dialect.renamed) === JSON.stringify(DIALECT.renamed) &&
+  dialect.list.member === DIALECT.list.member &&
+  dialect.list.more === DIALECT.list.more &&
+  dialect.errors.codeMember === DIALECT.errors.codeMember &&
+  dialect.errors.code === DIALECT.errors.code;
+
 /** The four findings, and every later answer read in the dialect found. */
 export const dialectChecks = async (run: Run): Promise<Check[]> => {
   const { samples, events } = await readSamples(run);
@@ -254,9 +263,12 @@ export const dialectChecks = async (run: Run): Promise<Check[]> => {
     errors.check,
     signature.check,
   ];
-  // From here on, every answer is read in the dialect found.
-  const restate = restater(dialect, DIALECT);
-  run.probe.restate = (path, status, json) => restate(json, shapeOfPath(path, status));
+  // From here on, every answer is read in the dialect found (as it came when that is the app's own: a large
+  // answer is not parsed and written again for nothing).
+  if (!readsAsApp(dialect)) {
+    const restate = restater(dialect, DIALECT);
+    run.probe.restate = (path, status, json) => restate(json, shapeOfPath(path, status));
+  }
   run.dialect = dialect;
   return checks;
 };
