@@ -15,6 +15,7 @@ import {
   setup,
   START,
   steady,
+  fiveAndFifteen,
 } from './suitePlay';
 import { Zap } from './harness';
 import type { Failure } from './harness';
@@ -144,10 +145,7 @@ describe('the contract at its worst', () => {
     const burst = START + 2 * HOUR;
     await play({
       server,
-      schedules: [
-        { zap: a, everyMs: 5 * MINUTE },
-        { zap: b, everyMs: 15 * MINUTE, offsetMs: 3 * MINUTE },
-      ],
+      schedules: fiveAndFifteen(a, b),
       from: START,
       to: START + 4 * HOUR,
       arrive: (t) => {
@@ -229,10 +227,7 @@ describe('the contract at its worst', () => {
     for (const zap of [a, b]) for (const id of odd) zap.watched.add(id);
     await play({
       server,
-      schedules: [
-        { zap: a, everyMs: 5 * MINUTE },
-        { zap: b, everyMs: 15 * MINUTE, offsetMs: 7 * MINUTE },
-      ],
+      schedules: fiveAndFifteen(a, b, 7),
       from: START,
       to: START + 4 * HOUR,
       arrive: (t) => {

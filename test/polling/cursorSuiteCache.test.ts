@@ -17,6 +17,7 @@ import {
   START,
   statelessPolls,
   steady,
+  fiveAndFifteen,
 } from './suitePlay';
 import { Zap } from './harness';
 
@@ -30,10 +31,7 @@ describe('the cache is an optimisation: losing it costs bytes, never registratio
     await b.turnOn();
     await play({
       server,
-      schedules: [
-        { zap: a, everyMs: 5 * MINUTE },
-        { zap: b, everyMs: 15 * MINUTE, offsetMs: 3 * MINUTE },
-      ],
+      schedules: fiveAndFifteen(a, b),
       from: START,
       to: START + 2 * HOUR,
       arrive: steady(server, BUSY, 59),
@@ -80,10 +78,7 @@ describe('the cache is an optimisation: losing it costs bytes, never registratio
     const lostAt = START + HOUR;
     await play({
       server,
-      schedules: [
-        { zap: a, everyMs: 5 * MINUTE },
-        { zap: b, everyMs: 15 * MINUTE, offsetMs: 3 * MINUTE },
-      ],
+      schedules: fiveAndFifteen(a, b),
       from: START,
       to: START + 4 * HOUR,
       arrive: steady(server, 3, 71),

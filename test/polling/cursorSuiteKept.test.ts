@@ -15,6 +15,7 @@ import {
   setup,
   START,
   steady,
+  fiveAndFifteen,
 } from './suitePlay';
 import { ScriptedServer, Zap } from './harness';
 
@@ -85,10 +86,7 @@ describe('the kept entry is capped: beyond it, it keeps its newest records', () 
     await b.turnOn();
     await play({
       server,
-      schedules: [
-        { zap: a, everyMs: 5 * MINUTE },
-        { zap: b, everyMs: 15 * MINUTE, offsetMs: 4 * MINUTE },
-      ],
+      schedules: fiveAndFifteen(a, b, 4),
       from: START,
       to: START + 6 * HOUR,
       arrive: withBurst(server),

@@ -37,6 +37,12 @@ export interface Schedule {
   lose?: (t: number) => boolean;
 }
 
+/** Two Zaps of one stream as most plays have them: A every 5 minutes, B every 15, `offsetMin` later. */
+export const fiveAndFifteen = (a: Zap, b: Zap, offsetMin = 3): Schedule[] => [
+  { zap: a, everyMs: 5 * MINUTE },
+  { zap: b, everyMs: 15 * MINUTE, offsetMs: offsetMin * MINUTE },
+];
+
 interface Play {
   server: ScriptedServer;
   schedules: Schedule[];
