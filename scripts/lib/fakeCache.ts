@@ -5,6 +5,12 @@
  */
 export class FakeCache {
   broken = false;
+  /**
+   * The share of calls (0 to 1) that fail, picked by a fixed sequence so that a play replays exactly: half
+   * of them throw at once, the others after a while, as a call that timed out.
+   */
+  failing = 0;
+  private failSeed = 12345;
   /** Every `get` answers `null` and every `set` stores nothing (answers `null`), as a cache that lost its store. */
   nulls = false;
   /** Bytes of JSON read and written, and the largest value written under each key. */
@@ -59,9 +65,21 @@ export class FakeCache {
     return entry;
   }
 
+  /** Throws when this call is one of the failing ones (`broken`, or picked by `failing`). */
+  private async fault(): Promise<void> {
+    if (this.broken) throw new Error('cache unavailable');
+    if (this.failing <= 0) return;
+    this.failSeed = (this.failSeed * 1664525 + 1013904223) >>> 0;
+    const pick = this.failSeed / 2 ** 32;
+    if (pick >= this.failing) return;
+    if (pick < this.failing / 2) throw new Error('cache unavailable');
+    await new Promise((resolve) => setImmediate(resolve));
+    throw new Error('cache call timed out');
+  }
+
   readonly api = {
     get: async (key: string) => {
-      if (this.broken) throw new Error('cache unavailable');
+      await this.fault();
       if (this.nulls) return null;
       const entry = this.live(key);
       if (entry === undefined) return null;
@@ -69,7 +87,7 @@ export class FakeCache {
       return JSON.parse(entry.json) as unknown;
     },
     set: async (key: string, value: unknown, ttl?: number | null, _scope?: unknown, nx?: boolean | null) => {
-      if (this.broken) throw new Error('cache unavailable');
+      await this.fault();
       if (this.nulls) return null;
       if (nx) {
         const won = this.live(key) === undefined;
@@ -84,7 +102,7 @@ export class FakeCache {
       return true;
     },
     delete: async (key: string) => {
-      if (this.broken) throw new Error('cache unavailable');
+      await this.fault();
       return this.store.delete(key);
     },
   };

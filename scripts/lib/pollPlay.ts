@@ -41,6 +41,10 @@ export interface RushScenario {
   afterHours?: number;
   /** How long before the rush the Zaps are turned on, in minutes (150 unless told). */
   turnedOnMin?: number;
+  /** The account's whole cache is emptied once, at the first poll this many minutes after the rush began. */
+  loseCacheAtMin?: number;
+  /** The share of cache calls that fail (throw, or time out). */
+  cacheFailing?: number;
 }
 
 const LATIN =
@@ -97,6 +101,8 @@ export class RushService {
   bytesSent = 0;
   /** The largest resident set seen while an answer streamed out (the app reading it). */
   peakRss = 0;
+  /** CPU time spent making answers (microseconds): the service's work, not the app's. */
+  cpuMicros = 0;
 
   add(createdMs: number, bytes: number, script: 'latin' | 'cyrillic'): void {
     const n = this.regs.length;
@@ -137,6 +143,11 @@ export class RushService {
 
   /** The answer in chunks of 16 KiB, as an HTTPS answer arrives (a TLS record at most). */
   private *body(sinceMs: number): Generator<Buffer> {
+    let since = process.cpuUsage();
+    const made = () => {
+      const used = process.cpuUsage(since);
+      this.cpuMicros += used.user + used.system;
+    };
     const CHUNK = 16 * 1024;
     let pending: Buffer[] = [Buffer.from(LIST_FRAME.open)];
     let size = pending[0]?.length ?? 0;
@@ -157,13 +168,16 @@ export class RushService {
       let at = 0;
       for (; at + CHUNK <= all.length; at += CHUNK) {
         this.bytesSent += CHUNK;
+        made();
         yield all.subarray(at, at + CHUNK);
+        since = process.cpuUsage();
       }
       pending = [all.subarray(at)];
       size = all.length - at;
     }
     const end = Buffer.concat([...pending, Buffer.from(LIST_FRAME.close)]);
     this.bytesSent += end.length;
+    made();
     yield end;
   }
 
@@ -214,6 +228,8 @@ export interface PlayedPoll {
   cacheRead: number;
   cacheWritten: number;
   rss: number;
+  /** CPU time of the app's poll (user and system, ms), without the service's making of its answer. */
+  cpuMs: number;
 }
 
 /** One Zap of the stream, as the play ends. */
@@ -316,7 +332,10 @@ const pollOf = async (
 ): Promise<PlayedPoll> => {
   const { service, cache } = play;
   const [sent, read, written] = [service.bytesSent, cache.bytesRead, cache.bytesWritten];
+  const [cpu, made] = [process.cpuUsage(), service.cpuMicros];
   const items = (await play.perform(play.z, bundle({}))) as Array<{ id: string }>;
+  const used = process.cpuUsage(cpu);
+  const cpuMs = (used.user + used.system - (service.cpuMicros - made)) / 1000;
   let fresh = 0;
   for (const item of items) {
     if (zap.seen.has(item.id)) continue;
@@ -344,6 +363,7 @@ const pollOf = async (
     cacheRead: cache.bytesRead - read,
     cacheWritten: cache.bytesWritten - written,
     rss,
+    cpuMs,
   };
 };
 
@@ -397,7 +417,9 @@ export const playRush = async (
   const service = new RushService();
   populate(service, s, maxEnd);
   const cache = new FakeCache(() => service.now);
+  cache.failing = s.cacheFailing ?? 0;
   const z = rushZ(service, cache);
+  let loseAt = s.loseCacheAtMin === undefined ? Infinity : PLAY_START + s.loseCacheAtMin * MINUTE;
   const play = { service, cache, perform, z };
   const realNow = Date.now;
   Date.now = () => service.now;
@@ -428,6 +450,10 @@ export const playRush = async (
       if (zap.next >= maxEnd || zap.next > drainedAt + (s.afterHours ?? 3) * HOUR) break;
       betweenPolls(cache, polls.length);
       service.now = zap.next;
+      if (service.now >= loseAt) {
+        cache.evict();
+        loseAt = Infinity;
+      }
       zap.lastStart = service.now;
       zap.next += zap.every;
       polls.push(await pollOf(play, zap, index, previous));

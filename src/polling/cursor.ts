@@ -73,15 +73,7 @@ import {
 } from './state';
 import type { PollTimings } from './timings';
 import type { OwedSelection, PollSelection, WindowPoll } from './window';
-import {
-  type OwedEntry,
-  type OwedIndex,
-  type ShareRead,
-  type ShareRef,
-  newerIndex,
-  owedStore,
-  turnOf,
-} from './owed';
+import { type OwedEntry, type OwedIndex, type ShareRead, newerIndex, owedStore, turnOf } from './owed';
 
 /** One poll of a since-stream, from `openPoll` to `closePoll`. */
 export interface SincePoll extends WindowPoll {
@@ -140,9 +132,10 @@ export const openPoll = async (
   const plan: Plan = planPoll(stream.kind, state ?? null, started, keptRead?.kept.settled ?? null, timings);
   const owedIndex = polling ? newerIndex(owedOwn, state?.owed) : newerIndex(null, null);
   const owed = await owedShares.readShares(turnOf(owedIndex, started, timings));
-  // Shares the cache lost are read again from the service: the poll's one request covers their ranges.
+  // Shares the cache lost are read again from the service: the poll's one request covers their ranges,
+  // from just before their first position (a record made at `from.ms` with a later id is in the range).
   const since = owed.reduce(
-    (oldest, share) => (share.entries ? oldest : Math.min(oldest, share.ref.from.ms)),
+    (oldest, share) => (share.entries ? oldest : Math.min(oldest, share.ref.from.ms - 1)),
     plan.since,
   );
   // The run's time so far counts (the event's lookup, a wait for another poll): the request ends by the
@@ -164,12 +157,16 @@ export const openPoll = async (
     owed,
     kept: keptRead?.kept ?? null,
     offset: state?.offset ?? null,
+    known: !!state || !!keptRead,
     plan,
     started,
     now,
     timings,
   };
 };
+
+/** The state a Zap turned on starts a stream with: nothing known yet, nothing owed. */
+const BORN: CursorState = { v: 2, checkpoints: [], base: null, floor: null, offset: null };
 
 /** Re-reads the state just before writing, so that concurrent polls of a stream lose as little as possible. */
 const writeState = async (poll: SincePoll, change: (fresh: CursorState | null) => CursorState) => {
@@ -239,21 +236,34 @@ const closeOwed = async <R>(
 ): Promise<OwedIndex | null> => {
   const store = owedStore(poll.cache, poll.key, poll.timings);
   const added = await store.writeShares(spilled);
-  const refilled = new Map<string, ShareRef>();
+  const replaced = new Set<string>();
+  const returned = new Set(owed.returned);
+  // A share read again from the service becomes shares of its records (the turn it began goes on in
+  // them) and a share of the range it could not hold.
   for (const { ref, entries, rest } of owed.refilled) {
-    refilled.set(ref.id, await store.rewrite(ref, entries));
+    const shares = await store.writeShares(entries);
+    replaced.add(ref.id);
+    const started = owed.returned.has(ref.id) ? (ref.t ?? poll.now()) : undefined;
+    for (const share of shares) {
+      added.push(started === undefined ? share : { ...share, t: started });
+      if (started !== undefined) returned.add(share.id);
+    }
     if (rest) added.push(store.rangeShare(rest.from, rest.to, poll.timings.owedShareBytes));
   }
   for (const range of owed.ranges)
     added.push(store.rangeShare(range.from, range.to, poll.timings.owedShareBytes));
   const fresh = newerIndex(await store.readIndex(null), poll.owedIndex);
-  const change = { returned: owed.returned, turn: owed.turn, refilled, added };
+  const change = { returned, turn: owed.turn, replaced, added };
   return store.close(fresh, change, poll.now());
 };
 
 /** Records the poll once its answer was built from `selection` (a Zap being turned on records nothing). */
 export const closePoll = async <R>(poll: SincePoll, selection: PollSelection<R>): Promise<void> => {
-  if (poll.kind === 'dedupe') return;
+  // A Zap turned on on a stream without a state starts it: nothing before it is owed to any Zap.
+  if (poll.kind === 'dedupe') {
+    if (!poll.state) await writeState(poll, (fresh) => fresh ?? BORN);
+    return;
+  }
   const { checkpoint, base, offset, kept } = selection;
   const { state, timings } = poll;
   const spilled = kept

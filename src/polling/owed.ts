@@ -92,7 +92,8 @@ export interface OwedChange {
   returned: Set<string>;
   /** The shares of the turn the poll read (returned or not). */
   turn: ShareRef[];
-  refilled: Map<string, ShareRef>;
+  /** Shares read again from the service and written as new shares (in `added`): they leave the index. */
+  replaced: Set<string>;
   added: ShareRef[];
 }
 
@@ -102,12 +103,12 @@ export interface OwedChange {
  */
 const nextIndex = (fresh: OwedIndex, change: OwedChange, now: number, timings: PollTimings) => {
   const done = (ref: ShareRef) => ref.t !== undefined && ref.t <= now - timings.owedTurnMs;
-  const mine = new Map(change.turn.map((ref) => [ref.id, change.refilled.get(ref.id) ?? ref]));
+  const mine = new Map(change.turn.map((ref) => [ref.id, ref]));
   const shares: ShareRef[] = [];
   const cleared: string[] = [];
   for (const ref of [...fresh.shares, ...change.added]) {
     const current = mine.get(ref.id) ?? ref;
-    if (done(current)) {
+    if (done(current) || change.replaced.has(ref.id)) {
       cleared.push(ref.id);
       continue;
     }
@@ -185,30 +186,17 @@ export const owedStore = (cache: AccountCache, key: string, timings: PollTimings
 
     writeShares,
 
-    /** A share of a range only: its records are read from the service at its turn. */
+    /**
+     * A share of a range only: its records are read from the service at its turn. Its positions are
+     * copies: core refuses to store a value that holds one object twice (the state's base, say).
+     */
     rangeShare: (from: Position, to: Position, b: number): ShareRef => ({
       id: randomUUID().slice(0, 12),
       g: '',
-      from,
-      to,
+      from: { ms: from.ms, id: from.id },
+      to: { ms: to.ms, id: to.id },
       b,
     }),
-
-    /** A share read again from the service, written back (`entries` oldest first, within its range). */
-    rewrite: async <R>(ref: ShareRef, entries: Array<OwedEntry<R>>): Promise<ShareRef> => {
-      const g = randomUUID().slice(0, 8);
-      const packed = pack({ g, e: entries });
-      if (packed.length > timings.cacheValueBytes) return ref;
-      await share(ref.id).write(packed);
-      return {
-        ...ref,
-        g,
-        b: Math.max(
-          ref.b,
-          entries.reduce((n, entry) => n + entryBytes(entry), 0),
-        ),
-      };
-    },
 
     /**
      * The index after a poll's `change`, merged with `fresh` (the index as it is now: a concurrent poll may

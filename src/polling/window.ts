@@ -102,6 +102,8 @@ export interface WindowPoll {
   owed?: Array<ShareRead<unknown>>;
   /** The client's clock minus the service's, as the stream last measured it. */
   offset: number | null;
+  /** Whether the stream's state or kept entry was found: without either, what a Zap may lack is unknown. */
+  known: boolean;
   started: number;
   now: () => number;
   timings: PollTimings;
@@ -166,7 +168,7 @@ export class PollWindow<R extends { createdAt: string }> {
       if (!share.entries)
         this.refills.set(
           share.ref,
-          new FirstWithin<Entry<R>>(timings.owedShareBytes, comparePositions, (entry) => entry.bytes),
+          new FirstWithin<Entry<R>>(timings.answerBudgetBytes, comparePositions, (entry) => entry.bytes),
         );
     this.run = runOf<R>(poll.kind, poll.plan.mode, timings.answerBudgetBytes, timings.maxDedupeItems);
     this.rerun = runOf<R>(poll.kind, poll.plan.mode, timings.answerBudgetBytes, timings.maxDedupeItems);
@@ -321,6 +323,11 @@ export class PollWindow<R extends { createdAt: string }> {
         from: lastFit ? { ms: lastFit.ms, id: lastFit.id } : poll.plan.after,
         to: poll.plan.returned,
       });
+    // Nothing known of the stream (its state and kept entry lost, or its first poll): what some Zap may
+    // lack reaches back as far as a poll ever reads, up to the newest records this poll returns. It is
+    // owed as a range, read again from the service in parts.
+    if (poll.plan.mode === 'stateless' && !poll.known)
+      owed.ranges.push({ from: at(poll.started - poll.timings.lookbackMs), to: lastLeft ?? poll.plan.after });
     const returned = [...answered0, ...owedOut].sort(comparePositions);
     const records = returned.map((entry) => entry.record).reverse();
 

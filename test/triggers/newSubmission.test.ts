@@ -46,6 +46,19 @@ const serveEvents = () =>
     .query({ limit: '100' })
     .reply(200, wireList([SAMPLE_EVENT]));
 
+/**
+ * Turns a Zap on (Zapier's first run of a trigger, on an empty cache): it starts the stream's state, so that
+ * the first scheduled poll knows nothing is owed (a stream without a state, its cache lost, owes what it
+ * cannot return of the last day).
+ */
+const turnOn = async () => {
+  nock(BASE_URL)
+    .get(paths.submissions())
+    .query((query) => 'eventId' in query)
+    .reply(200, wireList([]), { Date: new Date(clock.now).toUTCString() });
+  await poll({ meta: { isPopulatingDedupe: true }, fresh: true });
+};
+
 let clock: ReturnType<typeof controlClock>;
 beforeEach(() => {
   clock = controlClock();
@@ -81,10 +94,11 @@ describe('a scheduled poll', () => {
   });
 
   it('then reads only after the newest settled point, and returns what the stream keeps for 150 minutes', async () => {
+    await turnOn();
     const queries: Array<Record<string, string>> = [];
     serveSubmissions([submissionAt('sub_a', T0 - 3 * MINUTE)], queries);
     serveEvents();
-    await poll({ fresh: true });
+    await poll();
     expect(queries[0]).toEqual({ eventId: EVENT_ID, since: iso(T0 - 80 * MINUTE - 1) });
 
     // Everything made before the first answer minus the visibility delay (2 min) and the margin (30 s) was
@@ -112,6 +126,7 @@ describe('a scheduled poll', () => {
   });
 
   it('a slow poll settles less: its whole duration comes off the service clock of its answer', async () => {
+    await turnOn();
     const queries: Array<Record<string, string>> = [];
     serveEvents();
     // The service dates its answer when the poll starts; reading it takes 20 s of the client's clock.
@@ -126,7 +141,7 @@ describe('a scheduled poll', () => {
         clock.advance(20_000);
         return [200, wireList([submissionAt('sub_a', T0 - 3 * MINUTE)]), { Date: date }];
       });
-    await poll({ fresh: true });
+    await poll();
     clock.advance(5 * MINUTE);
     serveSubmissions([], queries);
     expect((await poll()).map((item) => item.id)).toEqual(['sub_a']);
@@ -134,10 +149,11 @@ describe('a scheduled poll', () => {
   });
 
   it('without its kept records (evicted, or over the cap), reads from the newest poll older than the hold', async () => {
+    await turnOn();
     const queries: Array<Record<string, string>> = [];
     serveSubmissions([submissionAt('sub_a', T0 - 3 * MINUTE)], queries);
     serveEvents();
-    await poll({ fresh: true });
+    await poll();
     clock.advance(51 * MINUTE);
     serveSubmissions([], queries);
     await poll();
@@ -213,7 +229,7 @@ describe('turning a Zap on (isPopulatingDedupe)', () => {
     expect(items[1499]).toEqual({ id: 'sub_0000' });
   });
 
-  it('writes no state: the next scheduled poll is stateless', async () => {
+  it('starts the stream with nothing owed: the next scheduled poll is stateless and owes nothing', async () => {
     const queries: Array<Record<string, string>> = [];
     serveSubmissions([submissionAt('sub_a', T0 - 2 * HOUR)], queries);
     await poll({ meta: { isPopulatingDedupe: true }, fresh: true });
@@ -255,10 +271,11 @@ describe('the editor test (isLoadingSample)', () => {
 
 describe('failures lose nothing', () => {
   it('a 500 is a clear error, and for an hour the next polls ask from as far back as it would have returned', async () => {
+    await turnOn();
     const queries: Array<Record<string, string>> = [];
     serveSubmissions([submissionAt('sub_a', T0 - 10 * MINUTE)], queries);
     serveEvents();
-    await poll({ fresh: true });
+    await poll();
 
     clock.advance(5 * MINUTE);
     nock(BASE_URL).get(paths.submissions()).query(true).reply(500, wireError('INTERNAL', 'db down'));

@@ -1,0 +1,48 @@
+/**
+ * The cache is an optimisation, even when it loses several keys of the stream at once, or all of them, in
+ * the middle of a rush that the slower Zaps are still catching up on: every Zap still gets every
+ * registration, what may be owed is read again from the service. The rush's registrations are made at
+ * whole seconds (`…:00.000Z`), where a range read again must start just before its first position.
+ */
+import { playRush } from '../../scripts/lib/pollPlay';
+import type { FakeCache } from '../../scripts/lib/fakeCache';
+import { perform, scenario, timings } from './faultPlay';
+
+/** Polls of the play (about 220) at which the slower Zaps are still catching up on the rush. */
+const CATCHING_UP = [74, 92, 128];
+
+const expectNothingLost = async (hook: (cache: FakeCache, poll: number) => void) => {
+  const played = await playRush(scenario, perform, hook);
+  expect(played.zaps.map((zap) => zap.lost)).toEqual([0, 0, 0]);
+  for (const zap of played.zaps) expect(zap.wholeRushMs).toBeLessThan(Infinity);
+  expect(Math.max(...played.polls.map((poll) => poll.answer))).toBeLessThan(timings.answerLimitBytes);
+  return played;
+};
+
+describe('three Zaps through a rush, several keys of the stream lost at once', () => {
+  it.each(CATCHING_UP)(
+    'the whole cache lost at poll %i, while the slower Zaps catch up: every Zap gets every registration',
+    async (at) => {
+      await expectNothingLost((cache, poll) => {
+        if (poll === at) cache.evict();
+      });
+    },
+  );
+
+  it('the whole cache lost three times: every Zap gets every registration', async () => {
+    await expectNothingLost((cache, poll) => {
+      if (CATCHING_UP.includes(poll)) cache.evict();
+    });
+  });
+
+  it.each([69, 94, 119])(
+    'the kept entry, the owed index and every owed share lost together at poll %i (registrations at whole seconds): every Zap gets every registration',
+    async (at) => {
+      const played = await expectNothingLost((cache, poll) => {
+        if (poll !== at) return;
+        for (const key of cache.keys()) if (/:kept$|:owed$|:owed:[^:]+$/.test(key)) cache.drop(key);
+      });
+      expect(played.polls.length).toBeGreaterThan(at);
+    },
+  );
+});
