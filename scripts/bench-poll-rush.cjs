@@ -11,7 +11,8 @@ const { playRush } = require(path.resolve(outDir, 'scripts', 'lib', 'pollPlay.js
 
 const main = async () => {
   const perform = App.triggers.new_submission.operation.perform;
-  const played = await playRush(JSON.parse(scenario), perform, () => global.gc?.());
+  const tell = (line) => process.stderr.write(`PROGRESS ${line}\n`);
+  const played = await playRush(JSON.parse(scenario), perform, () => global.gc?.(), tell);
   process.stdout.write(`RESULT ${JSON.stringify(played)}\n`);
 };
 

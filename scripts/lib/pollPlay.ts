@@ -20,6 +20,8 @@ const HOUR = 60 * MINUTE;
 export const PLAY_START = 1_800_000_000_000;
 const BASE_URL = 'https://api.rush.test';
 const COMMA = Buffer.from(',');
+/** How often a long play tells how far it is (real time). */
+const PROGRESS_MS = 20_000;
 /** A registration may become visible up to 2 minutes after it is made (the contract). */
 const VISIBILITY_MS = 2 * MINUTE;
 
@@ -412,7 +414,10 @@ export const playRush = async (
    * may damage the cache.
    */
   betweenPolls: (cache: FakeCache, poll: number) => void = () => undefined,
+  /** Told how far the play is, every `PROGRESS_MS` of real time at most (a long play shows it runs). */
+  progress: (line: string) => void = () => undefined,
 ): Promise<Played> => {
+  let told = performance.now();
   const maxEnd = PLAY_START + (s.maxHours ?? 30) * HOUR;
   const service = new RushService();
   populate(service, s, maxEnd);
@@ -457,6 +462,13 @@ export const playRush = async (
       zap.lastStart = service.now;
       zap.next += zap.every;
       polls.push(await pollOf(play, zap, index, previous));
+      if (performance.now() - told >= PROGRESS_MS) {
+        told = performance.now();
+        const had = zaps.map((z) => (z.wholeAt < Infinity ? 'yes' : 'no')).join('/');
+        progress(
+          `${s.name}: minute ${Math.round((service.now - PLAY_START) / MINUTE)} of the rush, ${polls.length} polls, Zaps with the whole rush: ${had}`,
+        );
+      }
       previous = service.now;
       if (zap.wholeAt === Infinity && rushIds.every((r) => zap.seen.has(service.idOf(r.n))))
         zap.wholeAt = service.now;

@@ -80,6 +80,8 @@ export class ScriptedServer {
   private failNext: Failure | null = null;
   /** How far ahead of the server's clock the next answer's `Date` header is (then back to 0). */
   dateAheadNextMs = 0;
+  /** How the `Date` header (whole seconds) rounds the server's clock: down, as most servers do, or up. */
+  dateRounding: 'down' | 'up' = 'down';
 
   /**
    * A registration; `lean` ones carry only what identifies them (bursts: cheaper to play, same logic).
@@ -146,7 +148,9 @@ export class ScriptedServer {
     this.dateAheadNextMs = 0;
     const all: Record<string, string> = {
       'content-type': 'application/json',
-      date: new Date(this.now + ahead).toUTCString(),
+      date: new Date(
+        this.dateRounding === 'up' ? Math.ceil((this.now + ahead) / 1000) * 1000 : this.now + ahead,
+      ).toUTCString(),
       ...headers,
     };
     return { status, content: body, headers: { get: (name: string) => all[name.toLowerCase()] ?? null } };
