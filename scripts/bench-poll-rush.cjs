@@ -7,10 +7,18 @@ const path = require('node:path');
 const [outDir, scenario] = process.argv.slice(2);
 console.log = () => undefined;
 const App = require(path.resolve(outDir, 'index.js')).default;
-const { playRush } = require(path.resolve(outDir, 'scripts', 'lib', 'pollPlay.js'));
+const { playClock, playRush } = require(path.resolve(outDir, 'scripts', 'lib', 'pollPlay.js'));
+
+const { newSubmissionTrigger } = require(path.resolve(outDir, 'src', 'triggers', 'newSubmission.js'));
+const { pollTimings } = require(path.resolve(outDir, 'src', 'polling', 'index.js'));
 
 const main = async () => {
-  const perform = App.triggers.new_submission.operation.perform;
+  // The app's trigger with the polling room's run limit of a long play (a slow machine never reaches it),
+  // on a clock that moves on during a poll; its answers are App's (the same declaration).
+  void App;
+  const timings = pollTimings({ runLimitMs: 600_000 });
+  const trigger = newSubmissionTrigger({ timings, clock: playClock() });
+  const perform = trigger.operation.perform;
   const tell = (line) => process.stderr.write(`PROGRESS ${line}\n`);
   const played = await playRush(JSON.parse(scenario), perform, () => global.gc?.(), tell);
   process.stdout.write(`RESULT ${JSON.stringify(played)}\n`);

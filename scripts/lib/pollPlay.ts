@@ -201,6 +201,30 @@ export class RushService {
   }
 }
 
+/**
+ * The app's clock in a play: the play's clock (`Date.now`, set before each poll), moving on with real time
+ * while a poll runs, as it does at Zapier, so that a poll waiting for another one's turn sees its wait end.
+ */
+export const playClock = () => {
+  let seen = Date.now();
+  let since = performance.now();
+  return {
+    now: () => {
+      const play = Date.now();
+      if (play !== seen) [seen, since] = [play, performance.now()];
+      return play + (performance.now() - since);
+    },
+    sleep: (ms: number, signal?: AbortSignal) =>
+      new Promise<void>((wake) => {
+        const timer = setTimeout(wake, ms);
+        signal?.addEventListener('abort', () => {
+          clearTimeout(timer);
+          wake();
+        });
+      }),
+  };
+};
+
 /** `z` over the service and the cache. */
 export const rushZ = (service: RushService, cache: FakeCache): ZObject =>
   ({

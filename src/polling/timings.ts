@@ -138,7 +138,7 @@ export const pollTimings = (overrides: Partial<PollFacts> = {}): PollTimings => 
     answerBudgetBytes: f.answerLimitBytes - f.answerMarginBytes,
     keptCapBytes: f.cacheValueBytes,
     keptUnpackedCapBytes: 64 * MIB,
-    keptRecentBytes: Math.floor((f.answerLimitBytes - f.answerMarginBytes) / 2),
+    keptRecentBytes: Math.floor((f.answerLimitBytes - f.answerMarginBytes) / 4),
     owedTurnMs: f.longestIntervalMs + f.jitterMs,
     owedShareBytes: Math.floor((f.answerLimitBytes - f.answerMarginBytes) / 16),
     owedTtlSeconds: (2 * f.lookbackDayMs) / SECOND,

@@ -4,9 +4,10 @@
  * registration, what may be owed is read again from the service. The rush's registrations are made at
  * whole seconds (`…:00.000Z`), where a range read again must start just before its first position.
  */
-import { playRush } from '../../scripts/lib/pollPlay';
+import { playClock, playRush } from '../../scripts/lib/pollPlay';
 import type { FakeCache } from '../../scripts/lib/fakeCache';
 import { perform, scenario, timings } from './faultPlay';
+import { performWith } from './harness';
 
 /** Polls of the play (about 220) at which the slower Zaps are still catching up on the rush. */
 const CATCHING_UP = [74, 92, 128];
@@ -18,6 +19,22 @@ const expectNothingLost = async (hook: (cache: FakeCache, poll: number) => void)
   expect(Math.max(...played.polls.map((poll) => poll.answer))).toBeLessThan(timings.answerLimitBytes);
   return played;
 };
+
+describe('three Zaps through a rush, 5% of cache calls failing (throwing, or timing out)', () => {
+  it('every Zap gets every registration, about as soon as without faults', async () => {
+    // A poll that finds the turn of another one (whose lease a failed call left) waits for it: the app's
+    // clock moves on during a poll.
+    const clock = playClock();
+    const failing = await playRush({ ...scenario, cacheFailing: 0.05 }, performWith(timings, clock));
+    expect(failing.zaps.map((zap) => zap.lost)).toEqual([0, 0, 0]);
+    const sound = await playRush(scenario, perform);
+    for (const [i, zap] of failing.zaps.entries()) {
+      expect(zap.wholeRushMs).toBeLessThan(Infinity);
+      // No timing: minutes of the play's clock, at most twice those without faults.
+      expect(zap.wholeRushMs).toBeLessThanOrEqual(2 * (sound.zaps[i]?.wholeRushMs ?? 0));
+    }
+  });
+});
 
 describe('three Zaps through a rush, several keys of the stream lost at once', () => {
   it.each(CATCHING_UP)(
