@@ -4,7 +4,6 @@
  * all kept. Never a failed list for one record.
  */
 import { type LogLine, recordFailures, recordLog } from '../connect';
-import { POLL_TIMINGS } from '../polling';
 
 export interface EachRule<R> {
   /** The record in a user's words: "registration". */
@@ -43,8 +42,12 @@ export const mapEach = <R, I>(records: readonly R[], rule: EachRule<R>, map: (re
   return items;
 };
 
-/** What one answer's items may add up to: the polling room's budget, under Zapier's 6 MiB. */
-export const ANSWER_BUDGET_BYTES = POLL_TIMINGS.answerBudgetBytes;
+/** Zapier stashes an answer of 6 MiB or more (`JSON.stringify` of the result, UTF-8 bytes). */
+export const ANSWER_LIMIT_BYTES = 6 * 1024 * 1024;
+/** Kept below the limit: the brackets and what the sizing of an item could miss. */
+export const ANSWER_MARGIN_BYTES = 8 * 1024;
+/** What one answer's items may add up to (the polling room's budget too), under Zapier's 6 MiB. */
+export const ANSWER_BUDGET_BYTES = ANSWER_LIMIT_BYTES - ANSWER_MARGIN_BYTES;
 
 /**
  * The first `items` (newest first) whose JSON fits in one answer (`ANSWER_BUDGET_BYTES`, UTF-8, each item and

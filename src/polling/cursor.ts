@@ -1,61 +1,21 @@
 /**
- * The memory of polling triggers whose endpoint takes only `since` (no limit, no order): how far back each
- * poll asks, which records it returns, and what it remembers. In short:
+ * The open and the close of a poll (steps 3 and 6 of the door comment in index.ts, which tells the figures):
+ * the stream's state (checkpoints, base, floor, clock offset and a copy of the owed index, state.ts), its
+ * kept entry (kept.ts) and its owed shares (owed.ts) are read, the window planned (state.ts), and after the
+ * answer everything is written back, each write re-reading what it merges with so that concurrent polls of
+ * a stream lose as little as possible and each write is true on its own.
  *
- * - Zapier cannot tell apart the Zaps of one account that poll the same event with the same filter: they share
- *   one stream, and one state kept with `z.cache`. Nothing in it is per Zap.
- * - The stream keeps the records its polls returned (`kept`, in their own cache entry, compressed, see
- *   kept.ts): every poll returns the records it reads that no poll returned yet first (oldest first, up to
- *   the answer budget: 6 MiB less a margin, in UTF-8 bytes of the items), then, in what is left, each kept
- *   record again (oldest first) for `keptMs` (150 minutes) after the poll that first returned
- *   it, longer than the longest gap between two polls of a Zap polled every 15 minutes that Zapier holds 2
- *   hours. Every Zap therefore polls at least once while the record is returned, and Zapier's dedupe drops
- *   the repeats. The kept entry says up to which position (`settled`) it holds every record: the service's
- *   clock when the poll's request started (its `Date` header minus the poll so far, else the newest
- *   `createdAt` read; never later than the app's own clock, nor than it minus the offset earlier polls
- *   measured) minus the 2-minute visibility delay and 30 s. A poll reads only the records after it:
- *   steady polls download what is new and the last 2.5 minutes again, never the kept records.
- * - An entry over 1 MB compressed, or whose records some Zap on time may lack add up to more than half an
- *   answer, keeps its newest records and stays in use: first the records every Zap on time has had leave
- *   it (returned more than `holdMs` ago, not waiting for a rush to drain), then the oldest of the others,
- *   which become owed shares (owed.ts): under keys of their own, returned whole by every poll for
- *   `owedTurnMs` in their turn, read again from the service when the cache lost them. So every record
- *   reaches every Zap of the stream that polls on time, whatever its interval and however large the rush;
- *   a rush reaches the slowest Zap at about an answer (6 MiB) per `owedTurnMs`. Its settled position does
- *   not move, so polls still read only after it; a record that left it after that position is listed by
- *   id, so that the polls that read it again do not take it for new.
- * - A missing or unreadable entry, or one that unpacks to more than its cap, is not used: the poll reads its
- *   window from the checkpoints instead, as below, and keeps what it returned; what of that window it
- *   could not return again becomes an owed share of a range only, read from the service at its turn. A record may then stop being
- *   returned only after every poll of the stream returned it during `holdMs` (50 minutes): longer than the
- *   longest gap between two polls of one Zap on time (15 minutes between polls, up to 30 minutes of delay,
- *   and a margin). Kept records are returned longer than that, so either way holds.
- * - The state (a small entry, merged by every poll) is a list of checkpoints: a successful poll answered at
- *   `t` (the service's clock) and every record up to its position `(ms, id)` was visible then and returned by
- *   it. That position is the last record it returned, or its answer time minus the 2 minutes a record may
- *   take to become visible and a margin, whichever is older. Without kept records a poll reads from the
- *   position of the newest checkpoint older than `holdMs` (the anchor) and returns what it reads, oldest
- *   first, up to the answer budget; the rest follows.
- * - Without a state (first poll, evicted or failing cache) a poll is stateless: it reads the last
- *   `statelessMs` (80 minutes: an hour without a poll, the visibility delay, a margin and the clock skew) and
- *   returns the newest records of it; each Zap's own polls then overlap, so steady traffic is never missed.
- *   It still writes its checkpoint, with the start of its window as the state's `base`: the lower bound the
- *   new state knows to be covered, and keeps what it read.
- * - A failed poll leaves a floor: for an hour after the last failure, every poll of the stream asks from at
- *   least where the failed one asked (or its oldest kept record), so that the Zap that failed finds what it
- *   missed.
- * - The scheduled polls of a stream take turns (index.ts, `oneAtATime`): one that starts while another is
- *   under way waits for it (8 s at most), then reads only what follows the kept records it left. Past that
- *   bound, or without a cache, polls run concurrently, which stays correct:
- *   concurrent polls of a stream re-read the state just before writing and merge: the merge can only widen
- *   later windows (later `t`, smaller `ms`, lower base and floor). The kept entry's writes (a piece of
- *   its tail each poll, the whole entry now and then) do not wait for each other: the last one wins, each is true on
- *   its own (what it holds up to its settled position), and a record it lacks is after that position, so
- *   the next poll reads it again.
- * - No position a poll starts after is later than what the app's own clock says was visible: a stored
- *   position from a clock ahead makes the poll read more, never skip.
- * - A Zap being turned on reads ids only, over a window wider than any later poll's (a day and 45 minutes).
- */ import type { Bundle, ZObject } from 'zapier-platform-core';
+ * - A kept entry's settled position is trusted only up to what the app's own clock allows and what the
+ *   stream's newest checkpoint allows (both less the settle time): an entry from a clock ahead, or tampered
+ *   with, makes the poll read more, never skip.
+ * - A stream with neither state nor kept entry (its cache lost) does not know what its Zaps lack: the poll
+ *   owes a range from as far back as a poll ever reads up to the newest records it returns (window.ts).
+ * - A failed poll leaves a floor: for a while every poll of the stream asks from at least where it did, and
+ *   the owed shares of its turn start their turns again.
+ * - A Zap being turned on reads ids only, over a window wider than any later poll's, and starts the
+ *   stream's state when there is none (nothing is owed to any Zap before it).
+ */
+import type { Bundle, ZObject } from 'zapier-platform-core';
 import { streamLimits } from '../connect';
 import { type AccountCache, type Clock, accountCache, systemClock } from '../memory';
 import { type KeptRead, keptStore } from './kept';
@@ -106,7 +66,7 @@ const trustedKept = (
   let settled = earlier(read.kept.settled, newestTrusted(clientNow, timings));
   const newest = state?.checkpoints.reduce((t, c) => Math.max(t, c.t), -Infinity) ?? -Infinity;
   if (Number.isFinite(newest))
-    settled = earlier(settled, at(newest - timings.visibilityDelayMs - timings.settleMarginMs));
+    settled = earlier(settled, at(newest - timings.settleMs));
   return { ...read, kept: { ...read.kept, settled } };
 };
 

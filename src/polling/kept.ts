@@ -28,8 +28,12 @@ import { type Position, PositionSchema, comparePositions } from './position';
 import type { PollTimings } from './timings';
 import { sharesOf } from './shares';
 
-/** A kept record: its position (`createdAt` in ms, id) and the record as the poll returned it. */
-export type KeptEntry<R> = [ms: number, id: string, record: R];
+/**
+ * A record as the cache stores it (in the kept entry and in owed shares alike): its position (`createdAt`
+ * in ms, id), the record as the poll returned it, and what it adds to an answer (UTF-8 bytes of its item
+ * and a comma; absent in entries an older version wrote).
+ */
+export type KeptEntry<R> = [ms: number, id: string, record: R, bytes?: number];
 
 /**
  * The records one poll added, and when (client clock, ms). `b`: what they added to an answer, in bytes.
@@ -73,11 +77,12 @@ const isPlainObject = (value: unknown): boolean => {
  * one: each part is looked at, as the tuple schema does.
  */
 const isEntry = (value: unknown): value is KeptEntry<Record<string, unknown>> => {
-  if (!Array.isArray(value) || value.length < 2 || value.length > 3) return false;
+  if (!Array.isArray(value) || value.length < 2 || value.length > 4) return false;
   const ms = typeof value[0] === 'number' && Number.isFinite(value[0]);
   const id = typeof value[1] === 'string';
   const record = isPlainObject(value[2]);
-  return ms && id && record;
+  const bytes = value.length < 4 || (typeof value[3] === 'number' && value[3] > 0);
+  return ms && id && record && bytes;
 };
 
 /** The entry as that tuple schema gives it back: a record's own `__proto__` key is left out. */
@@ -85,7 +90,7 @@ const asParsed = (entry: KeptEntry<Record<string, unknown>>): KeptEntry<Record<s
   if (!Object.hasOwn(entry[2], '__proto__')) return entry;
   const record: Record<string, unknown> = {};
   for (const key of Object.keys(entry[2])) if (key !== '__proto__') record[key] = entry[2][key];
-  return [entry[0], entry[1], record];
+  return entry.length > 3 ? [entry[0], entry[1], record, entry[3]] : [entry[0], entry[1], record];
 };
 
 /**
@@ -213,8 +218,6 @@ const without = <R>(
     const n = cut.get(batch) ?? 0;
     const sorted = n > 0 ? (oldestFirst.get(batch) ?? []) : batch.e;
     dropped.push(...sorted.slice(0, n));
-    // What each adds to an answer, as its batch measured it (on average).
-    for (const entry of sorted.slice(0, n)) answerBytes.set(entry, batch.b / Math.max(batch.e.length, 1));
     if (n >= batch.e.length) continue;
     const e = sorted.slice(n);
     out.push({ ...batch, b: Math.round((batch.b * e.length) / Math.max(batch.e.length, 1)), e });
@@ -229,9 +232,6 @@ export const isRecent = (batch: KeptBatch<unknown>, now: number, timings: PollTi
 /** What the recent batches add to an answer, as their polls measured it. */
 const recentBytes = (batches: Array<KeptBatch<unknown>>, now: number, timings: PollTimings): number =>
   batches.reduce((sum, batch) => sum + (isRecent(batch, now, timings) ? batch.b : 0), 0);
-
-/** What a record a kept entry let go of adds to an answer, as its poll measured it (on average per batch). */
-export const answerBytes = new WeakMap<object, number>();
 
 /** The positions of the shed records still after `settled` (those at or before it are never read again). */
 export const shedAfter = (

@@ -16,12 +16,12 @@
 import { randomUUID } from 'node:crypto';
 import * as z from 'zod';
 import { type AccountCache, type CacheRecord, cacheRecord } from '../memory';
-import { EntriesSchema, PackedSchema, answerBytes, pack, unpack } from './kept';
+import { EntriesSchema, type KeptEntry, PackedSchema, pack, unpack } from './kept';
 import { type Position, PositionSchema, comparePositions } from './position';
 import type { PollTimings } from './timings';
 
-/** A record owed: its position and the record as the poll returned it. */
-export type OwedEntry<R> = [ms: number, id: string, record: R];
+/** A record owed: stored as the kept entry stores it. */
+export type OwedEntry<R> = KeptEntry<R>;
 
 /**
  * A share: its key's id, the write it holds (`g`, empty for a range only, read from the service), its range
@@ -84,8 +84,7 @@ export const turnOf = (index: OwedIndex, now: number, timings: PollTimings): Sha
 };
 
 /** What a record adds to an answer: as its poll measured it, else the bytes of the record. */
-const entryBytes = (entry: OwedEntry<unknown>) =>
-  answerBytes.get(entry) ?? Buffer.byteLength(JSON.stringify(entry[2])) + 1;
+const entryBytes = (entry: OwedEntry<unknown>) => entry[3] ?? Buffer.byteLength(JSON.stringify(entry[2])) + 1;
 
 /** What a poll changes in the index: shares it returned whole, shares it read again, shares it adds. */
 export interface OwedChange {

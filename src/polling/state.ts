@@ -81,7 +81,7 @@ export interface Plan {
  * past it (a `Date` header or a kept entry from a clock ahead) is not trusted: the poll reads from here.
  */
 export const newestTrusted = (clientNow: number, timings: PollTimings): Position =>
-  at(clientNow - timings.visibilityDelayMs - timings.settleMarginMs);
+  at(clientNow - timings.settleMs);
 
 /** Where a poll starts and how it chooses its records: see cursor.ts's comment. */
 export const planPoll = (

@@ -4,6 +4,7 @@
  * each other here, from a handful of facts about Zapier and the service.
  */
 import type { TurnTimings } from '../memory';
+import { ANSWER_LIMIT_BYTES, ANSWER_MARGIN_BYTES } from '../mappers/each';
 
 const SECOND = 1000;
 const MINUTE = 60 * SECOND;
@@ -26,7 +27,7 @@ export interface PollFacts {
   visibilityDelayMs: number;
   /** A `since` boundary that may be exclusive, a request's duration and the `Date` header's rounding. */
   marginMs: number;
-  /** The `Date` header's rounding (whole seconds) and a margin, between it and a kept entry's position. */
+  /** The `Date` header's rounding (whole seconds, perhaps up), between it and a kept entry's position. */
   settleMarginMs: number;
   /** How far the client's clock (Zapier's) may be off the service's. */
   clockSkewMs: number;
@@ -58,8 +59,8 @@ export const POLL_FACTS: PollFacts = {
   settleMarginMs: 1 * SECOND,
   clockSkewMs: 15 * MINUTE,
   lookbackDayMs: 24 * HOUR,
-  answerLimitBytes: 6 * MIB,
-  answerMarginBytes: 8 * 1024,
+  answerLimitBytes: ANSWER_LIMIT_BYTES,
+  answerMarginBytes: ANSWER_MARGIN_BYTES,
   requestMarginMs: 2 * SECOND,
   minRequestTimeoutMs: 5 * SECOND,
   runLimitMs: 30 * SECOND,
@@ -69,6 +70,12 @@ export const POLL_FACTS: PollFacts = {
 
 export type PollTimings = Readonly<
   PollFacts & {
+    /**
+     * How far before the service's clock of an answer a kept entry is settled (2 minutes and 1 s): a
+     * record may become visible up to the visibility delay after it is made, and the `Date` header may
+     * be rounded up to the next second.
+     */
+    settleMs: number;
     /** How long every poll of the stream keeps returning a record without a kept entry (50 minutes). */
     holdMs: number;
     /** A stateless poll's window: the stateless hold, the visibility delay, the margin and the skew (80). */
@@ -125,6 +132,7 @@ export const pollTimings = (overrides: Partial<PollFacts> = {}): PollTimings => 
   const lookbackMs = f.lookbackDayMs + f.clockSkewMs;
   return Object.freeze({
     ...f,
+    settleMs: f.visibilityDelayMs + f.settleMarginMs,
     holdMs: f.longestIntervalMs + f.longestDelayMs + f.jitterMs,
     statelessMs: f.statelessHoldMs + f.visibilityDelayMs + f.marginMs + f.clockSkewMs,
     keptMs,

@@ -4,7 +4,7 @@
  * left of the budget, the kept records again (oldest first) for Zaps that Zapier held.
  */
 import { FirstWithin } from './run';
-import { type Kept, type KeptBatch, isRecent, shedAfter } from './kept';
+import { type Kept, type KeptBatch, type KeptEntry, isRecent, shedAfter } from './kept';
 import { type Position, at, comparePositions, earlier } from './position';
 import type { Checkpoint, Plan, SinceKind } from './state';
 import type { PollTimings } from './timings';
@@ -26,6 +26,10 @@ export interface Selection<R> {
   /** The record before the first returned when the budget cut the newest-first run short, else `null`. */
   lastLeft: Position | null;
 }
+
+/** An entry as the cache stores it (its size only once measured). */
+const storedOf = <R>(entry: Entry<R>): KeptEntry<R> =>
+  entry.bytes > 0 ? [entry.ms, entry.id, entry.record, entry.bytes] : [entry.ms, entry.id, entry.record];
 
 const positionOf = <R>(entry: Entry<R> | null | undefined): Position | null =>
   entry ? { ms: entry.ms, id: entry.id } : null;
@@ -125,12 +129,6 @@ const hashOf = (id: string): number => {
   return h;
 };
 
-interface KeptRecord<R> {
-  record: R;
-  ms: number;
-  id: string;
-}
-
 /**
  * The poll's window (`visit`, record by record, in any order): only the records after the plan's start,
  * each id once, and of those only the run the poll returns. A day of registrations is never held whole.
@@ -141,7 +139,7 @@ export class PollWindow<R extends { createdAt: string }> {
   private readonly rerun: FirstWithin<Entry<R>>;
   private readonly seen = new Set<string>();
   /** The kept records by batch: returned again in what the new ones leave of the budget. */
-  private readonly kept: Array<{ batch: KeptBatch<R>; entries: KeptRecord<R>[] }> = [];
+  private readonly kept: Array<{ batch: KeptBatch<R>; entries: Entry<R>[] }> = [];
   private newest = -Infinity;
   private readonly sizeOf: (record: R) => number;
   /** The owed shares the cache lost: their records, as the request carries them again (oldest first). */
@@ -153,11 +151,11 @@ export class PollWindow<R extends { createdAt: string }> {
   ) {
     this.sizeOf = shape.sizeOf ?? utf8Bytes;
     for (const batch of (poll.kept?.batches ?? []) as Array<KeptBatch<R>>) {
-      const entries: KeptRecord<R>[] = [];
-      for (const [ms, id, record] of batch.e) {
+      const entries: Entry<R>[] = [];
+      for (const [ms, id, record, bytes] of batch.e) {
         if (this.seen.has(id)) continue;
         this.seen.add(id);
-        entries.push({ record, ms, id });
+        entries.push({ record, ms, id, bytes: bytes ?? 0 });
       }
       this.kept.push({ batch, entries: entries.sort(comparePositions) });
     }
@@ -220,11 +218,12 @@ export class PollWindow<R extends { createdAt: string }> {
     let room = left;
     for (const entry of [...first, ...all]) {
       if (taken.has(entry.id)) continue;
-      const bytes = this.sizeOf(entry.record) + 1;
-      if (bytes > room) break;
-      room -= bytes;
+      // Sized when the poll that returned it first kept it: only records an older version kept are sized.
+      if (!entry.bytes) entry.bytes = this.sizeOf(entry.record) + 1;
+      if (entry.bytes > room) break;
+      room -= entry.bytes;
       taken.add(entry.id);
-      out.push({ ...entry, bytes });
+      out.push(entry);
     }
     return out;
   }
@@ -253,14 +252,14 @@ export class PollWindow<R extends { createdAt: string }> {
       owed.turn.push(share.ref);
       const refill = this.refills.get(share.ref);
       const entries: Entry<R>[] = share.entries
-        ? share.entries.map(([ms, id, record]) => ({ record, ms, id, bytes: 0 }))
+        ? share.entries.map(([ms, id, record, bytes]) => ({ record, ms, id, bytes: bytes ?? 0 }))
         : (refill?.sorted() ?? []);
       if (refill) {
         const last = entries[entries.length - 1];
         const cut = refill.next() && last ? { ms: last.ms, id: last.id } : null;
         owed.refilled.push({
           ref: cut ? { ...share.ref, to: cut } : share.ref,
-          entries: entries.map((entry) => [entry.ms, entry.id, entry.record]),
+          entries: entries.map(storedOf),
           rest: cut ? { ...share.ref, from: cut, g: '' } : null,
         });
       }
@@ -364,16 +363,16 @@ export class PollWindow<R extends { createdAt: string }> {
     },
   ): PollSelection<R>['kept'] {
     const { poll } = this;
-    const { visibilityDelayMs, settleMarginMs } = poll.timings;
+    const { settleMs } = poll.timings;
     const measured = at.answered === null ? null : at.answered - (at.answeredAt - poll.started);
-    const newest = measured === null ? null : { ms: measured - visibilityDelayMs - settleMarginMs, id: '' };
+    const newest = measured === null ? null : { ms: measured - settleMs, id: '' };
     const reached = newest && at.lastReturned ? earlier(at.lastReturned, newest) : newest;
     const batch: KeptBatch<R> = {
       f: at.answeredAt,
       b: read.reduce((sum, entry) => sum + entry.bytes, 0),
       // An answer full of new records: they may have reached one Zap only, so the batch waits its turn.
       ...(at.lastReturned ? { p: 1 as const } : {}),
-      e: read.map((entry) => [entry.ms, entry.id, entry.record]),
+      e: read.map(storedOf),
     };
     const added = batch.e.length ? [batch] : [];
     if (poll.plan.mode === 'kept' && poll.kept) {
