@@ -41,7 +41,7 @@ export interface SincePoll extends WindowPoll {
   key: string;
   /** Where the request starts: ISO 8601 with milliseconds. */
   since: string;
-  /** How long the request may take, inside Zapier's 30 s. */
+  /** How long the request may take, within the deadline. */
   timeoutMs: number;
   cache: AccountCache;
   state: CursorState | null;
@@ -65,8 +65,7 @@ const trustedKept = (
   if (!read) return null;
   let settled = earlier(read.kept.settled, newestTrusted(clientNow, timings));
   const newest = state?.checkpoints.reduce((t, c) => Math.max(t, c.t), -Infinity) ?? -Infinity;
-  if (Number.isFinite(newest))
-    settled = earlier(settled, at(newest - timings.settleMs));
+  if (Number.isFinite(newest)) settled = earlier(settled, at(newest - timings.settleMs));
   return { ...read, kept: { ...read.kept, settled } };
 };
 

@@ -6,41 +6,68 @@
  * Zapier cannot tell apart the Zaps of an account that poll the same event with the same inputs: they share
  * one stream and its memory in `z.cache`; nothing in it is per Zap. Zapier drops the items a Zap already
  * had (by `id`), so returning a record again costs a Zap nothing but answer bytes. So a record stays in the
- * answers until every Zap polling on time has had it. One poll, in order:
+ * answers until every Zap on time has had it.
  *
- * 1. The deadline. Zapier stops a run at 30 s; the poll's one deadline (that less a margin) counts from the
- *    invocation's start (`Stream.started`), so the event's lookup before it, the wait below and the read
- *    share it. A poll left without time for a read gives up cleanly: it records nothing, answers nothing
- *    new, and its window stays for the next polls.
- * 2. The turn. Polls of a stream take turns (`oneAtATime`): one that finds another under way waits (a few
- *    seconds at most, within the deadline), then reads only what that one left; past the wait it reads
- *    alone, which stays correct (every write below is merged or true on its own), only dearer.
- * 3. Open (cursor.ts): read the stream's small state (checkpoints: "a poll answered at t and every record up
- *    to position p was visible then and returned"), the kept entry (kept.ts: the records polls returned
- *    lately, compressed, up to a settled position) and the owed index (owed.ts). Plan the window: after
- *    the kept entry's settled position when there is one, else after a checkpoint old enough that every
- *    Zap on time polled since, else the last 80 minutes (a poll with no memory returns the newest records).
- * 4. Read (window.ts): one request, `since` the window's start (earlier when an owed share must be read
- *    again, below); records stream by and only what the answer can carry is held.
- * 5. Answer, within 6 MiB less a margin (UTF-8 bytes of the items), in this order: the records no poll
- *    returned yet (oldest first: a backlog drains in order); the kept records some Zap on time may lack
- *    (returned less than 50 minutes ago, or in a rush not drained yet); the owed shares whose turn it is,
- *    each whole; the older kept records (for a Zap Zapier held up to 2 hours).
- * 6. Close (cursor.ts), once the answer is built: add a checkpoint; write the kept entry (a piece of its
- *    tail, or the whole now and then). What the kept entry lets go of while some Zap may still lack it
- *    (more than half an answer of such records, or over its 1 MB cap) becomes owed shares: records under
- *    keys of their own, in answer-sized parts, each returned whole by every poll for 20 minutes (a Zap's
- *    longest interval and jitter) before it is done, so each Zap polling on time had it. A share whose key
- *    the cache lost (evicted, cut short, another write) is read again from the service at its turn.
+ * Terms (each with this one meaning here):
+ * - stream: what the Zaps of an account polling one event with one filter share.
+ * - Zap on time: one Zapier polls at least every 15 minutes, up to 30 minutes late and 5 of jitter.
+ * - position: a record's `createdAt` (ms) and id; records are ordered by it.
+ * - window: what the poll's one request reads, every record after its `since`.
+ * - answer: the records a poll returns, within the budget (6 MiB less a margin, UTF-8 bytes of the items).
+ * - state: the stream's small entry: checkpoints, base, floor, clock offset, a copy of the owed index.
+ * - checkpoint: a poll answered at `t` and every record up to its position was visible then and returned.
+ * - base: where the state's knowledge starts (the window of the poll that created it).
+ * - hold: 50 minutes; a record every poll returned for that long reached every Zap on time.
+ * - kept entry: the records polls returned lately (150 minutes, for a Zap Zapier held 2 hours), compressed,
+ *   complete up to its settled position.
+ * - settle time: how far before the service's clock of an answer the settled position is: the 2 minutes a
+ *   record may take to become visible and 1 s for a `Date` header rounded up.
+ * - owed share: records some Zap on time may still lack, under a key of their own, or a range only.
+ * - range: a share without records: they are read again from the service, a whole answer at a time.
+ * - turn (of a share): 20 minutes (the longest interval and jitter) during which every poll returned the
+ *   share whole; then every Zap on time had it and the share is done.
+ * - owed index: the list of shares (its own key and the state's copy: the newer wins).
+ * - floor: where a failed poll asked from, kept for an hour so the Zap it failed finds what it missed.
+ * - lookback: the oldest a scheduled poll ever reads, a day and the clock skew.
+ * - deadline: Zapier's 30 s less a margin, from the invocation's start (`Stream.started`).
  *
- * A failed read throws unchanged and leaves a floor: for an hour, every poll of the stream asks from where
- * the failed one did, so the Zap whose poll failed finds what it missed; the owed shares start their turns
- * again. Losing any one key of the stream costs bytes, never a registration: the state and the owed index
- * are kept twice (the state holds a copy of the index), a lost kept entry makes the next poll read from a
- * checkpoint and owe what it could not return again, a lost share is read again from the service.
+ * One poll, in order:
  *
- * The figures (50 minutes, 150, 80, 20, the caps) are computed from a few facts about Zapier and the
- * service in timings.ts.
+ * 1. The deadline: the event's lookup before the poll, the wait below and the read share it. A poll left
+ *    without time for a read gives up cleanly: it records nothing, answers nothing new, and its window
+ *    stays for the next polls.
+ * 2. One at a time (`oneAtATime`): a poll that finds another of its stream under way waits (a few seconds at
+ *    most, within the deadline), then reads only what that one left; past the wait it reads alone, which
+ *    stays correct (every write is merged or true on its own), only dearer.
+ * 3. Open (cursor.ts): read the state, the kept entry (kept.ts) and the owed index (owed.ts). Plan the
+ *    window: after the kept entry's settled position when there is one, else after a checkpoint older than
+ *    the hold, else the last 80 minutes (the stateless window: its newest records are returned).
+ * 4. Read (window.ts): one request, `since` the window's start, earlier when a range of the turn must be
+ *    read; records stream by and only what the answer can carry is held.
+ * 5. Answer, within the budget, in this order: the records no poll returned yet (oldest first: a backlog
+ *    drains in order); the kept records some Zap on time may lack (returned within the hold, or in a rush
+ *    not drained yet), up to a quarter of an answer; the owed shares of their turn, each whole; the older
+ *    kept records (for a Zap Zapier held).
+ * 6. Close (cursor.ts): add a checkpoint; write the kept entry (a piece of its tail, or the whole now and
+ *    then). What the kept entry lets go of while some Zap may still lack it (over a quarter of an answer,
+ *    or over its 1 MB cap) becomes owed shares. A share is returned whole by every poll until polls did so
+ *    for its turn; a poll that could not return it whole starts its turn again.
+ *
+ * Nothing is lost per Zap on time, whatever the cache loses:
+ * - a lost kept entry: the poll reads from a checkpoint and owes as a range what it cannot return again;
+ * - a lost share: read again from the service at its turn, from just before its first position;
+ * - a lost owed index: the state's copy (and the reverse);
+ * - a lost state and kept entry (the whole cache, or the stream's first poll without a Zap turned on):
+ *   nothing tells what a Zap lacks, so the poll owes one range from the lookback up to the newest records
+ *   it returns. The bound in words: a Zap on time lacks nothing older than a day (the lookback), the
+ *   oldest any poll reads; recovering costs reading again from the service, a whole answer at a time, and
+ *   answers of records Zapier drops as seen. A Zap being turned on starts the state, so a new stream owes
+ *   nothing;
+ * - a failed poll leaves a floor, and the shares of its turn start their turns again;
+ * - failing cache calls read as lost keys, and a failed write leaves the older value, true on its own.
+ *
+ * Every figure here (50 minutes, 150, 80, 20, a quarter, the caps) is computed in timings.ts from a few
+ * facts about Zapier and the service; the other files of the room name them, never repeat them.
  */
 import type { Bundle, ZObject } from 'zapier-platform-core';
 import { type Clock, accountCache, oneAtATime, systemClock } from '../memory';

@@ -26,7 +26,7 @@ import * as z from 'zod';
 import { type AccountCache, cacheRecord } from '../memory';
 import { type Position, PositionSchema, comparePositions } from './position';
 import type { PollTimings } from './timings';
-import { sharesOf } from './shares';
+import { slicesOf } from './slices';
 
 /**
  * A record as the cache stores it (in the kept entry and in owed shares alike): its position (`createdAt`
@@ -270,7 +270,7 @@ export const packWithin = <R>(
   };
   const weight = (pick: (batch: KeptBatch<R>) => boolean = () => true) =>
     batches.reduce((sum, batch) => sum + (pick(batch) ? batch.e.reduce((n, e) => n + weigh(e), 0) : 0), 0);
-  // The records some Zap may lack fit in half an answer; the oldest others become owed shares.
+  // The records some Zap may lack fit in `keptRecentBytes`; the oldest others become owed shares.
   const recent = recentBytes(batches, now, timings);
   if (recent > timings.keptRecentBytes) {
     const owed = (batch: KeptBatch<R>) => !spare(batch);
@@ -392,10 +392,10 @@ export const keptStore = (cache: AccountCache, key: string, timings: PollTimings
       const { pieces, end } = chainOf(decoded, t, timings.keptUnpackedCapBytes);
       const all = [...decoded.batches, ...pieces.flatMap((piece) => piece.batches)];
       // A batch of a rush (`p`) stays until the rush is drained. The others leave `keptMs` after their
-      // poll, or later when the entry is larger than an answer: its shares take turns of `holdMs` each.
+      // poll, or later when the entry is larger than an answer: its slices come first a `holdMs` each.
       const bytes = all.reduce((sum, batch) => sum + batch.b, 0);
-      const turns = sharesOf(bytes, timings.answerBudgetBytes) + 1;
-      const lifetime = Math.max(timings.keptMs, turns * timings.holdMs);
+      const periods = slicesOf(bytes, timings.answerBudgetBytes) + 1;
+      const lifetime = Math.max(timings.keptMs, periods * timings.holdMs);
       const fresh = (batch: KeptBatch<unknown>) => !!batch.p || batch.f >= clientNow - lifetime;
       const batches = all.filter(fresh).sort((a, b) => a.f - b.f);
       return {

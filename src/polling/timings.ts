@@ -105,7 +105,10 @@ export type PollTimings = Readonly<
     keptCapBytes: number;
     /** The largest a kept entry may unpack to: a larger one is treated as missing. */
     keptUnpackedCapBytes: number;
-    /** The most the kept records some Zap may lack may add to an answer: beyond it, the oldest become owed. */
+    /**
+     * The most the kept records some Zap may lack may add to an answer (a quarter): beyond it, the oldest
+     * become owed shares, which take turns with the rest of the answer (a rush drains faster in them).
+     */
     keptRecentBytes: number;
     /** An owed share is returned by every poll for this long (a Zap's interval and the jitter) before it is done. */
     owedTurnMs: number;

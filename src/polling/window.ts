@@ -8,7 +8,7 @@ import { type Kept, type KeptBatch, type KeptEntry, isRecent, shedAfter } from '
 import { type Position, at, comparePositions, earlier } from './position';
 import type { Checkpoint, Plan, SinceKind } from './state';
 import type { PollTimings } from './timings';
-import { sharesOf } from './shares';
+import { slicesOf } from './slices';
 import type { OwedEntry, ShareRead, ShareRef } from './owed';
 
 export interface Entry<R> {
@@ -200,9 +200,9 @@ export class PollWindow<R extends { createdAt: string }> {
 
   /**
    * The kept records of the batches `pick` chooses, returned again in `left` bytes: all of them when they
-   * fit. When they do not (after a rush), every poll of a `holdMs` slot returns the same share of them
-   * first (ids hashed into `n` shares, a different share each slot), so that each Zap polling on time (at
-   * least once a slot) is given every share within `n` slots; what is left takes the oldest others.
+   * fit. When they do not (after a rush), every poll of a `holdMs` period returns the same slice of them
+   * first (ids hashed into `n` slices, a different slice each period), so that each Zap polling on time
+   * (at least once a period) is given every slice within `n` periods; what is left takes the oldest others.
    */
   private again(left: number, pick: (batch: KeptBatch<R>) => boolean): Entry<R>[] {
     if (left <= 0) return [];
@@ -210,9 +210,9 @@ export class PollWindow<R extends { createdAt: string }> {
     const all = chosen.flatMap(({ entries }) => entries).sort(comparePositions);
     // Sized as their batches recorded them: only the records that are tried are sized again.
     const total = chosen.reduce((sum, { batch }) => sum + batch.b, 0);
-    const n = sharesOf(total, left);
-    const share = Math.floor(this.poll.started / this.poll.timings.holdMs) % n;
-    const first = n === 1 ? all : all.filter((entry) => hashOf(entry.id) % n === share);
+    const n = slicesOf(total, left);
+    const slice = Math.floor(this.poll.started / this.poll.timings.holdMs) % n;
+    const first = n === 1 ? all : all.filter((entry) => hashOf(entry.id) % n === slice);
     const out: Entry<R>[] = [];
     const taken = new Set<string>();
     let room = left;
