@@ -700,8 +700,15 @@ async function main(): Promise<void> {
     child: { code: 0, stdout: '', stderr: '' },
   };
   if (!RUSH_ONLY && !process.argv.includes('--rush')) {
-    for (const everyMin of INTERVALS_MIN) played.cadences.push(await playCadence(bench, everyMin));
-    played.held = [await playHeld(bench, 120, true), await playHeld(bench, 60, false)];
+    const tell = (line: string) => process.stderr.write(`  … ${line}\n`);
+    for (const everyMin of INTERVALS_MIN) {
+      played.cadences.push(await playCadence(bench, everyMin));
+      tell(`${everyMin}-minute polls played (${PLAY_MS / HOUR} h)`);
+    }
+    played.held = [await playHeld(bench, 120, true)];
+    tell('the Zap held 2 hours played');
+    played.held.push(await playHeld(bench, 60, false));
+    tell('the Zap held an hour with the cache emptied played');
     played.naive = await playNaive(bench);
     // The widest poll again, alone in a fresh process, for its peak memory.
     played.child = await runWidest([bench.proxy.url, bench.eventId, TENANT.apiKey, String(now())]);
