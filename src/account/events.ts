@@ -130,18 +130,31 @@ const newestMatching = async (
   return { event: fresh.find(match) ?? null, whole: fresh.length < LIST_LIMIT_MAX };
 };
 
+/**
+ * What an operation says works for a draft older than the account's newest 100, which no slug reaches (it
+ * has no public page): `map-id` when the event's ID is enough (floor plans), `publish` when the step needs
+ * the event's public page (an agenda, the agenda embed).
+ */
+export type OlderDraft = 'map-id' | 'publish';
+
+const OLDER_DRAFT_ADVICE: Record<OlderDraft, string> = {
+  'map-id': 'map its event ID instead (a draft has no public page, so no slug or link reaches it)',
+  publish: 'publish it in the dashboard first: a draft has no public page, and this step needs it',
+};
+
 const bySlug = async (
   z: ZObject,
   bundle: Pick<Bundle, 'authData'>,
   slug: string,
   deadline: number,
+  olderDraft: OlderDraft,
 ): Promise<AccountEvent> => {
   const { event: newest } = await newestMatching(z, bundle, (event) => event.slug === slug);
   if (newest) return { id: newest.id, event: newest };
   const page = await getEventWidget(z, bundle, slug, Math.max(1_000, deadline - Date.now()));
   if (!page) {
     throw new z.errors.Error(
-      `No published event has the slug "${slug.slice(0, 120)}", and none of your 100 newest events has it. Check the slug or link (it is the last part of the event's public page address), or choose the event in the Event field; a draft older than your 100 newest has no public page: map its event ID instead.`,
+      `No published event has the slug "${slug.slice(0, 120)}", and none of your 100 newest events has it. Check the slug or link (it is the last part of the event's public page address). If it is a draft older than your 100 newest, ${OLDER_DRAFT_ADVICE[olderDraft]}.`,
       EVENT_NOT_FOUND,
       404,
     );
@@ -187,26 +200,36 @@ const byId = async (
 /**
  * Any event of the connected account, given by ID or slug; refused (an error that says why) only when the
  * service says the account does not hold it. Its record is read as described at the top of this file, the
- * catalog until `deadline` (default: the run's search time from now).
+ * catalog until `deadline` (default: the run's search time from now). `olderDraft`: what a slug that reaches
+ * nothing says works for a draft older than the newest 100.
  */
 export const requireAccountEvent = (
   z: ZObject,
   bundle: Pick<Bundle, 'authData'>,
   given: EventInput,
   deadline = searchDeadline(),
+  olderDraft: OlderDraft = 'map-id',
 ): Promise<AccountEvent> =>
-  'id' in given ? byId(z, bundle, given.id, deadline) : bySlug(z, bundle, given.slug, deadline);
+  'id' in given ? byId(z, bundle, given.id, deadline) : bySlug(z, bundle, given.slug, deadline, olderDraft);
+
+/** Whether an event of the account has no record because it is a draft: the whole catalog was read. */
+export const isOlderDraft = (found: AccountEvent): boolean =>
+  found.event === null && found.walk?.complete === true;
 
 /**
- * Why an event of the account has no record, for a log line or a message: a draft, or one past where the
- * catalog search stopped.
+ * Why an event of the account has no record, for a log line or a message: a draft (the whole catalog was
+ * read), or one past where the catalog search stopped.
  */
 export const noRecordWhy = (found: AccountEvent): string => {
   const walk = found.walk;
-  const searched = walk ? catalogReach(walk) : 'the public catalog';
-  return walk && !walk.complete
-    ? `it is one of your events, but not among your 100 newest, and the search stopped after ${searched} without reaching it (time limit)`
-    : `it is one of your events, but not among your 100 newest, and the public catalog (${searched}) does not show it: it is a draft, and drafts have no public page`;
+  if (!walk || isOlderDraft(found)) {
+    const pages = walk ? `${walk.pagesRead} page${walk.pagesRead === 1 ? '' : 's'}` : '';
+    const read = walk
+      ? ` (its ${pages}, ${walk.eventsRead.toLocaleString('en-US')} events, were all read)`
+      : '';
+    return `it is one of your events, but not among your 100 newest, and the public catalog does not show it${read}: it is a draft, and a draft has no public page`;
+  }
+  return `it is one of your events, but not among your 100 newest, and the search through the public catalog stopped at its time limit after ${catalogReach(walk)}, before reaching it`;
 };
 
 /**

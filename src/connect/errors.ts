@@ -164,7 +164,7 @@ const TEMPORARY_ADVICE: Readonly<Record<Exclude<RetryHint, 'safe'>, string>> = {
 
 /** What follows a temporary failure of a `zap` read, by the kind of run that met it. */
 const RUN_ADVICE: Readonly<Record<RunKind, string>> = {
-  poll: 'This is usually temporary: the trigger checks again at its next poll and misses nothing.',
+  poll: 'This is usually temporary: this trigger checks again at its next poll and misses nothing.',
   delivery:
     'This is usually temporary: if this stopped the Zap run, replay it from the Zap history in a few minutes.',
   'trigger-test': 'This is usually temporary: test the trigger again in a few minutes.',
@@ -599,7 +599,8 @@ export const eventNotFoundError = (
  * Why the service refused an event of the Event field, as far as it can be told: `another-organizer` (it is
  * published in the public catalog, so it exists, and the account's keyed read of it answered not-found),
  * `deleted` (it was one of the account's events and its keyed read now answers not-found), `either` (the
- * keyed read answered not-found, which the contract gives for both).
+ * keyed read answered not-found, which the contract gives for both, and nothing else the app holds tells:
+ * given by ID, an event of another organizer is not looked for in the whole public catalog).
  */
 export type EventRefusal = 'another-organizer' | 'deleted' | 'either';
 
@@ -609,7 +610,7 @@ const REFUSAL_WORDS: Record<EventRefusal, string> = {
   deleted:
     "no longer exists: it was one of the connected account's events, and the service now answers that it has no such event (it was deleted)",
   either:
-    "is not one of the connected account's events: the service answers that this account has no event with this ID, so it belongs to another organizer account or it was deleted",
+    "is not one of the connected account's events: the service answers that this account has no event with this ID, and it answers the same for another organizer's event and for a deleted one, so which of the two it is cannot be told from an ID",
 };
 
 /**

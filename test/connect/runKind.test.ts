@@ -111,6 +111,6 @@ it('a polling trigger: it checks again at its next poll', async () => {
   const message = await failure(() =>
     appTester(functionOf('triggers', 'new_event'), { authData: authData(), inputData: {}, meta: meta() }),
   );
-  expect(message).toMatch(/the trigger checks again at its next poll and misses nothing\.$/);
+  expect(message).toMatch(/this trigger checks again at its next poll and misses nothing\.$/);
   expect(message).not.toMatch(/search|Zap history/);
 });

@@ -15,9 +15,9 @@ const asRead = <T>(record: T): T => {
 
 /** `record` with `count` fields the contract does not name; the first one a long text. */
 const withAdded = <T extends object>(record: T, count: number): T => {
-  const copy: Record<string, unknown> = { ...record };
+  const copy = { ...record } as Record<string, unknown>;
   for (let i = 0; i < count; i++) copy[`added${i}`] = i === 0 ? 'x'.repeat(5000) : `v${i}`;
-  return copy as T;
+  return copy as unknown as T;
 };
 
 type Item = Record<string, unknown> & { cutFields?: string | null };
