@@ -132,6 +132,11 @@ describe.each<[string, Deviation[]]>([
       new Set(olderPublished.map((n) => events.get(n)?.id)),
     );
     expect(older.flat().map((choice) => choice.id)).toContain(oldest().id);
+    // Newest first past the first page too: the 101st newest event comes first, the oldest last.
+    const numbers = older.flat().map((choice) => Number(/^Meridian Meetup (\d{4}) /.exec(choice.label)?.[1]));
+    expect(numbers[0]).toBe(EVENTS - LIST_LIMIT_MAX);
+    expect(numbers.at(-1)).toBe(1);
+    expect(numbers).toEqual([...numbers].sort((a, b) => b - a));
   });
 
   it('Find Event finds the oldest event by part of its title, by its slug and by its public link', async () => {
