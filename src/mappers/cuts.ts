@@ -56,8 +56,11 @@ export const extraFields = (record: object, known: ReadonlySet<string>): ExtraFi
   const unknown = keys.filter((key) => !known.has(key));
   const sent = read[''] ? read[''].size - (keys.length - unknown.length) : unknown.length;
   // As a spread would: a `__proto__` field is a field of its own, never the prototype.
-  const keep = (key: string, value: unknown) =>
-    Object.defineProperty(fields, key, { value, enumerable: true, writable: true, configurable: true });
+  const keep = (key: string, value: unknown) => {
+    if (key === '__proto__')
+      Object.defineProperty(fields, key, { value, enumerable: true, writable: true, configurable: true });
+    else fields[key] = value;
+  };
   for (const key of unknown.slice(0, EXTRA_FIELDS)) {
     const value = (record as Record<string, unknown>)[key];
     if (typeof value === 'string') {
