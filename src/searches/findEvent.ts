@@ -20,6 +20,7 @@ import {
   isAccountEvent,
   isNotFound,
   listEvents,
+  STREAM_LIMITS,
   streamLimits,
 } from '../connect';
 import { eventOfLink, isEventUuid } from '../fields/event';
@@ -30,12 +31,10 @@ import { slugText } from '../mappers/text';
 
 /** At most this many events are returned (and enriched). */
 export const MAX_RESULTS = 10;
-/** How long the catalog is searched, as the help text says it. */
-const SEARCH_SECONDS = Math.round(streamLimits().searchMs / 1000);
+/** How long the catalog is searched, as the help text says it (the app's own limit, whatever a run sets). */
+const SEARCH_SECONDS = Math.round(STREAM_LIMITS.searchMs / 1000);
 /** At most this many catalog matches are asked about (one keyed read each) in one search. */
 const MAX_OWNERSHIP_READS = 200;
-/** What an enrichment may still take after the search: Zapier stops a run at 30 s. */
-const ENRICH_MS = 5_000;
 
 /** How well an event matches: 0 exact slug, 1 exact title, 2 starts with, 3 contains; `null` no match. */
 const matchScore = (event: Pick<Event, 'slug' | 'title'>, needle: string): number | null => {
@@ -126,7 +125,7 @@ const givenBy = (text: string): EventInput | null =>
 /** The public page of a published event, or `null` (a missing description never fails the search). */
 const widgetOf = (z: ZObject, bundle: Bundle, event: Event): Promise<EventWidget | null> =>
   event.status === 'published'
-    ? getEventWidget(z, bundle, event.slug, ENRICH_MS).catch(() => null)
+    ? getEventWidget(z, bundle, event.slug, streamLimits().pageMs).catch(() => null)
     : Promise.resolve(null);
 
 const needleOf = (z: ZObject, text: string): string => {
@@ -168,7 +167,7 @@ const matching = async (z: ZObject, bundle: Bundle, text: string): Promise<Event
 const perform = async (z: ZObject, bundle: Bundle) => {
   const text = textInput(bundle, 'query');
   const results = (await matching(z, bundle, text)).slice(0, MAX_RESULTS);
-  // The pages at once, each within ENRICH_MS: together they take one such wait after the search, which
+  // The pages at once, each within the run's `pageMs`: together they take one such wait after the search, which
   // Zapier's 30 s leaves room for. Each page is read as a stream and cut while read, so a page of megabytes
   // of description holds only its bounds.
   const widgets = await Promise.all(results.map((event) => widgetOf(z, bundle, event)));
