@@ -109,3 +109,5 @@ class SummaryReporter {
 }
 
 module.exports = SummaryReporter;
+// For its test (test/testRun.test.ts).
+module.exports.failureText = failureText;
