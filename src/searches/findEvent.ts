@@ -9,7 +9,7 @@
  */
 import { type Bundle, type ZObject, defineSearch } from 'zapier-platform-core';
 import { catalogReach, ownEvents, searchDeadline, walkCatalog } from '../account/catalog';
-import { type EventInput, eventOf, requireAccountEvent } from '../account/events';
+import { type EventInput, eventOf, noRecordWhy, requireAccountEvent } from '../account/events';
 import {
   EVENTS_LIMIT_MAX,
   type Event,
@@ -93,20 +93,30 @@ const searchCatalog = async (
 };
 
 /**
- * The event a slug, link or ID names, when the account holds it (an event page is read, then one keyed
- * request asks the service); `null` otherwise, never an error.
+ * What a slug, link or ID names: `{ event }` when it names one event, the account's, or `null` with `why`
+ * when that event is not one the search can answer (another organizer's, deleted, or one of yours without a
+ * record); `null` when it names none (no published event has the slug: the text is then searched for as
+ * words). A slug is read from its event page, then one keyed request asks the service whether the event is
+ * yours; an ID is looked up as the Event field does. Never an error.
  */
 const named = async (
   z: ZObject,
   bundle: Bundle,
   given: EventInput,
   deadline: number,
-): Promise<Event | null> => {
+): Promise<{ event: Event | null; why?: string } | null> => {
   try {
-    if ('id' in given) return (await requireAccountEvent(z, bundle, given, deadline)).event;
+    if ('id' in given) {
+      const found = await requireAccountEvent(z, bundle, given, deadline);
+      return found.event ? { event: found.event } : { event: null, why: noRecordWhy(found) };
+    }
     const page = await getEventWidget(z, bundle, given.slug, Math.max(1_000, deadline - Date.now()));
-    return page && (await isAccountEvent(z, bundle, page.id)) ? eventOf(page) : null;
+    if (!page) return null;
+    if (await isAccountEvent(z, bundle, page.id)) return { event: eventOf(page) };
+    return { event: null, why: "it is another organizer's event" };
   } catch (error) {
+    // An ID names one event: nothing else is searched for.
+    if ('id' in given) return { event: null, why: errorText(error) };
     // The shortcut never fails the search: the catalog search below still runs.
     if (!isNotFound(error))
       z.console.log(`Find Event could not read "${text(given)}" directly: ${errorText(error)}`);
@@ -153,10 +163,19 @@ const matching = async (z: ZObject, bundle: Bundle, text: string): Promise<Event
   if (newest.length < LIST_LIMIT_MAX) return own;
   const given = givenBy(text);
   const listed = (event: Event) => event.slug === text || event.id === text.toLowerCase();
-  const exact = given && !own.some(listed) ? await named(z, bundle, given, deadline) : null;
-  if (link) return exact ? [exact] : [];
-  // A slug is unique across the service: the event it names is the one meant.
-  if (exact) return [exact, ...own.filter((e) => e.id !== exact.id)].slice(0, MAX_RESULTS);
+  // A slug, link or ID names one event (slugs are unique across the service): among your newest, it is the
+  // one meant, best match first, and nothing older is searched for.
+  if (given && own.some(listed)) return own.slice(0, MAX_RESULTS);
+  const exact = given ? await named(z, bundle, given, deadline) : null;
+  if (exact?.event)
+    return [exact.event, ...own.filter((e) => e.id !== exact.event?.id)].slice(0, MAX_RESULTS);
+  if (exact) {
+    z.console.log(
+      `Find Event: "${text.slice(0, 80)}" names one event, and ${exact.why ?? 'it has no record'}: the public catalog was not searched for it.`,
+    );
+    return own;
+  }
+  if (link) return [];
   const first: Event[] = [];
   const known = new Set([...own, ...first].map((e) => e.id));
   const wanted = MAX_RESULTS - own.length - first.length;

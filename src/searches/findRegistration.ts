@@ -5,7 +5,7 @@
  */
 import { type Bundle, type ZObject, defineSearch } from 'zapier-platform-core';
 import type { Submission } from '../connect';
-import { findEvent } from '../account/events';
+import { eventContext } from '../account/events';
 import { recentSubmissions } from '../account/recent';
 import { matchingRegistrations } from '../account/registrations';
 import { eventField, requiredEventId } from '../fields/event';
@@ -14,7 +14,6 @@ import { emailInput, idInput, textInput } from '../fields/read';
 import { mapEach } from '../mappers/each';
 import {
   answerOutputFields,
-  eventContextOf,
   submissionOutputFields,
   submissionSample,
   toSubmissionItem,
@@ -33,8 +32,7 @@ const perform = async (z: ZObject, bundle: Bundle) => {
   }
   const matches = await matchingRegistrations(z, bundle, eventId, { submissionId, email });
   if (matches.length === 0) return [];
-  const event = await findEvent(z, bundle, eventId);
-  const context = eventContextOf(event);
+  const context = await eventContext(z, bundle, eventId);
   const log = (line: string) => z.console.log(line);
   const rule = {
     noun: 'registration',
