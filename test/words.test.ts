@@ -4,7 +4,8 @@
  * of their inputs as an SDK derives it from the app, complete.
  */
 import { readFileSync } from 'node:fs';
-import { POINTS, SIBLINGS, grade, inputSchemas, score, visibleOperations } from '../scripts/lib/words';
+import { POINTS, grade, inputSchemas, score, visibleOperations } from '../scripts/lib/words';
+import { siblingsOf } from '../src/siblings';
 import { SCHEMA_FILE, schemaFileText } from '../scripts/words';
 
 const operations = visibleOperations();
@@ -24,9 +25,40 @@ describe.each(operations.map((v) => ({ name: `${v.kind}/${v.op.key}`, v })))('$n
   });
 });
 
-it('grades every operation the siblings table names, and it names only visible operations', () => {
-  const keys = new Set(operations.map((v) => v.op.key));
-  for (const key of SIBLINGS.flat()) expect(keys).toContain(key);
+it('reads sibling groups from the operations: visible operations only, each group of two or more', () => {
+  const keys = operations.map((v) => v.op.key);
+  const grouped = keys.filter((key) => siblingsOf(key).length > 0);
+  expect(grouped.length).toBeGreaterThan(0);
+  for (const key of grouped) {
+    expect({ key, size: siblingsOf(key).length > 1 }).toEqual({ key, size: true });
+    for (const other of siblingsOf(key)) expect(keys).toContain(other);
+  }
+  expect(siblingsOf('payment_failed')).toEqual(expect.arrayContaining(['payment_succeeded', 'new_order']));
+});
+
+it('fails a search or an unchanging create whose words claim an effect it does not have', () => {
+  const op = (description: string, helpText: string) => ({
+    key: 'generate_embed_code',
+    noun: 'Embed Code',
+    display: { label: 'Generate Embed Code', description },
+    operation: {
+      inputFields: [{ key: 'eventId', label: 'Event', helpText, dynamic: 'event_list.id.label' }],
+    },
+  });
+  const unchanging =
+    'Generates the code; nothing is changed in the service, and a repeated run gives it again.';
+  expect(
+    grade({ kind: 'create', op: op(unchanging, 'The event to publish, from your events.') }).behaviour,
+  ).toEqual(expect.arrayContaining(['Event: claims "to publish", and the operation changes nothing']));
+  expect(
+    grade({ kind: 'search', op: op('Finds an event and deletes it.', 'The event to look for.') }).behaviour,
+  ).toEqual(expect.arrayContaining(['description: claims "deletes", and the operation changes nothing']));
+  // A create that does change something may say so; a state ("once it is published") is no claim.
+  const changing =
+    'Checks a person in, and returns them; a repeated run checks in once. It will create a check-in.';
+  expect(
+    grade({ kind: 'create', op: op(changing, 'Visitors see it once it is published.') }).behaviour,
+  ).toEqual([]);
 });
 
 it('fails a description that says only what starts it, point by point', () => {

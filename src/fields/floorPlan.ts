@@ -1,7 +1,11 @@
 import type { Bundle, ZObject } from 'zapier-platform-core';
 import { pathSegmentProblem } from '../connect';
+import { accepts } from './accepts';
 import { FLOOR_PLAN_LIST_TRIGGER_KEY } from './keys';
 import { textInput } from './read';
+
+/** A floor plan ID as the service writes them (`planIdInput` refuses only what would change an address). */
+const PLAN_ID_PATTERN = '^[A-Za-z0-9_~-][A-Za-z0-9._~-]{0,199}$';
 
 /** The Floor Plan dropdown: the published plans of the event chosen in the Event field. */
 export const floorPlanField = (helpText: string) => ({
@@ -12,6 +16,7 @@ export const floorPlanField = (helpText: string) => ({
   dynamic: `${FLOOR_PLAN_LIST_TRIGGER_KEY}.id.label`,
   dependsOn: ['eventId'],
   helpText,
+  meta: accepts({ pattern: PLAN_ID_PATTERN }),
 });
 
 /**

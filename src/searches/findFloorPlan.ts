@@ -13,6 +13,7 @@ import { eventField, requiredEventInput } from '../fields/event';
 import { floorPlanField, planIdInput } from '../fields/floorPlan';
 import { booleanInput } from '../fields/read';
 import { floorPlanOutputFields, floorPlanSample, toFloorPlanItem } from '../mappers/floorPlan';
+import { sibling } from '../siblings';
 
 const perform = async (z: ZObject, bundle: Bundle) => {
   const given = requiredEventInput(z, bundle);
@@ -44,7 +45,7 @@ const perform = async (z: ZObject, bundle: Bundle) => {
     .sort((a, b) => a.name.localeCompare(b.name, 'en', { numeric: true }));
 };
 
-export default defineSearch({
+const definition = defineSearch({
   key: 'find_floor_plan',
   noun: 'Floor Plan',
   display: {
@@ -57,6 +58,7 @@ export default defineSearch({
     inputFields: [
       eventField({
         required: true,
+        takes: 'reference',
         helpText:
           'The event whose published floor plans to read: any of your events (its search finds older ones), or its event ID, slug or public page link mapped from an earlier step.',
       }),
@@ -77,3 +79,5 @@ export default defineSearch({
     outputFields: floorPlanOutputFields,
   },
 });
+
+export default sibling('event-pages', definition);
