@@ -154,13 +154,22 @@ const propertyOf = (f: Field): JsonSchema => {
   return property;
 };
 
-/** The modes as `oneOf` branches: the choice, and the fields that choice requires. */
+/**
+ * The modes as `oneOf` branches: the choice, the fields that choice requires, and the fields only other
+ * choices show, which it does not take (`false`: the operation would not read them).
+ */
 const modeBranches = (op: Operation): JsonSchema[] => {
   const statics = new Set(staticFields(op).map((f) => f.key));
-  return modesOf(op).map(({ field, value, fields }) => ({
-    properties: { [field.key]: { const: value } },
-    required: [field.key, ...fields.filter((f) => f.required && !statics.has(f.key)).map((f) => f.key)],
-  }));
+  const modes = modesOf(op);
+  const shown = (fields: Field[]) => fields.map((f) => f.key).filter((key) => !statics.has(key));
+  return modes.map(({ field, value, fields }) => {
+    const own = new Set(shown(fields));
+    const others = [...new Set(modes.flatMap((m) => shown(m.fields)))].filter((key) => !own.has(key));
+    return {
+      properties: { [field.key]: { const: value }, ...Object.fromEntries(others.map((key) => [key, false])) },
+      required: [field.key, ...fields.filter((f) => f.required && own.has(f.key)).map((f) => f.key)],
+    };
+  });
 };
 
 /** What the fields declare about each other: groups of which one must be filled, fields that exclude others. */

@@ -4,8 +4,14 @@ import { accepts } from './accepts';
 import { FLOOR_PLAN_LIST_TRIGGER_KEY } from './keys';
 import { textInput } from './read';
 
-/** A floor plan ID as the service writes them (`planIdInput` refuses only what would change an address). */
-const PLAN_ID_PATTERN = '^[A-Za-z0-9_~-][A-Za-z0-9._~-]{0,199}$';
+// What `pathSegmentProblem` lets through, without spaces around: no `/`, `\\`, `?`, `#` or control
+// character, and neither `.` nor `..`.
+const PLAN_CHAR = '[^/\\\\?#\\x00-\\x1f\\x7f]';
+const PLAN_EDGE = '[^\\s/\\\\?#\\x00-\\x1f\\x7f]';
+const PLAN_FIRST = '[^\\s./\\\\?#\\x00-\\x1f\\x7f]';
+
+/** A floor plan ID: any text that can stand as one segment of an address. */
+const PLAN_ID_PATTERN = `^(?:${PLAN_FIRST}(?:${PLAN_CHAR}*${PLAN_EDGE})?|\\.${PLAN_FIRST}|\\.${PLAN_CHAR}+${PLAN_EDGE})$`;
 
 /** The Floor Plan dropdown: the published plans of the event chosen in the Event field. */
 export const floorPlanField = (helpText: string) => ({

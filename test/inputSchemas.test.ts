@@ -1,0 +1,100 @@
+/**
+ * docs/input-schemas.json is what the app accepts. For every visible operation, inputs are generated from its
+ * JSON Schema and run through the operation's own input checks (its `perform`, or `performSubscribe` for an
+ * instant trigger, with a `z` whose every request or cache read stops the run: the checks come before any):
+ * every input the schema allows gets past them, and an input it forbids is refused with a message that names
+ * the field it is wrong about.
+ */
+import fc from 'fast-check';
+import { errors } from 'zapier-platform-core';
+import { type Visible, inputSchemaOf, inputSchemas, visibleOperations } from '../scripts/lib/inputSchemas';
+import { FILLED_PATTERN } from '../src/fields/accepts';
+import { authData, errorMessage, meta } from './support/app';
+import { type Schema, allowedInput, forbiddenInput, forbidsAny, violations } from './support/jsonSchema';
+
+/** Thrown by the fake `z` when an operation reaches past its input checks (a request or the cache). */
+class Reached extends Error {}
+
+type Outcome = { passed: true } | { passed: false; message: string };
+
+/** Runs the operation's input checks on `input`: passed when it gets to a request, else the refusal. */
+const check = async ({ op }: Visible, input: Record<string, unknown>): Promise<Outcome> => {
+  let reached = false;
+  const touch = () => {
+    reached = true;
+    throw new Reached('past the input checks');
+  };
+  const z = {
+    errors,
+    console: { log: () => {}, info: () => {}, warn: () => {}, error: () => {}, debug: () => {} },
+    JSON,
+    request: touch,
+    cache: new Proxy({}, { get: () => touch }),
+    cursor: new Proxy({}, { get: () => touch }),
+    dehydrate: touch,
+  };
+  const bundle = {
+    inputData: input,
+    authData: authData({ frontUrl: 'https://front.connect.test', embedUrl: 'https://embed.connect.test' }),
+    meta: meta(),
+    targetUrl: 'https://hooks.zapier.test/1',
+  };
+  const operation = op.operation as Record<string, unknown>;
+  const run = (operation.type === 'hook' ? operation.performSubscribe : operation.perform) as (
+    z: unknown,
+    bundle: unknown,
+  ) => Promise<unknown>;
+  try {
+    await run(z, bundle);
+    return { passed: true };
+  } catch (error) {
+    if (reached) return { passed: true };
+    return { passed: false, message: errorMessage(error) };
+  }
+};
+
+const operations = visibleOperations().map((v) => ({
+  name: `${v.kind}/${v.op.key}`,
+  v,
+  schema: inputSchemaOf(v.op),
+}));
+
+/** Whether a refusal names one of the fields (by label, as users see it, or by key). */
+const namesOneOf = (schema: Schema, fields: string[], message: string): boolean => {
+  const properties = schema.properties as Record<string, { title: string }>;
+  const text = message.toLowerCase();
+  return fields.some(
+    (key) => text.includes(properties[key]!.title.toLowerCase()) || text.includes(key.toLowerCase()),
+  );
+};
+
+const RUNS = { numRuns: 120 };
+
+describe.each(operations)('$name', ({ v, schema }) => {
+  it('lets every input its schema allows past its input checks', async () => {
+    await fc.assert(
+      fc.asyncProperty(allowedInput(schema), async (input) => {
+        expect({ input, outcome: await check(v, input) }).toEqual({ input, outcome: { passed: true } });
+      }),
+      RUNS,
+    );
+  });
+
+  const forbidding = forbidsAny(schema, FILLED_PATTERN);
+  (forbidding ? it : it.skip)('refuses every input its schema forbids, naming the field', async () => {
+    await fc.assert(
+      fc.asyncProperty(forbiddenInput(schema, FILLED_PATTERN), async ({ input, fields }) => {
+        const outcome = await check(v, input);
+        expect({ input, passed: outcome.passed }).toEqual({ input, passed: false });
+        const message = outcome.passed ? '' : outcome.message;
+        expect({ input, fields, message, named: namesOneOf(schema, fields, message) }).toEqual({
+          input,
+          fields,
+          message,
+          named: true,
+        });
+      }),
+      RUNS,
+    );
+  });
+});
