@@ -7,10 +7,12 @@
  */
 import fc from 'fast-check';
 import { errors } from 'zapier-platform-core';
-import { type Visible, inputSchemaOf, inputSchemas, visibleOperations } from '../scripts/lib/inputSchemas';
+import { readFileSync } from 'node:fs';
+import { type Visible, visibleOperations } from '../scripts/lib/inputSchemas';
+import { SCHEMA_FILE } from '../scripts/words';
 import { FILLED_PATTERN } from '../src/fields/accepts';
 import { authData, errorMessage, meta } from './support/app';
-import { type Schema, allowedInput, forbiddenInput, forbidsAny, violations } from './support/jsonSchema';
+import { type Schema, allowedInput, forbiddenInput, forbidsAny } from './support/jsonSchema';
 
 /** Thrown by the fake `z` when an operation reaches past its input checks (a request or the cache). */
 class Reached extends Error {}
@@ -53,11 +55,13 @@ const check = async ({ op }: Visible, input: Record<string, unknown>): Promise<O
   }
 };
 
-const operations = visibleOperations().map((v) => ({
-  name: `${v.kind}/${v.op.key}`,
-  v,
-  schema: inputSchemaOf(v.op),
-}));
+/** What AI callers read (test/words.test.ts holds it to what the app derives). */
+const committed = JSON.parse(readFileSync(SCHEMA_FILE, 'utf8')) as Record<string, Schema>;
+
+const operations = visibleOperations().map((v) => {
+  const name = `${v.kind}/${v.op.key}`;
+  return { name, v, schema: committed[name]! };
+});
 
 /** Whether a refusal names one of the fields (by label, as users see it, or by key). */
 const namesOneOf = (schema: Schema, fields: string[], message: string): boolean => {
@@ -68,7 +72,18 @@ const namesOneOf = (schema: Schema, fields: string[], message: string): boolean 
   );
 };
 
-const RUNS = { numRuns: 120 };
+const RUNS = { numRuns: 100 };
+
+/** Whether every input `schema` allows passes `v`'s checks (`false` with the first that does not). */
+const allowsOnlyAccepted = (v: Visible, schema: Schema) =>
+  fc.asyncProperty(allowedInput(schema), async (input) => (await check(v, input)).passed);
+
+/** Whether every input `schema` forbids is refused by `v`'s checks naming the field. */
+const forbidsOnlyRefused = (v: Visible, schema: Schema) =>
+  fc.asyncProperty(forbiddenInput(schema, FILLED_PATTERN), async ({ input, fields }) => {
+    const outcome = await check(v, input);
+    return !outcome.passed && namesOneOf(schema, fields, outcome.message);
+  });
 
 describe.each(operations)('$name', ({ v, schema }) => {
   it('lets every input its schema allows past its input checks', async () => {
@@ -96,5 +111,25 @@ describe.each(operations)('$name', ({ v, schema }) => {
       }),
       RUNS,
     );
+  });
+});
+
+describe('the property test', () => {
+  const find = (name: string) => operations.find((o) => o.name === name)!;
+
+  it('fails for a schema that allows what the app refuses (Find Order without its "one of them" rule)', async () => {
+    const { v, schema } = find('search/find_order');
+    const loose = Object.fromEntries(Object.entries(schema).filter(([key]) => key !== 'anyOf'));
+    expect((await fc.check(allowsOnlyAccepted(v, loose), RUNS)).failed).toBe(true);
+    expect((await fc.check(allowsOnlyAccepted(v, schema), RUNS)).failed).toBe(false);
+  });
+
+  it('fails for a schema that forbids what the app accepts (Find Event Agenda taking event IDs only)', async () => {
+    const { v, schema } = find('search/find_agenda');
+    const properties = schema.properties as Record<string, Schema>;
+    const idOnly = committed['search/find_registration']!.properties as Record<string, Schema>;
+    const strict = { ...schema, properties: { ...properties, eventId: idOnly.eventId } };
+    expect((await fc.check(forbidsOnlyRefused(v, strict), RUNS)).failed).toBe(true);
+    expect((await fc.check(forbidsOnlyRefused(v, schema), RUNS)).failed).toBe(false);
   });
 });
