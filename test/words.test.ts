@@ -116,17 +116,61 @@ describe('docs/input-schemas.json', () => {
     }
   });
 
-  it('gives the choices of a static dropdown as an enum, and where a dynamic one comes from', () => {
-    const newOrder = schemas['trigger/new_order']!.properties as Record<string, Record<string, unknown>>;
-    expect(newOrder.status?.enum).toEqual(expect.arrayContaining(['paid']));
-    const checkIn = schemas['create/check_in_attendee']!.properties as Record<
-      string,
-      Record<string, unknown>
-    >;
-    // The fields each choice of Check In By shows are all there.
-    expect(Object.keys(checkIn)).toEqual(
+  const propertiesOf = (name: string) => schemas[name]!.properties as Record<string, Record<string, unknown>>;
+
+  it("gives the choices of a dropdown as an enum (a list's items too), and where a dynamic one comes from", () => {
+    expect(propertiesOf('trigger/new_order').status?.enum).toEqual(expect.arrayContaining(['paid']));
+    expect(propertiesOf('trigger/event_changed').changes).toMatchObject({
+      type: 'array',
+      items: { type: 'string', enum: ['any', 'created', 'updated', 'published', 'unpublished', 'deleted'] },
+      default: ['any'],
+    });
+    expect(propertiesOf('create/check_in_attendee').eventId?.['x-zapier-choices-from']).toBe('event_list');
+  });
+
+  it('makes each mode of Check In Attendee a oneOf branch with the fields it requires and takes', () => {
+    const checkIn = schemas['create/check_in_attendee']!;
+    expect(Object.keys(propertiesOf('create/check_in_attendee'))).toEqual(
       expect.arrayContaining(['checkInBy', 'code', 'eventId', 'submissionId', 'checkInTime']),
     );
-    expect(checkIn.eventId?.['x-zapier-choices-from']).toBe('event_list');
+    expect(checkIn.required).toEqual(['checkInBy']);
+    expect(checkIn.oneOf).toEqual([
+      {
+        properties: { checkInBy: { const: 'code' }, eventId: false, submissionId: false },
+        required: ['checkInBy', 'code'],
+      },
+      {
+        properties: { checkInBy: { const: 'registration' }, code: false },
+        required: ['checkInBy', 'eventId', 'submissionId'],
+      },
+    ]);
+    expect(checkIn.not).toEqual({ required: ['code', 'submissionId'] });
+  });
+
+  it('gives values the app keeps beside its choices as examples, and defaults of their type', () => {
+    const embed = propertiesOf('create/generate_embed_code');
+    expect(embed.theme).toMatchObject({
+      type: 'string',
+      examples: ['light', 'dark', 'auto'],
+      default: 'light',
+    });
+    expect(embed.language).toMatchObject({
+      type: 'string',
+      examples: ['en', 'fr', 'de', 'es'],
+      default: 'en',
+    });
+    expect(embed.theme).not.toHaveProperty('enum');
+    expect(embed.language).not.toHaveProperty('enum');
+    expect(propertiesOf('search/find_floor_plan').bypassCache).toMatchObject({
+      type: 'boolean',
+      default: false,
+    });
+    for (const schema of Object.values(schemas))
+      for (const property of Object.values(schema.properties as Record<string, Record<string, unknown>>)) {
+        if (!('default' in property)) continue;
+        const type = property.type === 'array' ? (property.items as { type: string }).type : property.type;
+        const values = property.type === 'array' ? (property.default as unknown[]) : [property.default];
+        for (const value of values) expect({ type, value: typeof value }).toEqual({ type, value: type });
+      }
   });
 });
