@@ -97,8 +97,14 @@ describe.each(operations)('$name', ({ v, schema }) => {
     );
   });
 
-  const forbidding = forbidsAny(schema, FILLED_PATTERN);
-  (forbidding ? it : it.skip)('refuses every input its schema forbids, naming the field', async () => {
+  if (!forbidsAny(schema, FILLED_PATTERN)) {
+    it('has no input to refuse (no field)', () => {
+      expect(schema.properties).toEqual({});
+    });
+    return;
+  }
+
+  it('refuses every input its schema forbids, naming the field', async () => {
     await fc.assert(
       fc.asyncProperty(forbiddenInput(schema, FILLED_PATTERN), async ({ input, fields }) => {
         const outcome = await check(v, input);
