@@ -72,7 +72,8 @@ const definition = defineSearch({
     inputFields: [
       eventField({
         required: true,
-        helpText: 'The event whose registrations are searched, drafts included.',
+        helpText:
+          'The event whose registrations are searched, drafts included: any of your events (its search finds older ones), or its event ID mapped from an earlier step.',
       }),
       {
         key: 'email',
