@@ -23,6 +23,7 @@ import {
   STREAM_LIMITS,
   streamLimits,
 } from '../connect';
+import { accepts } from '../fields/accepts';
 import { eventOfLink, isEventUuid } from '../fields/event';
 import { textInput } from '../fields/read';
 import { mapEach } from '../mappers/each';
@@ -142,7 +143,7 @@ const needleOf = (z: ZObject, text: string): string => {
   const needle = slugText(text);
   if (!needle) {
     throw new z.errors.Error(
-      `Type a word of the event's title or slug to search for${text ? ` ("${text.slice(0, 40)}" has no letters or digits)` : ''}.`,
+      `Type a word of the event's title or slug in Title, Slug or Link to search for${text ? ` ("${text.slice(0, 40)}" has no letters or digits)` : ''}.`,
       'INVALID_INPUT',
       400,
     );
@@ -216,6 +217,8 @@ export default defineSearch({
         type: 'string' as const,
         required: true,
         helpText: `Part of the title or slug, for example \`techweek paris\` or \`techweek-paris-2026\`, or the event's public page link. Case, accents and punctuation do not matter; an exact slug or title comes first, at most ${MAX_RESULTS} events. Only your own events are found: your newest 100 (drafts included) and, past them, your published events in the public catalog, searched page by page for up to ${SEARCH_SECONDS} seconds (an exact slug or link reaches any of them at once).`,
+        // A word: at least one letter or digit (a link has some too).
+        meta: accepts({ pattern: '[A-Za-z0-9]' }),
       },
     ],
     sample: { ...eventSample, isOwnEvent: true },

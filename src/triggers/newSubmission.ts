@@ -20,6 +20,7 @@ import { type Clock, systemClock } from '../memory';
 import { POLL_TIMINGS, type PollTimings, readNew } from '../polling';
 import { registrationItem } from '../items';
 import { pollKind, present } from './common/polling';
+import { sibling } from '../siblings';
 
 export const NEW_SUBMISSION_KEY = 'new_submission';
 
@@ -180,4 +181,4 @@ export const newSubmissionTrigger = (setup: PollSetup = {}) =>
     },
   });
 
-export default newSubmissionTrigger();
+export default sibling('registrations', newSubmissionTrigger());
