@@ -122,7 +122,7 @@ export const nameDifferences = (
       if (entry === undefined) continue;
       const their = typeof entry === 'string' ? entry : entry.name;
       if (mine !== their) out.push([`${prefix}${mine}`, `${otherPrefix}${their}`]);
-      if (typeof wire !== 'string' && typeof entry !== 'string') {
+      if (typeof wire !== 'string' && typeof entry !== 'string' && 'fields' in wire && 'fields' in entry) {
         walk(wire.fields, entry.fields, `${prefix}${mine}[].`, `${otherPrefix}${their}[].`);
       }
     }

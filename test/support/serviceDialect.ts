@@ -18,9 +18,10 @@ export const SERVICE_SWITCHES: Deviation[] = [
 export const taught = (): typeof Dialects => {
   const actual = jest.requireActual<typeof Dialects>('../../src/connect/dialect');
   const service: Dialects.Dialect = {
+    ...actual.CONTRACT_DIALECT,
     names: actual.SNAKE_CASE,
     renamed: { submission: { submissionId: 'id' } },
-    list: { member: 'items', more: 'has_more' },
+    list: { member: 'items', next: null, more: 'has_more' },
     errors: { codeMember: 'type', code: (wire) => wire.toUpperCase(), wire: (code) => code.toLowerCase() },
     signature: 'timestamped',
   };

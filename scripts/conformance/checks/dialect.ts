@@ -248,9 +248,14 @@ export const dialectChecks = async (run: Run): Promise<Check[]> => {
   const rule = ruleOf(samples);
   const list = listOf(events);
   const found: Dialect = {
+    ...DIALECT,
     names: rule,
     renamed: renamedOf(samples, rule),
-    list: { member: list.member ?? DIALECT.list.member, more: moreMember(list.others) },
+    list: {
+      member: list.member ?? DIALECT.list.member,
+      next: DIALECT.list.next,
+      more: moreMember(list.others),
+    },
     errors: DIALECT.errors,
     signature: DIALECT.signature,
   };
