@@ -8,10 +8,10 @@
 // below write as the default sandbox does.
 
 import { ApiError, type ErrorCode } from './errors';
-import { type Deviation, DeviationSet } from './deviations';
+import { type Deviation, DeviationSet, REGISTRATION_KINDS } from './deviations';
 
-/** The header a delivery's signature travels in (contract §5). */
-export const SIGNATURE_HEADER = 'X-Connect-Signature';
+/** The header a delivery's signature travels in (contract §5), as the default sandbox sends it. */
+export const SIGNATURE_HEADER = new DeviationSet().signatureHeader();
 
 export interface WireDelivery {
   id: string;
@@ -56,8 +56,6 @@ export interface WireWriter {
   deliveryHeaders(body: string, secrets: string | readonly string[], atMs?: number): Record<string, string>;
 }
 
-const REGISTRATION_KINDS = new Set(['FORM_SUBMISSION', 'FORM_SUBMISSION_APPROVED', 'ATTENDANT_CHECKED_IN']);
-
 /** The writer of a sandbox started with `deviations` (besides the default ones). */
 export const wireWriter = (deviations: readonly Deviation[] = []): WireWriter => {
   const set = new DeviationSet(deviations);
@@ -91,7 +89,7 @@ export const wireWriter = (deviations: readonly Deviation[] = []): WireWriter =>
     signatureOf,
     deliveryHeaders: (body, secrets, atMs) => ({
       'content-type': 'application/json',
-      [SIGNATURE_HEADER.toLowerCase()]: signatureOf(body, secrets, atMs),
+      [set.signatureHeader().toLowerCase()]: signatureOf(body, secrets, atMs),
     }),
   };
 };

@@ -57,8 +57,9 @@ export function registerSubmissionRoutes(app: FastifyInstance, ctx: SandboxConte
     const order = new Uint32Array(list.length);
     for (let i = 0; i < list.length; i++) order[i] = list.length - 1 - i;
     ctx.orderIndexes(order);
+    const page = ctx.deviations.page(order, q.cursor);
     reply.type('application/json; charset=utf-8');
-    const shape = ctx.deviations.listShape('submissionId', cut);
-    return reply.send(Readable.from(submissionsBody(state, list, order, shape)));
+    const shape = ctx.deviations.listShape('submissionId', cut, page.next);
+    return reply.send(Readable.from(submissionsBody(state, list, page.records, shape)));
   });
 }
