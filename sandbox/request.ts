@@ -23,6 +23,7 @@ export const params = (req: FastifyRequest): Record<string, string | undefined> 
 
 /** The request's query, in the contract's names whatever the sandbox's dialect names them (`deviations.ts`). */
 export const query = (req: FastifyRequest): Query => {
-  const deviations = (req.server as unknown as { sandbox?: { deviations: DeviationSet } }).sandbox?.deviations;
+  const deviations = (req.server as unknown as { sandbox?: { deviations: DeviationSet } }).sandbox
+    ?.deviations;
   return deviations ? deviations.query(req.query as Query) : (req.query as Query);
 };
