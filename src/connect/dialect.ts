@@ -37,6 +37,8 @@ export interface Spelling {
   readonly name: string;
   wire(app: string): string;
   app(wire: string): string;
+  /** The table a spelling by table was made of (`spelledBy`), app → wire. */
+  readonly table?: Readonly<Record<string, string>>;
 }
 
 /** How a list answer continues past its records: the member that says where the next page is. */
@@ -118,6 +120,7 @@ export const spelledBy = (table: Readonly<Record<string, string>>): Spelling => 
       .join(', ')}`,
     wire: (app) => (Object.hasOwn(table, app) ? (table[app] as string) : app),
     app: (wire) => back.get(wire) ?? wire,
+    table,
   };
 };
 
