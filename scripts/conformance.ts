@@ -79,7 +79,10 @@ export const main = async (argv: string[], streams: Streams): Promise<number> =>
     }
     if (args.writeDialect && found) {
       writeFileSync(args.writeDialect, blank(dialectSource(found, args.baseUrl)));
-      say(streams.out, `\nWrote the dialect found to ${args.writeDialect}: paste it into src/connect/dialect.ts.\n`);
+      say(
+        streams.out,
+        `\nWrote the dialect found to ${args.writeDialect}: paste it into src/connect/dialect.ts.\n`,
+      );
     }
     return checks.some((c) => c.status === 'differs') ? EXIT.differs : EXIT.clean;
   } catch (error) {

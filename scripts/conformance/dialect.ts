@@ -105,7 +105,9 @@ export const nextOf = (bodies: readonly unknown[]): { next: ListNext | null; val
 
 /** The spelling of statuses the records follow: capitals when every status read is in capitals. */
 export const statusSpellingOf = (samples: readonly Sample[]): Spelling => {
-  const statuses = samples.flatMap((s) => s.objects.map((o) => o.status)).filter((v) => typeof v === 'string');
+  const statuses = samples
+    .flatMap((s) => s.objects.map((o) => o.status))
+    .filter((v) => typeof v === 'string');
   const capitals = statuses.length > 0 && statuses.every((v) => /[A-Z]/.test(v) && v === v.toUpperCase());
   return capitals ? UPPER_CASE : AS_IS;
 };
@@ -141,7 +143,9 @@ export const kindSpellingOf = (type: string): Spelling | null => {
 
 /** `x-signature` → `X-Signature`. */
 const headerName = (name: string): string =>
-  name.replace(/^http-/i, '').replace(/(^|-)([a-z])/g, (_, dash: string, c: string) => dash + c.toUpperCase());
+  name
+    .replace(/^http-/i, '')
+    .replace(/(^|-)([a-z])/g, (_, dash: string, c: string) => dash + c.toUpperCase());
 
 /** The header that carries a captured delivery's signature, and its scheme: the one that verifies. */
 export const signatureOf = (

@@ -21,8 +21,9 @@ const pasted = (text: string, module: DialectModule): Dialects.Dialect => {
   const start = text.indexOf('{', text.indexOf('export const DIALECT: Dialect ='));
   const expression = text.slice(start).trim().replace(/;$/, '');
   const names = ['CONTRACT_DIALECT', 'SNAKE_CASE', 'CAMEL_CASE', 'UPPER_CASE', 'AS_IS', 'spelledBy'] as const;
-  // eslint-disable-next-line @typescript-eslint/no-implied-eval
-  const evaluate = new Function(...names, `return (${expression});`) as (...values: unknown[]) => Dialects.Dialect;
+  const evaluate = new Function(...names, `return (${expression});`) as (
+    ...values: unknown[]
+  ) => Dialects.Dialect;
   return evaluate(...names.map((name) => module[name]));
 };
 
@@ -48,7 +49,10 @@ it('writes the dialect of a sandbox with every switch on; taught it, the app pas
     jest.resetModules();
     jest.doMock('../../src/connect/dialect', () => ({ ...actual, DIALECT: taught }));
     const { runJourney } = await import('../../scripts/journey');
-    const result = await runJourney({ out: { line: () => undefined, color: false }, deviations: EVERY_SWITCH });
+    const result = await runJourney({
+      out: { line: () => undefined, color: false },
+      deviations: EVERY_SWITCH,
+    });
     expect(result.rows.filter((row) => !row.ok).map((row) => `${row.step}: ${row.detail}`)).toEqual([]);
 
     const { runConformance } = await import('../../scripts/conformance/index');

@@ -114,7 +114,8 @@ const envelopeCheck = async (run: Run, events: unknown, found: Dialect): Promise
   const list = listOf(events);
   if (list.member === '') {
     const bare = 'Lists answer a bare JSON array, without an envelope.';
-    if (DIALECT.list.member === '') return check('envelope', assumption, holds(`${bare} The app was taught it.`));
+    if (DIALECT.list.member === '')
+      return check('envelope', assumption, holds(`${bare} The app was taught it.`));
     return check(
       'envelope',
       assumption,
@@ -263,7 +264,10 @@ const signatureOutcome = (
 
 /** Whether bodies of `dialect` read as the app's own: the same names, spellings, lists and error code. */
 const readsAsApp = (dialect: Dialect): boolean =>
-  sameDialect({ ...dialect, signature: DIALECT.signature, signatureHeader: DIALECT.signatureHeader }, DIALECT);
+  sameDialect(
+    { ...dialect, signature: DIALECT.signature, signatureHeader: DIALECT.signatureHeader },
+    DIALECT,
+  );
 
 /** An outcome for one finding: holds as the contract, holds as the app was taught, or differs. */
 const finding = (
@@ -275,7 +279,10 @@ const finding = (
 ): Outcome => {
   if (asContract) return holds(words);
   if (taught) return holds(`${words} The app was taught it.`);
-  return differs(`${words} Until the app is taught it (${value} in src/connect/dialect.ts), ${breaks}`, TEACH);
+  return differs(
+    `${words} Until the app is taught it (${value} in src/connect/dialect.ts), ${breaks}`,
+    TEACH,
+  );
 };
 
 /** How lists continue: one answer (the contract), or pages named by a member the kit follows. */
@@ -307,12 +314,20 @@ const queryCheck = (found: Dialect): Check => {
 
 /** How statuses and kinds are spelled: the contract's (`paid`, `FORM_SUBMISSION`), or otherwise. */
 const spellingsCheck = (found: Dialect, statuses: boolean, type: string | undefined): Check => {
-  const assumption = 'Statuses are spelled as the contract (paid, approved) and kinds as FORM_SUBMISSION (§3, §5).';
+  const assumption =
+    'Statuses are spelled as the contract (paid, approved) and kinds as FORM_SUBMISSION (§3, §5).';
   const parts: string[] = [];
   if (found.spellings.status.name !== CONTRACT_DIALECT.spellings.status.name)
-    parts.push(`statuses are spelled ${found.spellings.status.name} ("${found.spellings.status.wire('paid')}")`);
+    parts.push(
+      `statuses are spelled ${found.spellings.status.name} ("${found.spellings.status.wire('paid')}")`,
+    );
   if (type !== undefined && found.spellings.kind.table)
-    parts.push(`the delivery's kind is "${type}": kinds are dotted (${Object.entries(DOTTED_KINDS).slice(0, 2).map(([a, w]) => `${w} for ${a}`).join(', ')}, …)`);
+    parts.push(
+      `the delivery's kind is "${type}": kinds are dotted (${Object.entries(DOTTED_KINDS)
+        .slice(0, 2)
+        .map(([a, w]) => `${w} for ${a}`)
+        .join(', ')}, …)`,
+    );
   if (type !== undefined && kindSpellingOf(type) === null) {
     const outcome = differs(
       `The delivery's kind is "${type}", a spelling the kit does not know: the dialect can say it (spellings.kind: spelledBy({ … }) in src/connect/dialect.ts), but only the service's list of kinds can fill that table. Until then every instant trigger (${instantOperations()}) would subscribe to kinds the service does not send.`,
@@ -321,14 +336,24 @@ const spellingsCheck = (found: Dialect, statuses: boolean, type: string | undefi
     return check('spellings', assumption, outcome);
   }
   if (!statuses && type === undefined)
-    return check('spellings', assumption, unchecked('No status and no delivery was read to tell how they are spelled.'));
-  if (!parts.length) return check('spellings', assumption, holds('Statuses and kinds are spelled as the contract.'));
+    return check(
+      'spellings',
+      assumption,
+      unchecked('No status and no delivery was read to tell how they are spelled.'),
+    );
+  if (!parts.length)
+    return check('spellings', assumption, holds('Statuses and kinds are spelled as the contract.'));
   const words = `${parts.join('; ')}.`;
   const taught =
     found.spellings.status.name === DIALECT.spellings.status.name &&
-    JSON.stringify(found.spellings.kind.table ?? null) === JSON.stringify(DIALECT.spellings.kind.table ?? null);
+    JSON.stringify(found.spellings.kind.table ?? null) ===
+      JSON.stringify(DIALECT.spellings.kind.table ?? null);
   const breaks = `triggers that pick records by status (Registration Approved, Payment Succeeded) would pick none, and instant triggers (${instantOperations()}) would subscribe to kinds the service does not send.`;
-  return check('spellings', assumption, finding(words.charAt(0).toUpperCase() + words.slice(1), false, taught, breaks, 'spellings'));
+  return check(
+    'spellings',
+    assumption,
+    finding(words.charAt(0).toUpperCase() + words.slice(1), false, taught, breaks, 'spellings'),
+  );
 };
 
 /** The pages of a list in `dialect` joined as one answer (the last page's other members, no next page). */
@@ -354,10 +379,7 @@ const pagesOf = (dialect: Dialect): NonNullable<Run['probe']['pages']> => {
 };
 
 /** The dialect the samples, the error answers and the captured delivery show. */
-const foundDialect = async (
-  run: Run,
-  read: Samples,
-): Promise<{ dialect: Dialect; checks: Check[] }> => {
+const foundDialect = async (run: Run, read: Samples): Promise<{ dialect: Dialect; checks: Check[] }> => {
   const { samples, events, lists } = read;
   const rule = ruleOf(samples);
   const list = listOf(events);
