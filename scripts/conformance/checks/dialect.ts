@@ -20,7 +20,8 @@ import {
 import { paths } from '../../../src/connect/paths';
 import { instantTriggerKeys } from '../../lib/app';
 import { UNKNOWN_EVENT } from './errors';
-import { WHOLE_EVENT_SINCE } from './submissions';
+import { REGISTRATION_OPERATIONS, WHOLE_EVENT_SINCE } from './submissions';
+import { OPERATIONS as ORDER_OPERATIONS } from './orders';
 import {
   DOTTED_KINDS,
   type Sample,
@@ -293,7 +294,7 @@ const pagingCheck = (found: Dialect, value: string | null): Check => {
   const how = next.cursor === null ? 'a link to it' : `a cursor, sent back as "${next.cursor}"`;
   const words = `Lists continue on further pages: "${next.member}" (${JSON.stringify(value)} on a first page) names the next page by ${how}. The kit read every list to its last page.`;
   const taught = JSON.stringify(next) === JSON.stringify(DIALECT.list.next);
-  const breaks = `the app reads the first page only and misses the records of the others, so ${readingOperations()} would miss records.`;
+  const breaks = `the app reads the first page only and misses the records of the others: ${REGISTRATION_OPERATIONS}; ${ORDER_OPERATIONS} would miss every registration and order past a first page.`;
   return check('paging', assumption, finding(words, false, taught, breaks, `list.next`));
 };
 
@@ -301,7 +302,7 @@ const pagingCheck = (found: Dialect, value: string | null): Check => {
 const queryCheck = (found: Dialect): Check => {
   const assumption = 'Query parameters have camelCase names: eventId, since, companyId (§1, §4).';
   const words = `Query parameters are named in ${found.query.name}${found.query.name === 'snake_case' ? ' (event_id, company_id)' : ''}.`;
-  const breaks = `the service refuses or ignores the parameters the app sends, so every operation that reads registrations or orders (${readingOperations()}) would fail or read the wrong records.`;
+  const breaks = `the service refuses or ignores the parameters the app sends: ${REGISTRATION_OPERATIONS}; ${ORDER_OPERATIONS}; the Event dropdown's older pages and Find Event (the catalog's page and limit) would fail or read the wrong records.`;
   const outcome = finding(
     words,
     found.query.name === CONTRACT_DIALECT.query.name,
