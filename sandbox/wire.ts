@@ -54,6 +54,8 @@ export interface WireWriter {
   signatureOf(body: string, secrets: string | readonly string[], atMs?: number): string;
   /** The headers of a delivery of `body`, as the sandbox sends them. */
   deliveryHeaders(body: string, secrets: string | readonly string[], atMs?: number): Record<string, string>;
+  /** The header a delivery's signature travels in (`X-Connect-Signature`, or the switches' own). */
+  signatureHeader: string;
 }
 
 /** The writer of a sandbox started with `deviations` (besides the default ones). */
@@ -87,6 +89,7 @@ export const wireWriter = (deviations: readonly Deviation[] = []): WireWriter =>
         ownId: REGISTRATION_KINDS.has(delivery.type) ? 'submissionId' : 'id',
       }),
     signatureOf,
+    signatureHeader: set.signatureHeader(),
     deliveryHeaders: (body, secrets, atMs) => ({
       'content-type': 'application/json',
       [set.signatureHeader().toLowerCase()]: signatureOf(body, secrets, atMs),
