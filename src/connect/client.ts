@@ -658,9 +658,15 @@ const readList = async <S extends ObjectSchema>(
   return total as ListResult;
 };
 
-/** Two pages' reads as one. */
+/**
+ * Two pages' reads as one. Its headers are the first page's: the list is the service's as of its first
+ * answer (its `Date` is when a poll may say it read up to), since a record made while later pages were read
+ * may sit on a page already read.
+ */
 const addPages = (a: ListResult, b: ListResult): ListResult => ({
   ...b,
+  status: a.status,
+  headers: a.headers,
   skippedMembers: a.skippedMembers + b.skippedMembers,
   skippedNames: [...a.skippedNames, ...b.skippedNames].slice(0, 5),
   items: a.items + b.items,
