@@ -50,6 +50,7 @@ const NOT_LABELS: Record<string, string> = {
   '"… is not among the events of the connected account"': 'a message quoted in "When something goes wrong"',
   '"… is not one of the connected account\'s events"': 'a message quoted in "When something goes wrong"',
   '"The agenda embed needs the event\'s slug"': 'a message quoted in "When something goes wrong"',
+  '"No published event has the slug …"': 'a message quoted in "When something goes wrong"',
   '"… does not answer like a Connect API"': 'a message quoted in "When something goes wrong"',
   '"… is not an email address"': 'a message quoted in "When something goes wrong"',
   '"… is not an ID: an ID has no spaces"': 'a message quoted in "When something goes wrong"',

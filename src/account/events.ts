@@ -8,8 +8,8 @@
  *   service says not), and its record is read from its public page (given a slug or link) or found in the
  *   public catalog, page by page within the run's search time (`./catalog`); an older event found is kept
  *   for the account for 10 minutes, one small entry per event;
- * - the Event dropdown pages the newest 100 first, then the catalog's pages, keeping the account's own
- *   events (`eventsPage`).
+ * - the Event dropdown pages the newest 100 first, then the catalog's pages from the end that holds the
+ *   newer events, keeping the account's own events (`eventsPage`).
  * Registrations are enriched from the newest list without a request per item.
  */
 import type { Bundle, ZObject } from 'zapier-platform-core';
@@ -130,18 +130,31 @@ const newestMatching = async (
   return { event: fresh.find(match) ?? null, whole: fresh.length < LIST_LIMIT_MAX };
 };
 
+/**
+ * What an operation says works for a draft older than the account's newest 100, which no slug reaches (it
+ * has no public page): `map-id` when the event's ID is enough (floor plans), `publish` when the step needs
+ * the event's public page (an agenda, the agenda embed).
+ */
+export type OlderDraft = 'map-id' | 'publish';
+
+const OLDER_DRAFT_ADVICE: Record<OlderDraft, string> = {
+  'map-id': 'map its event ID instead (a draft has no public page, so no slug or link reaches it)',
+  publish: 'publish it in the dashboard first: a draft has no public page, and this step needs it',
+};
+
 const bySlug = async (
   z: ZObject,
   bundle: Pick<Bundle, 'authData'>,
   slug: string,
   deadline: number,
+  olderDraft: OlderDraft,
 ): Promise<AccountEvent> => {
   const { event: newest } = await newestMatching(z, bundle, (event) => event.slug === slug);
   if (newest) return { id: newest.id, event: newest };
   const page = await getEventWidget(z, bundle, slug, Math.max(1_000, deadline - Date.now()));
   if (!page) {
     throw new z.errors.Error(
-      `No published event has the slug "${slug.slice(0, 120)}", and none of your 100 newest events has it. Check the slug or link (it is the last part of the event's public page address), or choose the event in the Event field; a draft older than your 100 newest has no public page: map its event ID instead.`,
+      `No published event has the slug "${slug.slice(0, 120)}", and none of your 100 newest events has it. Check the slug or link (it is the last part of the event's public page address). If it is a draft older than your 100 newest, ${OLDER_DRAFT_ADVICE[olderDraft]}.`,
       EVENT_NOT_FOUND,
       404,
     );
@@ -187,26 +200,36 @@ const byId = async (
 /**
  * Any event of the connected account, given by ID or slug; refused (an error that says why) only when the
  * service says the account does not hold it. Its record is read as described at the top of this file, the
- * catalog until `deadline` (default: the run's search time from now).
+ * catalog until `deadline` (default: the run's search time from now). `olderDraft`: what a slug that reaches
+ * nothing says works for a draft older than the newest 100.
  */
 export const requireAccountEvent = (
   z: ZObject,
   bundle: Pick<Bundle, 'authData'>,
   given: EventInput,
   deadline = searchDeadline(),
+  olderDraft: OlderDraft = 'map-id',
 ): Promise<AccountEvent> =>
-  'id' in given ? byId(z, bundle, given.id, deadline) : bySlug(z, bundle, given.slug, deadline);
+  'id' in given ? byId(z, bundle, given.id, deadline) : bySlug(z, bundle, given.slug, deadline, olderDraft);
+
+/** Whether an event of the account has no record because it is a draft: the whole catalog was read. */
+export const isOlderDraft = (found: AccountEvent): boolean =>
+  found.event === null && found.walk?.complete === true;
 
 /**
- * Why an event of the account has no record, for a log line or a message: a draft, or one past where the
- * catalog search stopped.
+ * Why an event of the account has no record, for a log line or a message: a draft (the whole catalog was
+ * read), or one past where the catalog search stopped.
  */
 export const noRecordWhy = (found: AccountEvent): string => {
   const walk = found.walk;
-  const searched = walk ? catalogReach(walk) : 'the public catalog';
-  return walk && !walk.complete
-    ? `it is one of your events, but not among your 100 newest, and the search stopped after ${searched} without reaching it (time limit)`
-    : `it is one of your events, but not among your 100 newest, and the public catalog (${searched}) does not show it: it is a draft, and drafts have no public page`;
+  if (!walk || isOlderDraft(found)) {
+    const pages = walk ? `${walk.pagesRead} page${walk.pagesRead === 1 ? '' : 's'}` : '';
+    const read = walk
+      ? ` (its ${pages}, ${walk.eventsRead.toLocaleString('en-US')} events, were all read)`
+      : '';
+    return `it is one of your events, but not among your 100 newest, and the public catalog does not show it${read}: it is a draft, and a draft has no public page`;
+  }
+  return `it is one of your events, but not among your 100 newest, and the search through the public catalog stopped at its time limit after ${catalogReach(walk)}, before reaching it`;
 };
 
 /**
@@ -264,12 +287,115 @@ const ownOlderEvents = async (
   return { own, unchecked: asked.unchecked };
 };
 
+/** The latest creation among `events` (0 for none). */
+const latestCreated = (events: Event[]): number =>
+  events.reduce((latest, event) => Math.max(latest, Date.parse(event.createdAt) || 0), 0);
+
+/** A catalog page as the dropdown keeps it: its older events, its latest creation, and how the walk went. */
+type PageRead = { older: Event[]; latest: number; walk: CatalogWalk };
+
+/** The older events (not among `newestIds`) of catalog page `page`, and how the walk went. */
+const olderOnPage = async (
+  z: ZObject,
+  bundle: Pick<Bundle, 'authData'>,
+  page: number,
+  newestIds: ReadonlySet<string>,
+  deadline: number,
+): Promise<PageRead> => {
+  let older: Event[] = [];
+  let latest = 0;
+  const walk = await walkCatalog(z, bundle, {
+    deadline,
+    fromPage: page,
+    toPage: page,
+    visit: (events) => {
+      older = events.filter((event) => !newestIds.has(event.id));
+      latest = latestCreated(events);
+    },
+  });
+  return { older, latest, walk };
+};
+
+/**
+ * How the dropdown pages the catalog: its pages, whether its newer events are on its last pages, and how many
+ * pages at that end hold none of the account's older events (they hold its newest, or other organizers').
+ */
+interface CatalogEnds {
+  pages: number;
+  newestLast: boolean;
+  skipped: number;
+}
+const CATALOG_ENDS_KEY = 'event-dropdown:ends';
+/**
+ * The most pages passed over at the catalog's newer end: the account's newest 100 fill one page, or two
+ * when they straddle pages, and other organizers' events may spread them onto one more.
+ */
+const MAX_SKIPPED_PAGES = 3;
+
+/** The catalog page the dropdown reads `r`-th (1-based), from the end that holds the newer events. */
+const catalogPageAt = (ends: CatalogEnds, r: number): number => (ends.newestLast ? ends.pages + 1 - r : r);
+
+/** Whether the catalog's newer events are on its last pages: its first and last pages compared. */
+const newestLastOf = async (
+  z: ZObject,
+  bundle: Pick<Bundle, 'authData'>,
+  newestIds: ReadonlySet<string>,
+  deadline: number,
+  read: Map<number, PageRead>,
+): Promise<{ pages: number; newestLast: boolean } | null> => {
+  const first = await olderOnPage(z, bundle, 1, newestIds, deadline);
+  read.set(1, first);
+  const total = first.walk.total;
+  if (total === undefined || first.walk.stopped === 'deadline') return null;
+  const pages = Math.max(1, Math.ceil(total / LIST_LIMIT_MAX));
+  if (pages === 1) return { pages, newestLast: false };
+  const last = await olderOnPage(z, bundle, pages, newestIds, deadline);
+  if (last.walk.stopped === 'deadline') return null;
+  read.set(pages, last);
+  return { pages, newestLast: last.latest > first.latest };
+};
+
+/**
+ * Where the dropdown reads the public catalog from (the contract leaves its order to the service): the end
+ * that holds the newer events, past the pages there that hold none of the account's older events; found once
+ * and kept 10 minutes. The pages read on the way are handed back (`read`), so none is read twice. A catalog
+ * whose size is not said, or a search the deadline cut, is paged from its start.
+ */
+const catalogEnds = async (
+  z: ZObject,
+  bundle: Pick<Bundle, 'authData'>,
+  newestIds: ReadonlySet<string>,
+  deadline: number,
+): Promise<{ ends: CatalogEnds; read: Map<number, PageRead> }> => {
+  const cache = accountCache(z, bundle);
+  const read = new Map<number, PageRead>();
+  const kept = await cache.get<CatalogEnds>(CATALOG_ENDS_KEY);
+  if (kept && Number.isInteger(kept.pages) && Number.isInteger(kept.skipped)) return { ends: kept, read };
+  const order = await newestLastOf(z, bundle, newestIds, deadline, read);
+  if (!order) return { ends: { pages: Number.POSITIVE_INFINITY, newestLast: false, skipped: 0 }, read };
+  const ends = { ...order, skipped: 0 };
+  for (; ends.skipped < Math.min(ends.pages, MAX_SKIPPED_PAGES); ends.skipped++) {
+    const page = catalogPageAt(ends, ends.skipped + 1);
+    const onPage = read.get(page) ?? (await olderOnPage(z, bundle, page, newestIds, deadline));
+    // Only the page shown first is kept: a passed page is dropped at once.
+    read.set(page, onPage);
+    if (onPage.walk.stopped === 'deadline') return { ends, read };
+    const { own, unchecked } = await ownOlderEvents(z, bundle, page, onPage.older, deadline);
+    if (own.length > 0 || unchecked > 0) break;
+    read.delete(page);
+  }
+  await cache.set(CATALOG_ENDS_KEY, ends, EVENTS_TTL_SECONDS);
+  return { ends, read };
+};
+
 /**
  * One page of the Event dropdown (Zapier's "Load more": page 0, 1, …). Page 0: the account's newest events
- * (the events list, up to 100). Page p ≥ 1: page p of the public catalog (100 published events of any
- * organizer), keeping the account's own events not already on page 0, each asked of the service
- * (`ownEvents`), newest first. An empty page ends the list; a catalog page that holds none of the account's
- * older events ends it too (the Event field's search, Find Event, reaches every one).
+ * (the events list, up to 100). Page p ≥ 1: one page of the public catalog (100 published events of any
+ * organizer), read from the end that holds the newer events (`catalogEnds`, which also passes over the pages
+ * there that hold none of the account's older events), keeping the account's own
+ * events not already on page 0, each asked of the service (`ownEvents`), newest first. An empty page ends
+ * the list; a catalog page that holds none of the account's older events ends it too (the Event field's
+ * search, Find Event, reaches every one).
  */
 export const eventsPage = async (
   z: ZObject,
@@ -283,19 +409,15 @@ export const eventsPage = async (
   // A list shorter than the contract's clamp holds all of the account's events: nothing older to show.
   if (newest.length < LIST_LIMIT_MAX) return [];
   const newestIds = new Set(newest.map((event) => event.id));
-  let older: Event[] = [];
-  const walk = await walkCatalog(z, bundle, {
-    deadline,
-    fromPage: p,
-    toPage: p,
-    visit: (events) => {
-      older = events.filter((event) => !newestIds.has(event.id));
-    },
-  });
-  const { own, unchecked } = await ownOlderEvents(z, bundle, p, older, deadline);
+  const { ends, read } = await catalogEnds(z, bundle, newestIds, deadline);
+  if (ends.skipped + p > ends.pages) return [];
+  const catalogPage = catalogPageAt(ends, ends.skipped + p);
+  const { older, walk } =
+    read.get(catalogPage) ?? (await olderOnPage(z, bundle, catalogPage, newestIds, deadline));
+  const { own, unchecked } = await ownOlderEvents(z, bundle, catalogPage, older, deadline);
   if (walk.stopped === 'deadline' || unchecked > 0) {
     z.console.log(
-      `Event dropdown page ${p + 1}: the time limit came ${walk.pagesRead ? `with ${unchecked} of the ${older.length} older catalog events of catalog page ${p} not yet checked` : `before catalog page ${p} was read`}; use the Event field's search (Find Event) for an event not shown.`,
+      `Event dropdown page ${p + 1}: the time limit came ${walk.pagesRead ? `with ${unchecked} of the ${older.length} older catalog events of catalog page ${catalogPage} not yet checked` : `before catalog page ${catalogPage} was read`}; use the Event field's search (Find Event) for an event not shown.`,
     );
   }
   return newestFirst(own, (event) => event.id);

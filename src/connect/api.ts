@@ -153,12 +153,14 @@ export interface SubmissionQuery {
    * read and cancels the request, so a lookup that found what it looks for reads no further.
    */
   stopWhen?: () => boolean;
+  /** What the read is for, in a message's words (default: the registrations of this event). */
+  what?: string;
 }
 
 const submissionCall = (params: SubmissionQuery) => ({
   path: paths.submissions(),
   query: { eventId: params.eventId, since: params.since },
-  what: 'the registrations of this event',
+  what: params.what ?? 'the registrations of this event',
   timeoutMs: params.timeoutMs,
   stream: true,
   stopWhen: params.stopWhen,
@@ -291,7 +293,13 @@ export const isAccountEvent = async (
     await readSubmissionKeys(
       z,
       bundle,
-      { eventId, since: new Date(Date.now() + 86_400_000).toISOString(), timeoutMs, stopWhen: () => true },
+      {
+        eventId,
+        since: new Date(Date.now() + 86_400_000).toISOString(),
+        timeoutMs,
+        stopWhen: () => true,
+        what: `the answer to whether event ${eventId.slice(0, 80)} is one of your events`,
+      },
       () => undefined,
     );
     return true;

@@ -6,6 +6,7 @@ import type { ZObject } from 'zapier-platform-core';
 import type { ZodError } from 'zod';
 import { isLoopbackHost } from './config';
 import { ENTITLEMENT_NAMES, ErrorBody } from './schemas';
+import { type RunKind, runKindOf } from './runKind';
 
 export interface RawAnswer {
   status: number;
@@ -143,8 +144,9 @@ export const isReplayedAnswer = (error: unknown): boolean =>
  * - `safe` — the request carries an `Idempotency-Key`, so sending it again cannot act twice: a temporary
  *   failure (5xx, no answer) becomes a `ThrottledError` and Zapier runs the step again;
  * - `later` — nothing retries it on its own (the connection test): the user is asked to try again;
- * - `zap` (default) — a poll checks again at its next run and misses nothing; a stopped action or search
- *   can be replayed from the Zap history;
+ * - `zap` (default) — what follows depends on the run (`RunKind`, ./runKind.ts): a poll checks again at its
+ *   next run and misses nothing; a search, an action or a webhook's run that stopped can be replayed; a
+ *   dropdown, a field list or a trigger's test is asked again by the user;
  * - `turn-on` — turning a Zap on: the Zap builder turns it on again (nothing retries it on its own);
  * - `caller` — the caller's own message says what happens next: the error's words give none.
  */
@@ -160,7 +162,26 @@ const TEMPORARY_ADVICE: Readonly<Record<Exclude<RetryHint, 'safe'>, string>> = {
   caller: '',
 };
 
-const temporaryAdvice = (retry: RetryHint): string => (retry === 'safe' ? '' : TEMPORARY_ADVICE[retry]);
+/** What follows a temporary failure of a `zap` read, by the kind of run that met it. */
+const RUN_ADVICE: Readonly<Record<RunKind, string>> = {
+  poll: 'This is usually temporary: this trigger checks again at its next poll and misses nothing.',
+  delivery:
+    'This is usually temporary: if this stopped the Zap run, replay it from the Zap history in a few minutes.',
+  'trigger-test': 'This is usually temporary: test the trigger again in a few minutes.',
+  dropdown: 'This is usually temporary: load the list again in a few minutes.',
+  fields: 'This is usually temporary: refresh the fields in a few minutes.',
+  search:
+    'This is usually temporary: test the step again in a few minutes, or replay a stopped Zap run from the Zap history.',
+  action:
+    'This is usually temporary: test the step again in a few minutes, or replay a stopped Zap run from the Zap history.',
+  'turn-on': TEMPORARY_ADVICE['turn-on'],
+};
+
+const temporaryAdvice = (retry: RetryHint, z?: ZObject): string => {
+  if (retry === 'safe') return '';
+  const kind = retry === 'zap' ? runKindOf(z) : null;
+  return kind ? RUN_ADVICE[kind] : TEMPORARY_ADVICE[retry];
+};
 
 /** What to do after a 429 when nothing retries on its own (`later`, `turn-on`, `caller`), or `null`. */
 const afterRateLimit = (retry: RetryHint, delay: number): string | null => {
@@ -342,7 +363,7 @@ const throwForFailure = ({
       );
     }
     throw new z.errors.Error(
-      `The service had a problem while fetching ${what} (HTTP ${status}, ${shown}).${spaced(temporaryAdvice(retry))}`,
+      `The service had a problem while fetching ${what} (HTTP ${status}, ${shown}).${spaced(temporaryAdvice(retry, z))}`,
       code,
       status,
     );
@@ -479,7 +500,7 @@ export const networkError = (
       ? 'Check the Connect API URL of your connection: it is the address of your Connect API, for example https://api.example.com.'
       : retry === 'safe'
         ? safeRetryAdvice
-        : temporaryAdvice(retry);
+        : temporaryAdvice(retry, z);
   const text = `Could not reach the service at ${host} while fetching ${place.what}: ${reason}.${spaced(fix)}`;
   if (retry === 'safe' && fix === safeRetryAdvice)
     return new z.errors.ThrottledError(text, SAFE_RETRY_SECONDS);
@@ -578,7 +599,8 @@ export const eventNotFoundError = (
  * Why the service refused an event of the Event field, as far as it can be told: `another-organizer` (it is
  * published in the public catalog, so it exists, and the account's keyed read of it answered not-found),
  * `deleted` (it was one of the account's events and its keyed read now answers not-found), `either` (the
- * keyed read answered not-found, which the contract gives for both).
+ * keyed read answered not-found, which the contract gives for both, and nothing else the app holds tells:
+ * given by ID, an event of another organizer is not looked for in the whole public catalog).
  */
 export type EventRefusal = 'another-organizer' | 'deleted' | 'either';
 
@@ -588,7 +610,7 @@ const REFUSAL_WORDS: Record<EventRefusal, string> = {
   deleted:
     "no longer exists: it was one of the connected account's events, and the service now answers that it has no such event (it was deleted)",
   either:
-    "is not one of the connected account's events: the service answers that this account has no event with this ID, so it belongs to another organizer account or it was deleted",
+    "is not one of the connected account's events: the service answers that this account has no event with this ID, and it answers the same for another organizer's event and for a deleted one, so which of the two it is cannot be told from an ID",
 };
 
 /**

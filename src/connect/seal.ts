@@ -7,10 +7,12 @@
  * - every error it throws is marked `doNotContextify`. Without that mark zapier-platform-core appends a
  *   "What happened" dump to the message (the bundle as JSON, `subscribeData` and its secret included, and
  *   the first 100 characters of the last answer) and, in production, the run's console logs. The app's own
- *   messages already say what failed and what to do, so nothing is lost by leaving the dump out.
+ *   messages already say what failed and what to do, so nothing is lost by leaving the dump out;
+ * - its `z` is marked with the kind of run it is (./runKind.ts), so that a temporary failure's words fit it.
  */
 import type { Bundle, ZObject } from 'zapier-platform-core';
 import { type Redact, bundleRedactor, redactError } from './secrets';
+import { type Place, markRun, runKindAt } from './runKind';
 
 type AnyFunction = (...args: unknown[]) => unknown;
 
@@ -59,13 +61,15 @@ export const sealError = (error: unknown, redact: Redact): unknown => {
   return error;
 };
 
-/** `fn` with its console and its errors sealed (sync functions stay sync). */
-export const sealFunction = <F extends AnyFunction>(fn: F): F => {
+/** `fn` with its console and its errors sealed (sync functions stay sync); `place` marks its runs. */
+export const sealFunction = <F extends AnyFunction>(fn: F, place?: Place): F => {
   if ((fn as unknown as Record<symbol, unknown>)[SEALED]) return fn;
   const sealed = function (this: unknown, ...args: unknown[]) {
     const [z, bundle] = args as [ZObject, Partial<Bundle> | undefined];
     const redact = bundleRedactor(bundle ?? {});
     sealConsole(z, redact);
+    const kind = place ? runKindAt(place, bundle) : null;
+    if (kind) markRun(z, kind);
     try {
       const result = fn.apply(this, args);
       if (result && typeof (result as Promise<unknown>).then === 'function') {
@@ -83,29 +87,36 @@ export const sealFunction = <F extends AnyFunction>(fn: F): F => {
   return sealed;
 };
 
-const sealFields = (fields: unknown): unknown =>
+const sealFields = (fields: unknown, place: Place): unknown =>
   Array.isArray(fields)
-    ? fields.map((field) => (typeof field === 'function' ? sealFunction(field as AnyFunction) : field))
+    ? fields.map((field) =>
+        typeof field === 'function' ? sealFunction(field as AnyFunction, { ...place, fn: 'fields' }) : field,
+      )
     : fields;
 
+type Where = Omit<Place, 'fn'>;
+
 /** An operation (or the authentication) with each of its functions sealed. */
-const sealOperation = <O>(operation: O): O => {
+const sealOperation = <O>(operation: O, where: Where): O => {
   if (!operation || typeof operation !== 'object') return operation;
   const out: Record<string, unknown> = { ...(operation as Record<string, unknown>) };
+  const hook = out.type === 'hook';
   for (const [name, value] of Object.entries(out)) {
-    if (typeof value === 'function') out[name] = sealFunction(value as AnyFunction);
-    else if (name === 'inputFields' || name === 'outputFields') out[name] = sealFields(value);
+    const place = { ...where, hook, fn: name };
+    if (typeof value === 'function') out[name] = sealFunction(value as AnyFunction, place);
+    else if (name === 'inputFields' || name === 'outputFields') out[name] = sealFields(value, place);
   }
   return out as O;
 };
 
-type Definition = { operation?: unknown };
+type Definition = { operation?: unknown; display?: { hidden?: boolean } };
 
-const sealDefinitions = <M>(definitions: M): M => {
+const sealDefinitions = <M>(definitions: M, family: Place['family']): M => {
   if (!definitions || typeof definitions !== 'object') return definitions;
   const out: Record<string, unknown> = {};
   for (const [key, definition] of Object.entries(definitions as Record<string, Definition>)) {
-    out[key] = { ...definition, operation: sealOperation(definition.operation) };
+    const where = { family, hook: false, hidden: definition.display?.hidden === true };
+    out[key] = { ...definition, operation: sealOperation(definition.operation, where) };
   }
   return out as M;
 };
@@ -117,8 +128,8 @@ export const sealApp = <
   app: A,
 ): A => ({
   ...app,
-  authentication: sealOperation(app.authentication),
-  triggers: sealDefinitions(app.triggers),
-  searches: sealDefinitions(app.searches),
-  creates: sealDefinitions(app.creates),
+  authentication: sealOperation(app.authentication, { family: 'authentication', hook: false, hidden: false }),
+  triggers: sealDefinitions(app.triggers, 'triggers'),
+  searches: sealDefinitions(app.searches, 'searches'),
+  creates: sealDefinitions(app.creates, 'creates'),
 });

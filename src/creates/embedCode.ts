@@ -7,7 +7,7 @@
  */
 import { type Bundle, type ZObject, defineCreate } from 'zapier-platform-core';
 import { AGENDA_LANGUAGES, AGENDA_THEMES, isNotFound, resolveEmbedUrl, resolveFrontUrl } from '../connect';
-import { type AccountEvent, noRecordWhy, requireAccountEvent } from '../account/events';
+import { type AccountEvent, isOlderDraft, noRecordWhy, requireAccountEvent } from '../account/events';
 import { cachedFloorPlan, cachedFloorPlans } from '../account/plansAndAgendas';
 import { eventField, requiredEventInput } from '../fields/event';
 import { floorPlanField, planIdInput } from '../fields/floorPlan';
@@ -60,12 +60,17 @@ const perform = async (z: ZObject, bundle: Bundle) => {
   }
 
   const embedUrl = resolveEmbedUrl(z, bundle.authData);
-  const found = await requireAccountEvent(z, bundle, given);
+  const found = await requireAccountEvent(z, bundle, given, undefined, 'publish');
   const event = found.event;
   if (!event) {
+    // A draft's slug shows nowhere the app can read: publishing it is what works. A search that stopped
+    // before reaching the event is what a slug or link skips.
+    const next = isOlderDraft(found)
+      ? 'Publish the event in the dashboard, then run this step again.'
+      : "Give the event's slug or public page link in the Event field instead: it is read at once.";
     invalid(
       z,
-      `The agenda embed needs the event's slug, and it could not be read for event ${found.id}: ${noRecordWhy(found)}. Give the event's slug or public page link in the Event field instead (a draft gets one when it is published).`,
+      `The agenda embed needs the event's slug, and it could not be read for event ${found.id}: ${noRecordWhy(found)}. ${next}`,
     );
     return [];
   }

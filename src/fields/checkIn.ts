@@ -52,7 +52,8 @@ export const codeField = {
 
 export const checkInEventField = eventField({
   required: false,
-  helpText: "The registration's event; the Registration field below lists its approved registrations.",
+  helpText:
+    "The registration's event: any of your events (its search finds older ones), or its event ID mapped from an earlier step. The Registration field below lists its approved registrations.",
 });
 
 export const registrationField = {

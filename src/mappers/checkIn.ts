@@ -3,6 +3,7 @@
  */
 import type { PlainOutputField } from 'zapier-platform-core';
 import type { CheckInResult, Event } from '../connect';
+import { cutFieldsOutputField, cutSummary, extraFields, itemCuts } from './cuts';
 import { staticSample } from './sample';
 
 export type CheckInItem = {
@@ -21,7 +22,32 @@ export type CheckInItem = {
   email: string | null;
   isRepeatedScan: boolean;
   scanId: string;
+  /** The fields cut to fit, with their whole size; `null` when nothing was cut. */
+  cutFields: string | null;
 };
+
+/**
+ * The fields of a check-in item (the contract's, and the app's own): any other field of the service is kept
+ * only within `extraFields`' bounds, as for every record kind.
+ */
+const CHECK_IN_ITEM_KEYS: ReadonlySet<string> = new Set([
+  'id',
+  'result',
+  'alreadyCheckedIn',
+  'checkInTime',
+  'submissionId',
+  'eventId',
+  'eventTitle',
+  'eventSlug',
+  'attendee',
+  'firstName',
+  'lastName',
+  'fullName',
+  'email',
+  'isRepeatedScan',
+  'scanId',
+  'cutFields',
+]);
 
 /**
  * A check-in answer as a flat Zapier item. `replayed` says the service answered from its idempotency store
@@ -34,8 +60,10 @@ export const toCheckInItem = (
 ): CheckInItem => {
   const attendee = answer.attendee ?? {};
   const fullName = [attendee.firstName, attendee.lastName].filter((part) => part?.trim()).join(' ') || null;
+  const extras = extraFields(answer, CHECK_IN_ITEM_KEYS);
   return {
-    ...answer,
+    ...extras.fields,
+    ...(answer.attendee === undefined ? {} : { attendee: answer.attendee }),
     id: answer.submissionId,
     result: answer.result,
     alreadyCheckedIn: answer.result === 'already_checked_in',
@@ -50,6 +78,7 @@ export const toCheckInItem = (
     email: attendee.email ?? null,
     isRepeatedScan: options.replayed,
     scanId: options.scanId,
+    cutFields: cutSummary(itemCuts(answer, CHECK_IN_ITEM_KEYS, extras)),
   };
 };
 
@@ -87,4 +116,5 @@ export const checkInOutputFields: PlainOutputField[] = [
   { key: 'email', label: 'Attendee Email', type: 'string' },
   { key: 'isRepeatedScan', label: 'Same Scan Sent Before', type: 'boolean' },
   { key: 'scanId', label: 'Scan Reference Sent as Idempotency-Key', type: 'string' },
+  cutFieldsOutputField,
 ];

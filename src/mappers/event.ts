@@ -3,7 +3,7 @@
  */
 import type { PlainOutputField } from 'zapier-platform-core';
 import { type Cut, type Event, type EventWidget, cutText, cutsOf, withCuts } from '../connect';
-import { cutFieldsOutputField, cutSummary, extraFields } from './cuts';
+import { cutFieldsOutputField, cutSummary, extraFields, itemCuts } from './cuts';
 import { staticSample } from './sample';
 
 export type EventItem = {
@@ -65,14 +65,12 @@ const textOf = (value: unknown): string | null => (typeof value === 'string' && 
 export const toEventItem = (event: Event | EventWidget, widget?: EventWidget | null): EventItem => {
   const fromWidget = textOf(widget?.description) !== null;
   const description = fromWidget ? textOf(widget?.description) : textOf(event.description);
-  const own = cutsOf(event);
   const widgetCuts = widget ? cutsOf(widget) : {};
-  const descriptionCut = (fromWidget ? widgetCuts : own).description ?? null;
+  const descriptionCut = (fromWidget ? widgetCuts : cutsOf(event)).description ?? null;
   const extras = extraFields(event, EVENT_ITEM_KEYS);
   const cuts = {
-    ...own,
+    ...itemCuts(event, EVENT_ITEM_KEYS, extras),
     ...(descriptionCut ? { description: descriptionCut } : {}),
-    ...extras.cuts,
   };
   if (!descriptionCut) delete cuts.description;
   return {
@@ -208,14 +206,22 @@ export type EventChangeItem = EventItem & {
   changeKind: string;
 };
 
+/** The change of an event that no longer exists: its item's status says so. */
+const DELETED = eventChangeOf('EVENT_DELETED');
+
 /**
  * An event with the change a delivery reports (`EVENT_UPDATED` …; kinds added later keep their own word).
- * Without a kind (recent events shown as test data) the change is read from the event's own dates.
+ * Without a kind (recent events shown as test data) the change is read from the event's own dates. A deleted
+ * event's data is the event as it was: its item says deleted in every field that carries a status (`status`
+ * is `deleted`, it is not published, and it has no public page).
  */
 export const toEventChangeItem = (event: Event | EventWidget, kind?: string | null): EventChangeItem => {
   const changeKind =
     kind ?? (event.updatedAt && event.updatedAt !== event.createdAt ? 'EVENT_UPDATED' : 'EVENT_CREATED');
-  return { ...toEventItem(event), change: eventChangeOf(changeKind), changeKind };
+  const change = eventChangeOf(changeKind);
+  const item = toEventItem(event);
+  const gone = change === DELETED ? { status: DELETED, isPublished: false, url: null } : {};
+  return { ...item, ...gone, change, changeKind };
 };
 
 export const eventChangeSample: EventChangeItem = staticSample('eventChange', () =>

@@ -10,10 +10,9 @@ import {
   type FloorPlanRead,
   TEXT_CHARS,
   cutText,
-  cutsOf,
   withoutCuts,
 } from '../connect';
-import { cutFieldsOutputField, cutSummary } from './cuts';
+import { cutFieldsOutputField, cutSummary, extraFields, itemCuts } from './cuts';
 import { staticSample } from './sample';
 
 export type BoothLine = {
@@ -50,6 +49,32 @@ export type FloorPlanItem = {
   cutFields: string | null;
 };
 
+/**
+ * The fields of a floor plan item (the contract's, the app's own, and the tally of a plan read on its own):
+ * any other field of the service is kept only within `extraFields`' bounds, as for every record kind.
+ */
+const FLOOR_PLAN_ITEM_KEYS: ReadonlySet<string> = new Set([
+  'id',
+  'planId',
+  'eventId',
+  'eventTitle',
+  'name',
+  'version',
+  'publishedAt',
+  'width',
+  'height',
+  'boothCount',
+  'availableCount',
+  'heldCount',
+  'bookedCount',
+  'availableBooths',
+  'boothsCut',
+  'booths',
+  'boothTally',
+  'dataAsOf',
+  'cutFields',
+]);
+
 const toBoothLine = (booth: Booth): BoothLine => ({
   ...withoutCuts(booth),
   id: booth.id,
@@ -77,15 +102,15 @@ export const toFloorPlanItem = (
   const booths = plan.booths.map(toBoothLine).sort(byLabel);
   // A plan read on its own was tallied whole as it was read; in a list of plans, counts are of the booths listed.
   const tally = (plan as FloorPlanRead).boothTally;
-  const cuts = cutsOf(plan);
+  const extras = extraFields(plan, FLOOR_PLAN_ITEM_KEYS);
+  const cuts = itemCuts(plan, FLOOR_PLAN_ITEM_KEYS, extras);
   const count = (status: string) =>
     tally?.byStatus[status] ?? booths.filter((b) => b.status === status).length;
   const available =
     tally?.availableLabels ?? booths.filter((b) => b.status === 'available').map((b) => b.label);
   const availableText = available.join(', ');
-  const { booths: _raw, boothTally: _tally, ...rest } = withoutCuts(plan) as FloorPlanRead;
   return {
-    ...rest,
+    ...extras.fields,
     id: plan.id,
     planId: plan.id,
     eventId: plan.eventId ?? null,

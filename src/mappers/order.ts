@@ -3,8 +3,8 @@
  * string with the currency, using the currency's own number of decimals (EUR 2, JPY 0, KWD 3).
  */
 import type { PlainOutputField } from 'zapier-platform-core';
-import { type Order, cutsOf, withoutCuts } from '../connect';
-import { cutFieldsOutputField, cutSummary } from './cuts';
+import type { Order } from '../connect';
+import { cutFieldsOutputField, cutSummary, extraFields, itemCuts } from './cuts';
 import { staticSample } from './sample';
 
 export type LineItem = {
@@ -70,6 +70,31 @@ const decimalAmount = (minor: number, currency: string): string => {
 const formatAmount = (minor: number, currency: string): string =>
   `${decimalAmount(minor, currency)} ${currency.toUpperCase()}`;
 
+/**
+ * The fields of an order item (the contract's, and the app's own): any other field of the service is kept
+ * only within `extraFields`' bounds, as for every record kind.
+ */
+const ORDER_ITEM_KEYS: ReadonlySet<string> = new Set([
+  'id',
+  'orderId',
+  'companyId',
+  'eventId',
+  'submissionId',
+  'paymentId',
+  'status',
+  'currency',
+  'totalAmount',
+  'totalDecimal',
+  'totalFormatted',
+  'items',
+  'itemCount',
+  'lineCount',
+  'linesCut',
+  'cutFields',
+  'createdAt',
+  'updatedAt',
+]);
+
 export const toOrderItem = (order: Order, id: string = order.id): OrderItem => {
   const currency = order.currency.toUpperCase();
   const items = (order.items ?? []).map((line) => ({
@@ -81,10 +106,11 @@ export const toOrderItem = (order: Order, id: string = order.id): OrderItem => {
     lineAmount: line.unitAmount * line.quantity,
     lineFormatted: formatAmount(line.unitAmount * line.quantity, currency),
   }));
-  const cuts = cutsOf(order);
+  const extras = extraFields(order, ORDER_ITEM_KEYS);
+  const cuts = itemCuts(order, ORDER_ITEM_KEYS, extras);
   const linesCut = cuts.items !== undefined;
   return {
-    ...withoutCuts(order),
+    ...extras.fields,
     id,
     orderId: order.id,
     companyId: order.companyId ?? null,

@@ -4,8 +4,8 @@
  */
 import { createHash } from 'node:crypto';
 import type { PlainOutputField } from 'zapier-platform-core';
-import { type Answer, type Event, type Submission, cutsOf, withoutCuts } from '../connect';
-import { cutFieldsOutputField, cutSummary } from './cuts';
+import type { Answer, Event, Submission } from '../connect';
+import { cutFieldsOutputField, cutSummary, extraFields, itemCuts } from './cuts';
 import { trimChar } from './text';
 import { staticSample } from './sample';
 
@@ -56,6 +56,31 @@ export type SubmissionItem = EventContext & {
   /** The fields cut to fit, with their whole size; `null` when nothing was cut. */
   cutFields: string | null;
 };
+
+/**
+ * The fields of a registration item (the contract's, and the app's own): any other field of the service is
+ * kept only within `extraFields`' bounds, as for every record kind.
+ */
+const SUBMISSION_ITEM_KEYS: ReadonlySet<string> = new Set([
+  ...Object.keys(NO_EVENT_CONTEXT),
+  'id',
+  'submissionId',
+  'eventId',
+  'status',
+  'isApproved',
+  'isCheckedIn',
+  'email',
+  'firstName',
+  'lastName',
+  'fullName',
+  'ticketType',
+  'qrCode',
+  'createdAt',
+  'approvedAt',
+  'checkedInAt',
+  'answers',
+  'cutFields',
+]);
 
 /** A question of a registration's form: its key and its wording; the answer is in the item's own field. */
 export type AnswerLine = {
@@ -144,7 +169,8 @@ const put = (item: Record<string, unknown>, key: string, value: unknown) => {
  * A contract Submission as a flat Zapier item. `id` defaults to the submission id; instant triggers whose
  * deliveries can repeat one submission (payments) pass their own id. `note` hears of answer keys that were
  * too long to use whole. The item is built field by field in the order of
- * `{ ...record without answers, ...answers, ...context, id, submissionId, … }` (a poll maps thousands).
+ * `{ ...fields the service added (`extraFields`), ...answers, ...context, id, submissionId, … }` (a poll maps
+ * thousands).
  */
 export const toSubmissionItem = (
   submission: Submission,
@@ -153,9 +179,9 @@ export const toSubmissionItem = (
   note?: MapperNote,
 ): SubmissionItem => {
   const answers = submission.answers ?? [];
-  const record = withoutCuts(submission) as unknown as Record<string, unknown>;
+  const extras = extraFields(submission, SUBMISSION_ITEM_KEYS);
   const item: Record<string, unknown> = {};
-  for (const key of Object.keys(record)) if (key !== 'answers') put(item, key, record[key]);
+  for (const key of Object.keys(extras.fields)) put(item, key, extras.fields[key]);
   const fields: string[] = [];
   let longKeys = 0;
   for (const answer of answers) {
@@ -191,7 +217,7 @@ export const toSubmissionItem = (
     label: answer.label ?? null,
     field: fields[i],
   }));
-  item.cutFields = cutSummary(cutsOf(submission));
+  item.cutFields = cutSummary(itemCuts(submission, SUBMISSION_ITEM_KEYS, extras));
   return item as SubmissionItem;
 };
 

@@ -37,7 +37,7 @@ const perform = async (z: ZObject, bundle: Bundle) => {
   const given = requiredEventInput(z, bundle);
   // A Day that is not a date is refused before any request (read again below in the agenda's time zone).
   dayFilter(z, textInput(bundle, 'day'), 'UTC');
-  const found = await requireAccountEvent(z, bundle, given);
+  const found = await requireAccountEvent(z, bundle, given, undefined, 'publish');
   const event = found.event;
   if (!event) {
     z.console.log(`No agenda was read for event ${found.id}: ${noRecordWhy(found)}.`);

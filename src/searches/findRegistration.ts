@@ -70,7 +70,8 @@ export default defineSearch({
     inputFields: [
       eventField({
         required: true,
-        helpText: 'The event whose registrations are searched, drafts included.',
+        helpText:
+          'The event whose registrations are searched, drafts included: any of your events (its search finds older ones), or its event ID mapped from an earlier step.',
       }),
       {
         key: 'email',

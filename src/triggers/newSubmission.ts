@@ -169,7 +169,8 @@ export const newSubmissionTrigger = (setup: PollSetup = {}) =>
       inputFields: [
         eventField({
           required: true,
-          helpText: 'The event whose registrations start this Zap. The list shows your 100 newest events.',
+          helpText:
+            'The event whose registrations start this Zap: any of your events (its search finds older ones), or its event ID mapped from an earlier step.',
         }),
         registrationStatusField,
       ],

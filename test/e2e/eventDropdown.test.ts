@@ -132,6 +132,11 @@ describe.each<[string, Deviation[]]>([
       new Set(olderPublished.map((n) => events.get(n)?.id)),
     );
     expect(older.flat().map((choice) => choice.id)).toContain(oldest().id);
+    // Newest first past the first page too: the 101st newest event comes first, the oldest last.
+    const numbers = older.flat().map((choice) => Number(/^Meridian Meetup (\d{4}) /.exec(choice.label)?.[1]));
+    expect(numbers[0]).toBe(EVENTS - LIST_LIMIT_MAX);
+    expect(numbers.at(-1)).toBe(1);
+    expect(numbers).toEqual([...numbers].sort((a, b) => b - a));
   });
 
   it('Find Event finds the oldest event by part of its title, by its slug and by its public link', async () => {
@@ -208,9 +213,10 @@ describe.each<[string, Deviation[]]>([
     );
     expect(errorMessage(byId)).toMatch(
       new RegExp(
-        `^The event in the Event field \\(ID ${foreign.id}\\) is not one of the connected account's events: the service answers that this account has no event with this ID, so it belongs to another organizer account or it was deleted\\.`,
+        `^The event in the Event field \\(ID ${foreign.id}\\) is not one of the connected account's events: the service answers that this account has no event with this ID, and it answers the same for another organizer's event and for a deleted one, so which of the two it is cannot be told from an ID\\.`,
       ),
     );
+    expect(errorMessage(byId)).not.toMatch(/public catalog/);
   });
 
   it('a draft past the newest 100 is accepted by ID: no agenda (a log line says why), no agenda embed (a message says why)', async () => {
@@ -220,12 +226,30 @@ describe.each<[string, Deviation[]]>([
     expect(draft?.status).toBe('draft');
     const eventId = draft?.id as string;
     await expect(run(functionOf('searches', findAgenda.key), { eventId })).resolves.toEqual([]);
-    const embed = await caught(() =>
-      run(functionOf('creates', embedCode.key), { embedType: 'agenda', eventId }),
+    const embed = errorMessage(
+      await caught(() => run(functionOf('creates', embedCode.key), { embedType: 'agenda', eventId })),
     );
-    expect(errorMessage(embed)).toMatch(
-      /^The agenda embed needs the event's slug, and it could not be read for event .*: it is one of your events, but not among your 100 newest, and the public catalog \(3 pages of the public catalog \(2\d\d of 2\d\d events\)\) does not show it: it is a draft/,
+    expect(embed).toMatch(
+      new RegExp(
+        `^The agenda embed needs the event's slug, and it could not be read for event ${eventId}: it is one of your events, but not among your 100 newest, and the public catalog does not show it \\(its 3 pages, 2\\d\\d events, were all read\\): it is a draft, and a draft has no public page\\. Publish the event in the dashboard, then run this step again\\.$`,
+      ),
     );
+  });
+
+  it("an old draft's agenda embed by slug says the same one thing that works, not to map its ID", async () => {
+    const bySlug = errorMessage(
+      await caught(() =>
+        run(functionOf('creates', embedCode.key), { embedType: 'agenda', eventId: agencySlug(5) }),
+      ),
+    );
+    expect(bySlug).toBe(
+      `No published event has the slug "${agencySlug(5)}", and none of your 100 newest events has it. Check the slug or link (it is the last part of the event's public page address). If it is a draft older than your 100 newest, publish it in the dashboard first: a draft has no public page, and this step needs it.`,
+    );
+    // Floor plans are read by the event's ID: there, mapping the ID is what works.
+    const plans = errorMessage(
+      await caught(() => run(functionOf('searches', findFloorPlan.key), { eventId: agencySlug(5) })),
+    );
+    expect(plans).toMatch(/If it is a draft older than your 100 newest, map its event ID instead/);
   });
 
   it('`npm run simulate -- publish <slug>` publishes a draft past the newest 100; Find Event then finds it', async () => {

@@ -2,7 +2,7 @@
 import type { ZObject } from 'zapier-platform-core';
 import { eventField, eventOfLink, requiredEventInput } from '../../src/fields/event';
 import findEvent from '../../src/searches/findEvent';
-import { appTester, caught, errorMessage } from '../support/app';
+import { App, appTester, caught, errorMessage } from '../support/app';
 
 const ID = '7d0c6f1e-2f6a-4a7e-9a51-3f0e1b2c4d5e';
 const read = (value: unknown) =>
@@ -11,6 +11,33 @@ const read = (value: unknown) =>
 it('names Find Event as its search, required or not', () => {
   expect(eventField({ required: true }).search).toBe(`${findEvent.key}.id`);
   expect(eventField({ required: false }).search).toBe(`${findEvent.key}.id`);
+});
+
+/** The Event field of every operation that has one, with its help. */
+const eventFields = () =>
+  Object.values({ ...App.triggers, ...App.searches, ...App.creates }).flatMap((operation) =>
+    (operation.operation.inputFields ?? [])
+      .filter((field): field is { key: string; helpText?: string } =>
+        Boolean(field && typeof field === 'object' && 'key' in field && field.key === 'eventId'),
+      )
+      .map((field) => [operation.key, field.helpText ?? ''] as const),
+  );
+
+it("every Event field's help says, as the others do, that its search finds older events", () => {
+  const fields = eventFields();
+  expect(fields.length).toBeGreaterThanOrEqual(8);
+  for (const [operation, help] of fields) {
+    expect([operation, help]).toEqual([
+      operation,
+      expect.stringMatching(
+        /\(older ones are found with the search\)|\(its search finds older ones\)|\*\*Load more\*\* shows older/,
+      ),
+    ]);
+    expect([operation, help]).toEqual([
+      operation,
+      expect.not.stringMatching(/100 newest events\.$|The list shows your/),
+    ]);
+  }
 });
 
 it.each<[string, unknown]>([

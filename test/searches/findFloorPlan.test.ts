@@ -76,6 +76,49 @@ it('returns [] for an unknown plan or an event without published plans', async (
   await expect(run({}, true)).resolves.toEqual([]);
 });
 
+/** Runs the search and gathers its log lines. */
+const logged = async (inputData: Record<string, unknown>) => {
+  const lines: string[] = [];
+  const listening = (z: ZObject, bundle: Bundle) => {
+    Object.assign(z.console, { log: (line: unknown) => lines.push(String(line)) });
+    return perform(z, bundle);
+  };
+  const results = (await appTester(
+    listening,
+    { authData: authData(), inputData: { eventId: EVENT_ID, ...inputData }, meta: meta() },
+    true,
+  )) as unknown[];
+  return { results, lines };
+};
+
+it('a plan ID that no published plan has finds nothing, and the log says why, with the plans the event has', async () => {
+  events();
+  one(null, 'plan_nope');
+  list();
+  const { results, lines } = await logged({ planId: 'plan_nope' });
+  expect(results).toEqual([]);
+  expect(lines).toContain(
+    `Find Floor Plan found nothing: "plan_nope" is not a published floor plan of event ${EVENT_ID}. Either no plan has this ID (check the Floor Plan field), or the plan was never published (publish it in the dashboard); the service answers the same for both. Its published plans: "Main hall" (plan_main), "Annex" (plan_side).`,
+  );
+});
+
+it('an event without a published plan finds nothing, and the log says so', async () => {
+  events();
+  list([]);
+  const { results, lines } = await logged({});
+  expect(results).toEqual([]);
+  expect(lines).toContain(
+    `Find Floor Plan: event ${EVENT_ID} has no published floor plan (a plan drawn in the dashboard is served once it is published), so nothing was found.`,
+  );
+});
+
+it("the Floor Plan field's help says what a plan that is not found gives", () => {
+  const field = (findFloorPlan.operation.inputFields ?? []).find((f) => f.key === 'planId');
+  expect(field?.helpText).toMatch(
+    /A plan ID that no plan has, or a plan drawn but never published, finds nothing .*the step's log in the Zap history then says so and lists the event's published plans\./,
+  );
+});
+
 it('says so for an event that is not among yours, with or without a plan', async () => {
   const gone = () =>
     nock(BASE_URL).get(paths.floorPlans(EVENT_ID)).reply(404, wireError('NOT_FOUND', 'Event not found'));
