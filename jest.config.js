@@ -1,6 +1,7 @@
 /** @type {import('jest').Config} */
 module.exports = {
-  testEnvironment: 'node',
+  // Node, with each test's console held and printed only when the test fails (see the file).
+  testEnvironment: '<rootDir>/test/support/environment.js',
   roots: ['<rootDir>/test'],
   testMatch: ['**/*.test.ts'],
   moduleFileExtensions: ['ts', 'js', 'json'],
@@ -17,6 +18,8 @@ module.exports = {
   },
   // Both cores of a 2-core machine (jest's default leaves one idle).
   maxWorkers: '100%',
+  // The app's time limits out of reach for the whole run (workers and the processes tests start): see the file.
+  globalSetup: '<rootDir>/test/support/timeLimits.ts',
   setupFilesAfterEnv: ['<rootDir>/test/support/setup.ts'],
   reporters: ['default', '<rootDir>/test/support/summary-reporter.js'],
   // Tests assert behaviour, never timings: only a real hang may reach this, however busy the machine.

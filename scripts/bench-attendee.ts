@@ -14,7 +14,7 @@ import { ATTENDEE_FIELD_KEYS } from '../src/mappers/attendee';
 import { SAMPLE_SUBMISSION } from '../src/mappers/submission';
 import { accountCache } from '../src/memory';
 import { wireList } from '../sandbox/wire';
-import { FakeCache } from '../test/support/cache';
+import { FakeCache } from './lib/fakeCache';
 
 const EVENT_ID = SAMPLE_SUBMISSION.eventId;
 const REGISTRATIONS = 20_000;

@@ -1,7 +1,7 @@
 // `npm run bench:bounds [-- --rows 1,2,9]`: every answer within Zapier's limits whatever the service's records
-// hold. A local service (in this process) holds events with descriptions of megabytes, orders of 4,000 line
-// items, an agenda of 20,000 sessions, a floor plan of 100,000 booths, a registration with a 7 MiB answer and
-// a webhook delivery of 5 MB, and writes its answers as a server does, in pieces, never holding them whole.
+// hold. A local service (in this process) holds events with descriptions of megabytes (and a public catalog of
+// such events), orders of 4,000 line items, an agenda of 20,000 sessions, a floor plan of 100,000 booths, a
+// registration with a 7 MiB answer and a webhook delivery of 5 MB, and writes its answers as a server does, in pieces, never holding them whole.
 // Each row runs one operation alone in a fresh Node process on the compiled app, as one Zapier invocation
 // (scripts/bench-bounds-child.cjs), and prints the answer's size (UTF-8 bytes of its JSON), the time from the
 // invocation's start and the peak memory of the process, against Zapier's limits: 6 MiB, 256 MB, 30 s.
@@ -19,7 +19,7 @@ import { SAMPLE_AGENDA } from '../src/mappers/agenda';
 import { SAMPLE_FLOOR_PLAN } from '../src/mappers/floorPlan';
 import { hookBundle, signedDelivery } from './lib/hookRequest';
 import { meta } from './lib/app';
-import { wireDeliveryBody, wireError, wireListFrame, wireObject } from '../sandbox/wire';
+import { wireDeliveryBody, wireError, wireList, wireListFrame, wireObject } from '../sandbox/wire';
 
 const ROOT = path.resolve(__dirname, '..');
 const NODE = path.join(ROOT, 'node_modules', '.bin', 'node');
@@ -33,6 +33,8 @@ const SECRET = 'whsec_bench_bounds';
 /** What the local service holds for one row. */
 interface Holdings {
   events?: { count: number; descriptionBytes: number; unknownBytes: number };
+  /** A public catalog of this many pages of 100 other organizers' events, each as big as `events`'. */
+  catalogPages?: number;
   widgetDescriptionBytes?: number;
   orders?: { count: number; lines: number };
   registrationAnswerBytes?: number;
@@ -47,6 +49,8 @@ interface Row {
   group: 'triggers' | 'searches';
   key: string;
   inputData?: Record<string, unknown>;
+  /** What Zapier's `bundle.meta` says besides the defaults (the dropdown's page). */
+  meta?: Record<string, unknown>;
   /** A delivery of this many bytes of answer, handed to the instant trigger's `perform`. */
   deliveryBytes?: number;
 }
@@ -90,6 +94,19 @@ const ROWS: Row[] = [
     key: 'find_event',
     inputData: { query: 'techweek-7' },
   },
+  ...[
+    ["Find Event by a word of other organizers' titles", 'searches', 'find_event', { query: 'summit' }, {}],
+    ["the Event dropdown's Load more (its page 2)", 'triggers', EVENT_LIST_TRIGGER_KEY, {}, { page: 1 }],
+    ["Find Event by another organizer's exact slug", 'searches', 'find_event', { query: 'summit-10107' }, {}],
+  ].map(([operation, group, key, inputData, meta]) => ({
+    holds: 'the same, and a public catalog of 3 pages of such events',
+    operation: operation as string,
+    service: { ...events100(MB, 200_000), catalogPages: 3 },
+    group: group as Row['group'],
+    key: key as string,
+    inputData: inputData as Record<string, unknown>,
+    meta: meta as Record<string, unknown>,
+  })),
   {
     holds: '100 orders of 4,000 line items',
     operation: 'New Order',
@@ -198,6 +215,16 @@ const writeStreamed = async (
   response.end(`${piece}${tail}`);
 };
 
+/** The members a catalog page's envelope adds to a list (`page`, `limit`, `total`), as JSON after a comma. */
+const pagingMembers = (page: number, total: number): string => {
+  const plain = wireList([]) as Record<string, unknown>;
+  const paged = wireList([], { page, limit: 100, total }) as Record<string, unknown>;
+  return Object.keys(paged)
+    .filter((key) => !(key in plain))
+    .map((key) => `,${JSON.stringify(key)}:${JSON.stringify(paged[key])}`)
+    .join('');
+};
+
 /** The answer of the local service to one request, for what it holds. */
 const answer = async (holds: Holdings, url: URL, response: http.ServerResponse): Promise<void> => {
   const route = url.pathname;
@@ -207,9 +234,34 @@ const answer = async (holds: Holdings, url: URL, response: http.ServerResponse):
     const unknown = 'z'.repeat(events.unknownBytes);
     return writeStreamed(response, LIST.open, events.count, (i) => eventAt(i, events, description, unknown));
   }
-  if (route === paths.eventWidget('techweek-7')) {
+  if (route === paths.publicEvents() && holds.catalogPages) {
+    // Other organizers' events (the ownership read of each answers not-found), as big as the account's.
+    const page = Math.max(1, Number(url.searchParams.get('page')) || 1);
+    const count = page <= holds.catalogPages ? 100 : 0;
+    const description = html(events.descriptionBytes);
+    const unknown = 'z'.repeat(events.unknownBytes);
+    const tail = `${LIST.close.slice(0, -1)}${pagingMembers(page, holds.catalogPages * 100)}}`;
+    return writeStreamed(
+      response,
+      LIST.open,
+      count,
+      (i) => {
+        const n = 10_000 + page * 100 + i;
+        return { ...eventAt(n, events, description, unknown), slug: `summit-${n}`, title: `Summit ${n}` };
+      },
+      tail,
+    );
+  }
+  const widget = paths.eventWidget('SLUG').replace(/SLUG$/, '');
+  if (
+    route === paths.eventWidget('techweek-7') ||
+    (holds.catalogPages && route.startsWith(`${widget}summit-`))
+  ) {
+    const slug = decodeURIComponent(route.slice(widget.length));
+    const n = Number(slug.replace(/^\D+/, ''));
     const page = {
-      ...eventAt(7, events, html(holds.widgetDescriptionBytes ?? 100), ''),
+      ...eventAt(n, events, html(holds.widgetDescriptionBytes ?? 100), ''),
+      ...(slug.startsWith('summit-') ? { slug, title: `Summit ${n}` } : {}),
       coverImageUrl: null,
     };
     response.writeHead(200, { 'Content-Type': 'application/json' });
@@ -319,7 +371,8 @@ const run = (command: string, args: string[]): Promise<Outcome> => runChild(comm
 /** The bundle of one row's invocation, as Zapier hands it. */
 const bundleOf = (row: Row, baseUrl: string) => {
   const authData = { apiKey: API_KEY, baseUrl, companyId: 'cmp_42' };
-  if (row.deliveryBytes === undefined) return { authData, inputData: row.inputData ?? {}, meta: meta() };
+  if (row.deliveryBytes === undefined)
+    return { authData, inputData: row.inputData ?? {}, meta: meta(row.meta ?? {}) };
   const body = wireDeliveryBody({
     id: 'dlv_bench_bounds',
     type: 'FORM_SUBMISSION',

@@ -2,16 +2,19 @@
  * `npm test`: every check of the project, on both cores of a 2-core machine.
  *
  * 1. The build (`dist/index.js`), which the end-to-end tests and Zapier's validation load.
- * 2. Two lanes at once: jest (its workers take both cores; its output is printed as it runs) and the
- *    static checks one after the other: typecheck, eslint, prettier, `zapier-platform validate`. The checks'
- *    output is held and printed after jest's, stage by stage, so the two never interleave.
- * 3. One line per stage with its result and wall time; the exit code is 1 if any stage failed.
+ * 2. Two lanes at once: jest (its workers take both cores; its output is printed as it runs, with a line
+ *    every 20 s saying which files are running) and the static checks one after the other: typecheck,
+ *    eslint, prettier, `zapier-platform validate`. Each check says in one line when it starts and how it
+ *    ended; what it printed is held and shown after jest's, so the two never interleave.
+ * 3. One line per stage with its result and wall time, then the failing tests last (name, file and line, the
+ *    values that differed: `test/support/summary-reporter.js`); the exit code is 1 if any stage failed.
  *
  * Every stage runs even when an earlier one failed, so one run shows every problem. `npm test -- <jest
  * args>` passes the arguments to jest (the checks still run). `npm run check` (`--checks`) is the editor's
  * loop: typecheck beside eslint then prettier, no build, no jest, no validation.
  */
 import { spawn } from 'node:child_process';
+import { readFileSync, rmSync } from 'node:fs';
 
 interface Stage {
   name: string;
@@ -40,7 +43,15 @@ const VALIDATE: Stage = {
 };
 const BUILD: Stage = { name: 'build', command: 'tsx', args: ['scripts/build.ts'] };
 
-const ENV = { ...process.env, DISABLE_ZAPIER_ANALYTICS: '1', NO_UPDATE_NOTIFIER: '1', FORCE_COLOR: '0' };
+const ENV = {
+  ...process.env,
+  DISABLE_ZAPIER_ANALYTICS: '1',
+  NO_UPDATE_NOTIFIER: '1',
+  FORCE_COLOR: '0',
+  // The reporter writes the failing tests to FAILURES; they are printed last, after the checks.
+  TEST_FAILURES_HELD: '1',
+};
+const FAILURES = 'reports/jest-failures.txt';
 
 /** Runs one stage; `live` streams its output, otherwise it is kept for later. */
 const run = (stage: Stage, live: boolean): Promise<Outcome> =>
@@ -64,11 +75,23 @@ const run = (stage: Stage, live: boolean): Promise<Outcome> =>
     child.on('close', (code) => done(code === 0));
   });
 
-/** The stages one after the other, each run whatever the one before it did. */
-const inTurn = async (stages: readonly Stage[]): Promise<Outcome[]> => {
+/** The stages one after the other, each run whatever the one before it did; `say` tells their progress. */
+const inTurn = async (stages: readonly Stage[], say?: (line: string) => void): Promise<Outcome[]> => {
   const outcomes: Outcome[] = [];
-  for (const stage of stages) outcomes.push(await run(stage, false));
+  for (const stage of stages) {
+    say?.(`${stage.name}: started`);
+    const outcome = await run(stage, false);
+    say?.(
+      `${stage.name}: ${outcome.ok ? 'passed' : 'FAILED (its output comes after jest)'} in ${outcome.seconds.toFixed(1)} s`,
+    );
+    outcomes.push(outcome);
+  }
   return outcomes;
+};
+
+/** Progress of the checks beside jest's output, one whole line at a time. */
+const sayCheck = (line: string): void => {
+  process.stderr.write(`checks: ${line}\n`);
 };
 
 const printHeld = (outcome: Outcome): void => {
@@ -86,12 +109,24 @@ const main = async (): Promise<void> => {
     return finish(checks, started, 'npm run check');
   }
   const build = await run(BUILD, true);
+  rmSync(FAILURES, { force: true });
   const [jest, checks] = await Promise.all([
     run({ name: 'jest', command: 'jest', args: process.argv.slice(2) }, true),
-    inTurn([TYPECHECK, ESLINT, PRETTIER, VALIDATE]),
+    inTurn([TYPECHECK, ESLINT, PRETTIER, VALIDATE], sayCheck),
   ]);
-  checks.forEach(printHeld);
+  checks.filter((check) => !check.ok).forEach(printHeld);
   finish([build, jest, ...checks], started);
+  const failures = readFailures();
+  if (failures) console.log(`\n${failures}`);
+  else if (!jest.ok) console.log('\njest failed before any test failed: see its output above.');
+};
+
+const readFailures = (): string => {
+  try {
+    return readFileSync(FAILURES, 'utf8').trim();
+  } catch {
+    return '';
+  }
 };
 
 const finish = (outcomes: Outcome[], started: number, title = 'npm test'): void => {

@@ -10,6 +10,11 @@
  * writes `zapierwrapper.js` and `definition.json`, traces the files the wrapper loads, zips them and tests
  * the zip by loading it.
  *
+ * That test ("Testing build") loads the unzipped wrapper and `index.js` in fresh processes that the CLI
+ * kills after 5 s: on a busy machine loading zapier-platform-core alone takes longer, and the build fails
+ * with a message about the build. `buildZipUntested` (what `bench:coldstart` uses: it loads the zip itself,
+ * many times) makes the same zip with the CLI's own steps but that one.
+ *
  * `npm run zip` builds the app first and writes `build/build.zip` and the `build/source.zip` that
  * `zapier-platform upload` sends with it; `scripts/check-build.ts` and
  * `scripts/bench-coldstart.ts` use `buildZip` directly.
@@ -96,23 +101,7 @@ export interface BuiltZip {
 export const buildZip = (source: ZipSource, zipPath: string): BuiltZip => {
   const stage = mkdtempSync(join(tmpdir(), 'connect-stage-'));
   try {
-    for (const file of source.files) {
-      mkdirSync(dirname(join(stage, file)), { recursive: true });
-      cpSync(join(source.dir, file), join(stage, file), { recursive: true });
-    }
-    writeFileSync(join(stage, 'package.json'), `${JSON.stringify(source.packageJson, null, 2)}\n`);
-    // The build also writes a source.zip of the folder, which needs no dependencies.
-    writeFileSync(join(stage, '.gitignore'), 'node_modules/\nbuild/\n');
-    const modulesDir = source.modulesDir ?? source.dir;
-    const packages = productionPackages(source.packageJson.dependencies ?? {}, modulesDir);
-    for (const pkg of packages) {
-      const from = join(modulesDir, pkg);
-      // A package's own node_modules holds nested packages; those needed are in the list themselves.
-      cpSync(from, join(stage, pkg), {
-        recursive: true,
-        filter: (path) => !path.slice(from.length).includes(`${sep}node_modules`),
-      });
-    }
+    const packages = stageSource(source, stage);
     execFileSync(
       join(ROOT, 'node_modules', '.bin', 'zapier-platform'),
       ['build', '--skip-validation', '--skip-dep-install'],
@@ -125,8 +114,77 @@ export const buildZip = (source: ZipSource, zipPath: string): BuiltZip => {
     );
     mkdirSync(dirname(zipPath), { recursive: true });
     copyFileSync(join(stage, 'build', 'build.zip'), zipPath);
-    return { zipPath, packages: packages.length };
+    return { zipPath, packages };
   } finally {
+    rmSync(stage, { recursive: true, force: true });
+  }
+};
+
+/** Copies the app's files, its `package.json` and its production packages into `stage`; their count. */
+const stageSource = (source: ZipSource, stage: string): number => {
+  for (const file of source.files) {
+    mkdirSync(dirname(join(stage, file)), { recursive: true });
+    cpSync(join(source.dir, file), join(stage, file), { recursive: true });
+  }
+  writeFileSync(join(stage, 'package.json'), `${JSON.stringify(source.packageJson, null, 2)}\n`);
+  // The build also writes a source.zip of the folder, which needs no dependencies.
+  writeFileSync(join(stage, '.gitignore'), 'node_modules/\nbuild/\n');
+  const modulesDir = source.modulesDir ?? source.dir;
+  const packages = productionPackages(source.packageJson.dependencies ?? {}, modulesDir);
+  for (const pkg of packages) {
+    const from = join(modulesDir, pkg);
+    // A package's own node_modules holds nested packages; those needed are in the list themselves.
+    cpSync(from, join(stage, pkg), {
+      recursive: true,
+      filter: (path) => !path.slice(from.length).includes(`${sep}node_modules`),
+    });
+  }
+  return packages.length;
+};
+
+/** The CLI's build steps, from its own modules (they have no type declarations, hence require). */
+interface CliSteps {
+  findCorePackageDir: (dir: string) => string;
+  copyZapierWrapper: (coreDir: string, dir: string) => Promise<void>;
+  deleteZapierWrapper: (dir: string) => Promise<void>;
+  localAppCommand: (event: { command: string }, dir: string, deleteWrapper: boolean) => Promise<unknown>;
+  makeBuildZip: (dir: string, zipPath: string, dumb: boolean) => Promise<void>;
+}
+
+const cliSteps = (): CliSteps => {
+  const utils = 'zapier-platform-cli/src/utils';
+  /* eslint-disable @typescript-eslint/no-require-imports */
+  return {
+    ...(require(`${utils}/misc`) as Pick<CliSteps, 'findCorePackageDir'>),
+    ...(require(`${utils}/zapierwrapper`) as Pick<CliSteps, 'copyZapierWrapper' | 'deleteZapierWrapper'>),
+    ...(require(`${utils}/local`) as Pick<CliSteps, 'localAppCommand'>),
+    ...(require(`${utils}/build`) as Pick<CliSteps, 'makeBuildZip'>),
+  };
+  /* eslint-enable @typescript-eslint/no-require-imports */
+};
+
+/**
+ * Like `buildZip`, but without the CLI's "Testing build" step, which fails on a busy machine (see above):
+ * staged the same way, then the CLI's own steps of `build --skip-validation --skip-dep-install` (the
+ * wrapper, `definition.json` from the app's own `definition` command, the traced zip), in this process.
+ */
+export const buildZipUntested = async (source: ZipSource, zipPath: string): Promise<BuiltZip> => {
+  const stage = mkdtempSync(join(tmpdir(), 'connect-stage-'));
+  const cwd = process.cwd();
+  try {
+    const packages = stageSource(source, stage);
+    const cli = cliSteps();
+    // The CLI reads `.zapierapprc` and `package.json` from the working directory, as `zapier-platform` does.
+    process.chdir(stage);
+    await cli.copyZapierWrapper(cli.findCorePackageDir(stage), stage);
+    const definition = await cli.localAppCommand({ command: 'definition' }, stage, false);
+    writeFileSync(join(stage, 'definition.json'), `${JSON.stringify(definition, null, 2)}\n`);
+    mkdirSync(dirname(zipPath), { recursive: true });
+    await cli.makeBuildZip(stage, zipPath, false);
+    await cli.deleteZapierWrapper(stage);
+    return { zipPath, packages };
+  } finally {
+    process.chdir(cwd);
     rmSync(stage, { recursive: true, force: true });
   }
 };

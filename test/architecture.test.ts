@@ -1,5 +1,6 @@
 /**
- * The shape of the code, read with the TypeScript compiler: no import circle in `src/`, and no function longer
+ * The shape of the code, read with the TypeScript compiler: no import circle in `src/`, nothing in `src/`,
+ * `scripts/` or `sandbox/` importing from `test/`, and no function longer
  * than 80 lines in `src/` (150 in `scripts/` and `sandbox/`). Functions already over the limit are listed
  * below with their current length, and circles already there are listed too: a listed function that grows,
  * a new one over the limit, or a new circle fails.
@@ -151,6 +152,19 @@ describe('architecture', () => {
     const circles = importCircles(sourceFiles(path.join(ROOT, 'src'))).map((group) => group.join(' ↔ '));
     expect(circles).toEqual([]);
   });
+
+  it.each(['src', 'scripts', 'sandbox'])(
+    '%s/ imports nothing from test/ (shared helpers live outside it)',
+    (folder) => {
+      const testDir = path.join(ROOT, 'test') + path.sep;
+      const intoTests = sourceFiles(path.join(ROOT, folder)).flatMap((file) =>
+        [...readFileSync(file, 'utf8').matchAll(/(?:from|import|require)\s*\(?\s*'(\.[^']*)'/g)]
+          .filter((match) => path.resolve(path.dirname(file), match[1]!).startsWith(testDir))
+          .map((match) => `${relative(file)} → ${match[1]}`),
+      );
+      expect(intoTests).toEqual([]);
+    },
+  );
 
   it('finds an import circle when there is one, and not through type-only imports', () => {
     const dir = mkdtempSync(path.join(os.tmpdir(), 'circle-'));

@@ -10,6 +10,7 @@ import path from 'node:path';
 import type { Bundle } from 'zapier-platform-core';
 import { answerOutputFields } from '../src/mappers/submission';
 import { App } from './support/app';
+import { type Operation, inputFieldsOf } from '../scripts/lib/inputSchemas';
 
 const ROOT = path.resolve(__dirname, '..');
 const DOCUMENTS = ['README.md', 'docs/zap-builders.md'];
@@ -118,6 +119,8 @@ const appLabels = (): Set<string> => {
     for (const definition of Object.values(group ?? {})) {
       labels.add(definition.display.label);
       addFields(fieldsOf(definition.operation.inputFields));
+      // The fields each choice of a mode shows (Check In By, What to Embed).
+      addFields(inputFieldsOf(definition as unknown as Operation));
       addFields(fieldsOf(definition.operation.outputFields));
     }
   }

@@ -4,7 +4,8 @@
  * of their inputs as an SDK derives it from the app, complete.
  */
 import { readFileSync } from 'node:fs';
-import { POINTS, SIBLINGS, grade, inputSchemas, score, visibleOperations } from '../scripts/lib/words';
+import { POINTS, grade, inputSchemas, score, visibleOperations } from '../scripts/lib/words';
+import { siblingsOf } from '../src/siblings';
 import { SCHEMA_FILE, schemaFileText } from '../scripts/words';
 
 const operations = visibleOperations();
@@ -24,9 +25,40 @@ describe.each(operations.map((v) => ({ name: `${v.kind}/${v.op.key}`, v })))('$n
   });
 });
 
-it('grades every operation the siblings table names, and it names only visible operations', () => {
-  const keys = new Set(operations.map((v) => v.op.key));
-  for (const key of SIBLINGS.flat()) expect(keys).toContain(key);
+it('reads sibling groups from the operations: visible operations only, each group of two or more', () => {
+  const keys = operations.map((v) => v.op.key);
+  const grouped = keys.filter((key) => siblingsOf(key).length > 0);
+  expect(grouped.length).toBeGreaterThan(0);
+  for (const key of grouped) {
+    expect({ key, size: siblingsOf(key).length > 1 }).toEqual({ key, size: true });
+    for (const other of siblingsOf(key)) expect(keys).toContain(other);
+  }
+  expect(siblingsOf('payment_failed')).toEqual(expect.arrayContaining(['payment_succeeded', 'new_order']));
+});
+
+it('fails a search or an unchanging create whose words claim an effect it does not have', () => {
+  const op = (description: string, helpText: string) => ({
+    key: 'generate_embed_code',
+    noun: 'Embed Code',
+    display: { label: 'Generate Embed Code', description },
+    operation: {
+      inputFields: [{ key: 'eventId', label: 'Event', helpText, dynamic: 'event_list.id.label' }],
+    },
+  });
+  const unchanging =
+    'Generates the code; nothing is changed in the service, and a repeated run gives it again.';
+  expect(
+    grade({ kind: 'create', op: op(unchanging, 'The event to publish, from your events.') }).behaviour,
+  ).toEqual(expect.arrayContaining(['Event: claims "to publish", and the operation changes nothing']));
+  expect(
+    grade({ kind: 'search', op: op('Finds an event and deletes it.', 'The event to look for.') }).behaviour,
+  ).toEqual(expect.arrayContaining(['description: claims "deletes", and the operation changes nothing']));
+  // A create that does change something may say so; a state ("once it is published") is no claim.
+  const changing =
+    'Checks a person in, and returns them; a repeated run checks in once. It will create a check-in.';
+  expect(
+    grade({ kind: 'create', op: op(changing, 'Visitors see it once it is published.') }).behaviour,
+  ).toEqual([]);
 });
 
 it('fails a description that says only what starts it, point by point', () => {
@@ -84,17 +116,61 @@ describe('docs/input-schemas.json', () => {
     }
   });
 
-  it('gives the choices of a static dropdown as an enum, and where a dynamic one comes from', () => {
-    const newOrder = schemas['trigger/new_order']!.properties as Record<string, Record<string, unknown>>;
-    expect(newOrder.status?.enum).toEqual(expect.arrayContaining(['paid']));
-    const checkIn = schemas['create/check_in_attendee']!.properties as Record<
-      string,
-      Record<string, unknown>
-    >;
-    // The fields each choice of Check In By shows are all there.
-    expect(Object.keys(checkIn)).toEqual(
+  const propertiesOf = (name: string) => schemas[name]!.properties as Record<string, Record<string, unknown>>;
+
+  it("gives the choices of a dropdown as an enum (a list's items too), and where a dynamic one comes from", () => {
+    expect(propertiesOf('trigger/new_order').status?.enum).toEqual(expect.arrayContaining(['paid']));
+    expect(propertiesOf('trigger/event_changed').changes).toMatchObject({
+      type: 'array',
+      items: { type: 'string', enum: ['any', 'created', 'updated', 'published', 'unpublished', 'deleted'] },
+      default: ['any'],
+    });
+    expect(propertiesOf('create/check_in_attendee').eventId?.['x-zapier-choices-from']).toBe('event_list');
+  });
+
+  it('makes each mode of Check In Attendee a oneOf branch with the fields it requires and takes', () => {
+    const checkIn = schemas['create/check_in_attendee']!;
+    expect(Object.keys(propertiesOf('create/check_in_attendee'))).toEqual(
       expect.arrayContaining(['checkInBy', 'code', 'eventId', 'submissionId', 'checkInTime']),
     );
-    expect(checkIn.eventId?.['x-zapier-choices-from']).toBe('event_list');
+    expect(checkIn.required).toEqual(['checkInBy']);
+    expect(checkIn.oneOf).toEqual([
+      {
+        properties: { checkInBy: { const: 'code' }, eventId: false, submissionId: false },
+        required: ['checkInBy', 'code'],
+      },
+      {
+        properties: { checkInBy: { const: 'registration' }, code: false },
+        required: ['checkInBy', 'eventId', 'submissionId'],
+      },
+    ]);
+    expect(checkIn.not).toEqual({ required: ['code', 'submissionId'] });
+  });
+
+  it('gives values the app keeps beside its choices as examples, and defaults of their type', () => {
+    const embed = propertiesOf('create/generate_embed_code');
+    expect(embed.theme).toMatchObject({
+      type: 'string',
+      examples: ['light', 'dark', 'auto'],
+      default: 'light',
+    });
+    expect(embed.language).toMatchObject({
+      type: 'string',
+      examples: ['en', 'fr', 'de', 'es'],
+      default: 'en',
+    });
+    expect(embed.theme).not.toHaveProperty('enum');
+    expect(embed.language).not.toHaveProperty('enum');
+    expect(propertiesOf('search/find_floor_plan').bypassCache).toMatchObject({
+      type: 'boolean',
+      default: false,
+    });
+    for (const schema of Object.values(schemas))
+      for (const property of Object.values(schema.properties as Record<string, Record<string, unknown>>)) {
+        if (!('default' in property)) continue;
+        const type = property.type === 'array' ? (property.items as { type: string }).type : property.type;
+        const values = property.type === 'array' ? (property.default as unknown[]) : [property.default];
+        for (const value of values) expect({ type, value: typeof value }).toEqual({ type, value: type });
+      }
   });
 });

@@ -19,13 +19,17 @@ import {
 } from './context';
 import { check, describeError } from './runner';
 
+/** How long the journey waits for the sandbox's deliveries: local requests, so only a real hang reaches it. */
+const DELIVERIES_WAIT_MS = 120_000;
+const STILL_PENDING = `deliveries still pending after ${DELIVERIES_WAIT_MS / 1000} s`;
+
 /** 7. Each signed delivery reaches its trigger's perform in rawRequest form; a retried and a tampered one are dropped. */
 export const runInstantZaps = async (j: Journey): Promise<void> => {
   const { run, call, authData, sandbox, hooks, subscriptions, appLogs } = j;
   run.heading('7. Instant Zaps run', 'each signed delivery → the trigger’s perform, in rawRequest form');
   await run.step('Wait for the service’s deliveries', async () => {
-    const idle = await deliveriesIdle(sandbox.app, 10_000);
-    check(idle, 'deliveries still pending after 10 s');
+    const idle = await deliveriesIdle(sandbox.app, DELIVERIES_WAIT_MS);
+    check(idle, STILL_PENDING);
     return { detail: `${hooks.received.length} deliveries received` };
   });
   // What the journey causes, in Zap runs. A trigger it does not cause (one added since) gets no delivery and
@@ -190,7 +194,7 @@ export const rotatedSecret = async (j: Journey, alanId: string): Promise<void> =
     const before = await reads();
     const from = hooks.received.filter((d) => d.path === path).length;
     await service.call('POST', `/_sandbox/submissions/${alanId}/approve`);
-    check(await deliveriesIdle(sandbox.app, 10_000), 'deliveries still pending after 10 s');
+    check(await deliveriesIdle(sandbox.app, DELIVERIES_WAIT_MS), STILL_PENDING);
     const deliveries = hooks.received.filter((d) => d.path === path).slice(from);
     check(deliveries.length === 1, `expected 1 delivery, got ${deliveries.length}`);
     const items: Item[] = [];

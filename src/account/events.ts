@@ -10,7 +10,8 @@
  *   for the account for 10 minutes, one small entry per event;
  * - the Event dropdown pages the newest 100 first, then the catalog's pages from the end that holds the
  *   newer events, keeping the account's own events (`eventsPage`).
- * Registrations are enriched from the newest list without a request per item.
+ * Registrations are enriched with their event's title and dates from the cached list, or for an older event
+ * as an operation reaches it (`eventContext`), each remembered for the account.
  */
 import type { Bundle, ZObject } from 'zapier-platform-core';
 import {
@@ -19,6 +20,7 @@ import {
   type Event,
   type EventWidget,
   LIST_LIMIT_MAX,
+  appErrorCode,
   errorText,
   eventNotFoundError,
   eventRefusedError,
@@ -26,6 +28,7 @@ import {
   isAccountEvent,
   listEvents,
   newestFirst,
+  streamLimits,
 } from '../connect';
 import { accountCache } from '../memory';
 import { type EventContext, NO_EVENT_CONTEXT, eventContextOf } from '../mappers/submission';
@@ -177,6 +180,19 @@ const byId = async (
   if (newest) return { id: eventId, event: newest };
   // The events list holds all of the account's events: the service says the event is not among them.
   if (whole) throw eventNotFoundError(z, eventId);
+  return olderById(z, bundle, eventId, deadline);
+};
+
+/**
+ * An event of the account not among its newest, by ID: the service asked whether the account holds it (one
+ * keyed read), its record from the older events kept, else from the public catalog until `deadline`.
+ */
+const olderById = async (
+  z: ZObject,
+  bundle: Pick<Bundle, 'authData'>,
+  eventId: string,
+  deadline: number,
+): Promise<AccountEvent> => {
   const cache = accountCache(z, bundle);
   const known = await cache.get<Event>(olderEventKey(eventId));
   if (!(await isAccountEvent(z, bundle, eventId))) {
@@ -436,22 +452,56 @@ export const latestEvent = async (z: ZObject, bundle: Pick<Bundle, 'authData'>):
 const EVENT_CONTEXT_TTL_SECONDS = 6 * 3600;
 
 /**
+ * How long a lookup for the title and dates may search the public catalog: half the run's search time, so
+ * that the operation keeps the rest for its own reads.
+ */
+export const contextDeadline = (start = Date.now()): number => start + streamLimits().searchMs / 2;
+
+/**
+ * The event of a registration for its title and dates, and how long that answer is kept: one of the account's
+ * newest (the cached events list, never read again for this: one read per account per 10 minutes, whatever
+ * the number of registrations), else an older one (`olderById`: one keyed read, then the older events kept or
+ * the public catalog). An event the service says is not the account's has none (kept 6 hours); one of the
+ * account's without a record (a draft, or one the catalog search did not reach in time) has none for 10
+ * minutes, until the events list is read again.
+ */
+const contextEvent = async (
+  z: ZObject,
+  bundle: Pick<Bundle, 'authData'>,
+  eventId: string,
+  deadline: number,
+): Promise<{ event: Event | null; seconds: number }> => {
+  const listed = (await accountEvents(z, bundle)).find((event) => event.id === eventId);
+  if (listed) return { event: listed, seconds: EVENT_CONTEXT_TTL_SECONDS };
+  try {
+    const { event } = await olderById(z, bundle, eventId, deadline);
+    return { event, seconds: event ? EVENT_CONTEXT_TTL_SECONDS : EVENTS_TTL_SECONDS };
+  } catch (error) {
+    if (appErrorCode(error) === EVENT_NOT_FOUND) return { event: null, seconds: EVENT_CONTEXT_TTL_SECONDS };
+    throw error;
+  }
+};
+
+/**
  * The title and dates added to every registration (polled, delivered or found): one cached lookup per
- * account and event. An event the service does not list gets empty context (remembered too); a failed lookup
- * adds no context this time, is not remembered, and never fails the operation.
+ * account and event (`contextEvent`), the catalog searched until `deadline` at most. An event the service
+ * does not hold for the account gets empty context (remembered too); a failed lookup adds no context this
+ * time, is not remembered, and never fails the operation.
  */
 export const eventContext = async (
   z: ZObject,
   bundle: Pick<Bundle, 'authData'>,
   eventId: string,
+  deadline = contextDeadline(),
 ): Promise<EventContext> => {
   const cache = accountCache(z, bundle);
   const key = `event-context:${eventId}`;
   const cached = await cache.get<EventContext>(key);
   if (cached) return cached;
   try {
-    const context = eventContextOf(await findEvent(z, bundle, eventId));
-    await cache.set(key, context, EVENT_CONTEXT_TTL_SECONDS);
+    const { event, seconds } = await contextEvent(z, bundle, eventId, deadline);
+    const context = eventContextOf(event);
+    await cache.set(key, context, seconds);
     return context;
   } catch (error) {
     z.console.log(`The title and dates of event ${eventId} could not be added: ${errorText(error)}`);

@@ -3,15 +3,14 @@
  * triggers): small, bounded reads of the polling endpoints, mapped by the same mappers as live items.
  */
 import type { Bundle, ZObject } from 'zapier-platform-core';
-import { type Event, type Order, type Submission, listOrders, readSubmissions } from '../connect';
-import { findEvent, latestEvent } from './events';
+import { type Order, type Submission, listOrders, readSubmissions } from '../connect';
+import { latestEvent } from './events';
 import { FirstN, newestFirstOrder } from './selection';
 
 /** Widening look-back windows: a busy event answers from the first, a quiet one from a later one. */
 const LOOKBACK_HOURS = [1, 24, 24 * 30, 24 * 365];
 
 export interface RecentSubmissions {
-  event: Event | null;
   submissions: Submission[];
 }
 
@@ -30,9 +29,9 @@ export const recentSubmissions = async (
 ): Promise<RecentSubmissions> => {
   const limit = options.limit ?? 3;
   const keep = options.keep ?? (() => true);
-  const event = options.eventId ? await findEvent(z, bundle, options.eventId) : await latestEvent(z, bundle);
-  const eventId = options.eventId || event?.id;
-  if (!eventId) return { event: null, submissions: [] };
+  // The items' event title and dates are added by the caller (`eventContext`): only the event's ID is needed.
+  const eventId = options.eventId || (await latestEvent(z, bundle))?.id;
+  if (!eventId) return { submissions: [] };
   const now = options.now ?? Date.now();
   let found: Submission[] = [];
   for (const hours of LOOKBACK_HOURS) {
@@ -46,7 +45,7 @@ export const recentSubmissions = async (
     found = newest.sorted().map((entry) => entry.submission);
     if (found.length >= limit) break;
   }
-  return { event, submissions: found };
+  return { submissions: found };
 };
 
 /** Up to `limit` recent orders of `companyId` that pass `keep`, newest first. */

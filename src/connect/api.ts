@@ -250,7 +250,10 @@ export interface CatalogPage {
   last: boolean;
 }
 
-/** 6. One page of the public catalog (no key). */
+/**
+ * 6. One page of the public catalog (no key). Read as a stream, each event cut to the events list's bounds
+ * while it is read: a page is 100 events of any organizer, each of which may carry megabytes.
+ */
 export const listPublicEvents = async (
   z: ZObject,
   bundle: B,
@@ -267,6 +270,8 @@ export const listPublicEvents = async (
       public: true,
       what: 'the public event catalog',
       timeoutMs: params.timeoutMs,
+      stream: true,
+      reading: { bounds: { recordText: EVENT_TEXT_CHARS } },
     },
     visit,
   );

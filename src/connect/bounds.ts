@@ -70,12 +70,15 @@ interface Budget {
 const isPlainObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
 
-/** A text cut at `keep` characters, never inside a surrogate pair, with the mark. */
+/**
+ * A text cut at `keep` characters, never inside a surrogate pair, with the mark: a copy of its own, since a
+ * slice keeps alive the whole text it was cut from (the engine shares their characters).
+ */
 export const cutText = (text: string, keep: number): string => {
   let end = Math.max(0, keep);
   const last = text.charCodeAt(end - 1);
   if (last >= 0xd800 && last <= 0xdbff) end--;
-  return `${text.slice(0, end)}${CUT_MARK}`;
+  return JSON.parse(JSON.stringify(`${text.slice(0, end)}${CUT_MARK}`)) as string;
 };
 
 const boundText = (read: string, path: string, budget: Budget): string => {

@@ -85,6 +85,7 @@ export interface StreamLimits {
   readonly stallMs: number;
   readonly stepMs: number;
   readonly searchMs: number;
+  readonly pageMs: number;
 }
 
 export const STREAM_LIMITS: StreamLimits = Object.freeze({
@@ -102,6 +103,11 @@ export const STREAM_LIMITS: StreamLimits = Object.freeze({
    * Zapier's 30 s with room for the requests that follow it.
    */
   searchMs: 20_000,
+  /**
+   * How long the public pages of the events a search found (their descriptions and cover images) may take to
+   * read once the search is done: read together, they fit in what Zapier's 30 s leaves after `searchMs`.
+   */
+  pageMs: 5_000,
 });
 
 /** The environment variable a run sets to other limits: JSON with some of `STREAM_LIMITS`' keys. */

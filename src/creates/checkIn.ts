@@ -18,12 +18,14 @@ import {
   checkInByField,
   checkInModeFields,
   checkInModeOf,
+  checkInTimeField,
   scanReferenceField,
 } from '../fields/checkIn';
 import { requiredEventId } from '../fields/event';
 import { dateTimeInput, textInput } from '../fields/read';
 import { checkInOutputFields, checkInSample, toCheckInItem } from '../mappers/checkIn';
 import { chosenScanKey, cleanCode, derivedScanKey, followUpScanKey, keyHeaderValue } from './common/scan';
+import { sibling } from '../siblings';
 
 const refuse = (z: ZObject, message: string): never => {
   throw new z.errors.Error(`${message} Nobody was checked in.`, 'INVALID_INPUT', 400);
@@ -53,7 +55,8 @@ const checkInBodyOf = (
       'Both a QR code and a registration were given, so it is not clear whom to check in. Fill in only the field that matches "Check In By" and clear the other one.',
     );
   }
-  const checkInTime = dateTimeInput(z, bundle, 'checkInTime', 'Check-In Time', CHECK_IN_TIME_BOUNDS);
+  const { key, label } = checkInTimeField;
+  const checkInTime = dateTimeInput(z, bundle, key, label, CHECK_IN_TIME_BOUNDS);
   const time = checkInTime ? { checkInTime } : {};
   if (mode === 'registration') {
     if (!submissionId) {
@@ -100,7 +103,7 @@ const perform = async (z: ZObject, bundle: Bundle) => {
   return toCheckInItem(answer, event, { replayed: answer.replayed, scanId: key });
 };
 
-export default defineCreate({
+const definition = defineCreate({
   key: 'check_in_attendee',
   noun: 'Check-in',
   display: {
@@ -113,14 +116,7 @@ export default defineCreate({
     inputFields: [
       checkInByField,
       (_z: ZObject, bundle: Bundle) => checkInModeFields(bundle),
-      {
-        key: 'checkInTime',
-        label: 'Check-In Time',
-        type: 'datetime' as const,
-        required: false,
-        helpText:
-          'When the person arrived, as an ISO 8601 date and time (for example 2026-11-25T10:00:00Z); empty means now. It cannot be more than 5 minutes ahead of now, nor before 2000. Map the scan time of your scanner app here so that a second scan of the same ticket counts as a new scan and is answered with **Was Already Checked In**.',
-      },
+      checkInTimeField,
       scanReferenceField,
     ],
     inputFieldGroups: [{ key: 'advanced', label: 'Advanced' }],
@@ -128,3 +124,5 @@ export default defineCreate({
     outputFields: checkInOutputFields,
   },
 });
+
+export default sibling('check-in', definition);

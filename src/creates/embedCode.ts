@@ -11,8 +11,10 @@ import { type AccountEvent, isOlderDraft, noRecordWhy, requireAccountEvent } fro
 import { cachedFloorPlan, cachedFloorPlans } from '../account/plansAndAgendas';
 import { eventField, requiredEventInput } from '../fields/event';
 import { floorPlanField, planIdInput } from '../fields/floorPlan';
+import { accepts } from '../fields/accepts';
 import { textInput } from '../fields/read';
 import { embedOutputFields, embedSample, toEmbedItem } from '../mappers/embed';
+import { sibling } from '../siblings';
 
 const invalid = (z: ZObject, message: string): never => {
   throw new z.errors.Error(message, 'INVALID_INPUT', 400);
@@ -86,7 +88,69 @@ const perform = async (z: ZObject, bundle: Bundle) => {
   });
 };
 
-export default defineCreate({
+const embedTypeField = {
+  key: 'embedType',
+  label: 'What to Embed',
+  type: 'string' as const,
+  required: true,
+  default: 'agenda',
+  altersDynamicFields: true,
+  choices: [
+    { value: 'agenda', label: 'Agenda (script embed)', sample: 'agenda' },
+    { value: 'map', label: 'Floor Plan Map (iframe)', sample: 'map' },
+  ],
+  helpText:
+    'Agenda: a block that the embed script fills with the event agenda. Floor Plan Map: a full-width frame with the map and a booth list beside it. The fields below change with this choice.',
+};
+
+const planField = floorPlanField("Needed for **Floor Plan Map**: one of the event's published floor plans.");
+
+const frameTitleField = {
+  key: 'frameTitle',
+  label: 'Frame Title',
+  type: 'string' as const,
+  required: false,
+  helpText:
+    'For **Floor Plan Map**: the title screen readers announce for the frame. Empty: "Floor plan — " and the event title.',
+};
+
+// The embed script shows any theme or language; one it does not know is kept, and Warning says so.
+const themeField = {
+  key: 'theme',
+  label: 'Theme',
+  type: 'string' as const,
+  required: false,
+  default: 'light',
+  choices: { ...AGENDA_THEMES },
+  helpText:
+    'For **Agenda**: the colors of the agenda block. The embed script knows Light, Dark and Auto; with any other value it shows Light, and the step says so in **Warning**.',
+  meta: accepts({ otherValues: 'kept' }),
+};
+
+const languageField = {
+  key: 'language',
+  label: 'Language',
+  type: 'string' as const,
+  required: false,
+  default: 'en',
+  choices: { ...AGENDA_LANGUAGES },
+  helpText:
+    "For **Agenda**: the language of the agenda block's words and dates. The embed script knows English (`en`), French (`fr`), German (`de`) and Spanish (`es`), also with a region such as `fr-CA`; with any other value (a language name such as French included) it shows English words, and the step says so in **Warning**.",
+  meta: accepts({ otherValues: 'kept' }),
+};
+
+/**
+ * The fields of what is embedded: the map's floor plan (then required) and frame title, or the agenda's theme
+ * and language; both sets for a kind mapped from an earlier step (unknown while the Zap is edited).
+ */
+const embedKindFields = (bundle: Pick<Bundle, 'inputData'>) => {
+  const kind = textInput(bundle, embedTypeField.key).toLowerCase() || embedTypeField.default;
+  if (kind === 'map') return [{ ...planField, required: true }, frameTitleField];
+  if (kind === 'agenda') return [themeField, languageField];
+  return [planField, frameTitleField, themeField, languageField];
+};
+
+const definition = defineCreate({
   key: 'generate_embed_code',
   noun: 'Embed Code',
   display: {
@@ -97,55 +161,18 @@ export default defineCreate({
   operation: {
     perform,
     inputFields: [
-      {
-        key: 'embedType',
-        label: 'What to Embed',
-        type: 'string' as const,
-        required: true,
-        default: 'agenda',
-        choices: [
-          { value: 'agenda', label: 'Agenda (script embed)', sample: 'agenda' },
-          { value: 'map', label: 'Floor Plan Map (iframe)', sample: 'map' },
-        ],
-        helpText:
-          'Agenda: a block that the embed script fills with the event agenda. Floor Plan Map: a full-width frame with the map and a booth list beside it.',
-      },
+      embedTypeField,
       eventField({
         required: true,
+        takes: 'reference',
         helpText:
-          'The event to publish: any of your events (its search finds older ones), or its event ID, slug or public page link mapped from an earlier step. Visitors see it only once it is published.',
+          'The event whose map or agenda to embed: any of your events (its search finds older ones), or its event ID, slug or public page link mapped from an earlier step. Visitors see the embed only once the event is published.',
       }),
-      floorPlanField("Needed for **Floor Plan Map**: one of the event's published floor plans."),
-      {
-        key: 'frameTitle',
-        label: 'Frame Title',
-        type: 'string' as const,
-        required: false,
-        helpText:
-          'For **Floor Plan Map**: the title screen readers announce for the frame. Empty: "Floor plan — " and the event title.',
-      },
-      {
-        key: 'theme',
-        label: 'Theme',
-        type: 'string' as const,
-        required: false,
-        default: 'light',
-        choices: { ...AGENDA_THEMES },
-        helpText:
-          'For **Agenda**: the colors of the agenda block. The embed script knows Light, Dark and Auto; with any other value it shows Light, and the step says so in **Warning**.',
-      },
-      {
-        key: 'language',
-        label: 'Language',
-        type: 'string' as const,
-        required: false,
-        default: 'en',
-        choices: { ...AGENDA_LANGUAGES },
-        helpText:
-          "For **Agenda**: the language of the agenda block's words and dates. The embed script knows English (`en`), French (`fr`), German (`de`) and Spanish (`es`), also with a region such as `fr-CA`; with any other value (a language name such as French included) it shows English words, and the step says so in **Warning**.",
-      },
+      (_z: ZObject, bundle: Bundle) => embedKindFields(bundle),
     ],
     sample: embedSample,
     outputFields: embedOutputFields,
   },
 });
+
+export default sibling('event-pages', definition);

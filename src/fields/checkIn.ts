@@ -4,6 +4,7 @@
  * fields show; a mode mapped from an earlier step (unknown while the Zap is edited) shows both sets.
  */
 import type { Bundle } from 'zapier-platform-core';
+import { FILLED_PATTERN, accepts } from './accepts';
 import { eventField } from './event';
 import { FIND_REGISTRATION_KEY, REGISTRATION_LIST_TRIGGER_KEY } from './keys';
 import { type DateTimeBounds, textInput } from './read';
@@ -48,6 +49,8 @@ export const codeField = {
   required: false,
   helpText:
     'The raw text your scanner read from the ticket (for example `EVT1:7d0c6f1e:sub_01JD3K9V8Q2W:9f2c`), mapped from the scanner step. Only the spaces and line breaks scanners add around it are removed.',
+  // A code and a registration together leave it unclear whom to check in: the step refuses them.
+  meta: accepts({ pattern: FILLED_PATTERN, excludes: 'submissionId' }),
 };
 
 export const checkInEventField = eventField({
@@ -66,6 +69,7 @@ export const registrationField = {
   dependsOn: ['eventId'],
   helpText:
     "The person, among the event's approved registrations (sorted by last name). Map a registration ID from a trigger, or find it with **Find Registration**.",
+  meta: accepts({ pattern: FILLED_PATTERN }),
 };
 
 export const scanReferenceField = {
@@ -100,4 +104,17 @@ export const CHECK_IN_TIME_BOUNDS: DateTimeBounds = {
   earliestYear: 2000,
   maxAheadMs: 5 * 60_000,
   emptyMeans: 'to check the person in now',
+};
+
+/** The Check-In Time field: a date and time within `CHECK_IN_TIME_BOUNDS`. */
+export const checkInTimeField = {
+  key: 'checkInTime',
+  label: 'Check-In Time',
+  type: 'datetime' as const,
+  required: false,
+  helpText: `When the person arrived, as an ISO 8601 date and time (for example 2026-11-25T10:00:00Z); empty means now. It cannot be more than ${CHECK_IN_TIME_BOUNDS.maxAheadMs / 60_000} minutes ahead of now, nor before ${CHECK_IN_TIME_BOUNDS.earliestYear}. Map the scan time of your scanner app here so that a second scan of the same ticket counts as a new scan and is answered with **Was Already Checked In**.`,
+  meta: accepts({
+    earliest: `${CHECK_IN_TIME_BOUNDS.earliestYear}-01-01T00:00:00Z`,
+    minutesAhead: CHECK_IN_TIME_BOUNDS.maxAheadMs / 60_000,
+  }),
 };

@@ -7,13 +7,32 @@
 import type { Bundle, ZObject } from 'zapier-platform-core';
 import { LIST_LIMIT_MAX, pathSegmentProblem } from '../connect';
 import type { EventInput } from '../account/events';
+import { accepts } from './accepts';
 import { EVENT_LIST_TRIGGER_KEY, FIND_EVENT_KEY } from './keys';
 import { textInput } from './read';
 
+/** An event ID: a UUID, in either case. */
+export const EVENT_ID_PATTERN =
+  '^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$';
+
+/** A slug as the service writes them, in ASCII (`isSlugLike` also takes letters and digits of any script). */
+const ASCII_SLUG = '[A-Za-z0-9][A-Za-z0-9._~-]{0,199}';
+
+/**
+ * An event ID, a slug, or a public page link whose last path segment is a slug (or any segment an ID); hosts
+ * of letters and digits, a top-level name of letters.
+ */
+export const EVENT_REFERENCE_PATTERN = `^(?:${EVENT_ID_PATTERN.slice(1, -1)}|${ASCII_SLUG}|https?://(?:[A-Za-z0-9]+(?:-[A-Za-z0-9]+)*\\.)+[A-Za-z]{2,24}(?:/[A-Za-z0-9._~-]+)*/${ASCII_SLUG}/?)$`;
+
+/**
+ * The Event field; `takes: 'reference'` where the operation reads the event's slug or public page link too
+ * (`requiredEventInput`), otherwise its ID only.
+ */
 export const eventField = (options: {
   required: boolean;
   helpText?: string;
   altersDynamicFields?: boolean;
+  takes?: 'id' | 'reference';
 }) => ({
   key: 'eventId',
   label: 'Event',
@@ -27,11 +46,11 @@ export const eventField = (options: {
     (options.required
       ? `Choose one of your events: your ${LIST_LIMIT_MAX} newest first (drafts included), and **Load more** shows older published ones. Any older event is found with the field's search (Find Event, by title, slug or link), or map its event ID from an earlier step.`
       : 'Leave empty for all of your events, or choose one to limit this step to it (older ones are found with the search).'),
+  meta: accepts({ pattern: options.takes === 'reference' ? EVENT_REFERENCE_PATTERN : EVENT_ID_PATTERN }),
 });
 
 /** Whether a text looks like an event UUID (custom values typed into the dropdown are checked with it). */
-export const isEventUuid = (value: string): boolean =>
-  /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(value.trim());
+export const isEventUuid = (value: string): boolean => new RegExp(EVENT_ID_PATTERN).test(value.trim());
 
 /** A slug as the service writes them: letters, digits, `-`, `_` and `.`, no spaces; usable in an address. */
 const isSlugLike = (value: string): boolean =>

@@ -1,7 +1,17 @@
 import type { Bundle, ZObject } from 'zapier-platform-core';
 import { pathSegmentProblem } from '../connect';
+import { accepts } from './accepts';
 import { FLOOR_PLAN_LIST_TRIGGER_KEY } from './keys';
 import { textInput } from './read';
+
+// What `pathSegmentProblem` lets through, without spaces around: no `/`, `\\`, `?`, `#` or control
+// character, and neither `.` nor `..`.
+const PLAN_CHAR = '[^/\\\\?#\\x00-\\x1f\\x7f]';
+const PLAN_EDGE = '[^\\s/\\\\?#\\x00-\\x1f\\x7f]';
+const PLAN_FIRST = '[^\\s./\\\\?#\\x00-\\x1f\\x7f]';
+
+/** A floor plan ID: any text that can stand as one segment of an address. */
+const PLAN_ID_PATTERN = `^(?:${PLAN_FIRST}(?:${PLAN_CHAR}*${PLAN_EDGE})?|\\.${PLAN_FIRST}|\\.${PLAN_CHAR}+${PLAN_EDGE})$`;
 
 /** The Floor Plan dropdown: the published plans of the event chosen in the Event field. */
 export const floorPlanField = (helpText: string) => ({
@@ -12,6 +22,7 @@ export const floorPlanField = (helpText: string) => ({
   dynamic: `${FLOOR_PLAN_LIST_TRIGGER_KEY}.id.label`,
   dependsOn: ['eventId'],
   helpText,
+  meta: accepts({ pattern: PLAN_ID_PATTERN }),
 });
 
 /**

@@ -4,6 +4,7 @@
  * refused before any request, with a message naming the field. The Event input is read in `event.ts`.
  */
 import type { Bundle, ZObject } from 'zapier-platform-core';
+import { NO_SPACES_PATTERN } from './accepts';
 
 type Input = Pick<Bundle, 'inputData'>;
 
@@ -16,7 +17,8 @@ export const textInput = (bundle: Input, key: string): string => {
 };
 
 /** Loose on purpose: one `@` between non-empty parts without spaces, a dot in the domain. */
-const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+export const EMAIL_PATTERN = '^[^\\s@]+@[^\\s@]+\\.[^\\s@]+$';
+const EMAIL = new RegExp(EMAIL_PATTERN);
 
 /**
  * An email input, trimmed; `''` when empty. Anything that cannot be an email address (`ada at example`, a
@@ -38,7 +40,7 @@ export const emailInput = (z: ZObject, bundle: Input, key: string, label: string
  */
 export const idInput = (z: ZObject, bundle: Input, key: string, label: string, example: string): string => {
   const raw = textInput(bundle, key);
-  if (!/\s/.test(raw)) return raw;
+  if (!raw || new RegExp(NO_SPACES_PATTERN).test(raw)) return raw;
   throw new z.errors.Error(
     `"${raw.slice(0, 80)}" in ${label} is not an ID: an ID has no spaces, for example ${example}. Map the ID from an earlier step, or leave ${label} empty.`,
     'INVALID_INPUT',

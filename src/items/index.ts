@@ -13,7 +13,7 @@ import {
   orderReading,
   registrationReading,
 } from '../connect';
-import { eventContext } from '../account/events';
+import { contextDeadline, eventContext } from '../account/events';
 import { recentSubmissions } from '../account/recent';
 import { isEventUuid } from '../fields/event';
 import {
@@ -58,15 +58,19 @@ export interface ItemRule<D, I extends { id: string }> extends RecordReading<D> 
   outputFields: Array<PlainOutputField | DynamicOutputFields>;
 }
 
-/** The event context of each event id (one cached lookup each); a failed lookup adds no context. */
+/**
+ * The event context of each event id (one cached lookup each, all within one deadline); a failed lookup adds
+ * no context.
+ */
 const eventContexts = async (
   z: ZObject,
   bundle: Bundle,
   eventIds: Array<string | null | undefined>,
 ): Promise<Map<string, EventContext>> => {
   const contexts = new Map<string, EventContext>();
+  const deadline = contextDeadline();
   for (const eventId of new Set(eventIds)) {
-    if (eventId) contexts.set(eventId, await eventContext(z, bundle, eventId));
+    if (eventId) contexts.set(eventId, await eventContext(z, bundle, eventId, deadline));
   }
   return contexts;
 };

@@ -8,9 +8,11 @@
 import { type Bundle, type ZObject, defineSearch } from 'zapier-platform-core';
 import { noRecordWhy, requireAccountEvent } from '../account/events';
 import { cachedAgenda } from '../account/plansAndAgendas';
+import { accepts } from '../fields/accepts';
 import { eventField, requiredEventInput } from '../fields/event';
 import { readIsoDateTime, textInput } from '../fields/read';
 import { agendaOutputFields, agendaSample, agendaTimeZone, localDay, toAgendaItem } from '../mappers/agenda';
+import { sibling } from '../siblings';
 
 /**
  * The Day input as `YYYY-MM-DD` in the agenda's time zone, or `null` when empty. Only `YYYY-MM-DD` or an ISO
@@ -50,7 +52,7 @@ const perform = async (z: ZObject, bundle: Bundle) => {
   return item.sessionCount > 0 ? [item] : [];
 };
 
-export default defineSearch({
+const definition = defineSearch({
   key: 'find_agenda',
   noun: 'Agenda',
   display: {
@@ -63,6 +65,7 @@ export default defineSearch({
     inputFields: [
       eventField({
         required: true,
+        takes: 'reference',
         helpText:
           'The event whose agenda to read: any of your events (its search finds older ones), or its event ID, slug or public page link mapped from an earlier step. Only published events have a public agenda; answers are kept for 10 minutes.',
       }),
@@ -73,6 +76,7 @@ export default defineSearch({
         required: false,
         helpText:
           "Only the sessions of this day, in the event's time zone, written YYYY-MM-DD (for example `2026-12-01`); a date and time mapped from an earlier step is read as its day. Anything else is refused. Empty for every day.",
+        meta: accepts({ format: 'date' }),
       },
       {
         key: 'track',
@@ -86,3 +90,5 @@ export default defineSearch({
     outputFields: agendaOutputFields,
   },
 });
+
+export default sibling('event-pages', definition);

@@ -9,7 +9,7 @@
  */
 import { type Bundle, type ZObject, defineSearch } from 'zapier-platform-core';
 import { catalogReach, ownEvents, searchDeadline, walkCatalog } from '../account/catalog';
-import { type EventInput, eventOf, requireAccountEvent } from '../account/events';
+import { type EventInput, eventOf, noRecordWhy, requireAccountEvent } from '../account/events';
 import {
   EVENTS_LIMIT_MAX,
   type Event,
@@ -20,8 +20,10 @@ import {
   isAccountEvent,
   isNotFound,
   listEvents,
+  STREAM_LIMITS,
   streamLimits,
 } from '../connect';
+import { accepts } from '../fields/accepts';
 import { eventOfLink, isEventUuid } from '../fields/event';
 import { textInput } from '../fields/read';
 import { mapEach } from '../mappers/each';
@@ -30,12 +32,10 @@ import { slugText } from '../mappers/text';
 
 /** At most this many events are returned (and enriched). */
 export const MAX_RESULTS = 10;
-/** How long the catalog is searched, as the help text says it. */
-const SEARCH_SECONDS = Math.round(streamLimits().searchMs / 1000);
+/** How long the catalog is searched, as the help text says it (the app's own limit, whatever a run sets). */
+const SEARCH_SECONDS = Math.round(STREAM_LIMITS.searchMs / 1000);
 /** At most this many catalog matches are asked about (one keyed read each) in one search. */
 const MAX_OWNERSHIP_READS = 200;
-/** What an enrichment may still take after the search: Zapier stops a run at 30 s. */
-const ENRICH_MS = 5_000;
 
 /** How well an event matches: 0 exact slug, 1 exact title, 2 starts with, 3 contains; `null` no match. */
 const matchScore = (event: Pick<Event, 'slug' | 'title'>, needle: string): number | null => {
@@ -94,20 +94,30 @@ const searchCatalog = async (
 };
 
 /**
- * The event a slug, link or ID names, when the account holds it (an event page is read, then one keyed
- * request asks the service); `null` otherwise, never an error.
+ * What a slug, link or ID names: `{ event }` when it names one event, the account's, or `null` with `why`
+ * when that event is not one the search can answer (another organizer's, deleted, or one of yours without a
+ * record); `null` when it names none (no published event has the slug: the text is then searched for as
+ * words). A slug is read from its event page, then one keyed request asks the service whether the event is
+ * yours; an ID is looked up as the Event field does. Never an error.
  */
 const named = async (
   z: ZObject,
   bundle: Bundle,
   given: EventInput,
   deadline: number,
-): Promise<Event | null> => {
+): Promise<{ event: Event | null; why?: string } | null> => {
   try {
-    if ('id' in given) return (await requireAccountEvent(z, bundle, given, deadline)).event;
+    if ('id' in given) {
+      const found = await requireAccountEvent(z, bundle, given, deadline);
+      return found.event ? { event: found.event } : { event: null, why: noRecordWhy(found) };
+    }
     const page = await getEventWidget(z, bundle, given.slug, Math.max(1_000, deadline - Date.now()));
-    return page && (await isAccountEvent(z, bundle, page.id)) ? eventOf(page) : null;
+    if (!page) return null;
+    if (await isAccountEvent(z, bundle, page.id)) return { event: eventOf(page) };
+    return { event: null, why: "it is another organizer's event" };
   } catch (error) {
+    // An ID names one event: nothing else is searched for.
+    if ('id' in given) return { event: null, why: errorText(error) };
     // The shortcut never fails the search: the catalog search below still runs.
     if (!isNotFound(error))
       z.console.log(`Find Event could not read "${text(given)}" directly: ${errorText(error)}`);
@@ -126,14 +136,14 @@ const givenBy = (text: string): EventInput | null =>
 /** The public page of a published event, or `null` (a missing description never fails the search). */
 const widgetOf = (z: ZObject, bundle: Bundle, event: Event): Promise<EventWidget | null> =>
   event.status === 'published'
-    ? getEventWidget(z, bundle, event.slug, ENRICH_MS).catch(() => null)
+    ? getEventWidget(z, bundle, event.slug, streamLimits().pageMs).catch(() => null)
     : Promise.resolve(null);
 
 const needleOf = (z: ZObject, text: string): string => {
   const needle = slugText(text);
   if (!needle) {
     throw new z.errors.Error(
-      `Type a word of the event's title or slug to search for${text ? ` ("${text.slice(0, 40)}" has no letters or digits)` : ''}.`,
+      `Type a word of the event's title or slug in Title, Slug or Link to search for${text ? ` ("${text.slice(0, 40)}" has no letters or digits)` : ''}.`,
       'INVALID_INPUT',
       400,
     );
@@ -154,10 +164,19 @@ const matching = async (z: ZObject, bundle: Bundle, text: string): Promise<Event
   if (newest.length < LIST_LIMIT_MAX) return own;
   const given = givenBy(text);
   const listed = (event: Event) => event.slug === text || event.id === text.toLowerCase();
-  const exact = given && !own.some(listed) ? await named(z, bundle, given, deadline) : null;
-  if (link) return exact ? [exact] : [];
-  // A slug is unique across the service: the event it names is the one meant.
-  if (exact) return [exact, ...own.filter((e) => e.id !== exact.id)].slice(0, MAX_RESULTS);
+  // A slug, link or ID names one event (slugs are unique across the service): among your newest, it is the
+  // one meant, best match first, and nothing older is searched for.
+  if (given && own.some(listed)) return own.slice(0, MAX_RESULTS);
+  const exact = given ? await named(z, bundle, given, deadline) : null;
+  if (exact?.event)
+    return [exact.event, ...own.filter((e) => e.id !== exact.event?.id)].slice(0, MAX_RESULTS);
+  if (exact) {
+    z.console.log(
+      `Find Event: "${text.slice(0, 80)}" names one event, and ${exact.why ?? 'it has no record'}: the public catalog was not searched for it.`,
+    );
+    return own;
+  }
+  if (link) return [];
   const first: Event[] = [];
   const known = new Set([...own, ...first].map((e) => e.id));
   const wanted = MAX_RESULTS - own.length - first.length;
@@ -168,7 +187,7 @@ const matching = async (z: ZObject, bundle: Bundle, text: string): Promise<Event
 const perform = async (z: ZObject, bundle: Bundle) => {
   const text = textInput(bundle, 'query');
   const results = (await matching(z, bundle, text)).slice(0, MAX_RESULTS);
-  // The pages at once, each within ENRICH_MS: together they take one such wait after the search, which
+  // The pages at once, each within the run's `pageMs`: together they take one such wait after the search, which
   // Zapier's 30 s leaves room for. Each page is read as a stream and cut while read, so a page of megabytes
   // of description holds only its bounds.
   const widgets = await Promise.all(results.map((event) => widgetOf(z, bundle, event)));
@@ -198,6 +217,8 @@ export default defineSearch({
         type: 'string' as const,
         required: true,
         helpText: `Part of the title or slug, for example \`techweek paris\` or \`techweek-paris-2026\`, or the event's public page link. Case, accents and punctuation do not matter; an exact slug or title comes first, at most ${MAX_RESULTS} events. Only your own events are found: your newest 100 (drafts included) and, past them, your published events in the public catalog, searched page by page for up to ${SEARCH_SECONDS} seconds (an exact slug or link reaches any of them at once).`,
+        // A word: at least one letter or digit (a link has some too).
+        meta: accepts({ pattern: '[A-Za-z0-9]' }),
       },
     ],
     sample: { ...eventSample, isOwnEvent: true },

@@ -14,6 +14,7 @@ import { eventField, requiredEventInput } from '../fields/event';
 import { floorPlanField, planIdInput } from '../fields/floorPlan';
 import { booleanInput } from '../fields/read';
 import { floorPlanOutputFields, floorPlanSample, toFloorPlanItem } from '../mappers/floorPlan';
+import { sibling } from '../siblings';
 
 /** At most this many of the event's plans are named in the log line of a plan not found. */
 const PLANS_NAMED = 20;
@@ -66,7 +67,7 @@ const perform = async (z: ZObject, bundle: Bundle) => {
     .sort((a, b) => a.name.localeCompare(b.name, 'en', { numeric: true }));
 };
 
-export default defineSearch({
+const definition = defineSearch({
   key: 'find_floor_plan',
   noun: 'Floor Plan',
   display: {
@@ -79,6 +80,7 @@ export default defineSearch({
     inputFields: [
       eventField({
         required: true,
+        takes: 'reference',
         helpText:
           'The event whose published floor plans to read: any of your events (its search finds older ones), or its event ID, slug or public page link mapped from an earlier step.',
       }),
@@ -99,3 +101,5 @@ export default defineSearch({
     outputFields: floorPlanOutputFields,
   },
 });
+
+export default sibling('event-pages', definition);

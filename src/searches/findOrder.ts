@@ -7,10 +7,12 @@ import { type Bundle, type ZObject, defineSearch } from 'zapier-platform-core';
 import { LIST_LIMIT_MAX, type Order, isNotFound, listOrders } from '../connect';
 import { registrationIdsWithEmail } from '../account/registrations';
 import { companyIdOf } from '../fields/company';
-import { emailInput, idInput } from '../fields/read';
+import { NO_SPACES_PATTERN, accepts } from '../fields/accepts';
+import { EMAIL_PATTERN, emailInput, idInput } from '../fields/read';
 import { ATTENDEE_HELP } from '../mappers/attendee';
 import { mapEach } from '../mappers/each';
 import { orderItemMaker, orderItemOutputFields, orderItemStaticSample } from '../items';
+import { sibling } from '../siblings';
 
 /** At most this many events' registrations are read to match an email (the newest orders' events). */
 const MAX_EMAIL_EVENTS = 10;
@@ -44,6 +46,7 @@ const orderIdField = {
   type: 'string' as const,
   required: false,
   helpText: 'An order ID such as `ord_01JD3KB0Z1`, or the payment ID of a payment trigger (`pay_…`).',
+  meta: accepts({ pattern: NO_SPACES_PATTERN, fillOneOf: 'order' }),
 };
 const submissionIdField = {
   key: 'submissionIdText',
@@ -52,6 +55,7 @@ const submissionIdField = {
   required: false,
   helpText:
     'The registration the order paid for (for example `sub_01JD3K9V8Q2W`), mapped from a registration trigger or search.',
+  meta: accepts({ pattern: NO_SPACES_PATTERN, fillOneOf: 'order' }),
 };
 const emailField = {
   key: 'email',
@@ -59,6 +63,7 @@ const emailField = {
   type: 'string' as const,
   required: false,
   helpText: `The email of the person who registered, for example \`ada@example.com\`; case does not matter. Matched through the registrations of the events of your newest orders (up to ${MAX_EMAIL_EVENTS} events).`,
+  meta: accepts({ pattern: EMAIL_PATTERN, fillOneOf: 'order' }),
 };
 
 const perform = async (z: ZObject, bundle: Bundle) => {
@@ -87,7 +92,7 @@ const perform = async (z: ZObject, bundle: Bundle) => {
   return mapEach(matches, { noun: 'order', what: 'the orders found', idOf: (o: Order) => o.id, log }, toItem);
 };
 
-export default defineSearch({
+const definition = defineSearch({
   key: 'find_order',
   noun: 'Order',
   display: {
@@ -111,3 +116,5 @@ export default defineSearch({
     outputFields: orderItemOutputFields,
   },
 });
+
+export default sibling('registration-or-order', definition);

@@ -5,20 +5,21 @@
  */
 import { type Bundle, type ZObject, defineSearch } from 'zapier-platform-core';
 import type { Submission } from '../connect';
-import { findEvent } from '../account/events';
+import { eventContext } from '../account/events';
 import { recentSubmissions } from '../account/recent';
 import { matchingRegistrations } from '../account/registrations';
+import { NO_SPACES_PATTERN, accepts } from '../fields/accepts';
 import { eventField, requiredEventId } from '../fields/event';
 import { FIND_REGISTRATION_KEY } from '../fields/keys';
-import { emailInput, idInput, textInput } from '../fields/read';
+import { EMAIL_PATTERN, emailInput, idInput, textInput } from '../fields/read';
 import { mapEach } from '../mappers/each';
 import {
   answerOutputFields,
-  eventContextOf,
   submissionOutputFields,
   submissionSample,
   toSubmissionItem,
 } from '../mappers/submission';
+import { sibling } from '../siblings';
 
 const perform = async (z: ZObject, bundle: Bundle) => {
   const eventId = requiredEventId(z, bundle);
@@ -33,8 +34,7 @@ const perform = async (z: ZObject, bundle: Bundle) => {
   }
   const matches = await matchingRegistrations(z, bundle, eventId, { submissionId, email });
   if (matches.length === 0) return [];
-  const event = await findEvent(z, bundle, eventId);
-  const context = eventContextOf(event);
+  const context = await eventContext(z, bundle, eventId);
   const log = (line: string) => z.console.log(line);
   const rule = {
     noun: 'registration',
@@ -57,7 +57,7 @@ const eventAnswerFields = async (z: ZObject, bundle: Bundle) => {
   }
 };
 
-export default defineSearch({
+const definition = defineSearch({
   key: FIND_REGISTRATION_KEY,
   noun: 'Registration',
   display: {
@@ -80,6 +80,7 @@ export default defineSearch({
         required: false,
         helpText:
           "The attendee's email address, for example `ada@example.com`; case and surrounding spaces do not matter, anything that is not an email stops the step. When one person registered several times, the newest registration comes first.",
+        meta: accepts({ pattern: EMAIL_PATTERN, fillOneOf: 'registration' }),
       },
       {
         key: 'submissionIdText',
@@ -88,9 +89,12 @@ export default defineSearch({
         required: false,
         helpText:
           'The registration ID to look up (for example `sub_01JD3K9V8Q2W`), mapped from a trigger or a payment. With Email too, both must match.',
+        meta: accepts({ pattern: NO_SPACES_PATTERN, fillOneOf: 'registration' }),
       },
     ],
     sample: submissionSample,
     outputFields: [...submissionOutputFields, eventAnswerFields],
   },
 });
+
+export default sibling('registration-or-order', definition);

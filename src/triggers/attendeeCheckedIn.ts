@@ -1,7 +1,8 @@
 import { instantTrigger, recentRegistrations } from '../webhooks';
 import { registrationItem } from '../items';
+import { sibling } from '../siblings';
 
-export default instantTrigger({
+const definition = instantTrigger({
   key: 'attendee_checked_in',
   kind: 'ATTENDANT_CHECKED_IN',
   noun: 'Attendee',
@@ -11,3 +12,5 @@ export default instantTrigger({
   item: registrationItem,
   list: recentRegistrations((submission) => Boolean(submission.checkedInAt)),
 });
+
+export default sibling('check-in', definition);

@@ -1,7 +1,8 @@
 import { instantTrigger, recentEvents } from '../webhooks';
 import { eventItem } from '../items';
+import { sibling } from '../siblings';
 
-export default instantTrigger({
+const definition = instantTrigger({
   key: 'event_published',
   kind: 'EVENT_PUBLISHED',
   noun: 'Event',
@@ -11,3 +12,5 @@ export default instantTrigger({
   item: eventItem,
   list: recentEvents((event) => event.status === 'published'),
 });
+
+export default sibling('event-changes', definition);

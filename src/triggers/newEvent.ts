@@ -4,6 +4,7 @@ import { type Event, LIST_LIMIT_MAX, listEvents } from '../connect';
 import { eventOutputFields, eventSample, toEventItem } from '../mappers/event';
 import { withinAnswer } from '../mappers/each';
 import { SAMPLE_SIZE, pollKind, present } from './common/polling';
+import { sibling } from '../siblings';
 
 const presenter = {
   idOf: (event: Event) => event.id,
@@ -17,7 +18,7 @@ const perform = async (z: ZObject, bundle: Bundle) => {
   return withinAnswer(present(bundle, await listEvents(z, bundle, limit), presenter, log), 'event', log);
 };
 
-export default defineTrigger({
+const definition = defineTrigger({
   key: 'new_event',
   noun: 'Event',
   display: {
@@ -31,3 +32,5 @@ export default defineTrigger({
     outputFields: eventOutputFields,
   },
 });
+
+export default sibling('event-changes', definition);

@@ -10,6 +10,7 @@ import { ATTENDEE_HELP } from '../mappers/attendee';
 import { orderItemMaker, orderItemOutputFields, orderItemStaticSample } from '../items';
 import { withinAnswer } from '../mappers/each';
 import { SAMPLE_SIZE, pollKind, present } from './common/polling';
+import { sibling } from '../siblings';
 
 const orderStatusField = statusField({
   label: 'Order Status',
@@ -38,7 +39,7 @@ const perform = async (z: ZObject, bundle: Bundle) => {
   return withinAnswer(present(bundle, orders, { idOf, toItem, noun: 'order' }, log), 'order', log);
 };
 
-export default defineTrigger({
+const definition = defineTrigger({
   key: 'new_order',
   noun: 'Order',
   display: {
@@ -66,3 +67,5 @@ export default defineTrigger({
     outputFields: orderItemOutputFields,
   },
 });
+
+export default sibling('payments', definition);

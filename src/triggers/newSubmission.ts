@@ -14,13 +14,13 @@ import {
   type EventContext,
   NO_EVENT_CONTEXT,
   type SubmissionItem,
-  eventContextOf,
   toSubmissionItem,
 } from '../mappers/submission';
 import { type Clock, systemClock } from '../memory';
 import { POLL_TIMINGS, type PollTimings, readNew } from '../polling';
 import { registrationItem } from '../items';
 import { pollKind, present } from './common/polling';
+import { sibling } from '../siblings';
 
 export const NEW_SUBMISSION_KEY = 'new_submission';
 
@@ -98,7 +98,7 @@ const contextWithin = async (z: ZObject, bundle: Bundle, eventId: string, setup:
   const waitMs = (setup.timings ?? POLL_TIMINGS).contextWaitMs;
   const bound = new AbortController();
   const late = clock.sleep(waitMs, bound.signal).then(() => null);
-  const context = await Promise.race([eventContext(z, bundle, eventId), late]);
+  const context = await Promise.race([eventContext(z, bundle, eventId, Date.now() + waitMs), late]);
   bound.abort();
   if (context) return context;
   z.console.log(`The title and dates of event ${eventId} could not be added: its lookup took too long.`);
@@ -114,8 +114,9 @@ const performWith = (setup: PollSetup) => async (z: ZObject, bundle: Bundle) => 
   const kind = pollKind(bundle);
 
   if (kind === 'sample') {
-    const { event, submissions } = await recentSubmissions(z, bundle, { eventId, keep });
-    return present(bundle, submissions, mappedOnce(z, eventContextOf(event)).presenter, logTo(z));
+    const { submissions } = await recentSubmissions(z, bundle, { eventId, keep });
+    const context = await contextWithin(z, bundle, eventId, setup);
+    return present(bundle, submissions, mappedOnce(z, context).presenter, logTo(z));
   }
   const stream = { ...setup, started, key: submissionStreamKey(eventId, status), idOf };
 
@@ -180,4 +181,4 @@ export const newSubmissionTrigger = (setup: PollSetup = {}) =>
     },
   });
 
-export default newSubmissionTrigger();
+export default sibling('registrations', newSubmissionTrigger());

@@ -1,8 +1,9 @@
 import { instantTrigger, recentPayments } from '../webhooks';
 import { ATTENDEE_HELP } from '../mappers/attendee';
 import { paymentItem } from '../items';
+import { sibling } from '../siblings';
 
-export default instantTrigger({
+const definition = instantTrigger({
   key: 'payment_refunded',
   kind: 'PAYMENT_REFUNDED',
   noun: 'Payment',
@@ -13,3 +14,5 @@ export default instantTrigger({
   inputFields: [{ key: 'attendeeHelp', label: 'Attendee Fields', type: 'copy', helpText: ATTENDEE_HELP }],
   list: recentPayments('refunded'),
 });
+
+export default sibling('payments', definition);

@@ -1,7 +1,8 @@
 import { instantTrigger, recentRegistrations } from '../webhooks';
 import { registrationItem } from '../items';
+import { sibling } from '../siblings';
 
-export default instantTrigger({
+const definition = instantTrigger({
   key: 'registration_approved',
   kind: 'FORM_SUBMISSION_APPROVED',
   noun: 'Registration',
@@ -11,3 +12,5 @@ export default instantTrigger({
   item: registrationItem,
   list: recentRegistrations((submission) => submission.status === 'approved'),
 });
+
+export default sibling('registrations', definition);

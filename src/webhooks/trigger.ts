@@ -42,12 +42,15 @@ export interface InstantTriggerSpec<D, I extends { id: string }> {
   accepts?: (type: string, inputData: Record<string, unknown>) => boolean;
   /** Input fields after the event dropdown. */
   inputFields?: PlainInputField[];
+  /** Refuses, before any request, an input of those fields the trigger could never match. */
+  checkInput?: (z: ZObject, bundle: Pick<Bundle, 'inputData'>) => void;
 }
 
 const subscriber =
-  (kind: HookKind) =>
+  (kind: HookKind, checkInput: InstantTriggerSpec<unknown, { id: string }>['checkInput']) =>
   async (z: ZObject, bundle: Bundle): Promise<HookSubscribeData> => {
     const eventId = optionalEventId(z, bundle);
+    checkInput?.(z, bundle);
     const targetUrl = text(bundle.targetUrl);
     if (!targetUrl) {
       throw new z.errors.Error(
@@ -99,6 +102,7 @@ export const instantTrigger = <D, I extends { id: string }>(
     return [];
   };
   const performList = async (z: ZObject, bundle: Bundle): Promise<I[]> => {
+    spec.checkInput?.(z, bundle);
     const records = await spec.list(z, bundle, optionalEventId(z, bundle));
     const items = await item.toItems(z, bundle, records, null);
     return items.filter((one, index) => items.findIndex((other) => other.id === one.id) === index);
@@ -110,7 +114,7 @@ export const instantTrigger = <D, I extends { id: string }>(
     operation: {
       type: 'hook' as const,
       inputFields: defineInputFields([eventField({ required: false }), ...(spec.inputFields ?? [])]),
-      performSubscribe: subscriber(spec.kind),
+      performSubscribe: subscriber(spec.kind, spec.checkInput),
       performUnsubscribe: unsubscribe,
       perform,
       performList,

@@ -1,10 +1,12 @@
 /** The public catalog read page by page: where a walk stops, what it says of how far it read, whose events. */
+import { Readable } from 'node:stream';
 import nock from 'nock';
-import type { Bundle, ZObject } from 'zapier-platform-core';
+import { type Bundle, type ZObject, errors } from 'zapier-platform-core';
 import { catalogReach, ownEvents, walkCatalog } from '../../src/account/catalog';
 import { type Event, paths } from '../../src/connect';
+import { EVENT_TEXT_CHARS } from '../../src/connect/api';
 import { SAMPLE_EVENT } from '../../src/mappers/event';
-import { wireList } from '../../sandbox/wire';
+import { wireList, wireListFrame, wireObject } from '../../sandbox/wire';
 import { BASE_URL, appTester, authData } from '../support/app';
 
 const event = (n: number): Event => {
@@ -86,4 +88,38 @@ it("keeps the account's own events, as the service answers for each, in their or
 it('leaves unchecked the events it had no time to ask about', async () => {
   const { own, unchecked } = await run((z, b) => ownEvents(z, b, [event(1), event(2)], Date.now() - 1));
   expect([own, unchecked]).toEqual([[], 2]);
+});
+
+it('reads a page of big events as it arrives, holding each event to its bounds, never the page whole', async () => {
+  // 20 events each with a 1 MB description and a 200 KB field the contract does not name.
+  const description = `<p>Talks</p>${'iVBORw0KGgo'.repeat(100_000)}`;
+  const frame = wireListFrame();
+  const asked: Array<Record<string, unknown>> = [];
+  const z = {
+    request: async (options: Record<string, unknown>) => {
+      asked.push(options);
+      const records = Array.from({ length: 20 }, (_, i) =>
+        JSON.stringify(wireObject({ ...event(i + 1), description, sponsorsHtml: 'z'.repeat(200_000) })),
+      );
+      return {
+        status: 200,
+        headers: { get: (name: string) => (name === 'content-type' ? 'application/json' : null) },
+        body: Readable.from([frame.open, records.join(','), frame.close].map((piece) => Buffer.from(piece))),
+        get content(): string {
+          throw new Error('a page read whole');
+        },
+      };
+    },
+    console: { log: () => undefined },
+    errors,
+  } as unknown as ZObject;
+  const sizes: number[] = [];
+  const walk = await walkCatalog(z, { authData: authData() } as unknown as Bundle, {
+    deadline: later(),
+    visit: (events) => void sizes.push(...events.map((e) => JSON.stringify(e).length)),
+  });
+  expect(asked[0]).toMatchObject({ raw: true });
+  expect(walk).toMatchObject({ pagesRead: 1, eventsRead: 20, complete: true });
+  expect(sizes).toHaveLength(20);
+  expect(Math.max(...sizes)).toBeLessThan(2 * EVENT_TEXT_CHARS);
 });

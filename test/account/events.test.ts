@@ -34,11 +34,56 @@ describe('eventContext', () => {
     scope.done();
   });
 
-  it('remembers an event the service does not list, so polls do not look it up again and again', async () => {
-    const scope = nock(BASE_URL).get(paths.events()).query(true).twice().reply(200, wireList([]));
-    await expect(run('00000000-0000-4000-8000-000000000000')).resolves.toEqual(NO_EVENT_CONTEXT);
-    await expect(run('00000000-0000-4000-8000-000000000000')).resolves.toEqual(NO_EVENT_CONTEXT);
+  it("remembers an event the service says is not the account's, so polls do not look it up again and again", async () => {
+    const eventId = '00000000-0000-4000-8000-000000000000';
+    const scope = nock(BASE_URL).get(paths.events()).query(true).reply(200, wireList([]));
+    const owner = nock(BASE_URL)
+      .get(paths.submissions())
+      .query((q) => q.eventId === eventId)
+      .reply(404, { error: { code: 'NOT_FOUND', message: 'Not found' } });
+    await expect(run(eventId)).resolves.toEqual(NO_EVENT_CONTEXT);
+    await expect(run(eventId)).resolves.toEqual(NO_EVENT_CONTEXT);
     scope.done();
+    owner.done();
+  });
+
+  it('adds the title and dates of events older than the newest 100, reading the events list once for all', async () => {
+    const at = (n: number) => new Date(Date.UTC(2026, 0, 1) + n * 60_000).toISOString();
+    const eventAt = (n: number, title: string) => ({
+      ...SAMPLE_EVENT,
+      id: `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`,
+      slug: `meetup-${n}`,
+      title,
+      createdAt: at(n),
+      startsAt: '2025-03-01T09:00:00.000Z',
+      endsAt: '2025-03-01T18:00:00.000Z',
+    });
+    const newest = Array.from({ length: 100 }, (_, i) => eventAt(1000 + i, `Recent ${i}`));
+    const older = [eventAt(1, 'Meetup One'), eventAt(2, 'Meetup Two')];
+    const list = nock(BASE_URL).get(paths.events()).query(true).reply(200, wireList(newest));
+    const owner = nock(BASE_URL)
+      .get(paths.submissions())
+      .query((q) => older.some((e) => e.id === q.eventId))
+      .twice()
+      .reply(200, wireList([]));
+    const catalog = nock(BASE_URL)
+      .get(paths.publicEvents())
+      .query({ page: '1', limit: '100' })
+      .twice()
+      .reply(200, wireList(older, { page: 1, limit: 100, total: 2 }));
+    for (let delivery = 0; delivery < 5; delivery++) {
+      await expect(run(older[0]!.id)).resolves.toEqual({
+        eventTitle: 'Meetup One',
+        eventSlug: 'meetup-1',
+        eventStartsAt: '2025-03-01T09:00:00.000Z',
+        eventEndsAt: '2025-03-01T18:00:00.000Z',
+      });
+      await expect(run(older[1]!.id)).resolves.toMatchObject({ eventTitle: 'Meetup Two' });
+      await expect(run(newest[3]!.id)).resolves.toMatchObject({ eventTitle: 'Recent 3' });
+    }
+    list.done();
+    owner.done();
+    catalog.done();
   });
 
   it('does not remember a failed lookup', async () => {

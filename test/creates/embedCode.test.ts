@@ -5,6 +5,7 @@ import { SAMPLE_EVENT } from '../../src/mappers/event';
 import { SAMPLE_FLOOR_PLAN } from '../../src/mappers/floorPlan';
 import { BASE_URL, SENTINEL_KEY, appTester, authData, caught, errorMessage, meta } from '../support/app';
 import { functionOf } from '../../scripts/lib/app';
+import { type Operation, inputFieldsOf } from '../../scripts/lib/inputSchemas';
 import { wireError, wireList } from '../../sandbox/wire';
 
 const perform = functionOf('creates', generateEmbedCode.key);
@@ -90,8 +91,27 @@ it('escapes hostile titles, slugs and inputs, and never contains the key', async
   expect(agenda.warning).toMatch(/^This event is a draft/);
 });
 
+it('shows the fields of what is embedded: the floor plan (required) and frame title for a map, theme and language for an agenda', () => {
+  const kindFields = (generateEmbedCode.operation.inputFields ?? []).find(
+    (f) => typeof f === 'function',
+  ) as unknown as (
+    z: unknown,
+    bundle: { inputData: Record<string, unknown> },
+  ) => Array<{ key: string; required?: boolean }>;
+  const shown = (embedType: string) =>
+    kindFields(null, { inputData: { embedType } }).map((f) => `${f.key}${f.required ? ' (required)' : ''}`);
+  expect(shown('map')).toEqual(['planId (required)', 'frameTitle']);
+  expect(shown('agenda')).toEqual(['theme', 'language']);
+  expect(shown('')).toEqual(['theme', 'language']);
+  // A kind mapped from an earlier step is unknown while the Zap is edited: every field, none required.
+  expect(shown('{{123__kind}}')).toEqual(['planId', 'frameTitle', 'theme', 'language']);
+});
+
 it('offers the themes and languages of the embed script as choices, and says what another value shows', async () => {
-  const fields = (generateEmbedCode.operation.inputFields ?? []) as Array<{ key: string; choices?: object }>;
+  const fields = inputFieldsOf(generateEmbedCode as unknown as Operation) as Array<{
+    key: string;
+    choices?: object;
+  }>;
   expect(fields.find((f) => f.key === 'theme')?.choices).toEqual({
     light: 'Light',
     dark: 'Dark',

@@ -26,6 +26,7 @@ import path from 'node:path';
 import { startSandbox, type RunningSandbox } from '../../sandbox';
 import { envLines } from '../../sandbox/cli';
 import { simulate } from '../../scripts/simulate';
+import { STREAM_LIMITS_ENV } from '../../src/connect';
 
 // The tool takes seconds to start on a busy machine; two commands run at a time, in the documents' order.
 jest.setTimeout(600_000);
@@ -251,6 +252,8 @@ describe.each(DOCUMENTS.filter((d) => d.invokes.length > 0))('$file', ({ file, i
         DISABLE_ZAPIER_ANALYTICS: '1',
         NO_UPDATE_NOTIFIER: '1',
         NO_COLOR: '1',
+        // The run's time limits (out of reach: test/support/timeLimits.ts), for the app the tool loads.
+        [STREAM_LIMITS_ENV]: process.env[STREAM_LIMITS_ENV],
       },
     });
     if (result.stderr.includes(REFUSED) || result.stdout.includes(REFUSED)) {

@@ -31,6 +31,7 @@ import { functionOf } from '../../scripts/lib/app';
 import { App as AppDefinition, appTester, caught, errorMessage, meta } from '../support/app';
 import { useGenerousTimeLimits } from '../support/limits';
 import { recordsOf } from '../../src/connect/testing';
+import { FIND_REGISTRATION_KEY } from '../../src/fields/keys';
 
 useGenerousTimeLimits();
 
@@ -234,6 +235,28 @@ describe.each<[string, Deviation[]]>([
         `^The agenda embed needs the event's slug, and it could not be read for event ${eventId}: it is one of your events, but not among your 100 newest, and the public catalog does not show it \\(its 3 pages, 2\\d\\d events, were all read\\): it is a draft, and a draft has no public page\\. Publish the event in the dashboard, then run this step again\\.$`,
       ),
     );
+  });
+
+  it('registrations of the oldest event carry its title and dates: polled, in the editor and found', async () => {
+    const eventId = oldest().id;
+    const email = `ada.${deviations.length}@example.com`;
+    await sandboxCall(sandbox.url, AGENCY_TENANT.apiKey, 'POST', '/_sandbox/submissions', {
+      eventId,
+      email,
+      firstName: 'Ada',
+      lastName: 'Lovelace',
+    });
+    type Item = { email: string; eventTitle: string | null; eventStartsAt: string | null };
+    const newSubmission = functionOf('triggers', 'new_submission');
+    const polled = await run<Item[]>(newSubmission, { eventId });
+    const sample = await run<Item[]>(newSubmission, { eventId }, { isLoadingSample: true });
+    const found = await run<Item[]>(functionOf('searches', FIND_REGISTRATION_KEY), { eventId, email });
+    for (const items of [polled, sample, found]) {
+      expect(items.find((item) => item.email === email)).toMatchObject({
+        eventTitle: oldest().title,
+        eventStartsAt: expect.stringMatching(/^\d{4}-/),
+      });
+    }
   });
 
   it("an old draft's agenda embed by slug says the same one thing that works, not to map its ID", async () => {

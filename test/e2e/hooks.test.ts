@@ -17,7 +17,7 @@ import { instantTriggers } from '../../scripts/lib/app';
 import { appTester, caught, errorMessage, hookOperation, testerCache } from '../support/app';
 import { type HookReceiver, hookBundle, signedDelivery, startHookReceiver } from '../support/deliveries';
 import { HARBOR, NORTHWIND, type Tenant, authOf as sandboxAuth, simulate } from '../support/sandbox';
-import { useGenerousTimeLimits } from '../support/limits';
+import { GENEROUS_MS, useGenerousTimeLimits } from '../support/limits';
 
 useGenerousTimeLimits();
 
@@ -153,7 +153,7 @@ describe('every kind, caused by a real state change, delivered, verified and map
       const other = await sim(NORTHWIND, 'POST', '/_sandbox/events', { title: `Hook ${status}` });
       await sim(NORTHWIND, 'POST', `/_sandbox/events/${String(other.id)}/${verb}`);
     }
-    expect(await deliveriesIdle(sandbox.app)).toBe(true);
+    expect(await deliveriesIdle(sandbox.app, GENEROUS_MS)).toBe(true);
     for (const key of Object.keys(subscriptions)) expect([key, countAt(key) > 0]).toEqual([key, true]);
   });
 
@@ -255,7 +255,7 @@ describe('every kind, caused by a real state change, delivered, verified and map
       lastName: 'Try',
     });
     await receiver.waitFor(from + 3, { path: '/hooks/new_registration', timeoutMs: 120_000 });
-    expect(await deliveriesIdle(sandbox.app)).toBe(true);
+    expect(await deliveriesIdle(sandbox.app, GENEROUS_MS)).toBe(true);
     const attempts = receiver.received.filter((d) => d.path === '/hooks/new_registration').slice(from);
     expect(attempts).toHaveLength(3);
     expect(new Set(attempts.map((a) => a.body)).size).toBe(1);
@@ -277,7 +277,7 @@ describe('every kind, caused by a real state change, delivered, verified and map
       firstName: 'Rota',
       lastName: 'Tion',
     });
-    expect(await deliveriesIdle(sandbox.app)).toBe(true);
+    expect(await deliveriesIdle(sandbox.app, GENEROUS_MS)).toBe(true);
     const [delivery] = receiver.received.filter((d) => d.path === '/hooks/new_registration').slice(from);
     // Signed with both secrets while the old one lasts.
     expect(signatureDigests(findSignatureHeader(delivery?.headers) ?? '')).toHaveLength(2);
@@ -320,7 +320,7 @@ describe('every kind, caused by a real state change, delivered, verified and map
     await sim(NORTHWIND, 'POST', `/_sandbox/events/${id}/publish`);
     await sim(NORTHWIND, 'POST', `/_sandbox/events/${id}/unpublish`);
     await sim(NORTHWIND, 'DELETE', `/_sandbox/events/${id}`);
-    expect(await deliveriesIdle(sandbox.app)).toBe(true);
+    expect(await deliveriesIdle(sandbox.app, GENEROUS_MS)).toBe(true);
 
     const any = await performAll('event_changed', subscriptions.event_changed!, auth, {
       from: from.changed,
@@ -395,7 +395,7 @@ describe('a rotated and retired subscription secret costs nothing', () => {
         lastName: 'Tate',
       });
     }
-    expect(await deliveriesIdle(sandbox.app)).toBe(true);
+    expect(await deliveriesIdle(sandbox.app, GENEROUS_MS)).toBe(true);
   };
   /** Every delivery from `from` on, fed to perform with the subscribe data of turn-on (the old secret). */
   const run = (from: number) =>
@@ -555,7 +555,7 @@ describe('an account whose subscriptions have no secret of their own', () => {
       firstName: 'Sal',
       lastName: 'Lor',
     });
-    expect(await deliveriesIdle(sandbox.app)).toBe(true);
+    expect(await deliveriesIdle(sandbox.app, GENEROUS_MS)).toBe(true);
     const runs = await performAll('new_registration', subscribeData, auth, { path: 'harbor_registration' });
     expect(runs).toHaveLength(1);
     expect(runs[0]).toEqual([

@@ -11,6 +11,7 @@ import {
   deliveryPolicy,
   nextRetry,
 } from '../../sandbox/delivery-policy';
+import { GENEROUS_MS } from '../support/limits';
 import { call, deliveriesIdle, eventId, json, makeApp, NORTHWIND, subscribe } from './helpers';
 
 const MIN = 60_000;
@@ -121,7 +122,7 @@ describe('bounded queue', () => {
     const receiver = await slowReceiver(60);
     const lines: string[] = [];
     const { app } = makeApp({
-      delivery: { maxPendingPerHook: 5, maxInFlightPerHook: 2, timeoutMs: 2_000 },
+      delivery: { maxPendingPerHook: 5, maxInFlightPerHook: 2, timeoutMs: GENEROUS_MS },
       logger: true,
       logStream: { write: (line) => void lines.push(line) },
     });
@@ -163,7 +164,7 @@ describe('bounded queue', () => {
 
   it('keeps at most maxPending in the whole sandbox, across subscriptions', async () => {
     const receiver = await slowReceiver(20);
-    const { app } = makeApp({ delivery: { maxPending: 6, timeoutMs: 2_000 } });
+    const { app } = makeApp({ delivery: { maxPending: 6, timeoutMs: GENEROUS_MS } });
     try {
       for (const path of ['a', 'b', 'c']) await subscribe(app, `${receiver.url}/${path}`, 'FORM_SUBMISSION');
       await burst(app, 4);

@@ -166,6 +166,32 @@ describe('past your newest 100, in the public catalog', () => {
     expect(nock.isDone()).toBe(true);
   });
 
+  it("answers [] for another organizer's exact slug from that one event: its owner asked once, no catalog read", async () => {
+    const theirs = event('Summit Lyon', 'summit-lyon-2026');
+    own(filler(100, 'Recent'));
+    widget(theirs);
+    const asked = owner(theirs, false);
+    const catalog = catalogPage(1, [theirs], 1);
+    const { results, lines } = await logged({ query: 'summit-lyon-2026' });
+    expect(results).toEqual([]);
+    expect(asked.isDone()).toBe(true);
+    expect(catalog.isDone()).toBe(false);
+    expect(lines).toContainEqual(
+      expect.stringMatching(/"summit-lyon-2026" names one event, and it is another organizer's event/),
+    );
+  });
+
+  it('answers the slug of one of your newest 100 from your list, without reading the catalog or a time-limit line', async () => {
+    const mine = event('TechWeek Paris', 'techweek-paris');
+    own([...filler(99, 'Recent'), mine]);
+    widget(mine);
+    const catalog = catalogPage(1, filler(100), 1000);
+    const { results, lines } = await logged({ query: 'techweek-paris' });
+    expect(results.map((r) => r.id)).toEqual([mine.id]);
+    expect(catalog.isDone()).toBe(false);
+    expect(lines.filter((line) => /time limit/.test(line))).toEqual([]);
+  });
+
   it('on a catalog of 100,000 events, gives up at its time limit with [] and a log line saying how far it read', async () => {
     const restore = setRunLimits({ searchMs: 600 });
     try {

@@ -16,7 +16,7 @@ import {
   eventContextOf,
   toSubmissionItem,
 } from '../../src/mappers/submission';
-import { functionOf, instantTriggerKeys } from '../../scripts/lib/app';
+import { functionOf, instantTriggerKeys, instantTriggers } from '../../scripts/lib/app';
 import {
   BASE_URL,
   SENTINEL_KEY,
@@ -101,10 +101,7 @@ const payItem = (o: Order) => ({
   ...attendeePointerFields(o),
 });
 
-interface Case {
-  key: string;
-  /** The kind sent when subscribing. */
-  kind: string;
+interface Fixture {
   /** A delivery kind the trigger runs for, and its data. */
   type: string;
   data: unknown;
@@ -112,6 +109,12 @@ interface Case {
   /** Mocks the polling endpoints performList reads. */
   mockList: () => void;
   listed: unknown[];
+}
+
+interface Case extends Fixture {
+  key: string;
+  /** The kind sent when subscribing. */
+  kind: string;
 }
 
 const mockEvents = (events: Event[] = EVENTS) =>
@@ -133,73 +136,58 @@ const mockOrders = () => {
     .persist();
 };
 
-const CASES: Case[] = [
-  {
-    key: 'new_registration',
-    kind: 'FORM_SUBMISSION',
+/** A delivery of each webhook kind, and what its trigger makes of it (a kind a new trigger declares needs one). */
+const BY_KIND: Record<string, Fixture> = {
+  FORM_SUBMISSION: {
     type: 'FORM_SUBMISSION',
     data: PENDING,
     expected: regItem(PENDING),
     mockList: mockRegistrations,
     listed: listedOf(REGISTRATIONS, () => true, regItem),
   },
-  {
-    key: 'registration_approved',
-    kind: 'FORM_SUBMISSION_APPROVED',
+  FORM_SUBMISSION_APPROVED: {
     type: 'FORM_SUBMISSION_APPROVED',
     data: APPROVED,
     expected: regItem(APPROVED),
     mockList: mockRegistrations,
     listed: listedOf(REGISTRATIONS, (s) => s.status === 'approved', regItem),
   },
-  {
-    key: 'attendee_checked_in',
-    kind: 'ATTENDANT_CHECKED_IN',
+  ATTENDANT_CHECKED_IN: {
     type: 'ATTENDANT_CHECKED_IN',
     data: CHECKED_IN,
     expected: regItem(CHECKED_IN),
     mockList: mockRegistrations,
     listed: listedOf(REGISTRATIONS, (s) => s.checkedInAt != null, regItem),
   },
-  {
-    key: 'payment_succeeded',
-    kind: 'PAYMENT_SUCCESS',
+  PAYMENT_SUCCESS: {
     type: 'PAYMENT_SUCCESS',
     data: PAID,
     expected: payItem(PAID),
     mockList: mockOrders,
     listed: listedOf(ORDERS, (o) => o.status === 'paid', payItem),
   },
-  {
-    key: 'payment_failed',
-    kind: 'PAYMENT_FAILED',
+  PAYMENT_FAILED: {
     type: 'PAYMENT_FAILED',
     data: FAILED,
     expected: payItem(FAILED),
     mockList: mockOrders,
     listed: listedOf(ORDERS, (o) => o.status === 'failed', payItem),
   },
-  {
-    key: 'payment_refunded',
-    kind: 'PAYMENT_REFUNDED',
+  PAYMENT_REFUNDED: {
     type: 'PAYMENT_REFUNDED',
     data: REFUNDED,
     expected: payItem(REFUNDED),
     mockList: mockOrders,
     listed: listedOf(ORDERS, (o) => o.status === 'refunded', payItem),
   },
-  {
-    key: 'event_published',
-    kind: 'EVENT_PUBLISHED',
+  EVENT_PUBLISHED: {
     type: 'EVENT_PUBLISHED',
     data: EVENT,
     expected: toEventItem(EVENT),
     mockList: () => mockEvents(),
     listed: listedOf(EVENTS, (e) => e.status === 'published', toEventItem),
   },
-  {
-    key: 'event_changed',
-    kind: 'EVENT_*',
+  'EVENT_*': {
     type: 'EVENT_UPDATED',
     data: EVENT,
     expected: toEventChangeItem(EVENT, 'EVENT_UPDATED'),
@@ -210,7 +198,14 @@ const CASES: Case[] = [
       (e) => toEventChangeItem(e),
     ),
   },
-];
+};
+
+/** Every instant trigger of the app, with the delivery fixture of the kind it declares. */
+const CASES: Case[] = instantTriggers().map(({ key, kind }) => {
+  const fixture = BY_KIND[kind];
+  if (!fixture) throw new Error(`no delivery fixture for ${kind}, the kind of ${key}: add one to BY_KIND`);
+  return { key, kind, ...fixture };
+});
 
 const logs: string[] = [];
 let logSpy: jest.SpyInstance;
@@ -255,9 +250,10 @@ const deliver = (
     }),
   ) as Promise<Array<Record<string, unknown>>>;
 
-it('the table names every instant trigger of the app, with the kind it declares', () => {
+it('has a delivery for the kind of every instant trigger of the app, and for no other kind', () => {
   expect(CASES.map((c) => c.key).sort()).toEqual(instantTriggerKeys().sort());
   for (const c of CASES) expect(instantKindOf(c.key)).toBe(c.kind);
+  expect(Object.keys(BY_KIND).sort()).toEqual([...new Set(CASES.map((c) => c.kind))].sort());
 });
 
 describe.each(CASES.map((c) => [c.key, c] as const))('%s', (key, c) => {
