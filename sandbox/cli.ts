@@ -35,7 +35,7 @@ const USAGE = `usage: npm run sandbox -- [options]
   --tenant 1|2|3|4  the seed organizer whose credentials go into .env (default 1; 4 with --agency,
                     which is then the default)
   --log             print every request and every webhook delivery attempt, one line each
-  --bodies          also print each delivery's body and X-Connect-Signature header (implies --log)
+  --bodies          also print each delivery's body and signature header (implies --log)
   --env-path PATH   where to write the .env (default .env in the project folder)
   --no-env          write no .env (the lines are still printed)
   --force-env       replace an .env that the sandbox did not write (the old one is kept as .env.bak)
@@ -318,7 +318,7 @@ async function main(): Promise<void> {
       if (args.bodies) {
         const sent = delivery.sentBody(entry.deliveryId);
         if (sent && entry.attempt === 1) {
-          print(`    X-Connect-Signature: ${sent.signature}`);
+          print(`    ${delivery.deviations.signatureHeader()}: ${sent.signature}`);
           print(`    ${sent.body}`);
         }
       }

@@ -47,7 +47,7 @@ export interface SentDelivery {
   tenantId: string;
   /** The raw body, exactly as sent on every attempt. */
   body: string;
-  /** The X-Connect-Signature header. */
+  /** The signature header's value (`X-Connect-Signature`, or the header of the sandbox's dialect). */
   signature: string;
 }
 
@@ -419,7 +419,7 @@ export class DeliveryQueue {
       headers: {
         'Content-Type': 'application/json',
         'Content-Length': Buffer.byteLength(body),
-        'X-Connect-Signature': d.signature,
+        [this.deviations.signatureHeader()]: d.signature,
         'User-Agent': 'connect-sandbox-webhooks/1',
       },
     });

@@ -2,16 +2,28 @@
 // from docs/connect-contract.md might, so that `npm run conformance` can be shown to tell each one apart.
 // They are off by default and sandbox-wide; set them with the `deviations` option or `--deviate a,b`.
 //
-// This file is the sandbox's dialect: the four ways a service may say what the contract means otherwise
-// (names, list envelope, error body, signature scheme) are written here and nowhere else, so a service that
-// speaks another dialect is a switch here and a change of src/connect/dialect.ts in the app.
+// This file is the sandbox's dialect: every way a service may say what the contract means otherwise (field
+// and query parameter names, where a list holds its records and how it continues, the spellings of statuses
+// and kinds, the error body, the signature's header and scheme) is written here and nowhere else, so a
+// service that speaks another dialect is a switch here and a change of src/connect/dialect.ts in the app.
 
 import { createHmac } from 'node:crypto';
 import type { ApiError } from './errors';
 
+/** Records a page with `cursor-paging`. */
+export const CURSOR_PAGE = 10;
+
 export const DEVIATIONS = {
   'bare-arrays': 'lists (events, submissions, orders, floor plans, the catalog) answer a bare JSON array',
   'items-envelope': 'lists answer `{ "items": [...], "next": null }` instead of `{ "data": [...] }`',
+  'nested-envelope': 'lists answer `{ "result": { "items": [...] } }` instead of `{ "data": [...] }`',
+  'cursor-paging':
+    'registrations and orders answer pages of at most 10 records (`CURSOR_PAGE`) with `"next"` beside them: the cursor of the next page (sent back as `cursor`), null on the last',
+  'snake-query':
+    'query parameters are snake_case (`event_id`, `company_id`); their camelCase names are ignored',
+  'other-spellings':
+    'statuses are in capitals (`PAID`, `APPROVED`) and webhook kinds dotted (`registration.created`), in answers, deliveries and subscriptions',
+  'signature-header': 'deliveries carry their signature in `X-Signature` instead of `X-Connect-Signature`',
   'has-more':
     'lists answer `{ "items": [...], "has_more": false }`, `has_more` being true when `limit` left records out',
   'snake-case':
@@ -66,7 +78,47 @@ const renamed = (value: unknown, rename: (name: string) => string): unknown => {
 const snakeCased = (value: unknown): unknown => renamed(value, snakeName);
 
 /** Delivery kinds whose data is a registration (its own identifier is `submissionId` in the contract). */
-const REGISTRATION_KINDS = new Set(['FORM_SUBMISSION', 'FORM_SUBMISSION_APPROVED', 'ATTENDANT_CHECKED_IN']);
+export const REGISTRATION_KINDS: ReadonlySet<string> = new Set([
+  'FORM_SUBMISSION',
+  'FORM_SUBMISSION_APPROVED',
+  'ATTENDANT_CHECKED_IN',
+]);
+
+/** The contract's webhook kinds as `other-spellings` writes them. */
+const DOTTED_KINDS: Readonly<Record<string, string>> = {
+  FORM_SUBMISSION: 'registration.created',
+  FORM_SUBMISSION_APPROVED: 'registration.approved',
+  ATTENDANT_CHECKED_IN: 'attendee.checked_in',
+  PAYMENT_SUCCESS: 'payment.succeeded',
+  PAYMENT_FAILED: 'payment.failed',
+  PAYMENT_REFUNDED: 'payment.refunded',
+  'EVENT_*': 'event.*',
+  EVENT_CREATED: 'event.created',
+  EVENT_UPDATED: 'event.updated',
+  EVENT_PUBLISHED: 'event.published',
+  EVENT_UNPUBLISHED: 'event.unpublished',
+  EVENT_DELETED: 'event.deleted',
+};
+const CONTRACT_KINDS = new Map(Object.entries(DOTTED_KINDS).map(([contract, dotted]) => [dotted, contract]));
+
+/** A JSON value with the enumerations in it spelled by `other-spellings`: statuses in capitals, kinds dotted. */
+const respelled = (value: unknown): unknown => {
+  if (Array.isArray(value)) return value.map(respelled);
+  if (value === null || typeof value !== 'object') return value;
+  return Object.fromEntries(
+    Object.entries(value).map(([key, v]) => [
+      key,
+      key === 'status' && typeof v === 'string'
+        ? v.toUpperCase()
+        : (key === 'event' || key === 'type') && typeof v === 'string' && Object.hasOwn(DOTTED_KINDS, v)
+          ? DOTTED_KINDS[v]
+          : respelled(v),
+    ]),
+  );
+};
+
+/** The header a delivery's signature travels in (contract §5), and under `signature-header`. */
+const SIGNATURE_HEADERS = { contract: 'X-Connect-Signature', other: 'X-Signature' } as const;
 
 /** The HMAC-SHA256 of `payload` with `secret`, in hex. */
 const hmac = (secret: string, payload: string): string =>
@@ -113,7 +165,7 @@ export const DIALECT_SWITCHES: readonly Deviation[] = [];
  * started with one of them speaks it instead of the dialect's own switch for that choice.
  */
 const SAME_CHOICE: ReadonlyArray<readonly Deviation[]> = [
-  ['bare-arrays', 'items-envelope', 'has-more'],
+  ['bare-arrays', 'items-envelope', 'has-more', 'nested-envelope'],
   ['plain-errors', 'error-type'],
 ];
 
@@ -147,31 +199,74 @@ export class DeviationSet {
    * record's own identifier, named `ownId` in the contract, becomes `id`).
    */
   record(json: object, ownId = 'id'): unknown {
-    if (!this.has('snake-case')) return json;
-    if (ownId === 'id' || !Object.hasOwn(json, ownId)) return snakeCased(json);
-    const { [ownId]: id, ...rest } = json as Record<string, unknown>;
+    const spelled = this.spelled(json) as object;
+    if (!this.has('snake-case')) return spelled;
+    if (ownId === 'id' || !Object.hasOwn(spelled, ownId)) return snakeCased(spelled);
+    const { [ownId]: id, ...rest } = spelled as Record<string, unknown>;
     return snakeCased({ id, ...rest });
+  }
+
+  /** A JSON value with its statuses and kinds spelled as this sandbox spells them. */
+  private spelled(json: unknown): unknown {
+    return this.has('other-spellings') ? respelled(json) : json;
   }
 
   /**
    * A list answer: the contract's envelope (with `extra` members such as paging), a bare array or `items`.
    * `cut`: `limit` left records out (said by `has_more`).
    */
-  listBody(data: object[], extra: Record<string, unknown> = {}, cut = false): unknown {
+  listBody(data: object[], extra: Record<string, unknown> = {}, cut = false, next?: string | null): unknown {
     const items = data.map((json) => this.record(json));
+    const paging = next === undefined ? {} : { next };
     if (this.has('bare-arrays')) return items;
-    if (this.has('has-more')) return { items, ...extra, has_more: cut };
-    if (this.has('items-envelope')) return { items, next: null };
-    return { data: items, ...extra };
+    if (this.has('has-more')) return { items, ...extra, ...paging, has_more: cut };
+    if (this.has('items-envelope')) return { items, next: next ?? null };
+    if (this.has('nested-envelope')) return { result: { items, ...extra, ...paging } };
+    return { data: items, ...extra, ...paging };
   }
 
-  /** The same for a list written piece by piece (the submissions of an event). */
-  listShape(ownId = 'id', cut = false): ListShape {
+  /**
+   * The same for a list written piece by piece (the submissions of an event); `next`: the cursor of the next
+   * page with `cursor-paging` (null on the last), undefined without.
+   */
+  listShape(ownId = 'id', cut = false, next?: string | null): ListShape {
     const record = (json: object) => this.record(json, ownId);
+    const paging = next === undefined ? '' : `,"next":${JSON.stringify(next)}`;
     if (this.has('bare-arrays')) return { open: '[', close: ']', record };
-    if (this.has('has-more')) return { open: '{"items":[', close: `],"has_more":${cut}}`, record };
-    if (this.has('items-envelope')) return { open: '{"items":[', close: '],"next":null}', record };
-    return { open: '{"data":[', close: ']}', record };
+    if (this.has('has-more')) return { open: '{"items":[', close: `]${paging},"has_more":${cut}}`, record };
+    if (this.has('items-envelope'))
+      return { open: '{"items":[', close: `],"next":${JSON.stringify(next ?? null)}}`, record };
+    if (this.has('nested-envelope')) return { open: '{"result":{"items":[', close: `]${paging}}}`, record };
+    return { open: '{"data":[', close: `]${paging}}`, record };
+  }
+
+  /**
+   * With `cursor-paging`, the page of `list` a request's `cursor` asks (at most `limit` and `CURSOR_PAGE`
+   * records) and the cursor of the next one (null on the last); without, the whole list and no cursor.
+   */
+  page<L extends { readonly length: number; slice(from: number, to?: number): L }>(
+    list: L,
+    cursor: unknown,
+    limit = CURSOR_PAGE,
+  ): { records: L; next?: string | null } {
+    if (!this.has('cursor-paging')) return { records: list };
+    const match = typeof cursor === 'string' ? /^c_(\d{1,9})$/.exec(cursor) : null;
+    const from = match ? Number(match[1]) : 0;
+    const to = from + Math.min(CURSOR_PAGE, Math.max(1, limit));
+    return { records: list.slice(from, to), next: to < list.length ? `c_${to}` : null };
+  }
+
+  /** A request's query in the contract's names (`snake-query`: `event_id` is read as `eventId`). */
+  query<Q extends Record<string, unknown>>(query: Q): Q {
+    if (!this.has('snake-query')) return query;
+    const out: Record<string, unknown> = {};
+    for (const [name, value] of Object.entries(query)) if (!/[A-Z]/.test(name)) out[camelName(name)] = value;
+    return out as Q;
+  }
+
+  /** The header a delivery's signature travels in. */
+  signatureHeader(): string {
+    return this.has('signature-header') ? SIGNATURE_HEADERS.other : SIGNATURE_HEADERS.contract;
   }
 
   /** The wire's name of a field the contract names `name` (in an answer that is not a list). */
@@ -181,12 +276,20 @@ export class DeviationSet {
 
   /** An answer that is not a list (a subscription, a check-in result), as written on the wire. */
   answer(json: object): unknown {
-    return this.has('snake-case') ? snakeCased(json) : json;
+    const spelled = this.spelled(json);
+    return this.has('snake-case') ? snakeCased(spelled) : spelled;
   }
 
-  /** A request body as the contract names its fields (the service reads snake_case with `snake-case`). */
+  /**
+   * A request body as the contract names its fields and spells its kinds (the service reads snake_case with
+   * `snake-case`, dotted kinds with `other-spellings`).
+   */
   requestBody(body: unknown): unknown {
-    return this.has('snake-case') ? renamed(body, camelName) : body;
+    const named = this.has('snake-case') ? renamed(body, camelName) : body;
+    if (!this.has('other-spellings') || typeof named !== 'object' || named === null) return named;
+    const event = (named as Record<string, unknown>).event;
+    const kind = typeof event === 'string' ? CONTRACT_KINDS.get(event) : undefined;
+    return kind === undefined ? named : { ...named, event: kind };
   }
 
   /** A delivery's raw body, in the order the sandbox writes its members. */
@@ -194,14 +297,17 @@ export class DeviationSet {
     const snake = this.has('snake-case');
     const head = [
       `"id":${JSON.stringify(d.id)}`,
-      `"type":${JSON.stringify(d.type)}`,
+      `"type":${JSON.stringify(this.has('other-spellings') ? (DOTTED_KINDS[d.type] ?? d.type) : d.type)}`,
       ...(d.createdAt === null
         ? []
         : [`"${snake ? 'created_at' : 'createdAt'}":${JSON.stringify(d.createdAt)}`]),
       ...(d.hookId === undefined ? [] : [`"${snake ? 'hook_id' : 'hookId'}":${JSON.stringify(d.hookId)}`]),
     ];
     const ownId = d.ownId ?? (REGISTRATION_KINDS.has(d.type) ? 'submissionId' : 'id');
-    const data = snake ? JSON.stringify(this.record(JSON.parse(d.dataJson) as object, ownId)) : d.dataJson;
+    const data =
+      snake || this.has('other-spellings')
+        ? JSON.stringify(this.record(JSON.parse(d.dataJson) as object, ownId))
+        : d.dataJson;
     return `{${head.join(',')},"data":${data}}`;
   }
 

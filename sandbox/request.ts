@@ -4,6 +4,7 @@ import type { FastifyRequest } from 'fastify';
 import { ApiError } from './errors';
 import type { Tenant } from './state';
 import type { Query } from './validate';
+import type { DeviationSet } from './deviations';
 
 /** A keyed Connect route: X-API-KEY, faults belong to the tenant. */
 export const KEYED = { auth: true, connect: true } as const;
@@ -20,4 +21,9 @@ export function tenantOf(req: FastifyRequest): Tenant {
 export const params = (req: FastifyRequest): Record<string, string | undefined> =>
   req.params as Record<string, string | undefined>;
 
-export const query = (req: FastifyRequest): Query => req.query as Query;
+/** The request's query, in the contract's names whatever the sandbox's dialect names them (`deviations.ts`). */
+export const query = (req: FastifyRequest): Query => {
+  const deviations = (req.server as unknown as { sandbox?: { deviations: DeviationSet } }).sandbox
+    ?.deviations;
+  return deviations ? deviations.query(req.query as Query) : (req.query as Query);
+};

@@ -8,10 +8,10 @@
 // below write as the default sandbox does.
 
 import { ApiError, type ErrorCode } from './errors';
-import { type Deviation, DeviationSet } from './deviations';
+import { type Deviation, DeviationSet, REGISTRATION_KINDS } from './deviations';
 
-/** The header a delivery's signature travels in (contract §5). */
-export const SIGNATURE_HEADER = 'X-Connect-Signature';
+/** The header a delivery's signature travels in (contract §5), as the default sandbox sends it. */
+export const SIGNATURE_HEADER = new DeviationSet().signatureHeader();
 
 export interface WireDelivery {
   id: string;
@@ -54,9 +54,9 @@ export interface WireWriter {
   signatureOf(body: string, secrets: string | readonly string[], atMs?: number): string;
   /** The headers of a delivery of `body`, as the sandbox sends them. */
   deliveryHeaders(body: string, secrets: string | readonly string[], atMs?: number): Record<string, string>;
+  /** The header a delivery's signature travels in (`X-Connect-Signature`, or the switches' own). */
+  signatureHeader: string;
 }
-
-const REGISTRATION_KINDS = new Set(['FORM_SUBMISSION', 'FORM_SUBMISSION_APPROVED', 'ATTENDANT_CHECKED_IN']);
 
 /** The writer of a sandbox started with `deviations` (besides the default ones). */
 export const wireWriter = (deviations: readonly Deviation[] = []): WireWriter => {
@@ -89,9 +89,10 @@ export const wireWriter = (deviations: readonly Deviation[] = []): WireWriter =>
         ownId: REGISTRATION_KINDS.has(delivery.type) ? 'submissionId' : 'id',
       }),
     signatureOf,
+    signatureHeader: set.signatureHeader(),
     deliveryHeaders: (body, secrets, atMs) => ({
       'content-type': 'application/json',
-      [SIGNATURE_HEADER.toLowerCase()]: signatureOf(body, secrets, atMs),
+      [set.signatureHeader().toLowerCase()]: signatureOf(body, secrets, atMs),
     }),
   };
 };

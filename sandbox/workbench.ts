@@ -113,7 +113,7 @@ export function registerWorkbenchRoutes(app: FastifyInstance, ctx: SandboxContex
       type: first?.type ?? null,
       subscriptionId: first?.subscriptionId ?? null,
       targetUrl: first?.targetUrl ?? null,
-      headers: { 'Content-Type': 'application/json', 'X-Connect-Signature': sent.signature },
+      headers: { 'Content-Type': 'application/json', [ctx.deviations.signatureHeader()]: sent.signature },
       body: sent.body,
       attempts,
     };

@@ -22,7 +22,9 @@ const snakeNames = (names: WireNames): WireNames =>
         ? 'id'
         : typeof field === 'string'
           ? snake(field)
-          : { name: snake(field.name), fields: snakeNames(field.fields) },
+          : 'fields' in field
+            ? { name: snake(field.name), fields: snakeNames(field.fields) }
+            : { ...field, name: snake(field.name) },
     ]),
   );
 

@@ -10,6 +10,8 @@ import { USAGE, UsageError, parseArgs } from './conformance/args';
 import { type Check, StopError, runConformance } from './conformance/index';
 import { renderSummary, renderTable, toJson } from './conformance/report';
 import { type Blank, keyBlanker } from './conformance/secret';
+import { dialectSource } from './conformance/dialect';
+import type { Dialect } from '../src/connect/dialect';
 
 export const EXIT = { clean: 0, differs: 1, stopped: 2 } as const;
 
@@ -29,13 +31,13 @@ const progress = (err: Streams['err']) => {
 };
 
 /** A `--json` file must be writable where it is asked for: said before anything runs. */
-const checkJsonPath = (file: string | undefined): void => {
+const checkJsonPath = (file: string | undefined, flag = '--json'): void => {
   if (file === undefined) return;
   const folder = path.dirname(path.resolve(file));
   if (!existsSync(folder) || !statSync(folder).isDirectory()) {
-    throw new UsageError(`--json ${file}: the folder ${folder} does not exist`);
+    throw new UsageError(`${flag} ${file}: the folder ${folder} does not exist`);
   }
-  if (existsSync(file) && statSync(file).isDirectory()) throw new UsageError(`--json ${file} is a folder`);
+  if (existsSync(file) && statSync(file).isDirectory()) throw new UsageError(`${flag} ${file} is a folder`);
 };
 
 /** Every check with its detail and action blanked of the key, before anything is wrapped or cut. */
@@ -57,10 +59,13 @@ export const main = async (argv: string[], streams: Streams): Promise<number> =>
     const blankSecret = args.secret === undefined ? (text: string) => text : keyBlanker(args.secret);
     blank = (text) => blankSecret(blankKey(text));
     checkJsonPath(args.json);
+    checkJsonPath(args.writeDialect, '--write-dialect');
     const line = progress(streams.err);
     let checks: Check[];
+    let found: Dialect | null = null;
     try {
-      checks = blankChecks(await runConformance({ ...args, onProgress: line.step }), blank);
+      const onDialect = (dialect: Dialect) => void (found = dialect);
+      checks = blankChecks(await runConformance({ ...args, onProgress: line.step, onDialect }), blank);
     } finally {
       line.clear();
     }
@@ -71,6 +76,13 @@ export const main = async (argv: string[], streams: Streams): Promise<number> =>
     if (args.json) {
       writeFileSync(args.json, blank(toJson(checks)));
       say(streams.out, `\nWrote ${args.json}.\n`);
+    }
+    if (args.writeDialect && found) {
+      writeFileSync(args.writeDialect, blank(dialectSource(found, args.baseUrl)));
+      say(
+        streams.out,
+        `\nWrote the dialect found to ${args.writeDialect}: paste it into src/connect/dialect.ts.\n`,
+      );
     }
     return checks.some((c) => c.status === 'differs') ? EXIT.differs : EXIT.clean;
   } catch (error) {

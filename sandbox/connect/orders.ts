@@ -19,7 +19,10 @@ export function registerOrderRoutes(app: FastifyInstance, ctx: SandboxContext): 
     const all = [...tenant.orders.values()].sort(
       (a, b) => b.createdMs - a.createdMs || (a.id < b.id ? 1 : -1),
     );
-    const orders = all.slice(0, limit);
-    return ctx.deviations.listBody(ctx.order(orders.map((o) => state.orderJson(o))), {}, all.length > limit);
+    // A page of them all with `cursor-paging` (`limit` records at most), else the newest `limit`.
+    const page = ctx.deviations.page(all, q.cursor, limit);
+    const orders = page.next === undefined ? all.slice(0, limit) : page.records;
+    const cut = page.next === undefined && all.length > limit;
+    return ctx.deviations.listBody(ctx.order(orders.map((o) => state.orderJson(o))), {}, cut, page.next);
   });
 }

@@ -56,9 +56,11 @@ export function registerSubmissionRoutes(app: FastifyInstance, ctx: SandboxConte
     // Newest first: the list is oldest first, so the order reads it backwards.
     const order = new Uint32Array(list.length);
     for (let i = 0; i < list.length; i++) order[i] = list.length - 1 - i;
-    ctx.orderIndexes(order);
+    // A page is cut from the list in its order, then shuffled (`shuffle`): pages never overlap.
+    const page = ctx.deviations.page(order, q.cursor);
+    ctx.orderIndexes(page.records);
     reply.type('application/json; charset=utf-8');
-    const shape = ctx.deviations.listShape('submissionId', cut);
-    return reply.send(Readable.from(submissionsBody(state, list, order, shape)));
+    const shape = ctx.deviations.listShape('submissionId', cut, page.next);
+    return reply.send(Readable.from(submissionsBody(state, list, page.records, shape)));
   });
 }

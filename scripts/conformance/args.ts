@@ -15,6 +15,8 @@ Checks, read-only, that a Connect service behaves as docs/connect-contract.md sa
   --delivery FILE   a webhook delivery you captured (JSON { "headers": {…}, "body": "<raw body>" }, or
                     the raw HTTP request), to check how the service signs deliveries
   --secret SECRET   the signing secret of that delivery's subscription (never printed)
+  --write-dialect FILE  write the dialect found (names, lists and their pages, query parameters,
+                    spellings, errors, signature) to FILE, ready to paste into src/connect/dialect.ts
   --probe-turn-on   also send one POST …/hooks that the contract makes the service refuse (a malformed
                     Idempotency-Key and an unknown kind): whether it reads the key before making anything
   --help            this text
@@ -31,6 +33,8 @@ export interface CliArgs {
   delivery?: string;
   /** `--secret`: its subscription's signing secret. */
   secret?: string;
+  /** `--write-dialect`: where the dialect found is written, ready to paste into src/connect/dialect.ts. */
+  writeDialect?: string;
   /** `--probe-turn-on`: send the one refused POST of the hooks.idempotency-key check. */
   probeTurnOn?: boolean;
 }
@@ -55,6 +59,7 @@ const FLAGS: Record<string, Exclude<keyof CliArgs, 'probeTurnOn'>> = {
   '--json': 'json',
   '--delivery': 'delivery',
   '--secret': 'secret',
+  '--write-dialect': 'writeDialect',
 };
 
 /** An option's name as typed, shown only when it looks like one (`--colour`): any other text may be a key. */

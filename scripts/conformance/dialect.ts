@@ -6,12 +6,23 @@
  * `restater`), so the checks of the records (order, `limit`, `since`) still run. Read-only: GET requests.
  */
 import {
+  AS_IS,
+  CAMEL_CASE,
   CONTRACT_DIALECT,
   DIALECT,
   type Dialect,
+  HOOK_KINDS,
+  type ListNext,
   type NameRule,
+  SCHEMES,
   SNAKE_CASE,
+  type Spelling,
+  UPPER_CASE,
   appCodeOfWireCode,
+  memberAt,
+  membersBeside,
+  signedWith,
+  spelledBy,
   wireTables,
 } from '../../src/connect/testing';
 import type { WireNames } from '../../src/connect/testing';
@@ -31,7 +42,7 @@ export interface Sample {
 }
 
 export interface ListFinding {
-  /** The member holding the records, or null when none was found. */
+  /** The member holding the records (a path; `""`: the answer is the list), or null when none was found. */
   member: string | null;
   /** Members besides the records and the catalog's paging, with their values. */
   others: Record<string, unknown>;
@@ -42,16 +53,166 @@ const isObject = (value: unknown): value is Record<string, unknown> =>
 
 const PAGING = new Set(['page', 'limit', 'total']);
 
-/** Where a list answer holds its records: the app's member when it is a list there, else the one list member. */
+/** The path of the first list in `value` (its own members first, then those of its objects, 3 deep). */
+const findList = (value: Record<string, unknown>, depth = 0): string | null => {
+  const own = Object.keys(value).find((key) => Array.isArray(value[key]));
+  if (own !== undefined) return own;
+  if (depth >= 2) return null;
+  for (const [key, inner] of Object.entries(value)) {
+    const found = isObject(inner) ? findList(inner, depth + 1) : null;
+    if (found !== null) return `${key}.${found}`;
+  }
+  return null;
+};
+
+/**
+ * Where a list answer holds its records: the answer itself when it is a list, the app's member when it is a
+ * list there, else the first list found, nested ones included (`result.items`).
+ */
 export const listOf = (body: unknown): ListFinding => {
+  if (Array.isArray(body)) return { member: '', others: {} };
   if (!isObject(body)) return { member: null, others: {} };
-  const lists = Object.keys(body).filter((key) => Array.isArray(body[key]));
-  const member = lists.includes(DIALECT.list.member) ? DIALECT.list.member : (lists[0] ?? null);
+  const member = Array.isArray(memberAt(body, DIALECT.list.member)) ? DIALECT.list.member : findList(body);
+  if (member === null) return { member, others: {} };
   const others = Object.fromEntries(
-    Object.entries(body).filter(([key]) => key !== member && !PAGING.has(key)),
+    Object.entries(membersBeside(body, member)).filter(([key]) => !PAGING.has(key)),
   );
   return { member, others };
 };
+
+/** A member beside a list's records whose name says it leads to the next page (`next`, `next_cursor`). */
+const NEXT_NAMES = /(^|\.)(next|next_?cursor|cursor|next_?page_?token|next_?link|next_?url)$/i;
+
+/**
+ * How lists continue, from list answers as the service sent them: the member that names the next page (a
+ * cursor, or a link when it holds an address), or null when no list named one.
+ */
+export const nextOf = (bodies: readonly unknown[]): { next: ListNext | null; value: string | null } => {
+  for (const body of bodies) {
+    const { member, others } = listOf(body);
+    if (member === null) continue;
+    const name = Object.keys(others).find(
+      (key) => NEXT_NAMES.test(key) && (typeof others[key] === 'string' || others[key] === null),
+    );
+    if (name === undefined) continue;
+    const value = others[name];
+    if (typeof value !== 'string' || value === '') continue;
+    const link = /^(https?:\/\/|\/)/.test(value);
+    return { next: { member: name, cursor: link ? null : 'cursor' }, value };
+  }
+  return { next: null, value: null };
+};
+
+/** The spelling of statuses the records follow: capitals when every status read is in capitals. */
+export const statusSpellingOf = (samples: readonly Sample[]): Spelling => {
+  const statuses = samples
+    .flatMap((s) => s.objects.map((o) => o.status))
+    .filter((v) => typeof v === 'string');
+  const capitals = statuses.length > 0 && statuses.every((v) => /[A-Z]/.test(v) && v === v.toUpperCase());
+  return capitals ? UPPER_CASE : AS_IS;
+};
+
+/**
+ * The dotted spelling of webhook kinds many services use (`registration.created`), which the kit recognises
+ * in a captured delivery. A service that spells kinds otherwise is named, with the table to write.
+ */
+export const DOTTED_KINDS: Readonly<Record<string, string>> = {
+  FORM_SUBMISSION: 'registration.created',
+  FORM_SUBMISSION_APPROVED: 'registration.approved',
+  ATTENDANT_CHECKED_IN: 'attendee.checked_in',
+  PAYMENT_SUCCESS: 'payment.succeeded',
+  PAYMENT_FAILED: 'payment.failed',
+  PAYMENT_REFUNDED: 'payment.refunded',
+  'EVENT_*': 'event.*',
+  EVENT_CREATED: 'event.created',
+  EVENT_UPDATED: 'event.updated',
+  EVENT_PUBLISHED: 'event.published',
+  EVENT_UNPUBLISHED: 'event.unpublished',
+  EVENT_DELETED: 'event.deleted',
+};
+
+/**
+ * The spelling of kinds a delivery's `type` shows: the contract's, the dotted one, or null for a spelling the
+ * kit does not know (the table must then be written by hand).
+ */
+export const kindSpellingOf = (type: string): Spelling | null => {
+  if ((HOOK_KINDS as readonly string[]).includes(type)) return AS_IS;
+  if (Object.values(DOTTED_KINDS).includes(type)) return spelledBy(DOTTED_KINDS);
+  return null;
+};
+
+/** `x-signature` → `X-Signature`. */
+const headerName = (name: string): string =>
+  name
+    .replace(/^http-/i, '')
+    .replace(/(^|-)([a-z])/g, (_, dash: string, c: string) => dash + c.toUpperCase());
+
+/** The header that carries a captured delivery's signature, and its scheme: the one that verifies. */
+export const signatureOf = (
+  headers: Record<string, unknown>,
+  body: string,
+  secret: string,
+): { header: string; scheme: Dialect['signature'] } | null => {
+  for (const [name, raw] of Object.entries(headers)) {
+    if (typeof raw !== 'string') continue;
+    for (const scheme of Object.keys(SCHEMES) as Array<Dialect['signature']>) {
+      const digests = SCHEMES[scheme].digests(raw);
+      if (digests.length && signedWith(SCHEMES[scheme].payload(raw, body), secret, digests)) {
+        return { header: headerName(name), scheme };
+      }
+    }
+  }
+  return null;
+};
+
+/** The name of a rule or spelling as src/connect/dialect.ts exports it. */
+const ruleText = (rule: NameRule): string => (rule.name === SNAKE_CASE.name ? 'SNAKE_CASE' : 'CAMEL_CASE');
+const spellingText = (spelling: Spelling): string =>
+  spelling.table
+    ? `spelledBy(${JSON.stringify(spelling.table, null, 2).replace(/\n/g, '\n    ')})`
+    : spelling.name === UPPER_CASE.name
+      ? 'UPPER_CASE'
+      : 'AS_IS';
+
+/**
+ * `dialect` as the text of src/connect/dialect.ts's `DIALECT`, ready to paste there in place of
+ * `export const DIALECT: Dialect = CONTRACT_DIALECT;` (`--write-dialect FILE`).
+ */
+export const dialectSource = (dialect: Dialect, where: string): string => {
+  const lower = dialect.errors.wire('NOT_FOUND') === 'not_found';
+  const errors = lower
+    ? `{ codeMember: ${JSON.stringify(dialect.errors.codeMember)}, code: (wire) => wire.toUpperCase(), wire: (code) => code.toLowerCase() }`
+    : `{ ...CONTRACT_DIALECT.errors, codeMember: ${JSON.stringify(dialect.errors.codeMember)} }`;
+  return [
+    `/** The dialect of the service at ${where}, as \`npm run conformance -- --write-dialect\` found it. */`,
+    'export const DIALECT: Dialect = {',
+    `  names: ${ruleText(dialect.names)},`,
+    `  query: ${ruleText(dialect.query)},`,
+    `  spellings: { status: ${spellingText(dialect.spellings.status)}, kind: ${spellingText(dialect.spellings.kind)} },`,
+    `  renamed: ${JSON.stringify(dialect.renamed)},`,
+    `  list: ${JSON.stringify(dialect.list)},`,
+    `  errors: ${errors},`,
+    `  signature: ${JSON.stringify(dialect.signature)},`,
+    `  signatureHeader: ${JSON.stringify(dialect.signatureHeader)},`,
+    '};',
+    '',
+  ].join('\n');
+};
+
+/** Whether two dialects say the same of everything the kit finds. */
+export const sameDialect = (a: Dialect, b: Dialect): boolean =>
+  a.names.name === b.names.name &&
+  a.query.name === b.query.name &&
+  spellingText(a.spellings.status) === spellingText(b.spellings.status) &&
+  spellingText(a.spellings.kind) === spellingText(b.spellings.kind) &&
+  JSON.stringify(a.renamed) === JSON.stringify(b.renamed) &&
+  JSON.stringify(a.list) === JSON.stringify(b.list) &&
+  a.errors.codeMember === b.errors.codeMember &&
+  a.errors.wire('NOT_FOUND') === b.errors.wire('NOT_FOUND') &&
+  a.signature === b.signature &&
+  a.signatureHeader.toLowerCase() === b.signatureHeader.toLowerCase();
+
+export { CAMEL_CASE };
 
 /** A boolean member among `others` whose name says there is more (`has_more`, `hasMore`, `more`). */
 export const moreMember = (others: Record<string, unknown>): string | null =>
@@ -122,7 +283,7 @@ export const nameDifferences = (
       if (entry === undefined) continue;
       const their = typeof entry === 'string' ? entry : entry.name;
       if (mine !== their) out.push([`${prefix}${mine}`, `${otherPrefix}${their}`]);
-      if (typeof wire !== 'string' && typeof entry !== 'string') {
+      if (typeof wire !== 'string' && typeof entry !== 'string' && 'fields' in wire && 'fields' in entry) {
         walk(wire.fields, entry.fields, `${prefix}${mine}[].`, `${otherPrefix}${their}[].`);
       }
     }
@@ -156,12 +317,28 @@ export const errorDialectOf = (
   return null;
 };
 
+/** What the dialect is found from. */
+export interface Samples {
+  samples: Sample[];
+  /** The events list as answered. */
+  events: unknown;
+  /** Every list answer read (events, registrations, orders, floor plans), as answered. */
+  lists: unknown[];
+  /** How the service names query parameters: the rule under which the registrations were answered. */
+  query: NameRule;
+}
+
+/** The other rule of query parameter names than `rule`. */
+const otherRule = (rule: NameRule): NameRule => (rule.name === SNAKE_CASE.name ? CAMEL_CASE : SNAKE_CASE);
+
 /** The samples the dialect is found from, read raw: one GET per kind of record the kit can reach. */
-export const readSamples = async (run: Run): Promise<{ samples: Sample[]; events: unknown }> => {
+export const readSamples = async (run: Run): Promise<Samples> => {
   const samples: Sample[] = [];
+  const lists: unknown[] = [];
   const add = (noun: RecordNoun, body: unknown, list: boolean) => {
     const member = list ? listOf(body).member : null;
-    const items = !list ? [body] : member ? (body as Record<string, unknown>)[member] : body;
+    if (list && member !== null) lists.push(body);
+    const items = !list ? [body] : member !== null ? memberAt(body, member) : body;
     const objects = (Array.isArray(items) ? items : []).filter(isObject).slice(0, 20);
     if (objects.length) samples.push({ noun, objects });
   };
@@ -173,6 +350,25 @@ export const readSamples = async (run: Run): Promise<{ samples: Sample[]; events
       if (error instanceof AnswerTooLargeError) return undefined;
       throw error;
     }
+  };
+  /**
+   * The registrations of an event, asked under the app's names of query parameters, then under the other
+   * rule when the service refuses them (a 4xx): the rule it answered under is the one it reads.
+   */
+  const submissions = async (eventId: string): Promise<unknown> => {
+    const asked = { eventId, since: WHOLE_EVENT_SINCE };
+    const first = await run.probe.get(paths.submissions(), asked).catch((error: unknown) => error);
+    if (first instanceof AnswerTooLargeError) return undefined;
+    if (first instanceof Error) throw first;
+    if ((first as { status: number }).status < 400 || (first as { status: number }).status >= 500) {
+      return (first as { json: unknown }).json;
+    }
+    const mine = run.probe.query;
+    run.probe.query = otherRule(mine);
+    const other = await json(paths.submissions(), asked).catch(() => undefined);
+    if (listOf(other).member !== null) return other;
+    run.probe.query = mine;
+    return (first as { json: unknown }).json;
   };
   const events = await json(paths.events(), { limit: 100 });
   add('event', events, true);
@@ -189,7 +385,7 @@ export const readSamples = async (run: Run): Promise<{ samples: Sample[]; events
   // The newest events in turn, until one has registrations and one has floor plans.
   for (const eventId of ids) {
     if (!samples.some((s) => s.noun === 'submission')) {
-      add('submission', await json(paths.submissions(), { eventId, since: WHOLE_EVENT_SINCE }), true);
+      add('submission', await submissions(eventId), true);
     }
     if (!samples.some((s) => s.noun === 'floorPlan'))
       add('floorPlan', await json(paths.floorPlans(eventId)), true);
@@ -201,7 +397,7 @@ export const readSamples = async (run: Run): Promise<{ samples: Sample[]; events
     add('eventWidget', await json(paths.eventWidget(first.slug), {}, false), false);
     add('agenda', await json(paths.agendaWidget(first.slug), {}, false), false);
   }
-  return { samples: samples.filter((s) => s.objects.length), events };
+  return { samples: samples.filter((s) => s.objects.length), events, lists, query: run.probe.query };
 };
 
 export const unchanged = (outcome: Outcome): boolean => outcome.status === 'holds';

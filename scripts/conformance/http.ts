@@ -6,6 +6,7 @@
  * (redirects, the `Date` header), without the bodies.
  */
 import { parseJsonSafely } from '../../src/connect/json';
+import { DIALECT, type NameRule } from '../../src/connect/dialect';
 import { type Blank, keyBlanker } from './secret';
 import { StopError } from './types';
 
@@ -134,8 +135,30 @@ export class AnswerTooLargeError extends StopError {
   }
 }
 
+/**
+ * How a list continues in the service's dialect, once found (`checks/dialect.ts`): the next page its answer
+ * names, and the pages' answers joined as one answer of the whole list.
+ */
+export interface PageReading {
+  /** The cursor or link of the next page a list answer names (parsed JSON), or null at the end. */
+  next(json: unknown): string | null;
+  /** The query parameter a cursor is sent back in; null: `next` is a link. */
+  cursor: string | null;
+  /** The answers of every page (parsed JSON), as one answer holding all their records. */
+  join(pages: readonly unknown[]): unknown;
+  /** Whether `path` answers a list. */
+  isList(path: string, status: number): boolean;
+}
+
+/** Pages of one list the kit reads at most (a service that names pages forever is read this far). */
+export const MAX_PAGES = 1000;
+
 export class Probe {
   readonly answers: Seen[] = [];
+  /** How query parameters are named on the wire (the app's dialect, then the one found). */
+  query: NameRule = DIALECT.query;
+  /** How lists continue, once the dialect is found: every page of a list is read, then checked as one. */
+  pages: PageReading | null = null;
   readonly blank: Blank;
   /**
    * How a JSON body is read once the service's dialect is found (`checks/dialect.ts`): restated in the app's,
@@ -156,11 +179,47 @@ export class Probe {
   /** GET `path` with `query`; keyed unless `key` is false, or with another key (a wrong one). */
   async get(path: string, query: Query = {}, key: boolean | string = true): Promise<Answer> {
     const search = new URLSearchParams(
-      Object.entries(query).map(([k, v]): [string, string] => [k, String(v)]),
+      Object.entries(query).map(([k, v]): [string, string] => [this.query.wire(k), String(v)]),
     ).toString();
     const headers: Record<string, string> = { Accept: 'application/json' };
     if (key !== false) headers['X-API-KEY'] = key === true ? this.apiKey : key;
-    return this.send('GET', path, search ? `${path}?${search}` : path, headers);
+    const first = search ? `${path}?${search}` : path;
+    if (this.pages === null) return this.send('GET', path, first, headers);
+    return this.allPages(this.pages, path, first, headers);
+  }
+
+  /** A list read page by page to its end, answered as one answer (a single answer when it is no list). */
+  private async allPages(
+    pages: PageReading,
+    path: string,
+    first: string,
+    headers: Record<string, string>,
+  ): Promise<Answer> {
+    const seen: Seen[] = [];
+    const bodies: unknown[] = [];
+    let at: string | null = first;
+    const asked = new Set<string>();
+    while (at !== null && bodies.length < MAX_PAGES && !asked.has(at)) {
+      asked.add(at);
+      const { seen: one, text } = await this.fetchText('GET', path, at, headers);
+      seen.push(one);
+      const json = parseJsonSafely(text);
+      if (!pages.isList(path, one.status) || !json.ok) {
+        if (seen.length === 1) return new Answer(one, this.restated(path, one.status, text), this.blank);
+        break;
+      }
+      bodies.push(json.value);
+      const next = pages.next(json.value);
+      if (next === null) at = null;
+      else if (pages.cursor === null) at = next.startsWith(this.base) ? next.slice(this.base.length) : next;
+      else {
+        const address = new URL(`${this.base}${first}`);
+        address.searchParams.set(pages.cursor, next);
+        at = `${address.pathname}${address.search}`;
+      }
+    }
+    const joined = JSON.stringify(pages.join(bodies));
+    return new Answer(seen[0] as Seen, this.restated(path, (seen[0] as Seen).status, joined), this.blank);
   }
 
   /**
@@ -185,6 +244,17 @@ export class Probe {
     headers: Record<string, string>,
     body?: string,
   ): Promise<Answer> {
+    const { seen, text } = await this.fetchText(method, path, pathAndQuery, headers, body);
+    return new Answer(seen, this.restated(path, seen.status, text), this.blank);
+  }
+
+  private async fetchText(
+    method: string,
+    path: string,
+    pathAndQuery: string,
+    headers: Record<string, string>,
+    body?: string,
+  ): Promise<{ seen: Seen; text: string }> {
     const sentAt = Date.now();
     const url = `${this.base}${pathAndQuery}`;
     let response: Response;
@@ -216,7 +286,7 @@ export class Probe {
       receivedAt: Date.now(),
     };
     this.answers.push(seen);
-    return new Answer(seen, this.restated(path, response.status, text), this.blank);
+    return { seen, text };
   }
 
   /** The body in the app's dialect, when the service's was found and it is JSON. */

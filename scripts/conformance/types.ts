@@ -35,6 +35,8 @@ export interface ConformanceOptions {
   secret?: string;
   /** The most of one answer read (default `MAX_ANSWER_BYTES` of http.ts); a larger answer stops the run. */
   maxAnswerBytes?: number;
+  /** Called with the dialect the kit found the service to speak (`--write-dialect`). */
+  onDialect?: (dialect: import('../../src/connect/dialect').Dialect) => void;
   /** Called before each group of checks runs, with the group's name (a progress line). */
   onProgress?: (group: string, index: number, total: number) => void;
 }

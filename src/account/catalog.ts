@@ -65,8 +65,7 @@ export const walkCatalog = async (
     walk.lastPage = page;
     walk.eventsRead += answer.received;
     if (answer.total !== undefined) walk.total = answer.total;
-    const limit = answer.limit ?? LIST_LIMIT_MAX;
-    const end = answer.received < limit || (answer.total !== undefined && page * limit >= answer.total);
+    const end = answer.last;
     if (end) walk.complete = true;
     if ((await options.visit(answer.data, page)) === true && !end) return { ...walk, stopped: 'enough' };
     if (end) return walk;

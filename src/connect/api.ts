@@ -246,6 +246,8 @@ export interface CatalogPage {
   total?: number;
   /** Items in the answer, usable or not: a page is full when this reaches `limit`. */
   received: number;
+  /** Whether this is the catalog's last page: it was not full, or its paging says the pages so far hold all. */
+  last: boolean;
 }
 
 /**
@@ -273,7 +275,11 @@ export const listPublicEvents = async (
     },
     visit,
   );
-  return { data: items, ...CatalogPaging.parse(read.fields), received: read.items };
+  const paging = CatalogPaging.parse(read.fields);
+  const page = Math.max(1, Math.floor(params.page));
+  const limit = paging.limit ?? clampLimit(params.limit);
+  const last = read.items < limit || (paging.total !== undefined && page * limit >= paging.total);
+  return { data: items, ...paging, received: read.items, last };
 };
 
 /**

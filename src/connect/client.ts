@@ -39,7 +39,7 @@ import {
 } from './lists';
 import { boundRecord, withCuts } from './bounds';
 import { type ObjectSchema, type RecordRule, recordLog } from './records';
-import { DIALECT } from './dialect';
+import { DIALECT, queryName } from './dialect';
 import { readerOf } from './wire';
 import { type Redact, bundleRedactor, redactError } from './secrets';
 
@@ -137,10 +137,15 @@ export const streamLimits = (env: NodeJS.ProcessEnv = process.env): StreamLimits
 };
 
 /** Joins a normalised base URL and an encoded path, with a query built from defined values only. */
+/**
+ * Joins a normalised base URL and an encoded path, with a query built from defined values only; the query's
+ * parameters are named by the app (`eventId`) and sent under the dialect's names (`dialect.ts`).
+ */
 export const buildUrl = (baseUrl: string, path: string, query?: Query): string => {
   const url = new URL(`${baseUrl}${path.startsWith('/') ? path : `/${path}`}`);
   for (const [name, value] of Object.entries(query ?? {})) {
-    if (value !== undefined && value !== null && value !== '') url.searchParams.set(name, String(value));
+    if (value !== undefined && value !== null && value !== '')
+      url.searchParams.set(queryName(DIALECT, name), String(value));
   }
   return url.toString();
 };
@@ -609,6 +614,18 @@ const pump = async (
   }
 };
 
+/** Where a list's page is asked: its address, and the time the whole list must be read by. */
+interface PageAt {
+  baseUrl: string;
+  url: string;
+  deadline: number;
+}
+
+/**
+ * Reads a list to its end: its first answer, then each page its answers name (the dialect's `next`, a cursor
+ * or a link), until one names none. Every page is read as the first one is, within the same deadline; the
+ * records are visited in the order they arrive, their positions counted across pages.
+ */
 const readList = async <S extends ObjectSchema>(
   z: ZObject,
   bundle: Pick<Bundle, 'authData'>,
@@ -618,7 +635,90 @@ const readList = async <S extends ObjectSchema>(
 ): Promise<ListResult> => {
   const deadline = Date.now() + (call.timeoutMs ?? streamLimits().lookupMs);
   const baseUrl = resolveBaseUrl(z, bundle.authData);
-  const url = buildUrl(baseUrl, call.path, call.query);
+  let at: PageAt | null = { baseUrl, url: buildUrl(baseUrl, call.path, call.query), deadline };
+  let total: ListResult | null = null;
+  const asked = new Set<string>();
+  while (at !== null) {
+    asked.add(at.url);
+    const offset: number = total?.items ?? 0;
+    // A later page has what is left of the list's time (a poll's `timeoutMs` covers the whole list).
+    const left =
+      call.timeoutMs === undefined || total === null ? call.timeoutMs : Math.max(1, deadline - Date.now());
+    const paged: ListCall<S> = { ...call, timeoutMs: left };
+    const page: ListResult = await readPage(
+      z,
+      bundle,
+      paged,
+      offset ? (record, position) => visit(record, position + offset) : visit,
+      redact,
+      at,
+    );
+    total = total === null ? page : addPages(total, page);
+    at = page.complete ? nextPage(z, call, page, baseUrl, deadline, asked) : null;
+    // A lookup that has what it looks for asks no further page.
+    if (at !== null && call.stopWhen?.()) {
+      total = { ...total, complete: false };
+      at = null;
+    }
+  }
+  return total as ListResult;
+};
+
+/**
+ * Two pages' reads as one. Its headers are the first page's: the list is the service's as of its first
+ * answer (its `Date` is when a poll may say it read up to), since a record made while later pages were read
+ * may sit on a page already read.
+ */
+const addPages = (a: ListResult, b: ListResult): ListResult => ({
+  ...b,
+  status: a.status,
+  headers: a.headers,
+  skippedMembers: a.skippedMembers + b.skippedMembers,
+  skippedNames: [...a.skippedNames, ...b.skippedNames].slice(0, 5),
+  items: a.items + b.items,
+  kept: a.kept + b.kept,
+  bytes: a.bytes + b.bytes,
+  droppedKeys: a.droppedKeys + b.droppedKeys,
+});
+
+/**
+ * The page after `page` its answer names (the dialect's `next`): the same request with the cursor, or the
+ * link as given; null at the list's end. A page asked before ends the list with a log line (a service that
+ * names the same page again would otherwise be read forever).
+ */
+const nextPage = (
+  z: ZObject,
+  call: ListCall<ObjectSchema>,
+  page: ListResult,
+  baseUrl: string,
+  deadline: number,
+  asked: ReadonlySet<string>,
+): PageAt | null => {
+  const next = DIALECT.list.next;
+  const value = next === null ? undefined : page.fields[next.member];
+  if (next === null || typeof value !== 'string' || value === '') return null;
+  let url: string;
+  if (next.cursor === null) url = new URL(value, `${baseUrl}/`).toString();
+  else {
+    const address = new URL(buildUrl(baseUrl, call.path, call.query));
+    address.searchParams.set(next.cursor, value);
+    url = address.toString();
+  }
+  if (!asked.has(url)) return { baseUrl, url, deadline };
+  z.console.log(
+    `The service named a page of ${call.what} it had already answered ("${next.member}"); the list was read up to there (${page.kept} record(s) on the last page).`,
+  );
+  return null;
+};
+
+const readPage = async <S extends ObjectSchema>(
+  z: ZObject,
+  bundle: Pick<Bundle, 'authData'>,
+  call: ListCall<S>,
+  visit: Visit<z.infer<S>>,
+  redact: Redact,
+  { baseUrl, url, deadline }: PageAt,
+): Promise<ListResult> => {
   // A streamed read can be cancelled (`stopWhen`): aborting the request closes the connection, so the
   // service stops sending, where merely leaving the body unread would only pause it.
   const cancel = call.stream ? new AbortController() : undefined;

@@ -1,9 +1,11 @@
 /**
- * The service's dialect: the four choices of the wire a service may make otherwise than
- * docs/connect-contract.md while meaning the same things. How it names fields, what its list answers hold
- * the records in, where its error bodies carry their code, and how it signs a delivery. The rest of
- * src/connect reads and writes the wire through `DIALECT`, so teaching the app a service that differs in any
- * of the four is a change of this file (and, for names a rule cannot give, of `wireNames.ts`).
+ * The service's dialect: the form of the whole wire, every choice a service may make otherwise than
+ * docs/connect-contract.md while meaning the same things. How it names fields (nested ones included) and
+ * query parameters, how it spells statuses and webhook kinds, where a list answer holds its records (a member,
+ * a nested member, or the answer itself) and how a list continues (not at all, or a cursor or link to follow),
+ * where its error bodies carry their code, and under which header and in which scheme it signs a delivery.
+ * The rest of src/connect reads and writes the wire through `DIALECT`, so teaching the app a service that
+ * differs in any of these is a change of this file (and, for names a rule cannot give, of `renamed` here).
  *
  * A `Dialect` is also a value the conformance kit builds from what a service answered, to read that service
  * with src/connect's own reader before it checks the records.
@@ -26,16 +28,49 @@ export type SignatureScheme =
   /** `t=<unix seconds>,v1=<hex>[,v1=<hex>]`: the HMAC of `<t>.<raw body>`. */
   | 'timestamped';
 
+/**
+ * How the wire spells the values of an enumeration (statuses, webhook kinds): the app's spelling → the wire's,
+ * and back. A value the service adds later that no table names passes through as it is.
+ */
+export interface Spelling {
+  /** A short name for people (`"as the contract"`). */
+  readonly name: string;
+  wire(app: string): string;
+  app(wire: string): string;
+  /** The table a spelling by table was made of (`spelledBy`), app → wire. */
+  readonly table?: Readonly<Record<string, string>>;
+}
+
+/** How a list answer continues past its records: the member that says where the next page is. */
+export interface ListNext {
+  /** The member (a path, like `member`) that holds the next page's cursor or link; null, absent or "" at the end. */
+  readonly member: string;
+  /**
+   * The query parameter the cursor is sent back in, on the same request (`cursor`); `null`: the member holds
+   * the next page's address (a link), followed as it is.
+   */
+  readonly cursor: string | null;
+}
+
 export interface Dialect {
   readonly names: NameRule;
+  /** How the wire names query parameters (`eventId`, `since`, `companyId`, `page`, `limit`). */
+  readonly query: NameRule;
+  /** How the wire spells enumerations: the statuses of records, and the kinds of webhooks and deliveries. */
+  readonly spellings: { readonly status: Spelling; readonly kind: Spelling };
   /**
    * The wire's names the rule does not give, per record (`submission.submissionId` → `id`): record noun →
    * app field → wire name.
    */
   readonly renamed: Readonly<Record<string, Readonly<Record<string, string>>>>;
   readonly list: {
-    /** The member of a list answer that holds its records (`data`). */
+    /**
+     * Where a list answer holds its records: a member (`data`), a nested member written as a path
+     * (`result.items` for `{ "result": { "items": [ … ] } }`), or `""`: the answer itself is the list.
+     */
     readonly member: string;
+    /** How a list continues on another page (a cursor or link to follow), or null: one answer is the list. */
+    readonly next: ListNext | null;
     /**
      * A member that is `true` when the service holds more records than it answered (`has_more`), or null.
      * The app reads it as "this list was cut", never as a page to fetch.
@@ -51,6 +86,8 @@ export interface Dialect {
     wire(code: string): string;
   };
   readonly signature: SignatureScheme;
+  /** The request header a delivery's signature arrives in (`X-Connect-Signature`). */
+  readonly signatureHeader: string;
 }
 
 /** camelCase, as the contract names fields: the identity. */
@@ -63,13 +100,40 @@ export const SNAKE_CASE: NameRule = {
   app: (wire) => wire.replace(/_([a-z0-9])/g, (_, c: string) => c.toUpperCase()),
 };
 
+/** Values spelled as the app spells them (the contract): the identity. */
+export const AS_IS: Spelling = { name: 'as the contract', wire: (app) => app, app: (wire) => wire };
+
+/** Values in capitals on the wire (`paid` is `PAID`). */
+export const UPPER_CASE: Spelling = {
+  name: 'UPPER_CASE',
+  wire: (app) => app.toUpperCase(),
+  app: (wire) => wire.toLowerCase(),
+};
+
+/** Values spelled by a table (app → wire); values the table does not name pass through as they are. */
+export const spelledBy = (table: Readonly<Record<string, string>>): Spelling => {
+  const back = new Map(Object.entries(table).map(([app, wire]) => [wire, app]));
+  return {
+    name: `spelled ${Object.entries(table)
+      .slice(0, 2)
+      .map(([app, wire]) => `${app} as ${wire}`)
+      .join(', ')}`,
+    wire: (app) => (Object.hasOwn(table, app) ? (table[app] as string) : app),
+    app: (wire) => back.get(wire) ?? wire,
+    table,
+  };
+};
+
 /** The dialect of docs/connect-contract.md. */
 export const CONTRACT_DIALECT: Dialect = {
   names: CAMEL_CASE,
+  query: CAMEL_CASE,
+  spellings: { status: AS_IS, kind: AS_IS },
   renamed: {},
-  list: { member: 'data', more: null },
+  list: { member: 'data', next: null, more: null },
   errors: { codeMember: 'code', code: (wire) => wire, wire: (code) => code },
   signature: 'sha256',
+  signatureHeader: 'X-Connect-Signature',
 };
 
 /** The dialect the app reads and writes. */
@@ -78,3 +142,60 @@ export const DIALECT: Dialect = CONTRACT_DIALECT;
 /** The wire's name of the app's field `field` of a `noun` record, in `dialect`. */
 export const wireFieldName = (dialect: Dialect, noun: string, field: string): string =>
   dialect.renamed[noun]?.[field] ?? dialect.names.wire(field);
+
+/** The members of a path (`result.items` → `["result", "items"]`; `""`: none, the answer itself). */
+export const pathOf = (member: string): string[] => (member === '' ? [] : member.split('.'));
+
+/** The wire's name of the app's query parameter `param` (`eventId` → `event_id` under snake_case). */
+export const queryName = (dialect: Dialect, param: string): string => dialect.query.wire(param);
+
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/** The value at `member` (a path) of a parsed answer: the answer itself for `""`, undefined when absent. */
+export const memberAt = (body: unknown, member: string): unknown => {
+  let value = body;
+  for (const key of pathOf(member)) {
+    if (!isObject(value) || !Object.hasOwn(value, key)) return undefined;
+    value = value[key];
+  }
+  return value;
+};
+
+/**
+ * The members of a list answer besides its records, each under its path (`result.next`): those of the answer
+ * and of every object on the way to the records. `{}` for an answer that is the list itself.
+ */
+export const membersBeside = (body: unknown, member: string): Record<string, unknown> => {
+  const out: Record<string, unknown> = {};
+  const path = pathOf(member);
+  let value = body;
+  let prefix = '';
+  for (const key of path) {
+    if (!isObject(value)) break;
+    for (const [name, inner] of Object.entries(value)) if (name !== key) out[prefix + name] = inner;
+    value = value[key];
+    prefix += `${key}.`;
+  }
+  return out;
+};
+
+/** A list answer with `records` where `member` says, and `members` (by their paths) beside them. */
+export const listAnswer = (
+  member: string,
+  records: unknown[],
+  members: Record<string, unknown> = {},
+): unknown => {
+  const path = pathOf(member);
+  if (path.length === 0) return records;
+  const root: Record<string, unknown> = {};
+  const place = (at: string, value: unknown) => {
+    const keys = pathOf(at);
+    let object = root;
+    for (const key of keys.slice(0, -1)) object = (object[key] ??= {}) as Record<string, unknown>;
+    object[keys[keys.length - 1] as string] = value;
+  };
+  place(member, records);
+  for (const [at, value] of Object.entries(members)) place(at, value);
+  return root;
+};

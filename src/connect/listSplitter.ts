@@ -24,7 +24,7 @@
  * - A record larger than `maxElementBytes` is read past without being held (only its first bytes are kept,
  *   to name it) and handed out as `Oversize`, for the odd-record rule to skip with a log line.
  */
-import { DIALECT } from './dialect';
+import { DIALECT, pathOf } from './dialect';
 import { MAX_JSON_DEPTH, parseJsonPruned, parseJsonSafely } from './json';
 
 export type ListReadErrorKind =
@@ -74,8 +74,9 @@ export interface SplitterOptions {
   /** Records nested deeper are read without their too-deep parts (default `MAX_JSON_DEPTH`). */
   maxDepth?: number;
   /**
-   * The member whose list is read entry by entry (default `data`, the list envelope). A single object read
-   * as a stream names its long list (`booths` of a floor plan): each entry is handed out as a record.
+   * The member whose list is read entry by entry (default: the dialect's, `data`): a path of members
+   * (`result.items`), or `""` for an answer that is the list itself. A single object read as a stream names
+   * its long list (`booths` of a floor plan): each entry is handed out as a record.
    */
   listKey?: string;
   /**
@@ -149,6 +150,7 @@ export const ENVELOPE_MEMBERS: ReadonlySet<string> = new Set([
   'limit',
   'total',
   ...(DIALECT.list.more === null ? [] : [DIALECT.list.more]),
+  ...(DIALECT.list.next === null ? [] : [DIALECT.list.next.member]),
 ]);
 /** An envelope member larger than this is read past by its structure only, never held nor parsed. */
 export const MEMBER_BYTES = 64 * 1024;
@@ -222,6 +224,12 @@ export class EnvelopeSplitter {
   private readonly maxElementBytes: number;
   private readonly maxDepth: number;
   private readonly listKey: string;
+  /** The members from the answer down to its list (`listKey` as a path; empty: the answer is the list). */
+  private readonly listPath: readonly string[];
+  /** The envelope objects entered on the way to the list (0: the answer's own members). */
+  private level = 0;
+  /** The names of kept members at `level`: the path to it, dotted (`result.`). */
+  private prefix = '';
   private readonly keepsSmall: boolean;
   private readonly maxStringBytes: number;
   private readonly maxListEntries: number;
@@ -276,6 +284,7 @@ export class EnvelopeSplitter {
     this.maxElementBytes = options.maxElementBytes ?? MAX_ELEMENT_BYTES;
     this.maxDepth = options.maxDepth ?? MAX_JSON_DEPTH;
     this.listKey = options.listKey ?? DIALECT.list.member;
+    this.listPath = pathOf(this.listKey);
     this.keepsSmall = options.members === 'small';
     this.maxStringBytes = options.maxStringBytes ?? Infinity;
     this.maxListEntries = options.maxListEntries ?? Infinity;
@@ -338,8 +347,13 @@ export class EnvelopeSplitter {
   private atStart(chunk: Uint8Array, i: number): number {
     const byte = chunk[i] as number;
     if (isSpace(byte)) return i + 1;
-    if (byte === OPEN_BRACE) {
+    if (byte === OPEN_BRACE && this.listPath.length > 0) {
       this.mode = Mode.KeyOrEnd;
+      return i + 1;
+    }
+    if (byte === OPEN_BRACKET && this.listPath.length === 0) {
+      this.sawData = true;
+      this.mode = Mode.ArrayFirst;
       return i + 1;
     }
     this.mode = Mode.Foreign;
@@ -358,7 +372,7 @@ export class EnvelopeSplitter {
       return i + 1;
     }
     if (byte === CLOSE_BRACE && this.mode === Mode.KeyOrEnd) {
-      this.mode = Mode.Done;
+      this.closeObject();
       return i + 1;
     }
     return this.fail('syntax', 'a member name was expected', chunk, i, chunkStart);
@@ -373,10 +387,11 @@ export class EnvelopeSplitter {
     } else {
       const key = this.parseCaptured(chunk, end, chunkStart);
       if (typeof key !== 'string') this.fail('syntax', 'a member name was expected', chunk, end, chunkStart);
-      if (key === this.listKey && this.sawData) {
+      const last = this.level === this.listPath.length - 1;
+      if (last && key === this.listPath[this.level] && this.sawData) {
         this.fail('shape', `the member "${this.listKey}" appears twice`, chunk, end, chunkStart);
       }
-      if (key === this.listKey) this.sawData = true;
+      if (last && key === this.listPath[this.level]) this.sawData = true;
       this.key = key as string;
     }
     this.mode = Mode.Colon;
@@ -394,12 +409,15 @@ export class EnvelopeSplitter {
   private atValue(chunk: Uint8Array, i: number, chunkStart: number): number {
     const byte = chunk[i] as number;
     if (isSpace(byte)) return i + 1;
-    if (byte === OPEN_BRACKET && this.key === this.listKey) {
-      this.mode = Mode.ArrayFirst;
-      return i + 1;
-    }
-    if (this.key === this.listKey)
+    if (this.key !== null && this.key === this.listPath[this.level]) {
+      const last = this.level === this.listPath.length - 1;
+      if (byte === (last ? OPEN_BRACKET : OPEN_BRACE)) {
+        if (last) this.mode = Mode.ArrayFirst;
+        else this.openObject();
+        return i + 1;
+      }
       this.fail('shape', `"${this.listKey}" is not a list`, chunk, i, chunkStart);
+    }
     if (!startsValue(byte)) this.fail('syntax', 'a value was expected', chunk, i, chunkStart);
     this.beginValue(i, MEMBER_BYTES);
     this.mode = Mode.MemberValue;
@@ -414,17 +432,37 @@ export class EnvelopeSplitter {
     const value = parse ? this.parseCaptured(chunk, end, chunkStart) : this.endCapture();
     // Own keys only, as for every JSON the app reads (json.ts): a "__proto__" member is dropped.
     if (this.key === '__proto__') this.droppedKeys++;
-    else if (parse && this.key !== null && (this.keepsSmall || ENVELOPE_MEMBERS.has(this.key)))
-      this.fields[this.key] = value;
+    else if (parse && this.key !== null && (this.keepsSmall || ENVELOPE_MEMBERS.has(this.prefix + this.key)))
+      this.fields[this.prefix + this.key] = value;
     else this.skipMember();
-    this.mode = chunk[end] === COMMA ? Mode.Key : Mode.Done;
+    if (chunk[end] === COMMA) this.mode = Mode.Key;
+    else this.closeObject();
     return end + 1;
+  }
+
+  /** Enters the envelope object of member `key` on the way to the list. */
+  private openObject(): void {
+    this.prefix += `${this.key}.`;
+    this.level++;
+    this.mode = Mode.KeyOrEnd;
+  }
+
+  /** An envelope object ends: the answer, or one entered on the way to the list. */
+  private closeObject(): void {
+    if (this.level === 0) {
+      this.mode = Mode.Done;
+      return;
+    }
+    this.level--;
+    this.prefix = this.prefix.slice(0, this.prefix.lastIndexOf('.', this.prefix.length - 2) + 1);
+    this.mode = Mode.AfterMember;
   }
 
   private atArrayFirst(chunk: Uint8Array, i: number): number {
     const byte = chunk[i] as number;
     if (isSpace(byte)) return i + 1;
-    this.mode = byte === CLOSE_BRACKET ? Mode.AfterMember : Mode.ElementStart;
+    if (byte === CLOSE_BRACKET) this.listEnds();
+    else this.mode = Mode.ElementStart;
     return byte === CLOSE_BRACKET ? i + 1 : i;
   }
 
@@ -456,15 +494,21 @@ export class EnvelopeSplitter {
       const value = this.parseCaptured(chunk, end, chunkStart);
       this.onElement(value, this.records++, []);
     }
-    this.mode = chunk[end] === COMMA ? Mode.ElementStart : Mode.AfterMember;
+    if (chunk[end] === COMMA) this.mode = Mode.ElementStart;
+    else this.listEnds();
     return end + 1;
+  }
+
+  /** The list's closing bracket: the answer ends with it when it is the list itself. */
+  private listEnds(): void {
+    this.mode = this.listPath.length === 0 ? Mode.Done : Mode.AfterMember;
   }
 
   private afterMember(chunk: Uint8Array, i: number, chunkStart: number): number {
     const byte = chunk[i] as number;
     if (isSpace(byte)) return i + 1;
     if (byte === COMMA) this.mode = Mode.Key;
-    else if (byte === CLOSE_BRACE) this.mode = Mode.Done;
+    else if (byte === CLOSE_BRACE) this.closeObject();
     else this.fail('syntax', '"," or "}" was expected after the list', chunk, i, chunkStart);
     return i + 1;
   }
@@ -857,13 +901,18 @@ export class EnvelopeSplitter {
         const kind = Array.isArray(parsed) ? 'a list' : parsed === null ? 'null' : `a ${typeof parsed}`;
         throw new ListReadError(
           'shape',
-          `the answer is ${kind}, not an object with a "${this.listKey}" list`,
+          `the answer is ${kind}, not ${this.expectedShape()}`,
           this.bytes,
           this.headText(),
         );
       }
     }
     throw new ListReadError('not-json', 'the answer is not JSON', this.bytes, this.headText());
+  }
+
+  /** The shape of answer this reader reads, for messages. */
+  private expectedShape(): string {
+    return this.listPath.length === 0 ? 'a list' : `an object with a "${this.listKey}" list`;
   }
 
   private tail(): string {

@@ -1,5 +1,5 @@
 /**
- * Reading list answers (`{ "data": [ … ] }`, contract §1) record by record, with the odd-record rule
+ * Reading list answers (`{ "data": [ … ] }`, contract §1, or wherever the dialect's lists hold their records) record by record, with the odd-record rule
  * (`records.ts`) applied to each record. Two ways in, with the same result for the same body:
  *
  * - `listReader`: bytes as they arrive (a large answer read as a stream); only the record being read is
@@ -18,7 +18,6 @@ import {
   MAX_ELEMENT_BYTES,
   type SplitterOptions,
 } from './listSplitter';
-import { DIALECT } from './dialect';
 import { wireNameOf, wireNamesOf } from './wire';
 import { type Bounds, READ_LIST_ENTRIES, READ_TEXT_BYTES, boundRecord, withCuts } from './bounds';
 import { type ObjectSchema, type RecordLog, type RecordRule, keepRecord, recordFailures } from './records';
@@ -33,9 +32,9 @@ export interface ReaderOptions extends SplitterOptions {
   single?: boolean;
 }
 
-/** What a single object is read inside (`ReaderOptions.single`). */
-const SINGLE_OPEN = `{${JSON.stringify(DIALECT.list.member)}:[`;
-const SINGLE_CLOSE = ']}';
+/** What a single object is read inside (`ReaderOptions.single`): a list that is the answer itself. */
+const SINGLE_OPEN = '[';
+const SINGLE_CLOSE = ']';
 
 export type Visit<T> = (record: T, position: number) => void;
 
@@ -136,7 +135,12 @@ export const listReader = <S extends ObjectSchema>(
         failures.skip(error, position, (record as Record<string, unknown>)[rule.idKey]);
       }
     },
-    { maxStringBytes: READ_TEXT_BYTES, maxListEntries: READ_LIST_ENTRIES, ...options },
+    {
+      maxStringBytes: READ_TEXT_BYTES,
+      maxListEntries: READ_LIST_ENTRIES,
+      ...options,
+      ...(options?.single ? { listKey: '' } : {}),
+    },
   );
   const read = (summary: EnvelopeSummary): ListRead => {
     log.close();

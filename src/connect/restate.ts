@@ -4,7 +4,7 @@
  * conformance kit reads a service whose dialect it found this way, so that the checks of its records
  * (order, `limit`, `since`) still run once the differences are named.
  */
-import { DIALECT, type Dialect } from './dialect';
+import { DIALECT, type Dialect, listAnswer, memberAt, membersBeside } from './dialect';
 import { type Renamer, renamer } from './wire';
 import { type RecordNoun, wireTables } from './wireNames';
 
@@ -35,22 +35,29 @@ export const restater = (from: Dialect, to: Dialect = DIALECT) => {
     if (typeof wire !== 'string') return body;
     return { ...body, error: { ...rest, [to.errors.codeMember]: to.errors.wire(from.errors.code(wire)) } };
   };
-  const list = (body: Record<string, unknown>, noun: RecordNoun): unknown => {
-    const items = body[from.list.member];
+  /** A member of `from`'s lists (the "more records" flag, the next page) under `to`'s path, or left out. */
+  const move = (members: Record<string, unknown>, mine: string | undefined, theirs: string | undefined) => {
+    if (mine === undefined || !(mine in members)) return;
+    if (theirs !== undefined) members[theirs] = members[mine];
+    if (theirs !== mine) delete members[mine];
+  };
+  const list = (body: unknown, noun: RecordNoun): unknown => {
+    const items = memberAt(body, from.list.member);
     if (!Array.isArray(items)) return body;
-    const { [from.list.member]: _, ...members } = body;
+    const members = membersBeside(body, from.list.member);
     const restate = recordOf(noun);
-    // The "more records" flag, under the other dialect's name; left out when that dialect has none.
-    const more = from.list.more;
-    if (more !== null && more in members) {
-      if (to.list.more !== null) members[to.list.more] = members[more];
-      if (to.list.more !== more) delete members[more];
-    }
-    return { [to.list.member]: items.map((item) => restate(item)), ...members };
+    move(members, from.list.more ?? undefined, to.list.more ?? undefined);
+    move(members, from.list.next?.member, to.list.next?.member);
+    return listAnswer(
+      to.list.member,
+      items.map((item) => restate(item)),
+      members,
+    );
   };
   return (body: unknown, shape: BodyShape): unknown => {
+    if (shape.kind === 'list') return list(body, shape.noun);
     if (!isObject(body)) return body;
     if (shape.kind === 'error') return error(body);
-    return shape.kind === 'list' ? list(body, shape.noun) : recordOf(shape.noun)(body);
+    return recordOf(shape.noun)(body);
   };
 };

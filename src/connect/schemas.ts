@@ -5,7 +5,7 @@
  * Enumerations the service may extend (statuses, kinds) are plain strings, so a new value never breaks a Zap.
  */
 import * as z from 'zod';
-import { DIALECT } from './dialect';
+import { DIALECT, memberAt } from './dialect';
 import { wired } from './wire';
 import {
   AGENDA_NAMES,
@@ -348,8 +348,8 @@ export const CatalogPaging = lazy(() => {
 export const listOf = <T extends z.ZodType>(item: T) =>
   z.preprocess(
     (value) =>
-      typeof value === 'object' && value !== null && !Array.isArray(value)
-        ? { ...value, data: (value as Record<string, unknown>)[DIALECT.list.member] }
+      typeof value === 'object' && value !== null && (DIALECT.list.member === '' || !Array.isArray(value))
+        ? { ...(Array.isArray(value) ? {} : value), data: memberAt(value, DIALECT.list.member) }
         : value,
     z.looseObject({ data: z.array(item) }),
   );
@@ -373,6 +373,25 @@ export const HOOK_KINDS = [
   'EVENT_DELETED',
 ] as const;
 export type HookKind = (typeof HOOK_KINDS)[number];
+
+/**
+ * What a delivery of each kind carries, by the noun of its record (`wireNames.ts`): the one place that says
+ * so. A kind the service adds later carries an event.
+ */
+export const KIND_RECORDS: Readonly<Record<HookKind, 'submission' | 'order' | 'event'>> = {
+  FORM_SUBMISSION: 'submission',
+  FORM_SUBMISSION_APPROVED: 'submission',
+  ATTENDANT_CHECKED_IN: 'submission',
+  PAYMENT_SUCCESS: 'order',
+  PAYMENT_FAILED: 'order',
+  PAYMENT_REFUNDED: 'order',
+  'EVENT_*': 'event',
+  EVENT_CREATED: 'event',
+  EVENT_UPDATED: 'event',
+  EVENT_PUBLISHED: 'event',
+  EVENT_UNPUBLISHED: 'event',
+  EVENT_DELETED: 'event',
+};
 
 /** Subscription entitlements of the organizer's offer, in the words a no-code user knows them by. */
 export const ENTITLEMENT_NAMES: Record<string, string> = {

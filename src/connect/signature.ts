@@ -7,8 +7,8 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { DIALECT, type SignatureScheme } from './dialect';
 
-/** The header of a delivery's signature (contract §5). */
-export const SIGNATURE_HEADER = 'X-Connect-Signature';
+/** The header of a delivery's signature (contract §5; the dialect's, `dialect.ts`). */
+export const SIGNATURE_HEADER = DIALECT.signatureHeader;
 
 /**
  * `mismatch` is set when well-formed signatures were checked and none matched: a rotated secret, or a

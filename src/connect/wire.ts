@@ -10,10 +10,16 @@
  * With the contract's dialect the wire's names are the app's names, and an identity table costs nothing: the
  * object is handed on as it is. The tables are computed from the dialect (`wireNames.ts`).
  */
-import { CAMEL_CASE, DIALECT, type NameRule } from './dialect';
+import { AS_IS, CAMEL_CASE, DIALECT, type NameRule, type Spelling } from './dialect';
 
-/** The wire's name of one field, and the table of the object (or of each object of the list) it holds. */
-export type WireField = string | { readonly name: string; readonly fields: WireNames };
+/**
+ * The wire's name of one field, and the table of the object (or of each object of the list) it holds, or the
+ * spelling of the enumeration it holds (a status, a kind).
+ */
+export type WireField =
+  | string
+  | { readonly name: string; readonly fields: WireNames }
+  | { readonly name: string; readonly values: Spelling };
 /** App field name → wire field name. */
 export type WireNames = Readonly<Record<string, WireField>>;
 
@@ -22,8 +28,20 @@ const nameOf = (field: WireField): string => (typeof field === 'string' ? field 
 const isIdentity = (names: WireNames, rule: NameRule): boolean =>
   rule === CAMEL_CASE &&
   Object.entries(names).every(
-    ([app, field]) => nameOf(field) === app && (typeof field === 'string' || isIdentity(field.fields, rule)),
+    ([app, field]) =>
+      nameOf(field) === app &&
+      (typeof field === 'string' ||
+        ('fields' in field ? isIdentity(field.fields, rule) : field.values === AS_IS)),
   );
+
+/** The renamer of what a field holds: its object's table, the spelling of its value, or nothing. */
+const innerOf = (field: WireField, direction: 'read' | 'write', rule: NameRule): Renamer => {
+  if (typeof field === 'string') return IDENTITY;
+  if ('fields' in field) return renamer(field.fields, direction, rule);
+  if (field.values === AS_IS) return IDENTITY;
+  const spell = direction === 'read' ? field.values.app : field.values.wire;
+  return (value) => (typeof value === 'string' ? spell(value) : value);
+};
 
 const isPlainObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -60,7 +78,7 @@ export const renamer = (
   // [name in the input, name in the output, renamer of what the field holds]
   const moves: Array<[string, string, Renamer]> = Object.entries(names).map(([app, field]) => {
     const wire = nameOf(field);
-    const inner = typeof field === 'string' ? IDENTITY : renamer(field.fields, direction, rule);
+    const inner = innerOf(field, direction, rule);
     return direction === 'read' ? [wire, app, inner] : [app, wire, inner];
   });
   const known = new Set(moves.map(([from]) => from));

@@ -4,7 +4,7 @@
  * (`dialect.ts`): its naming rule, and the names it gives otherwise. The app's tables are those of
  * `DIALECT`; the conformance kit computes the tables of the dialect it found a service to speak.
  */
-import { DIALECT, type Dialect, wireFieldName } from './dialect';
+import { AS_IS, DIALECT, type Dialect, wireFieldName } from './dialect';
 import type { WireField, WireNames } from './wire';
 
 /** The fields of each record, by its noun: a name, or a name and the noun of the records it holds. */
@@ -68,6 +68,19 @@ const FIELDS = {
   delivery: ['id', 'type', 'createdAt', 'hookId', 'data'],
 } as const satisfies Record<string, ReadonlyArray<string | readonly [string, string]>>;
 
+/**
+ * The fields that hold an enumeration, by record noun: which of the dialect's spellings (`dialect.ts`) they
+ * are written in. Their values are respelled where their names are renamed (`wire.ts`).
+ */
+const SPELLED: Partial<Record<keyof typeof FIELDS, Readonly<Record<string, keyof Dialect['spellings']>>>> = {
+  event: { status: 'status' },
+  submission: { status: 'status' },
+  order: { status: 'status' },
+  booth: { status: 'status' },
+  hook: { event: 'kind' },
+  delivery: { type: 'kind' },
+};
+
 /** A record's noun (`submission`). */
 export type RecordNoun = keyof typeof FIELDS;
 
@@ -82,8 +95,12 @@ export const wireTables = (dialect: Dialect): WireTables => {
     for (const field of FIELDS[noun] as ReadonlyArray<string | readonly [string, RecordNoun]>) {
       if (typeof field === 'string' && field.startsWith('@'))
         Object.assign(out, table(field.slice(1) as RecordNoun));
-      else if (typeof field === 'string') out[field] = wireFieldName(dialect, noun, field);
-      else out[field[0]] = { name: wireFieldName(dialect, noun, field[0]), fields: table(field[1]) };
+      else if (typeof field === 'string') {
+        const spelled = SPELLED[noun]?.[field];
+        const values = spelled === undefined ? AS_IS : dialect.spellings[spelled];
+        const name = wireFieldName(dialect, noun, field);
+        out[field] = values === AS_IS ? name : { name, values };
+      } else out[field[0]] = { name: wireFieldName(dialect, noun, field[0]), fields: table(field[1]) };
     }
     return (tables[noun] = out);
   };

@@ -5,9 +5,9 @@
  * so a test or a script states what it expects in the app's terms and holds under any dialect (`dialect.ts`).
  */
 import type { z } from 'zod';
-import { DIALECT } from './dialect';
+import { DIALECT, memberAt, membersBeside } from './dialect';
 import { readDelivery } from './delivery';
-import { AnyList, ErrorBody } from './schemas';
+import { AnyList, ErrorBody, type HookKind, KIND_RECORDS } from './schemas';
 import { readerOf, renamer } from './wire';
 import { type RecordNoun, WIRE_TABLES } from './wireNames';
 
@@ -23,18 +23,18 @@ export const wireRecordsOf = (body: unknown): unknown[] => AnyList.parse(body).d
  * The members of a list answer (parsed JSON) besides its records: the catalog's paging, the dialect's "more
  * records" flag; `{}` when it is not an object.
  */
-export const listMembersOf = (body: unknown): Record<string, unknown> => {
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) return {};
-  const { [DIALECT.list.member]: _records, ...members } = body as Record<string, unknown>;
-  return members;
-};
+export const listMembersOf = (body: unknown): Record<string, unknown> =>
+  membersBeside(body, DIALECT.list.member);
 
 /** Whether a list answer says it was cut (the dialect's `more` member), `false` when it cannot say. */
 export const listWasCut = (body: unknown): boolean =>
-  DIALECT.list.more !== null &&
-  typeof body === 'object' &&
-  body !== null &&
-  (body as Record<string, unknown>)[DIALECT.list.more] === true;
+  DIALECT.list.more !== null && memberAt(body, DIALECT.list.more) === true;
+
+/** The next page's cursor or link a list answer names (the dialect's `next`), or null at the list's end. */
+export const listNextOf = (body: unknown): string | null => {
+  const next = DIALECT.list.next === null ? undefined : memberAt(body, DIALECT.list.next.member);
+  return typeof next === 'string' && next !== '' ? next : null;
+};
 
 /** A wire object (parsed JSON) under the app's names: `noun`'s table, the dialect's rule for other fields. */
 export const inAppNames = (noun: RecordNoun, value: unknown): AppRecord =>
@@ -56,10 +56,8 @@ export const readRecords = <S extends z.ZodType>(schema: S, body: unknown): Arra
 export const errorOf = (body: unknown): ErrorBody['error'] => ErrorBody.parse(body).error;
 
 /** The noun of the record a delivery of kind `type` carries (`FORM_SUBMISSION` → `submission`). */
-export const nounOfKind = (type: string): RecordNoun => {
-  if (type.startsWith('FORM_SUBMISSION') || type === 'ATTENDANT_CHECKED_IN') return 'submission';
-  return type.startsWith('PAYMENT_') ? 'order' : 'event';
-};
+export const nounOfKind = (type: string): RecordNoun =>
+  Object.hasOwn(KIND_RECORDS, type) ? KIND_RECORDS[type as HookKind] : 'event';
 
 /** A delivery read as the app reads it: its envelope, and its record under the names of its kind's noun. */
 export interface ReadDelivery {

@@ -125,7 +125,15 @@ it('passes over an event larger than it reads while it finds the dialect, and ru
     });
     expect(found.find((c) => c.id === 'dialect.names')?.detail).toMatch(/\(event, submission, /);
     const dialect = found.filter((c) => c.id.startsWith('dialect.'));
-    expect(dialect.map((c) => c.status)).toEqual(['holds', 'holds', 'holds', 'unchecked']);
+    expect(dialect.map((c) => c.status)).toEqual([
+      'holds',
+      'holds',
+      'holds',
+      'holds',
+      'holds',
+      'holds',
+      'unchecked',
+    ]);
   } finally {
     await sandbox.close();
   }

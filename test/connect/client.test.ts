@@ -103,7 +103,7 @@ describe('URLs and headers', () => {
         total: 'many',
       });
     const page = await run((z, b) => listPublicEvents(z, b, { page: 1, limit: 2 }));
-    expect(page).toEqual({ data: [SAMPLE_EVENT], page: 1, limit: 2, received: 2 });
+    expect(page).toEqual({ data: [SAMPLE_EVENT], page: 1, limit: 2, received: 2, last: false });
   });
 
   it('asks the events list for at most EVENTS_LIMIT_MAX events', async () => {

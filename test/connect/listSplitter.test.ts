@@ -410,3 +410,49 @@ describe('envelope members besides the list', () => {
     expect(splitter.end()).toMatchObject({ fields: {}, skippedMembers: 2, skippedNames: ['total', 'page'] });
   });
 });
+
+describe('a list where the dialect says it is: nested in its envelope, or the answer itself', () => {
+  const split = (body: string, listKey: string, chunk = 7, maxElementBytes = 1024) => {
+    const seen: unknown[] = [];
+    const oversize: number[] = [];
+    const splitter = new EnvelopeSplitter(
+      (value, index, _pruned, big) => (big ? oversize.push(index) : seen.push(value)),
+      { listKey, maxElementBytes },
+    );
+    const bytes = Buffer.from(body);
+    for (let at = 0; at < bytes.length; at += chunk) splitter.write(bytes.subarray(at, at + chunk));
+    return { seen, oversize, summary: splitter.end() };
+  };
+  const big = { id: 'b', notes: 'x'.repeat(4000) };
+
+  it('reads a bare array, skipping an oversize record and reading the records after it', () => {
+    const read = split(JSON.stringify([{ id: 'a' }, big, { id: 'c' }]), '');
+    expect(read.seen).toEqual([{ id: 'a' }, { id: 'c' }]);
+    expect(read.oversize).toEqual([1]);
+    expect(read.summary.records).toBe(3);
+  });
+
+  it('reads a nested list, its envelope members read past at every level, an oversize record skipped', () => {
+    const body = JSON.stringify({
+      meta: { a: 1 },
+      result: { count: 3, items: [{ id: 'a' }, big, { id: 'c' }], next: null },
+      tail: [1, 2],
+    });
+    const read = split(body, 'result.items', 5);
+    expect(read.seen).toEqual([{ id: 'a' }, { id: 'c' }]);
+    expect(read.oversize).toEqual([1]);
+    expect(read.summary.skippedNames).toEqual(['meta', 'count', 'next', 'tail']);
+  });
+
+  it('says what it expected of an answer of another shape', () => {
+    expect(() => split(JSON.stringify({ data: [] }), '')).toThrow(/the answer is a object|not a list/);
+    expect(() => split(JSON.stringify([{ id: 'a' }]), 'result.items')).toThrow(
+      /the answer is a list, not an object with a "result\.items" list/,
+    );
+    expect(() => split(JSON.stringify({ result: [] }), 'result.items')).toThrow(/is not a list/);
+    expect(() => split(JSON.stringify({ result: { other: [] } }), 'result.items')).toThrow(
+      /has no "result\.items" list/,
+    );
+    expect(() => split('[{"id":"a"}', '')).toThrow(ListReadError);
+  });
+});

@@ -36,7 +36,9 @@ jest.mock('../../src/connect/wireNames', () => {
           ? 'id'
           : typeof field === 'string'
             ? toSnake(field)
-            : { name: toSnake(field.name), fields: swap(field.fields) },
+            : 'fields' in field
+              ? { name: toSnake(field.name), fields: swap(field.fields) }
+              : { ...field, name: toSnake(field.name) },
       ]),
     );
   return { ...actual, SUBMISSION_NAMES: swap(actual.SUBMISSION_NAMES) };

@@ -18,11 +18,63 @@ export const SERVICE_SWITCHES: Deviation[] = [
 export const taught = (): typeof Dialects => {
   const actual = jest.requireActual<typeof Dialects>('../../src/connect/dialect');
   const service: Dialects.Dialect = {
+    ...actual.CONTRACT_DIALECT,
     names: actual.SNAKE_CASE,
     renamed: { submission: { submissionId: 'id' } },
-    list: { member: 'items', more: 'has_more' },
+    list: { member: 'items', next: null, more: 'has_more' },
     errors: { codeMember: 'type', code: (wire) => wire.toUpperCase(), wire: (code) => code.toLowerCase() },
     signature: 'timestamped',
   };
   return { ...actual, DIALECT: service };
+};
+
+/**
+ * A service that differs from the contract everywhere the dialect can say at once: besides snake_case names,
+ * `{ error: { type } }` errors and `t=…,v1=…` signatures, its lists are nested (`{ "result": { "items" } }`),
+ * registrations and orders come in cursor pages (`result.next`, sent back as `cursor`), its query parameters
+ * are snake_case, its statuses are in capitals and its kinds dotted, and it signs under `X-Signature`.
+ */
+export const EVERY_SWITCH: Deviation[] = [
+  'snake-case',
+  'nested-envelope',
+  'cursor-paging',
+  'snake-query',
+  'other-spellings',
+  'signature-header',
+  'error-type',
+  'timestamped-signature',
+];
+
+/** The dialect of `EVERY_SWITCH`, as a developer writes it in src/connect/dialect.ts. */
+export const everyDialect = (actual: typeof Dialects): Dialects.Dialect => ({
+  names: actual.SNAKE_CASE,
+  query: actual.SNAKE_CASE,
+  spellings: {
+    status: actual.UPPER_CASE,
+    kind: actual.spelledBy({
+      FORM_SUBMISSION: 'registration.created',
+      FORM_SUBMISSION_APPROVED: 'registration.approved',
+      ATTENDANT_CHECKED_IN: 'attendee.checked_in',
+      PAYMENT_SUCCESS: 'payment.succeeded',
+      PAYMENT_FAILED: 'payment.failed',
+      PAYMENT_REFUNDED: 'payment.refunded',
+      'EVENT_*': 'event.*',
+      EVENT_CREATED: 'event.created',
+      EVENT_UPDATED: 'event.updated',
+      EVENT_PUBLISHED: 'event.published',
+      EVENT_UNPUBLISHED: 'event.unpublished',
+      EVENT_DELETED: 'event.deleted',
+    }),
+  },
+  renamed: { submission: { submissionId: 'id' } },
+  list: { member: 'result.items', next: { member: 'result.next', cursor: 'cursor' }, more: null },
+  errors: { codeMember: 'type', code: (wire) => wire.toUpperCase(), wire: (code) => code.toLowerCase() },
+  signature: 'timestamped',
+  signatureHeader: 'X-Signature',
+});
+
+/** src/connect/dialect.ts with `DIALECT` the dialect of `EVERY_SWITCH`. */
+export const taughtEvery = (): typeof Dialects => {
+  const actual = jest.requireActual<typeof Dialects>('../../src/connect/dialect');
+  return { ...actual, DIALECT: everyDialect(actual) };
 };

@@ -12,23 +12,32 @@ import {
   type Dialect,
   SCHEMES,
   contractCodeOf,
-  findSignatureHeader,
+  listAnswer,
+  memberAt,
+  membersBeside,
   restater,
-  signedWith,
 } from '../../../src/connect/testing';
 import { paths } from '../../../src/connect/paths';
 import { instantTriggerKeys } from '../../lib/app';
 import { UNKNOWN_EVENT } from './errors';
-import { WHOLE_EVENT_SINCE } from './submissions';
+import { REGISTRATION_OPERATIONS, WHOLE_EVENT_SINCE } from './submissions';
+import { OPERATIONS as ORDER_OPERATIONS } from './orders';
 import {
+  DOTTED_KINDS,
   type Sample,
+  type Samples,
   errorDialectOf,
+  kindSpellingOf,
   listOf,
   moreMember,
   nameDifferences,
+  nextOf,
   readSamples,
   renamedOf,
   ruleOf,
+  sameDialect,
+  signatureOf,
+  statusSpellingOf,
 } from '../dialect';
 import type { Run } from '../run';
 import { type Check, type Outcome, checkMaker, differs, holds, unchecked } from '../types';
@@ -104,22 +113,31 @@ const memberWords = async (
 const envelopeCheck = async (run: Run, events: unknown, found: Dialect): Promise<Check> => {
   const assumption = 'Lists answer { "data": [ … ] } (docs/connect-contract.md §1).';
   const list = listOf(events);
-  if (Array.isArray(events)) {
-    const bare =
-      'Lists answer a bare JSON array, without an envelope: the app reads no list (each endpoint below says what would fail).';
-    return check('envelope', assumption, differs(bare, TEACH));
+  if (list.member === '') {
+    const bare = 'Lists answer a bare JSON array, without an envelope.';
+    if (DIALECT.list.member === '')
+      return check('envelope', assumption, holds(`${bare} The app was taught it.`));
+    return check(
+      'envelope',
+      assumption,
+      differs(
+        `${bare} Until the app is taught it (list.member "" in src/connect/dialect.ts) it reads no list, so ${readingOperations()} would fail. The kit read every later list so.`,
+        TEACH,
+      ),
+    );
   }
   if (list.member === null) {
     const none =
       'The events list answered no list the kit could find (the events group says what it answered).';
     return check('envelope', assumption, unchecked(none));
   }
-  const items = (events as Record<string, unknown>)[list.member] as unknown[];
+  const items = memberAt(events, list.member) as unknown[];
   const members = await memberWords(run, list.others, found.list.more, items.length);
   if (list.member === CONTRACT_DIALECT.list.member && found.list.more === null) {
     return check('envelope', assumption, holds(`Lists hold their records in "data".${members}`));
   }
-  const detail = `Lists hold their records in "${list.member}" where the contract has "data".${members} Until the app is taught this envelope it would read no list, so ${readingOperations()} would fail. The kit read every later list in this envelope.`;
+  const where = list.member.includes('.') ? `the nested member "${list.member}"` : `"${list.member}"`;
+  const detail = `Lists hold their records in ${where} where the contract has "data".${members} Until the app is taught this envelope it would read no list, so ${readingOperations()} would fail. The kit read every later list in this envelope.`;
   const taught = list.member === DIALECT.list.member && found.list.more === DIALECT.list.more;
   return check(
     'envelope',
@@ -179,42 +197,54 @@ export const readCapture = (text: string): { headers: Record<string, string>; bo
   return { headers, body };
 };
 
-const signatureCheck = (run: Run): { check: Check; scheme: Dialect['signature'] } => {
+const signatureCheck = (
+  run: Run,
+): { check: Check; scheme: Dialect['signature']; header: string; type?: string } => {
   const assumption =
     'A delivery is signed X-Connect-Signature: sha256=<hex HMAC-SHA256 of the raw body> (§5).';
   const { delivery, secret } = run.options;
   if (!delivery || !secret) {
     const why =
       'No captured delivery was given: the kit cannot make the service send one (it only reads). Give one with --delivery FILE --secret SECRET.';
-    return { check: check('signature', assumption, unchecked(why)), scheme: DIALECT.signature };
+    return {
+      check: check('signature', assumption, unchecked(why)),
+      scheme: DIALECT.signature,
+      header: DIALECT.signatureHeader,
+    };
   }
   const { headers, body } = readCapture(readFileSync(delivery, 'utf8'));
-  const header = findSignatureHeader(headers);
-  if (header === undefined) {
-    const names = Object.keys(headers)
-      .map((k) => `"${k}"`)
-      .join(', ');
-    const outcome = differs(
-      `The delivery has no X-Connect-Signature header (its headers: ${names}): every instant trigger (${instantOperations()}) would refuse every delivery.`,
-      TEACH,
-    );
-    return { check: check('signature', assumption, outcome), scheme: DIALECT.signature };
+  const found = signatureOf(headers, body, secret);
+  const header = found?.header ?? DIALECT.signatureHeader;
+  const contractHeader = CONTRACT_DIALECT.signatureHeader;
+  if (found && found.header.toLowerCase() !== contractHeader.toLowerCase()) {
+    const words = `The delivery is signed under ${found.header} (${SCHEMES[found.scheme].form}), where the contract has ${contractHeader}.`;
+    const taught = found.header.toLowerCase() === DIALECT.signatureHeader.toLowerCase();
+    const outcome =
+      taught && found.scheme === DIALECT.signature
+        ? holds(`${words} The app was taught it.`)
+        : differs(
+            `${words} Until the app is taught it (signatureHeader and signature in src/connect/dialect.ts), every instant trigger (${instantOperations()}) would refuse every delivery.`,
+            TEACH,
+          );
+    return { check: check('signature', assumption, outcome), scheme: found.scheme, header };
   }
-  const matching = (Object.keys(SCHEMES) as Array<Dialect['signature']>).find((name) => {
-    const scheme = SCHEMES[name];
-    const digests = scheme.digests(header);
-    return digests.length > 0 && signedWith(scheme.payload(header, body), secret, digests);
-  });
   return {
-    check: check('signature', assumption, signatureOutcome(matching)),
-    scheme: matching ?? DIALECT.signature,
+    check: check('signature', assumption, signatureOutcome(found?.scheme, headers)),
+    scheme: found?.scheme ?? DIALECT.signature,
+    header,
   };
 };
 
-const signatureOutcome = (matching: Dialect['signature'] | undefined): Outcome => {
+const signatureOutcome = (
+  matching: Dialect['signature'] | undefined,
+  headers: Record<string, unknown>,
+): Outcome => {
   if (matching === undefined) {
+    const names = Object.keys(headers)
+      .map((k) => `"${k}"`)
+      .join(', ');
     return differs(
-      `No scheme the kit knows (${Object.values(SCHEMES)
+      `No header of the delivery (${names}) verifies in a scheme the kit knows (${Object.values(SCHEMES)
         .map((s) => s.form)
         .join(
           '; ',
@@ -233,36 +263,172 @@ const signatureOutcome = (matching: Dialect['signature'] | undefined): Outcome =
   );
 };
 
-/** Whether bodies of `dialect` read as the app's own: the same names, list member and error code. */
+/** Whether bodies of `dialect` read as the app's own: the same names, spellings, lists and error code. */
 const readsAsApp = (dialect: Dialect): boolean =>
-  dialect.names === DIALECT.names &&
-  JSON.stringify(dialect.renamed) === JSON.stringify(DIALECT.renamed) &&
-  dialect.list.member === DIALECT.list.member &&
-  dialect.list.more === DIALECT.list.more &&
-  dialect.errors.codeMember === DIALECT.errors.codeMember &&
-  dialect.errors.code === DIALECT.errors.code;
+  sameDialect(
+    { ...dialect, signature: DIALECT.signature, signatureHeader: DIALECT.signatureHeader },
+    DIALECT,
+  );
 
-/** The four findings, and every later answer read in the dialect found. */
-export const dialectChecks = async (run: Run): Promise<Check[]> => {
-  const { samples, events } = await readSamples(run);
+/** An outcome for one finding: holds as the contract, holds as the app was taught, or differs. */
+const finding = (
+  words: string,
+  asContract: boolean,
+  taught: boolean,
+  breaks: string,
+  value: string,
+): Outcome => {
+  if (asContract) return holds(words);
+  if (taught) return holds(`${words} The app was taught it.`);
+  return differs(
+    `${words} Until the app is taught it (${value} in src/connect/dialect.ts), ${breaks}`,
+    TEACH,
+  );
+};
+
+/** How lists continue: one answer (the contract), or pages named by a member the kit follows. */
+const pagingCheck = (found: Dialect, value: string | null): Check => {
+  const assumption = 'A list is one answer: it names no further page (docs/connect-contract.md §1).';
+  const next = found.list.next;
+  if (next === null) return check('paging', assumption, holds('No list read named a further page.'));
+  const how = next.cursor === null ? 'a link to it' : `a cursor, sent back as "${next.cursor}"`;
+  const words = `Lists continue on further pages: "${next.member}" (${JSON.stringify(value)} on a first page) names the next page by ${how}. The kit read every list to its last page.`;
+  const taught = JSON.stringify(next) === JSON.stringify(DIALECT.list.next);
+  const breaks = `the app reads the first page only and misses the records of the others: ${REGISTRATION_OPERATIONS}; ${ORDER_OPERATIONS} would miss every registration and order past a first page.`;
+  return check('paging', assumption, finding(words, false, taught, breaks, `list.next`));
+};
+
+/** How query parameters are named: `eventId` or `event_id`. */
+const queryCheck = (found: Dialect): Check => {
+  const assumption = 'Query parameters have camelCase names: eventId, since, companyId (§1, §4).';
+  const words = `Query parameters are named in ${found.query.name}${found.query.name === 'snake_case' ? ' (event_id, company_id)' : ''}.`;
+  const breaks = `the service refuses or ignores the parameters the app sends: ${REGISTRATION_OPERATIONS}; ${ORDER_OPERATIONS}; the Event dropdown's older pages and Find Event (the catalog's page and limit) would fail or read the wrong records.`;
+  const outcome = finding(
+    words,
+    found.query.name === CONTRACT_DIALECT.query.name,
+    found.query.name === DIALECT.query.name,
+    breaks,
+    'query',
+  );
+  return check('query', assumption, outcome);
+};
+
+/** How statuses and kinds are spelled: the contract's (`paid`, `FORM_SUBMISSION`), or otherwise. */
+const spellingsCheck = (found: Dialect, statuses: boolean, type: string | undefined): Check => {
+  const assumption =
+    'Statuses are spelled as the contract (paid, approved) and kinds as FORM_SUBMISSION (§3, §5).';
+  const parts: string[] = [];
+  if (found.spellings.status.name !== CONTRACT_DIALECT.spellings.status.name)
+    parts.push(
+      `statuses are spelled ${found.spellings.status.name} ("${found.spellings.status.wire('paid')}")`,
+    );
+  if (type !== undefined && found.spellings.kind.table)
+    parts.push(
+      `the delivery's kind is "${type}": kinds are dotted (${Object.entries(DOTTED_KINDS)
+        .slice(0, 2)
+        .map(([a, w]) => `${w} for ${a}`)
+        .join(', ')}, …)`,
+    );
+  if (type !== undefined && kindSpellingOf(type) === null) {
+    const outcome = differs(
+      `The delivery's kind is "${type}", a spelling the kit does not know: the dialect can say it (spellings.kind: spelledBy({ … }) in src/connect/dialect.ts), but only the service's list of kinds can fill that table. Until then every instant trigger (${instantOperations()}) would subscribe to kinds the service does not send.`,
+      'Ask the service for its list of webhook kinds and write it in src/connect/dialect.ts, then run the kit again.',
+    );
+    return check('spellings', assumption, outcome);
+  }
+  if (!statuses && type === undefined)
+    return check(
+      'spellings',
+      assumption,
+      unchecked('No status and no delivery was read to tell how they are spelled.'),
+    );
+  if (!parts.length)
+    return check('spellings', assumption, holds('Statuses and kinds are spelled as the contract.'));
+  const words = `${parts.join('; ')}.`;
+  const taught =
+    found.spellings.status.name === DIALECT.spellings.status.name &&
+    JSON.stringify(found.spellings.kind.table ?? null) ===
+      JSON.stringify(DIALECT.spellings.kind.table ?? null);
+  const breaks = `triggers that pick records by status (Registration Approved, Payment Succeeded) would pick none, and instant triggers (${instantOperations()}) would subscribe to kinds the service does not send.`;
+  return check(
+    'spellings',
+    assumption,
+    finding(words.charAt(0).toUpperCase() + words.slice(1), false, taught, breaks, 'spellings'),
+  );
+};
+
+/** The pages of a list in `dialect` joined as one answer (the last page's other members, no next page). */
+const pagesOf = (dialect: Dialect): NonNullable<Run['probe']['pages']> => {
+  const { member, next } = dialect.list;
+  return {
+    cursor: next?.cursor ?? null,
+    next: (json) => {
+      const value = next === null ? undefined : memberAt(json, next.member);
+      return typeof value === 'string' && value !== '' ? value : null;
+    },
+    join: (bodies) => {
+      const records = bodies.flatMap((body) => {
+        const items = memberAt(body, member);
+        return Array.isArray(items) ? items : [];
+      });
+      const members = membersBeside(bodies[bodies.length - 1], member);
+      if (next !== null && next.member in members) members[next.member] = null;
+      return listAnswer(member, records, members);
+    },
+    isList: (path, status) => shapeOfPath(path, status).kind === 'list',
+  };
+};
+
+/** The dialect the samples, the error answers and the captured delivery show. */
+const foundDialect = async (run: Run, read: Samples): Promise<{ dialect: Dialect; checks: Check[] }> => {
+  const { samples, events, lists } = read;
   const rule = ruleOf(samples);
   const list = listOf(events);
-  const found: Dialect = {
-    names: rule,
-    renamed: renamedOf(samples, rule),
-    list: { member: list.member ?? DIALECT.list.member, more: moreMember(list.others) },
-    errors: DIALECT.errors,
-    signature: DIALECT.signature,
-  };
+  const paging = nextOf(lists);
   const errors = await errorsCheck(run);
   const signature = signatureCheck(run);
-  const dialect: Dialect = { ...found, errors: errors.errors, signature: signature.scheme };
+  const type = deliveryType(run);
+  const kind = type === undefined ? DIALECT.spellings.kind : (kindSpellingOf(type) ?? DIALECT.spellings.kind);
+  const dialect: Dialect = {
+    names: rule,
+    query: read.query,
+    spellings: { status: statusSpellingOf(samples), kind },
+    renamed: renamedOf(samples, rule),
+    list: { member: list.member ?? DIALECT.list.member, next: paging.next, more: moreMember(list.others) },
+    errors: errors.errors,
+    signature: signature.scheme,
+    signatureHeader: signature.header,
+  };
+  const statuses = samples.some((s) => s.objects.some((o) => typeof o.status === 'string'));
   const checks = [
     namesCheck(samples, dialect),
     await envelopeCheck(run, events, dialect),
+    pagingCheck(dialect, paging.value),
+    queryCheck(dialect),
+    spellingsCheck(dialect, statuses, type),
     errors.check,
     signature.check,
   ];
+  return { dialect, checks };
+};
+
+/** The kind of the captured delivery (`type`), when one was given and reads as JSON. */
+const deliveryType = (run: Run): string | undefined => {
+  if (!run.options.delivery) return undefined;
+  try {
+    const { body } = readCapture(readFileSync(run.options.delivery, 'utf8'));
+    const type = (JSON.parse(body) as { type?: unknown }).type;
+    return typeof type === 'string' ? type : undefined;
+  } catch {
+    return undefined;
+  }
+};
+
+/** The findings, and every later answer read in the dialect found (every page of a list, as one answer). */
+export const dialectChecks = async (run: Run): Promise<Check[]> => {
+  const { dialect, checks } = await foundDialect(run, await readSamples(run));
+  run.probe.query = dialect.query;
+  if (dialect.list.next !== null) run.probe.pages = pagesOf(dialect);
   // From here on, every answer is read in the dialect found (as it came when that is the app's own: a large
   // answer is not parsed and written again for nothing).
   if (!readsAsApp(dialect)) {
@@ -270,5 +436,6 @@ export const dialectChecks = async (run: Run): Promise<Check[]> => {
     run.probe.restate = (path, status, json) => restate(json, shapeOfPath(path, status));
   }
   run.dialect = dialect;
+  run.options.onDialect?.(dialect);
   return checks;
 };

@@ -9,7 +9,7 @@ import { LIST_ASSUMPTIONS, limitChecks, needsRecords, noted, orderCheck, unreada
 
 const check = checkMaker('Orders (GET /api/v1/integrations/zapier/orders)', 'orders');
 
-const OPERATIONS =
+export const OPERATIONS =
   'New Order, Find Order and the samples of Payment Succeeded, Payment Failed and Payment Refunded';
 
 const ASSUMPTIONS = {

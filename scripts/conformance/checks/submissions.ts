@@ -19,6 +19,9 @@ const check = checkMaker(GROUP, 'submissions');
 export const WHOLE_EVENT_SINCE = '2000-01-01T00:00:00.000Z';
 
 const POLLS = 'New Form Submission';
+
+/** The operations that read the registrations of an event. */
+export const REGISTRATION_OPERATIONS = `${POLLS}, Find Registration and the samples of New Registration, Registration Approved and Attendee Checked In`;
 const SINCE_ACTION =
   'Send this report to the service: `since` must return the submissions created at or after it (docs/connect-contract.md §3).';
 
@@ -74,11 +77,7 @@ export const submissionChecks = async (run: Run): Promise<Check[]> => {
   }
   const { eventId } = picked;
   answer ??= await run.probe.get(paths.submissions(), { eventId, since: WHOLE_EVENT_SINCE });
-  const full = readList(
-    answer,
-    SUBMISSION_RULE,
-    `${POLLS}, Find Registration and the samples of New Registration, Registration Approved and Attendee Checked In`,
-  );
+  const full = readList(answer, SUBMISSION_RULE, REGISTRATION_OPERATIONS);
   const checks = [check('envelope', ASSUMPTIONS.envelope, full.outcome)];
   const why = needsRecords(full, 'submissions.envelope');
   if (why) {
