@@ -44,8 +44,10 @@ const perform = async (z: ZObject, bundle: Bundle) => {
   if (planId) {
     const one = await cachedFloorPlan(z, bundle, eventId, planId, fresh);
     // "Not found" names the plan or the event: the event's list of plans tells (an unknown event throws).
-    if (!one.value)
-      z.console.log(notPublished(planId, eventId, await cachedFloorPlans(z, bundle, eventId, fresh)));
+    if (!one.value) {
+      const published = await cachedFloorPlans(z, bundle, eventId, fresh);
+      z.console.log(notPublished(planId, eventId, published));
+    }
     found = { plans: one.value ? [one.value] : [], fetchedAt: one.fetchedAt };
   } else {
     const all = await cachedFloorPlans(z, bundle, eventId, fresh);
