@@ -21,7 +21,7 @@
  * without unpacking more (`packWithin` never writes one).
  */
 import { randomUUID } from 'node:crypto';
-import { brotliCompressSync, brotliDecompressSync, constants } from 'node:zlib';
+import * as zlib from 'node:zlib';
 import * as z from 'zod';
 import { type AccountCache, cacheRecord } from '../memory';
 import { type Position, PositionSchema, comparePositions } from './position';
@@ -127,32 +127,52 @@ const TailSchema = z.strictObject({
   batches: z.array(BatchSchema),
 });
 
-const PREFIX = 'br1:';
+/**
+ * The codec of every packed value (the kept entry, its tail, owed shares): JSON text, compressed, in
+ * base64, behind a prefix naming the compression. Zstandard (level 3) where the runtime has it (Node 22.15
+ * and later): about brotli's size at quality 5, packed four times and unpacked nearly twice as fast.
+ * Brotli elsewhere; either is read.
+ */
+const BROTLI = 'br1:';
+const ZSTD = 'zs1:';
 /** Brotli's quality 5: within a few percent of its best size at a tenth of the time. */
 const QUALITY = 5;
 /** A 256 KiB window: records repeat their neighbours' words, not the whole entry's; a small window keeps memory low. */
 const WINDOW_BITS = 18;
+const ZSTD_LEVEL = 3;
+const hasZstd = typeof zlib.zstdCompressSync === 'function' && typeof zlib.zstdDecompressSync === 'function';
 
 /** `json` (a value's JSON text) packed. */
 const packJson = (json: Buffer): string => {
-  const packed = brotliCompressSync(json, {
+  if (hasZstd) {
+    const params = {
+      [zlib.constants.ZSTD_c_compressionLevel]: ZSTD_LEVEL,
+      [zlib.constants.ZSTD_c_windowLog]: WINDOW_BITS,
+    };
+    return ZSTD + zlib.zstdCompressSync(json, { params }).toString('base64');
+  }
+  const packed = zlib.brotliCompressSync(json, {
     params: {
-      [constants.BROTLI_PARAM_QUALITY]: QUALITY,
-      [constants.BROTLI_PARAM_LGWIN]: WINDOW_BITS,
-      [constants.BROTLI_PARAM_SIZE_HINT]: json.length,
+      [zlib.constants.BROTLI_PARAM_QUALITY]: QUALITY,
+      [zlib.constants.BROTLI_PARAM_LGWIN]: WINDOW_BITS,
+      [zlib.constants.BROTLI_PARAM_SIZE_HINT]: json.length,
     },
   });
-  return PREFIX + packed.toString('base64');
+  return BROTLI + packed.toString('base64');
 };
 
 export const pack = (value: unknown): string => packJson(Buffer.from(JSON.stringify(value)));
 
 /** The packed value, or `null` when it is not one or unpacks to more than `capBytes` (never unpacked past it). */
 export const unpack = (value: unknown, capBytes: number): unknown => {
-  if (typeof value !== 'string' || !value.startsWith(PREFIX)) return null;
+  if (typeof value !== 'string') return null;
+  const zstd = value.startsWith(ZSTD);
+  if (!zstd && !value.startsWith(BROTLI)) return null;
   try {
-    const packed = Buffer.from(value.slice(PREFIX.length), 'base64');
-    return JSON.parse(brotliDecompressSync(packed, { maxOutputLength: capBytes }).toString());
+    const packed = Buffer.from(value.slice(BROTLI.length), 'base64');
+    const options = { maxOutputLength: capBytes };
+    if (zstd) return hasZstd ? JSON.parse(zlib.zstdDecompressSync(packed, options).toString()) : null;
+    return JSON.parse(zlib.brotliDecompressSync(packed, options).toString());
   } catch {
     return null;
   }
@@ -175,10 +195,14 @@ export const decodeTail = (value: unknown, capBytes: number): Tail | null => {
 const entryCount = (batches: Array<KeptBatch<unknown>>) =>
   batches.reduce((n, batch) => n + batch.e.length, 0);
 
-/** What an entry adds to the whole entry's JSON, in characters: measured once per entry, record by record. */
+/**
+ * What an entry weighs in the whole entry, for cutting it by shares of its weight: the bytes its poll
+ * measured (stored with it), else its JSON's length, measured once per entry.
+ */
 const weigherOf = () => {
   const weights = new WeakMap<object, number>();
   return (entry: KeptEntry<unknown>): number => {
+    if (entry[3] !== undefined) return entry[3];
     const known = weights.get(entry);
     if (known !== undefined) return known;
     const weight = JSON.stringify(entry).length + 1;
@@ -315,8 +339,12 @@ const tailPays = (tailBytes: number, tailBatches: number, wholeBytes: number): b
 interface PieceRead {
   from: Position;
   batches: Array<KeptBatch<unknown>>;
-  bytes: number;
+  /** Its parts that continue the chain, as stored (packed, joined by `PART_SEPARATOR`). */
+  value: string;
 }
+
+/** Between the packed parts of one piece of the tail (never in base64, nor in a codec's prefix). */
+const PART_SEPARATOR = ',';
 
 /** What a poll read of the kept entry: the entry, and what the write after it needs to know. */
 export interface KeptRead {
@@ -342,17 +370,28 @@ const chainOf = (whole: Whole, values: unknown[], capBytes: number) => {
   const pieces: PieceRead[] = [];
   let end = whole.settled;
   for (const value of values) {
-    const piece = decodeTail(value, capBytes);
-    if (!piece || piece.g !== whole.g || !samePosition(piece.from, end)) break;
-    pieces.push({ from: piece.from, batches: piece.batches, bytes: (value as string).length });
-    end = piece.settled;
+    const parts = typeof value === 'string' ? value.split(PART_SEPARATOR) : [];
+    const kept: string[] = [];
+    const batches: Array<KeptBatch<unknown>> = [];
+    const from = end;
+    for (const part of parts) {
+      const piece = decodeTail(part, capBytes);
+      if (!piece || piece.g !== whole.g || !samePosition(piece.from, end)) break;
+      kept.push(part);
+      batches.push(...piece.batches);
+      end = piece.settled;
+    }
+    if (kept.length) pieces.push({ from, batches, value: kept.join(PART_SEPARATOR) });
+    // A part that does not continue the chain ends it: what it holds is after `end`, read again.
+    if (kept.length < parts.length || !kept.length) break;
   }
   return { pieces, end };
 };
 
 /**
- * The piece a poll writes (its key's index and packed value) when that pays (`tailPays`): a new piece of
- * its own batch while there is a key for one, else the last piece again with its batch added.
+ * The piece a poll writes (its key's index and value) when that pays (`tailPays`): a new piece of its own
+ * batch while there is a key for one, else the last piece again with a part of its batch added (the parts
+ * already there are not packed again).
  */
 const nextPiece = (
   previous: KeptRead,
@@ -364,11 +403,11 @@ const nextPiece = (
   const last = pieces[pieces.length - 1];
   const fresh = pieces.length < keys || !last;
   const index = fresh ? pieces.length : pieces.length - 1;
-  const from = fresh ? previous.end : last.from;
+  const part = pack({ v: 3, g: previous.g, from: previous.end, settled, batches: added });
+  const packed = fresh ? part : `${last.value}${PART_SEPARATOR}${part}`;
   const batches = fresh ? added : [...last.batches, ...added];
-  const packed = pack({ v: 3, g: previous.g, from, settled, batches });
   const others = fresh ? pieces : pieces.slice(0, -1);
-  const tailBytes = others.reduce((sum, piece) => sum + piece.bytes, packed.length);
+  const tailBytes = others.reduce((sum, piece) => sum + piece.value.length, packed.length);
   const tailBatches = others.reduce((sum, piece) => sum + piece.batches.length, batches.length);
   return tailPays(tailBytes, tailBatches, previous.wholeBytes) ? { index, packed } : null;
 };

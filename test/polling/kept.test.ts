@@ -1,3 +1,4 @@
+import * as zlib from 'node:zlib';
 import { brotliCompressSync, constants } from 'node:zlib';
 import type { ZObject } from 'zapier-platform-core';
 import { accountCache } from '../../src/memory';
@@ -56,12 +57,19 @@ const noisy = (i: number) =>
   Array.from({ length: 40 }, (_, k) => ((i * 7919 + k * 104_729) % 1_000_003).toString(36)).join(' ');
 
 describe('the kept entry', () => {
-  it('is stored compressed (brotli, base64) and read back as it was', () => {
+  it('is stored compressed (zstd where the runtime has it, else brotli; base64) and read back as it was', () => {
     const entry = { v: 3, g: 'g1', ...kept(2_000) };
     const packed = pack(entry);
-    expect(packed.startsWith('br1:')).toBe(true);
+    expect(packed.startsWith(typeof zlib.zstdCompressSync === 'function' ? 'zs1:' : 'br1:')).toBe(true);
     expect(packed.length).toBeLessThan(JSON.stringify(entry).length / 4);
     expect(decodeWhole(packed, POLL_TIMINGS.keptUnpackedCapBytes)).toEqual(entry);
+  });
+
+  it('an entry packed with brotli (by an older version, or a runtime without zstd) reads the same', () => {
+    const entry = { v: 3, g: 'g1', ...kept(300) };
+    const brotli = `br1:${brotliCompressSync(Buffer.from(JSON.stringify(entry))).toString('base64')}`;
+    expect(decodeWhole(brotli, POLL_TIMINGS.keptUnpackedCapBytes)).toEqual(entry);
+    expect(decodeWhole(`zs1:${brotli.slice(4)}`, POLL_TIMINGS.keptUnpackedCapBytes)).toBeNull();
   });
 
   it('anything that is not an entry reads as none: the poll then reads its window', () => {
@@ -91,6 +99,11 @@ describe('the kept entry', () => {
     expect(unpack(bomb, 1024 * 1024)).toBeNull();
     expect(decodeWhole(bomb, POLL_TIMINGS.keptUnpackedCapBytes)).toBeNull();
     expect(process.memoryUsage().rss - before).toBeLessThan(150 * 1024 * 1024);
+    if (typeof zlib.zstdCompressSync !== 'function') return;
+    const zstdBomb = `zs1:${zlib.zstdCompressSync(Buffer.alloc(96 * 1024 * 1024, 0x20)).toString('base64')}`;
+    expect(zstdBomb.length).toBeLessThan(20_000);
+    expect(unpack(zstdBomb, 1024 * 1024)).toBeNull();
+    expect(decodeWhole(zstdBomb, POLL_TIMINGS.keptUnpackedCapBytes)).toBeNull();
   });
 
   it('an entry over its cap keeps its newest records instead of being dropped whole', () => {
@@ -213,6 +226,54 @@ describe('the kept entry', () => {
     const ids = now?.kept.batches.flatMap((b) => b.e.map(([, id]) => id));
     expect(ids).toContain('sub_p3');
     expect(ids).not.toContain('sub_p2');
+  });
+
+  it('once every key of the tail is taken, a poll adds a part to the last piece without packing it again', async () => {
+    const { cache, store } = keptStoreOn();
+    const first = kept(2_000, noisy);
+    await store.write(first, first.batches, null);
+    const batch = (poll: number) => ({
+      f: NOW - 10 * MINUTE + poll,
+      b: 100,
+      e: [
+        [NOW - 9 * MINUTE + poll, `sub_p${poll}`, record(poll)] as [number, string, Record<string, unknown>],
+      ],
+    });
+    const settledAt = (poll: number) => ({ ms: NOW - 5 * MINUTE + poll, id: '' });
+    const lastKey = `:kept:tail${POLL_TIMINGS.keptTailPieces - 1}`;
+    const stored = () => {
+      const key = cache.keys().find((k) => k.endsWith(lastKey));
+      return key ? ((cache.peek(key) as { v: string }).v ?? '') : '';
+    };
+    let read = await store.read(NOW);
+    const values: string[] = [];
+    for (let poll = 1; poll <= POLL_TIMINGS.keptTailPieces + 3; poll += 1) {
+      const next = { ...read!.kept, settled: settledAt(poll), batches: [...read!.kept.batches, batch(poll)] };
+      await store.write(next, [batch(poll)], read);
+      read = await store.read(NOW);
+      values.push(stored());
+      expect(read?.kept.settled).toEqual(settledAt(poll));
+      expect(read?.kept.batches.flatMap((b) => b.e.map(([, id]) => id))).toContain(`sub_p${poll}`);
+    }
+    // The last key's value grows by a part each poll: what it held is kept as it was, not packed again.
+    const last = values.slice(POLL_TIMINGS.keptTailPieces - 1);
+    for (let i = 1; i < last.length; i += 1) {
+      expect(last[i]!.startsWith(`${last[i - 1]},`)).toBe(true);
+      expect(last[i]!.split(',')).toHaveLength(i + 1);
+    }
+    // A part that does not continue the chain ends the entry there: what follows is read again.
+    const key = cache.keys().find((k) => k.endsWith(lastKey))!;
+    const parts = stored().split(',');
+    cache.poke(key, {
+      ...(cache.peek(key) as object),
+      v: [parts[0], 'zs1:spoilt', ...parts.slice(1)].join(','),
+    });
+    const cut = await store.read(NOW);
+    const ids = cut?.kept.batches.flatMap((b) => b.e.map(([, id]) => id));
+    const firstOfLast = POLL_TIMINGS.keptTailPieces;
+    expect(ids).toContain(`sub_p${firstOfLast}`);
+    expect(ids).not.toContain(`sub_p${firstOfLast + 1}`);
+    expect(cut?.kept.settled).toEqual(settledAt(firstOfLast));
   });
 
   it('a tail written after another whole entry is ignored (concurrent polls)', async () => {
