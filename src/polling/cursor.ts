@@ -238,12 +238,11 @@ export const closePoll = async <R>(poll: SincePoll, selection: PollSelection<R>)
   const { checkpoint, base, offset, kept } = selection;
   const { state, timings } = poll;
   const spilled = kept
-    ? await keptStore(poll.cache, poll.key, timings).write(
-        kept.next,
-        kept.added,
-        poll.keptRead,
-        kept.restamped,
-      )
+    ? await keptStore(poll.cache, poll.key, timings).write(kept.next, kept.added, poll.keptRead, {
+        restamped: kept.restamped,
+        // While shares are owed, the recent kept records take less of an answer (a backlog drains faster).
+        owing: poll.owedIndex.shares.length > 0,
+      })
     : [];
   const owedIndex = await closeOwed(poll, selection.owed, spilled);
   await writeState(poll, (fresh) => {

@@ -1,12 +1,14 @@
 /**
  * The records a stream keeps in the cache (see the "kept" part of cursor.ts's comment): what its polls
  * returned during the last `keptMs`, in batches by the time a poll first returned them, with the two
- * positions that say what the entry covers. Stored compressed (brotli, base64) in parts:
+ * positions that say what the entry covers. Stored packed (`pack`: zstd, or brotli where the runtime lacks
+ * it; base64) in parts:
  *
  * - the whole entry (`:kept`), written now and then, and
  * - the tail, the batches added since, in up to `keptTailPieces` pieces (`:kept:tail`, `:kept:tail1`, …),
  *   each with the settled position it continues and the one it reaches: a steady poll writes its own batch
- *   as a new piece, or, once every key is taken, the last piece again with its batch added. Once the tail
+ *   as a new piece, or, once every key is taken, adds it to the last piece as a part of its own (the parts
+ *   there are kept as they were, never packed again; a part that does not continue the chain ends it). Once the tail
  *   would be larger than √(3 × the whole × a batch), in packed bytes (`tailPays`), the poll writes the whole
  *   entry again (a new generation; pieces of another generation are ignored).
  *
@@ -265,9 +267,16 @@ export const shedAfter = (
   (shed ?? []).flatMap(([ms, id]) => (comparePositions({ ms, id }, settled) > 0 ? [[ms, id]] : []));
 
 /**
+ * What the kept records some Zap may lack may add to an answer: a quarter, an eighth while owed shares are
+ * `owing` (see `keptRecentOwingBytes`).
+ */
+const recentCapOf = (timings: PollTimings, owing: boolean): number =>
+  owing ? timings.keptRecentOwingBytes : timings.keptRecentBytes;
+
+/**
  * The whole entry packed within the caps, and the records it let go of that are still owed (`spilled`: to
  * be kept as owed shares). First, when the records some Zap on time may lack (`isRecent`) add more than
- * `keptRecentBytes` to an answer, the oldest of them leave it. Then, when it is over (in packed or unpacked
+ * `recentCapOf` to an answer, the oldest of them leave it. Then, when it is over (in packed or unpacked
  * bytes), records leave it (the share that fits, measured, until it fits): first
  * those every Zap polling on time has had (returned more than `holdMs` before `now`, not waiting for a rush
  * to drain), oldest first, then the oldest of the others, which are spilled. The entry stays usable
@@ -279,6 +288,7 @@ export const packWithin = <R>(
   whole: Kept<R> & { g: string },
   timings: PollTimings,
   now: number,
+  owing = false,
 ): { packed: string; spilled: Array<KeptEntry<R>> } => {
   let batches = whole.batches;
   let shed = shedAfter(whole.shed, whole.settled);
@@ -294,11 +304,12 @@ export const packWithin = <R>(
   };
   const weight = (pick: (batch: KeptBatch<R>) => boolean = () => true) =>
     batches.reduce((sum, batch) => sum + (pick(batch) ? batch.e.reduce((n, e) => n + weigh(e), 0) : 0), 0);
-  // The records some Zap may lack fit in `keptRecentBytes`; the oldest others become owed shares.
+  // The records some Zap may lack fit in their cap; the oldest others become owed shares.
   const recent = recentBytes(batches, now, timings);
-  if (recent > timings.keptRecentBytes) {
+  const cap = recentCapOf(timings, owing);
+  if (recent > cap) {
     const owed = (batch: KeptBatch<R>) => !spare(batch);
-    cut(weight(owed) * (1 - (timings.keptRecentBytes / recent) * 0.95), owed);
+    cut(weight(owed) * (1 - (cap / recent) * 0.95), owed);
   }
   for (;;) {
     const value = {
@@ -450,15 +461,17 @@ export const keptStore = (cache: AccountCache, key: string, timings: PollTimings
      * Writes what a poll adds (`added`, the entry now covering up to `next.settled`): a piece of the tail
      * while the tail stays small next to the whole it follows (`previous`), else the whole entry, a new
      * generation (always when the poll `restamped` batches that were waiting), and clears the old pieces.
+     * `owing`: the stream owes shares, so the recent records' cap is the smaller one (`recentCapOf`).
      */
     write: async <R>(
       next: Kept<R>,
       added: Array<KeptBatch<R>>,
       previous: KeptRead | null,
-      restamped = false,
+      how: { restamped?: boolean; owing?: boolean } = {},
     ): Promise<Array<KeptEntry<R>>> => {
+      const { restamped = false, owing = false } = how;
       const latest = next.batches.reduce((at, batch) => Math.max(at, batch.f), 0);
-      const within = recentBytes(next.batches, latest, timings) <= timings.keptRecentBytes;
+      const within = recentBytes(next.batches, latest, timings) <= recentCapOf(timings, owing);
       const piece =
         previous && !restamped && within
           ? nextPiece(previous, next.settled, added, timings.keptTailPieces)
@@ -468,7 +481,7 @@ export const keptStore = (cache: AccountCache, key: string, timings: PollTimings
         return [];
       }
       const now = next.batches.reduce((latest, batch) => Math.max(latest, batch.f), 0);
-      const { packed, spilled } = packWithin({ ...next, g: randomUUID().slice(0, 8) }, timings, now);
+      const { packed, spilled } = packWithin({ ...next, g: randomUUID().slice(0, 8) }, timings, now, owing);
       await whole.write(packed);
       // The pieces of the old generation are of no use now: cleared, later polls do not read them.
       await Promise.all((previous?.held ?? []).map((i) => tail[i]?.clear()));

@@ -110,6 +110,12 @@ export type PollTimings = Readonly<
      * become owed shares, which take turns with the rest of the answer (a rush drains faster in them).
      */
     keptRecentBytes: number;
+    /**
+     * The same while owed shares are waiting (an eighth): the kept records hold their place for `holdMs`,
+     * a share for its turn only, so a backlog drains faster in shares. Steady polling owes none and keeps
+     * its quarter (no shares written).
+     */
+    keptRecentOwingBytes: number;
     /** An owed share is returned by every poll for this long (a Zap's interval and the jitter) before it is done. */
     owedTurnMs: number;
     /** The records of one owed share, in answer bytes (about): several fit in an answer. */
@@ -150,6 +156,7 @@ export const pollTimings = (overrides: Partial<PollFacts> = {}): PollTimings => 
     keptCapBytes: f.cacheValueBytes,
     keptUnpackedCapBytes: 64 * MIB,
     keptRecentBytes: Math.floor((f.answerLimitBytes - f.answerMarginBytes) / 4),
+    keptRecentOwingBytes: Math.floor((f.answerLimitBytes - f.answerMarginBytes) / 8),
     owedTurnMs: f.longestIntervalMs + f.jitterMs,
     owedShareBytes: Math.floor((f.answerLimitBytes - f.answerMarginBytes) / 16),
     owedTtlSeconds: (2 * f.lookbackDayMs) / SECOND,

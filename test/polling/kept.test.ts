@@ -152,6 +152,29 @@ describe('the kept entry', () => {
     expect(spareIds).toEqual(all.slice(all.length - spareIds.length));
   });
 
+  it('while shares are owed, the records some Zap may lack keep an eighth of an answer, not a quarter', () => {
+    const timings = POLL_TIMINGS;
+    // Records returned 10 minutes ago (within the hold), measured at 1.5 eighths of an answer.
+    const count = 1_000;
+    const entry = { g: 'g1', ...kept(count) };
+    const batch = entry.batches[0]!;
+    batch.b = Math.floor(timings.keptRecentOwingBytes * 1.5);
+    const per = batch.b / count;
+    for (const e of batch.e) e.push(per);
+    const steady = packWithin(entry, timings, NOW, false);
+    expect(steady.spilled).toHaveLength(0);
+    const owing = packWithin(entry, timings, NOW, true);
+    // The oldest leave for owed shares; what stays fits in the eighth.
+    expect(owing.spilled.length).toBeGreaterThan(count / 4);
+    const back = decodeWhole(owing.packed, timings.keptUnpackedCapBytes)!;
+    const left = back.batches.flatMap((b) => b.e);
+    expect(left.length + owing.spilled.length).toBe(count);
+    expect(left.length * per).toBeLessThanOrEqual(timings.keptRecentOwingBytes);
+    expect(owing.spilled.map(([, id]) => id)).toEqual(
+      batch.e.slice(0, owing.spilled.length).map(([, id]) => id),
+    );
+  });
+
   it('a steady poll writes a small tail; the whole entry is written again once the tail has grown', async () => {
     const { cache, store } = keptStoreOn();
     const first = kept(1_000, noisy);
