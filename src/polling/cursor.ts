@@ -240,8 +240,10 @@ export const closePoll = async <R>(poll: SincePoll, selection: PollSelection<R>)
   const spilled = kept
     ? await keptStore(poll.cache, poll.key, timings).write(kept.next, kept.added, poll.keptRead, {
         restamped: kept.restamped,
-        // While shares are owed, the recent kept records take less of an answer (a backlog drains faster).
-        owing: poll.owedIndex.shares.length > 0,
+        // While a backlog is owed (shares over a quarter of an answer), the recent kept records take less
+        // of an answer, so that it drains faster. Not for a few shares: steady polling would spill its
+        // own records into shares (more writes) instead of keeping them for the Zaps Zapier holds.
+        owing: poll.owedIndex.shares.reduce((sum, ref) => sum + ref.b, 0) > timings.keptRecentBytes,
       })
     : [];
   const owedIndex = await closeOwed(poll, selection.owed, spilled);

@@ -212,17 +212,18 @@ export class PollWindow<R extends { createdAt: string }> {
     const total = chosen.reduce((sum, { batch }) => sum + batch.b, 0);
     const n = slicesOf(total, left);
     const slice = Math.floor(this.poll.started / this.poll.timings.holdMs) % n;
-    const first = n === 1 ? all : all.filter((entry) => hashOf(entry.id) % n === slice);
+    // One slice: every record in order, once (no second pass, nothing to tell apart).
+    const first = n === 1 ? [] : all.filter((entry) => hashOf(entry.id) % n === slice);
     const out: Entry<R>[] = [];
     const taken = new Set<string>();
     let room = left;
-    for (const entry of [...first, ...all]) {
+    for (const entry of first.length ? [...first, ...all] : all) {
       if (taken.has(entry.id)) continue;
       // Sized when the poll that returned it first kept it: only records an older version kept are sized.
       if (!entry.bytes) entry.bytes = this.sizeOf(entry.record) + 1;
       if (entry.bytes > room) break;
       room -= entry.bytes;
-      taken.add(entry.id);
+      if (first.length) taken.add(entry.id);
       out.push(entry);
     }
     return out;
