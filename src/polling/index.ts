@@ -46,9 +46,9 @@
  *    read; records stream by and only what the answer can carry is held.
  * 5. Answer, within the budget, in this order: the records no poll returned yet (oldest first: a backlog
  *    drains in order); the kept records some Zap on time may lack (returned within the hold, or in a rush
- *    not drained yet), up to a quarter of an answer, an eighth while shares are owed (they hold their place
- *    for the hold, a share for its turn only: a backlog drains faster in shares); the owed shares of their
- *    turn, each whole; the older kept records (for a Zap Zapier held).
+ *    not drained yet), up to a quarter of an answer, an eighth while shares of over a quarter are owed
+ *    (they hold their place for the hold, a share for its turn only: a backlog drains faster in shares);
+ *    the owed shares of their turn, each whole; the older kept records (for a Zap Zapier held).
  * 6. Close (cursor.ts): add a checkpoint; write the kept entry (a piece of its tail, or the whole now and
  *    then). What the kept entry lets go of while some Zap may still lack it (over that part of an answer,
  *    or over its 1 MB cap) becomes owed shares. A share is returned whole by every poll until polls did so
@@ -67,8 +67,8 @@
  * - a failed poll leaves a floor, and the shares of its turn start their turns again;
  * - failing cache calls read as lost keys, and a failed write leaves the older value, true on its own.
  *
- * Every figure here (50 minutes, 150, 80, 20, a quarter, an eighth, the caps) is computed in timings.ts from a few
- * facts about Zapier and the service; the other files of the room name them, never repeat them.
+ * Every figure here (50 minutes, 150, 80, 20, a quarter, an eighth, the caps) is computed in timings.ts from
+ * a few facts about Zapier and the service; the other files of the room name them, never repeat them.
  */
 import type { Bundle, ZObject } from 'zapier-platform-core';
 import { type Clock, accountCache, oneAtATime, systemClock } from '../memory';

@@ -1,8 +1,7 @@
 /**
  * The records a stream keeps in the cache (see the "kept" part of cursor.ts's comment): what its polls
  * returned during the last `keptMs`, in batches by the time a poll first returned them, with the two
- * positions that say what the entry covers. Stored packed (`pack`: zstd, or brotli where the runtime lacks
- * it; base64) in parts:
+ * positions that say what the entry covers. Stored compressed (brotli, base64) in parts:
  *
  * - the whole entry (`:kept`), written now and then, and
  * - the tail, the batches added since, in up to `keptTailPieces` pieces (`:kept:tail`, `:kept:tail1`, …),
@@ -129,30 +128,14 @@ const TailSchema = z.strictObject({
   batches: z.array(BatchSchema),
 });
 
-/**
- * The codec of every packed value (the kept entry, its tail, owed shares): JSON text, compressed, in
- * base64, behind a prefix naming the compression. Zstandard (level 3) where the runtime has it (Node 22.15
- * and later): about brotli's size at quality 5, packed four times and unpacked nearly twice as fast.
- * Brotli elsewhere; either is read.
- */
-const BROTLI = 'br1:';
-const ZSTD = 'zs1:';
+const PREFIX = 'br1:';
 /** Brotli's quality 5: within a few percent of its best size at a tenth of the time. */
 const QUALITY = 5;
 /** A 256 KiB window: records repeat their neighbours' words, not the whole entry's; a small window keeps memory low. */
 const WINDOW_BITS = 18;
-const ZSTD_LEVEL = 3;
-const hasZstd = typeof zlib.zstdCompressSync === 'function' && typeof zlib.zstdDecompressSync === 'function';
 
 /** `json` (a value's JSON text) packed. */
 const packJson = (json: Buffer): string => {
-  if (hasZstd) {
-    const params = {
-      [zlib.constants.ZSTD_c_compressionLevel]: ZSTD_LEVEL,
-      [zlib.constants.ZSTD_c_windowLog]: WINDOW_BITS,
-    };
-    return ZSTD + zlib.zstdCompressSync(json, { params }).toString('base64');
-  }
   const packed = zlib.brotliCompressSync(json, {
     params: {
       [zlib.constants.BROTLI_PARAM_QUALITY]: QUALITY,
@@ -160,21 +143,17 @@ const packJson = (json: Buffer): string => {
       [zlib.constants.BROTLI_PARAM_SIZE_HINT]: json.length,
     },
   });
-  return BROTLI + packed.toString('base64');
+  return PREFIX + packed.toString('base64');
 };
 
 export const pack = (value: unknown): string => packJson(Buffer.from(JSON.stringify(value)));
 
 /** The packed value, or `null` when it is not one or unpacks to more than `capBytes` (never unpacked past it). */
 export const unpack = (value: unknown, capBytes: number): unknown => {
-  if (typeof value !== 'string') return null;
-  const zstd = value.startsWith(ZSTD);
-  if (!zstd && !value.startsWith(BROTLI)) return null;
+  if (typeof value !== 'string' || !value.startsWith(PREFIX)) return null;
   try {
-    const packed = Buffer.from(value.slice(BROTLI.length), 'base64');
-    const options = { maxOutputLength: capBytes };
-    if (zstd) return hasZstd ? JSON.parse(zlib.zstdDecompressSync(packed, options).toString()) : null;
-    return JSON.parse(zlib.brotliDecompressSync(packed, options).toString());
+    const packed = Buffer.from(value.slice(PREFIX.length), 'base64');
+    return JSON.parse(zlib.brotliDecompressSync(packed, { maxOutputLength: capBytes }).toString());
   } catch {
     return null;
   }
@@ -267,7 +246,7 @@ export const shedAfter = (
   (shed ?? []).flatMap(([ms, id]) => (comparePositions({ ms, id }, settled) > 0 ? [[ms, id]] : []));
 
 /**
- * What the kept records some Zap may lack may add to an answer: a quarter, an eighth while owed shares are
+ * What the kept records some Zap may lack may add to an answer: a quarter, an eighth while a backlog is
  * `owing` (see `keptRecentOwingBytes`).
  */
 const recentCapOf = (timings: PollTimings, owing: boolean): number =>
@@ -461,7 +440,7 @@ export const keptStore = (cache: AccountCache, key: string, timings: PollTimings
      * Writes what a poll adds (`added`, the entry now covering up to `next.settled`): a piece of the tail
      * while the tail stays small next to the whole it follows (`previous`), else the whole entry, a new
      * generation (always when the poll `restamped` batches that were waiting), and clears the old pieces.
-     * `owing`: the stream owes shares, so the recent records' cap is the smaller one (`recentCapOf`).
+     * `owing`: the stream owes a backlog, so the recent records' cap is the smaller one (`recentCapOf`).
      */
     write: async <R>(
       next: Kept<R>,

@@ -111,9 +111,9 @@ export type PollTimings = Readonly<
      */
     keptRecentBytes: number;
     /**
-     * The same while owed shares are waiting (an eighth): the kept records hold their place for `holdMs`,
-     * a share for its turn only, so a backlog drains faster in shares. Steady polling owes none and keeps
-     * its quarter (no shares written).
+     * The same while a backlog is owed (shares of more than `keptRecentBytes`): an eighth. The kept records
+     * hold their place for `holdMs`, a share for its turn only, so a backlog drains faster in shares.
+     * Steady polling owes none and keeps its quarter (its records stay kept for held Zaps).
      */
     keptRecentOwingBytes: number;
     /** An owed share is returned by every poll for this long (a Zap's interval and the jitter) before it is done. */

@@ -29,9 +29,10 @@ describe('after a rush larger than the kept entry’s cap', () => {
   it('polls read only what came after the kept entry, not their window again', async () => {
     const played = await playedOnce(tenKb);
     expect(played.lost).toBe(0);
-    // The entry grew to a good part of its cap (the rush is about 20 MB; what some Zap may lack beyond a
-    // quarter of an answer became owed shares) and was kept, its newest records within it.
-    expect(played.largestKept).toBeGreaterThan(0.4 * POLL_TIMINGS.keptCapBytes);
+    // The entry grew to a good part of its cap (the rush is about 20 MB; what some Zap may lack beyond an
+    // eighth of an answer, while a backlog is owed, became owed shares) and was kept, its newest records
+    // within it.
+    expect(played.largestKept).toBeGreaterThan(0.25 * POLL_TIMINGS.keptCapBytes);
     expect(played.largestKept).toBeLessThanOrEqual(POLL_TIMINGS.keptCapBytes + 2);
     // Once drained, each poll reads what became visible since the previous one and the few minutes before
     // (late visibility): at most 3 times those bytes, where reading the window again would be the rush.

@@ -48,10 +48,11 @@ describe('three Zaps of one stream (1, 2 and 15 minutes) through a rush, scaled 
     const largest = Math.max(...played.polls.map((poll) => poll.answer));
     expect(largest).toBeLessThan(timings.answerLimitBytes);
     // The rush was more than an answer and more than the kept entry holds: it grew to a good part of its
-    // cap (what some Zap may lack beyond a quarter of an answer became owed shares).
+    // cap (what some Zap may lack beyond an eighth of an answer, while a backlog is owed, became owed
+    // shares).
     expect(
       played.polls.filter((poll) => poll.answer > 0.8 * timings.answerLimitBytes).length,
     ).toBeGreaterThan(2);
-    expect(played.largestKept).toBeGreaterThan(0.4 * timings.keptCapBytes);
+    expect(played.largestKept).toBeGreaterThan(0.3 * timings.keptCapBytes);
   });
 });
