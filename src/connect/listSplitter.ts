@@ -26,6 +26,7 @@
  */
 import { DIALECT, pathOf } from './dialect';
 import { MAX_JSON_DEPTH, parseJsonPruned, parseJsonSafely } from './json';
+import { type MentionTest, mentionTest } from './mentions';
 
 export type ListReadErrorKind =
   /** The body is not JSON at all (an HTML page, plain text). */
@@ -66,6 +67,8 @@ export interface EnvelopeSummary {
   bytes: number;
   /** `"__proto__"` keys dropped from the records (only own fields are read; see `json.ts`). */
   droppedKeys: number;
+  /** Elements of `data` read past unparsed because they could not hold the `mentions` (not handed out). */
+  unread: number;
 }
 
 export interface SplitterOptions {
@@ -95,6 +98,12 @@ export interface SplitterOptions {
    * counted, never held (`cutListTail` says how many were left out). Default: no cut.
    */
   maxListEntries?: number;
+  /**
+   * Values a record must hold to be of use (the email a lookup looks for), each somewhere in its text, ASCII
+   * case aside (`mentions.ts`). A record whose bytes cannot hold them is read past without being decoded,
+   * parsed or handed out (counted in `unread`). Default: every record is handed out.
+   */
+  mentions?: readonly string[];
 }
 
 /** A list cut while it was read ends with the entry `"\u0000<entries left out>\u0000"`. */
@@ -233,6 +242,8 @@ export class EnvelopeSplitter {
   private readonly keepsSmall: boolean;
   private readonly maxStringBytes: number;
   private readonly maxListEntries: number;
+  private readonly mentions: MentionTest | null;
+  private unread = 0;
   /** Per open list or object of the record being read (by depth): a list's commas so far, -1 an object. */
   private commas: number[] = [];
   /** The depth of the list whose further entries are being read past, 0 when none. */
@@ -288,6 +299,7 @@ export class EnvelopeSplitter {
     this.keepsSmall = options.members === 'small';
     this.maxStringBytes = options.maxStringBytes ?? Infinity;
     this.maxListEntries = options.maxListEntries ?? Infinity;
+    this.mentions = mentionTest(options.mentions);
   }
 
   /** Reads the next bytes of the body; throws `ListReadError` (or what the callback throws). */
@@ -487,6 +499,11 @@ export class EnvelopeSplitter {
       this.endCapture();
       const oversize = { bytes: chunkStart + end - this.elementStart, head: this.oversizeHead };
       this.onElement(undefined, this.records++, [], oversize);
+    } else if (this.mentions !== null && !this.mentions(this.capturedBytes(chunk, end))) {
+      // It cannot be a record looked for: read past, neither decoded nor parsed.
+      this.endCapture();
+      this.records++;
+      this.unread++;
     } else if (this.deepest > this.maxDepth) {
       const pruned = this.parseCapturedPruned(chunk, end, chunkStart);
       this.onElement(pruned.value, this.records++, pruned.pruned);
@@ -566,6 +583,7 @@ export class EnvelopeSplitter {
       records: this.records,
       bytes: this.bytes,
       droppedKeys: this.droppedKeys,
+      unread: this.unread,
     };
   }
 
@@ -581,6 +599,7 @@ export class EnvelopeSplitter {
       records: this.records,
       bytes: this.bytes,
       droppedKeys: this.droppedKeys,
+      unread: this.unread,
     };
   }
 
@@ -829,6 +848,13 @@ export class EnvelopeSplitter {
     this.pieceBytes += tail.length;
     this.captureStart = i;
     this.skipDepth = 0;
+  }
+
+  /** The captured bytes, which end just before `end` in `chunk` (a view when in one piece); the capture goes on. */
+  private capturedBytes(chunk: Uint8Array, end: number): Buffer {
+    const start = this.captureStart;
+    if (this.pieces.length === 0) return Buffer.from(chunk.buffer, chunk.byteOffset + start, end - start);
+    return Buffer.concat([...this.pieces, chunk.subarray(start, end)]);
   }
 
   /** The captured text, which ends just before `end` in `chunk`; ends the capture. */

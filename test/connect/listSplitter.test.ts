@@ -142,6 +142,7 @@ describe('splitting', () => {
       records: 1,
       bytes: Buffer.byteLength('{"data":[{"name":"Zoë"}]}'),
       droppedKeys: 0,
+      unread: 0,
     });
   });
 
