@@ -16,13 +16,16 @@
  *   envelope's grammar by the state machine here, so a body is accepted only if it is valid JSON, and
  *   then the records are exactly those `JSON.parse` of the whole body would give. The exceptions are what
  *   is read past unheld (an envelope member other than the paging, a part of a record nested too deeply, a
- *   record too large): their strings and brackets are followed, their syntax is not checked further.
+ *   record too large, a record that cannot hold the `mentions`): their strings and brackets are followed, their syntax is not checked further.
  * - A body that ends before the envelope is closed is an error (`truncated`), never a shorter list.
  * - Each record's nesting is counted as it is scanned. A record nested deeper than `MAX_JSON_DEPTH` is read
  *   member by member (`parseJsonPruned`): what is too deep is left out and named, for the odd-record rule
  *   to log, and the rest of the record and of the list is read as usual. No nesting can overflow the stack.
  * - A record larger than `maxElementBytes` is read past without being held (only its first bytes are kept,
  *   to name it) and handed out as `Oversize`, for the odd-record rule to skip with a log line.
+ * - With `mentions` (a lookup's email), a record whose bytes cannot hold them (`mentions.ts`) is read past
+ *   by its structure only, neither decoded nor parsed nor handed out: most of a whole event read to find
+ *   one person costs only the scan of its bytes.
  */
 import { DIALECT, pathOf } from './dialect';
 import { MAX_JSON_DEPTH, parseJsonPruned, parseJsonSafely } from './json';

@@ -272,6 +272,7 @@ it('with the email a lookup looks for, checks and logs only the records that may
     plain(0),
     plain(1, { createdAt: undefined }),
     plain(2, { email: ' PERSON.7@example.com', approvedAt: '' }),
+    // Escapes (`\\"`, `\\\\`) of characters the email does not have: still read past.
     registration(3),
     plain(4, { answers: [{ key: 'notes', value: 'x'.repeat(20_000) }] }),
     plain(5, { email: 'person.7@example.com', createdAt: 'soon' }),
@@ -286,9 +287,8 @@ it('with the email a lookup looks for, checks and logs only the records that may
     { maxElementBytes: 10_000, mentions: ['person.7@example.com'] },
   );
   for (let at = 0; at < body.length; at += 1000) reader.write(body.subarray(at, at + 1000));
-  expect(reader.end()).toMatchObject({ items: 6, kept: 2 });
-  // Item 3 holds escapes, so it is read in full: it is kept, though it is not the one looked for.
-  expect(seen).toEqual(['sub_000002', 'sub_000003']);
+  expect(reader.end()).toMatchObject({ items: 6, kept: 1 });
+  expect(seen).toEqual(['sub_000002']);
   // No line for item 2 (no createdAt), which cannot hold the email; every bound and odd field still says so.
   expect(lines).toEqual([
     expect.stringMatching(/registration "sub_000002" kept without approvedAt/),

@@ -35,10 +35,15 @@ it('keeps a record holding the value in any ASCII case, and drops one that canno
   expect(test(bytes({ email: 'bob@example.com', note: 'ada@example' }))).toBe(false);
   expect(test(bytes({ email: 'ada@example.co' }))).toBe(false);
   expect(test(bytes({}))).toBe(false);
-  // An escape anywhere, or the Kelvin sign, and the record is kept for the full reading.
+  // An escape of a character of the value, a broken escape or the Kelvin sign: kept for the full reading.
   expect(test(Buffer.from('{"email":"ada\\u0040example.com"}'))).toBe(true);
-  expect(test(Buffer.from('{"email":"bob@example.com","note":"a \\"quote\\""}'))).toBe(true);
+  expect(test(Buffer.from('{"email":"\\u0041da@example.com"}'))).toBe(true);
+  expect(test(Buffer.from('{"email":"bob@example.com","note":"\\u00"}'))).toBe(true);
+  expect(test(Buffer.from('{"email":"bob@example.com","note":"\\q"}'))).toBe(true);
   expect(test(bytes({ email: 'bob@example.com', note: '\u212a' }))).toBe(true);
+  // Other escapes cannot be part of it: the record is still read past.
+  expect(test(Buffer.from('{"email":"bob@example.com","note":"a \\"quote\\" \\\\ \\/ \\n"}'))).toBe(false);
+  expect(test(Buffer.from('{"email":"bob@example.com","name":"Ren\\u00e9e \\ud83d\\ude00"}'))).toBe(false);
 });
 
 it('finds a value made of letters only, in either case, at any place', () => {
