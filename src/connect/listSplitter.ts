@@ -16,7 +16,8 @@
  *   envelope's grammar by the state machine here, so a body is accepted only if it is valid JSON, and
  *   then the records are exactly those `JSON.parse` of the whole body would give. The exceptions are what
  *   is read past unheld (an envelope member other than the paging, a part of a record nested too deeply, a
- *   record too large, a record that cannot hold the `mentions`): their strings and brackets are followed, their syntax is not checked further.
+ *   record too large, a record that cannot hold the `mentions`): their strings and brackets are followed,
+ *   their syntax is not checked further.
  * - A body that ends before the envelope is closed is an error (`truncated`), never a shorter list.
  * - Each record's nesting is counted as it is scanned. A record nested deeper than `MAX_JSON_DEPTH` is read
  *   member by member (`parseJsonPruned`): what is too deep is left out and named, for the odd-record rule
