@@ -2,7 +2,8 @@
 // whole day) of registrations, against the sandbox seeded with one event of each size. Each operation runs
 // alone in a fresh Node process on the compiled app (scripts/bench-scale-child.cjs), and so does a bare
 // download of the same answer plus one `JSON.parse` of it. Prints, per size and operation: wall time (and its
-// ratio to the bare read), bytes read (counted by a proxy in front of the sandbox) and the peak RSS of the
+// ratio to the bare read), the CPU time of the operation's process (and its ratio: steadier than wall time
+// on a busy machine, and without the sandbox's own work), bytes read (counted by a proxy in front of the sandbox) and the peak RSS of the
 // process. Targets: peak RSS at most 256 MB, wall time at most 2× the bare read.
 // Then the attendee lookup (the attendee fields of an order item), by bytes read as a ratio of the bare read:
 // a registration made just before its order, one from the middle of the event ordered now, 100 orders spread
@@ -180,6 +181,8 @@ const attendeeOrders = async (baseUrl: string, eventId: string, size: number, mi
 
 interface Figures {
   ms: number;
+  /** CPU time of the child process during the operation (the sandbox's own work is not counted). */
+  cpuMs: number;
   items: number;
   rssBefore: number;
   peakRss: number;
@@ -244,7 +247,7 @@ const main = async () => {
 
       const bare = await measure('bare');
       const line = (name: string, f: Figures, ratio: string, verdict: string) =>
-        `| ${size.toLocaleString('en-US')} | ${name} | ${seconds(f.ms)} | ${ratio} | ${mb(f.bytes)} | ${mb(f.peakRss)} | ${f.items.toLocaleString('en-US')} | ${verdict} |`;
+        `| ${size.toLocaleString('en-US')} | ${name} | ${seconds(f.ms)} | ${ratio} | ${seconds(f.cpuMs)} | ${(f.cpuMs / bare.cpuMs).toFixed(2)}× | ${mb(f.bytes)} | ${mb(f.peakRss)} | ${f.items.toLocaleString('en-US')} | ${verdict} |`;
       const bareLine = line('Bare download + JSON.parse', bare, '1.00×', '(reference)');
       console.log(bareLine);
       rows.push(bareLine);
@@ -281,8 +284,10 @@ const main = async () => {
   console.log('|---|---|---|---|---|---|---|');
   for (const row of attendeeRows) console.log(row);
 
-  console.log('\n| Registrations | Operation | Wall time | × bare | Read | Peak RSS | Items | Targets |');
-  console.log('|---|---|---|---|---|---|---|---|');
+  console.log(
+    '\n| Registrations | Operation | Wall time | × bare | CPU time | CPU × bare | Read | Peak RSS | Items | Targets |',
+  );
+  console.log('|---|---|---|---|---|---|---|---|---|---|');
   for (const row of rows) console.log(row);
   console.log(
     `\nTargets: peak RSS at most 256 MB for every operation at every size, wall time at most 2× the bare download and JSON.parse of the same answer: ${allMet ? 'all met' : 'NOT all met'}.`,
