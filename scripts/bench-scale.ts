@@ -1,10 +1,11 @@
-// `npm run bench:scale [-- --sizes 20000,100000,200000] [--attendee-only] [--only find-registration,find-order]`: the five operations that read a whole event (or a
-// whole day) of registrations, against the sandbox seeded with one event of each size. Each operation runs
-// alone in a fresh Node process on the compiled app (scripts/bench-scale-child.cjs), and so does a bare
-// download of the same answer plus one `JSON.parse` of it. Prints, per size and operation: wall time (and its
-// ratio to the bare read), the CPU time of the operation's process (and its ratio: steadier than wall time
-// on a busy machine, and without the sandbox's own work), bytes read (counted by a proxy in front of the sandbox) and the peak RSS of the
-// process. Targets: peak RSS at most 256 MB, wall time at most 2× the bare read.
+// `npm run bench:scale [-- --sizes 20000,100000,200000] [--attendee-only] [--only find-registration,…]`: the
+// five operations that read a whole event (or a whole day) of registrations, against the sandbox seeded with
+// one event of each size. Each operation runs alone in a fresh Node process on the compiled app
+// (scripts/bench-scale-child.cjs), and so does a bare download of the same answer plus one `JSON.parse` of
+// it. Prints, per size and operation: wall time (and its ratio to the bare read), the CPU time of the
+// operation's process (and its ratio: steadier than wall time on a busy machine, and without the sandbox's
+// own work), bytes read (counted by a proxy in front of the sandbox) and the peak RSS of the process.
+// Targets: peak RSS at most 256 MB, wall time at most 2× the bare read.
 // Then the attendee lookup (the attendee fields of an order item), by bytes read as a ratio of the bare read:
 // a registration made just before its order, one from the middle of the event ordered now, 100 orders spread
 // over the event looked up at once (one pass), and the number of lookups when the six attendee fields of an
