@@ -26,7 +26,8 @@
  *   to name it) and handed out as `Oversize`, for the odd-record rule to skip with a log line.
  * - With `mentions` (a lookup's email), a record whose bytes cannot hold them (`mentions.ts`) is read past
  *   by its structure only, neither decoded nor parsed nor handed out: most of a whole event read to find
- *   one person costs only the scan of its bytes.
+ *   one person costs only the scan of its bytes. A record too large or nested too deeply is still handed
+ *   out as above, so that its log line says what was left out.
  */
 import { DIALECT, pathOf } from './dialect';
 import { MAX_JSON_DEPTH, parseJsonPruned, parseJsonSafely } from './json';
@@ -503,14 +504,15 @@ export class EnvelopeSplitter {
       this.endCapture();
       const oversize = { bytes: chunkStart + end - this.elementStart, head: this.oversizeHead };
       this.onElement(undefined, this.records++, [], oversize);
+    } else if (this.deepest > this.maxDepth) {
+      // Read whatever the `mentions`, like a record too large: the odd-record rule names what was left out.
+      const pruned = this.parseCapturedPruned(chunk, end, chunkStart);
+      this.onElement(pruned.value, this.records++, pruned.pruned);
     } else if (this.mentions !== null && !this.mentions(this.capturedBytes(chunk, end))) {
       // It cannot be a record looked for: read past, neither decoded nor parsed.
       this.endCapture();
       this.records++;
       this.unread++;
-    } else if (this.deepest > this.maxDepth) {
-      const pruned = this.parseCapturedPruned(chunk, end, chunkStart);
-      this.onElement(pruned.value, this.records++, pruned.pruned);
     } else {
       const value = this.parseCaptured(chunk, end, chunkStart);
       this.onElement(value, this.records++, []);

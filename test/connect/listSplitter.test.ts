@@ -515,6 +515,14 @@ describe('reading past the records that cannot hold a value (a lookup by email)'
     );
   });
 
+  it('still hands out a record nested too deeply, for its log line, whatever it holds', () => {
+    const deep = `{"id":"sub_9","v":${'['.repeat(70)}1${']'.repeat(70)}}`;
+    const body = Buffer.from(`{"data":[${deep},${JSON.stringify(person(1, 'bob@example.com'))}]}`);
+    const read = readWith(body, ['ada@example.com'], 16);
+    expect(read.seen).toEqual([[0, { id: 'sub_9', v: [] }]]);
+    expect(read.summary).toMatchObject({ records: 2, unread: 1 });
+  });
+
   it('still hands out a record too large to read, and reads a bare list the same way', () => {
     const big = person(1, `ada@example.com ${'x'.repeat(3000)}`);
     const records = [person(0, 'bob@example.com'), big, person(2, 'ADA@example.com')];
