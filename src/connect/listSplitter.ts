@@ -856,7 +856,7 @@ export class EnvelopeSplitter {
     this.skipDepth = 0;
   }
 
-  /** The captured bytes, which end just before `end` in `chunk` (a view when in one piece); the capture goes on. */
+  /** The captured bytes, up to just before `end` in `chunk` (a view when in one piece); the capture goes on. */
   private capturedBytes(chunk: Uint8Array, end: number): Buffer {
     const start = this.captureStart;
     if (this.pieces.length === 0) return Buffer.from(chunk.buffer, chunk.byteOffset + start, end - start);

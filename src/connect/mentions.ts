@@ -7,8 +7,8 @@
  * - a record's texts are its bytes between quotes, but for its escapes (`\n`, `\u00e9`): a record with an
  *   escape that stands for a character of a value (`\u0040`, `\/`) is kept for the full reading; other
  *   escapes (accents written `\u00e9`, line breaks) cannot be part of it;
- * - the only character outside ASCII whose lower case is ASCII is the Kelvin sign (K, lower case `k`): a
- *   record holding it is kept too;
+ * - the only character outside ASCII whose lower case is ASCII is the Kelvin sign (U+212A, lower case
+ *   `k`): a record holding it is kept too;
  * - a value with a character outside ASCII is not looked for at all (every record is kept): its lower and
  *   upper cases are not a matter of bytes.
  * Field names and the dialect do not matter: only values are looked for, and the dialect never respells an
