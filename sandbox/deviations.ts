@@ -33,6 +33,10 @@ export const DEVIATIONS = {
   'since-seconds': '`since` is read to the second: its milliseconds are ignored (truncated)',
   'plain-errors': "every error answer is plain text (`404 Not Found`), not the contract's JSON body",
   'error-type': 'every error body is `{ "error": { "type": "not_found", "message" } }`, without `code`',
+  'flat-errors':
+    'every error body is the error object itself, `{ "code": "NOT_FOUND", "message" }`, without the `error` member around it',
+  'other-statuses':
+    'a not-found answers 403 instead of 404 (`OTHER_STATUSES`), a malformed request 422 instead of 400; the body carries the same code',
   'timestamped-signature':
     'deliveries are signed `X-Connect-Signature: t=<Unix time>,v1=<hex HMAC-SHA256 of "<t>.<body>">`',
   'no-date': 'answers carry no `Date` header',
@@ -144,6 +148,9 @@ export interface ListShape {
   close: string;
   record(json: object): unknown;
 }
+
+/** The status `other-statuses` answers a code with, where it differs from the contract's. */
+export const OTHER_STATUSES: Readonly<Record<string, number>> = { NOT_FOUND: 403, VALIDATION_ERROR: 422 };
 
 /** How an error answer is written: the contract's JSON body, plain text, or `{ error: { type, message } }`. */
 export type ErrorStyle = 'contract' | 'plain' | 'typed';
@@ -318,9 +325,20 @@ export class DeviationSet {
     return [`t=${t}`, ...secrets.map((s) => `v1=${hmac(s, `${t}.${body}`)}`)].join(',');
   }
 
-  /** A JSON error body as this sandbox writes it (the contract's, or `error-type`'s). */
-  errorBody(api: ApiError): { error: Record<string, unknown> } {
-    return this.errorStyle() === 'typed' ? typedErrorBody(api) : api.toBody();
+  /**
+   * A JSON error body as this sandbox writes it: the contract's, or `error-type`'s (`{ error: { type } }`);
+   * with `flat-errors`, the error object alone.
+   */
+  errorBody(api: ApiError): Record<string, unknown> {
+    const body = this.errorStyle() === 'typed' ? typedErrorBody(api) : api.toBody();
+    return this.has('flat-errors') ? body.error : body;
+  }
+
+  /** The status of an error answer: the contract's, or the one `other-statuses` answers its code with. */
+  errorStatus(api: ApiError): number {
+    return this.has('other-statuses') && Object.hasOwn(OTHER_STATUSES, api.code)
+      ? (OTHER_STATUSES[api.code] as number)
+      : api.statusCode;
   }
 
   /** How error answers are written. */

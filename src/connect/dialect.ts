@@ -78,12 +78,23 @@ export interface Dialect {
     readonly more: string | null;
   };
   readonly errors: {
-    /** The member of an error body's `error` object that carries its code (`code`). */
+    /**
+     * Where an error body holds its error object: a member (`error`, the contract's `{ "error": { … } }`), a
+     * nested member written as a path, or `""`: the body itself is the error object (`{ "code", "message" }`).
+     */
+    readonly at: string;
+    /** The member of the error object that carries its code (`code`). */
     readonly codeMember: string;
     /** The contract's code of a wire code (`not_found` → `NOT_FOUND`). */
     code(wire: string): string;
     /** The wire's code of a contract code (`NOT_FOUND` → `not_found`). */
     wire(code: string): string;
+    /**
+     * The HTTP status the service answers a contract code with, for each code it answers otherwise than the
+     * contract's §2 (`{ NOT_FOUND: 403, VALIDATION_ERROR: 422 }`); `{}`: the contract's statuses. An answer of
+     * that status carrying that code is read as the contract's status.
+     */
+    readonly statuses: Readonly<Record<string, number>>;
   };
   readonly signature: SignatureScheme;
   /** The request header a delivery's signature arrives in (`X-Connect-Signature`). */
@@ -131,7 +142,7 @@ export const CONTRACT_DIALECT: Dialect = {
   spellings: { status: AS_IS, kind: AS_IS },
   renamed: {},
   list: { member: 'data', next: null, more: null },
-  errors: { codeMember: 'code', code: (wire) => wire, wire: (code) => code },
+  errors: { at: 'error', codeMember: 'code', code: (wire) => wire, wire: (code) => code, statuses: {} },
   signature: 'sha256',
   signatureHeader: 'X-Connect-Signature',
 };

@@ -311,18 +311,22 @@ export const WebhookDelivery = wired(
 );
 export type WebhookDelivery = z.infer<typeof WebhookDelivery>;
 
-/** An error body's `error` object with its code under `code`, in the contract's spelling (`dialect.ts`). */
-const errorInContractTerms = (error: unknown): unknown => {
-  if (typeof error !== 'object' || error === null || Array.isArray(error)) return error;
+/**
+ * An error body as `{ error: { code, … } }` with its code in the contract's spelling, wherever the dialect's
+ * error bodies hold their error object and code (`dialect.ts`); a body without one is left as it is.
+ */
+const errorInContractTerms = (body: unknown): unknown => {
+  const error = memberAt(body, DIALECT.errors.at);
+  if (typeof error !== 'object' || error === null || Array.isArray(error)) return body;
   const wire = (error as Record<string, unknown>)[DIALECT.errors.codeMember];
-  return typeof wire === 'string' ? { ...error, code: DIALECT.errors.code(wire) } : error;
+  return { error: typeof wire === 'string' ? { ...error, code: DIALECT.errors.code(wire) } : error };
 };
 
 export const ErrorBody = lazy(() =>
-  z.looseObject({
-    error: z.preprocess(
-      errorInContractTerms,
-      z.looseObject({
+  z.preprocess(
+    errorInContractTerms,
+    z.looseObject({
+      error: z.looseObject({
         code: z.string(),
         message: z.string().optional(),
         field: z.string().optional(),
@@ -330,8 +334,8 @@ export const ErrorBody = lazy(() =>
         /** SUBMISSION_NOT_APPROVED: the registration's status; anything but text is ignored. */
         status: z.string().optional().catch(undefined),
       }),
-    ),
-  }),
+    }),
+  ),
 );
 export type ErrorBody = z.infer<typeof ErrorBody>;
 

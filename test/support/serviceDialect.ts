@@ -22,7 +22,12 @@ export const taught = (): typeof Dialects => {
     names: actual.SNAKE_CASE,
     renamed: { submission: { submissionId: 'id' } },
     list: { member: 'items', next: null, more: 'has_more' },
-    errors: { codeMember: 'type', code: (wire) => wire.toUpperCase(), wire: (code) => code.toLowerCase() },
+    errors: {
+      ...actual.CONTRACT_DIALECT.errors,
+      codeMember: 'type',
+      code: (wire) => wire.toUpperCase(),
+      wire: (code) => code.toLowerCase(),
+    },
     signature: 'timestamped',
   };
   return { ...actual, DIALECT: service };
@@ -30,7 +35,8 @@ export const taught = (): typeof Dialects => {
 
 /**
  * A service that differs from the contract everywhere the dialect can say at once: besides snake_case names,
- * `{ error: { type } }` errors and `t=…,v1=…` signatures, its lists are nested (`{ "result": { "items" } }`),
+ * errors that are `{ type: "not_found", message }` bodies (no `error` member around them), answered 403 for a
+ * not-found and 422 for a malformed request, and `t=…,v1=…` signatures, its lists are nested (`{ "result": { "items" } }`),
  * registrations and orders come in cursor pages (`result.next`, sent back as `cursor`), its query parameters
  * are snake_case, its statuses are in capitals and its kinds dotted, and it signs under `X-Signature`.
  */
@@ -42,6 +48,8 @@ export const EVERY_SWITCH: Deviation[] = [
   'other-spellings',
   'signature-header',
   'error-type',
+  'flat-errors',
+  'other-statuses',
   'timestamped-signature',
 ];
 
@@ -68,7 +76,13 @@ export const everyDialect = (actual: typeof Dialects): Dialects.Dialect => ({
   },
   renamed: { submission: { submissionId: 'id' } },
   list: { member: 'result.items', next: { member: 'result.next', cursor: 'cursor' }, more: null },
-  errors: { codeMember: 'type', code: (wire) => wire.toUpperCase(), wire: (code) => code.toLowerCase() },
+  errors: {
+    at: '',
+    codeMember: 'type',
+    code: (wire) => wire.toUpperCase(),
+    wire: (code) => code.toLowerCase(),
+    statuses: { NOT_FOUND: 403, VALIDATION_ERROR: 422 },
+  },
   signature: 'timestamped',
   signatureHeader: 'X-Signature',
 });

@@ -11,8 +11,9 @@ import {
   DIALECT,
   type Dialect,
   SCHEMES,
-  contractCodeOf,
+  contractStatusOf,
   listAnswer,
+  statusOfAnswer,
   memberAt,
   membersBeside,
   restater,
@@ -24,6 +25,7 @@ import { REGISTRATION_OPERATIONS, WHOLE_EVENT_SINCE } from './submissions';
 import { OPERATIONS as ORDER_OPERATIONS } from './orders';
 import {
   DOTTED_KINDS,
+  type ErrorFinding,
   type Sample,
   type Samples,
   errorDialectOf,
@@ -146,34 +148,63 @@ const envelopeCheck = async (run: Run, events: unknown, found: Dialect): Promise
   );
 };
 
-const errorsCheck = async (run: Run): Promise<{ check: Check; errors: Dialect['errors'] }> => {
+/** Whether two error dialects read an error body alike (where, which member, which spelling, which statuses). */
+const sameErrors = (a: Dialect['errors'], b: Dialect['errors']): boolean =>
+  sameDialect({ ...DIALECT, errors: a }, { ...DIALECT, errors: b });
+
+/** The words of an error dialect found: where the error object and its code are, and the statuses that differ. */
+const errorWords = (found: ErrorFinding, statuses: Readonly<Record<string, number>>): string => {
+  const place =
+    found.at === CONTRACT_DIALECT.errors.at
+      ? ''
+      : found.at === ''
+        ? ' of the body itself (no "error" member around it)'
+        : ` of the member "${found.at}"`;
+  const spelled = found.value === found.code ? '' : `, spelled "${found.value}" for ${found.code}`;
+  const differing = Object.entries(statuses).map(
+    ([code, status]) => `${code} with HTTP ${status} where the contract has ${contractStatusOf(code)}`,
+  );
+  const answered = differing.length ? ` They answer ${differing.join(', and ')}.` : '';
+  return `Error bodies carry their code in "${found.member}"${place}${spelled}.${answered}`;
+};
+
+const errorsCheck = async (
+  run: Run,
+  eventId: string | undefined,
+): Promise<{ check: Check; errors: Dialect['errors'] }> => {
   const assumption =
-    'An error answers { "error": { "code": "NOT_FOUND", … } } (docs/connect-contract.md §2).';
-  // Two things that do not exist, in turn, until one answers an error body with a code in it.
+    'An error answers { "error": { "code": "NOT_FOUND", … } } with the status of its code (docs/connect-contract.md §2).';
+  // Two things that do not exist and a malformed `since`: their codes, where the body holds them, their statuses.
   const answers = [
     await run.probe.get(paths.hook(`hook_conformance_missing_${Date.now()}`)),
     await run.probe.get(paths.submissions(), { eventId: UNKNOWN_EVENT, since: WHOLE_EVENT_SINCE }),
+    await run.probe.get(paths.submissions(), { eventId: eventId ?? UNKNOWN_EVENT, since: 'yesterday' }),
   ];
-  const found = answers.map((a) => errorDialectOf(a.json)).find((f) => f !== null) ?? null;
+  const statuses: Record<string, number> = {};
+  const findings = answers.map((answer) => {
+    const one = errorDialectOf(answer.json);
+    const contract = one === null ? undefined : contractStatusOf(one.code);
+    if (one !== null && contract !== undefined && answer.status >= 400 && answer.status !== contract)
+      statuses[one.code] = answer.status;
+    return one;
+  });
+  const found = findings.find((f) => f !== null) ?? null;
   if (!found) {
     const outcome = unchecked(
       `A subscription and an event that do not exist answered HTTP ${answers.map((a) => a.status).join(' and ')} with no error code the kit could find (the errors group says what they answered).`,
     );
     return { check: check('errors', assumption, outcome), errors: DIALECT.errors };
   }
-  // What the contract calls a not-found, and what the app was taught to call it.
-  const notFound = contractCodeOf('not_found');
-  const spelled = found.value === notFound ? '' : `, spelled "${found.value}" for ${notFound}`;
-  const words = `Error bodies carry their code in "${found.member}"${spelled}.`;
-  if (found.member === CONTRACT_DIALECT.errors.codeMember && found.value === notFound) {
-    return { check: check('errors', assumption, holds(words)), errors: found.dialect };
-  }
-  if (found.member === DIALECT.errors.codeMember && DIALECT.errors.code(found.value) === notFound) {
-    const taught = holds(`${words} The app was taught this body.`);
+  const errors: Dialect['errors'] = { ...found.dialect, statuses };
+  const words = errorWords(found, statuses);
+  if (sameErrors(errors, CONTRACT_DIALECT.errors))
+    return { check: check('errors', assumption, holds(words)), errors };
+  if (sameErrors(errors, DIALECT.errors)) {
+    const taught = holds(`${words} The app was taught these errors.`);
     return { check: check('errors', assumption, taught), errors: DIALECT.errors };
   }
-  const detail = `${words} Until the app is taught this body it finds no code: a search for something gone would fail instead of finding nothing, a plan without a feature would read as a refused key, a Zap whose subscription is already gone could not be turned off, and check-in would not tell a ticket it does not know. The kit read every later error in this body.`;
-  return { check: check('errors', assumption, differs(detail, TEACH)), errors: found.dialect };
+  const detail = `${words} Until the app is taught these errors (errors in src/connect/dialect.ts) it misreads them: a search for something gone would fail instead of finding nothing, a plan without a feature would read as a refused key, a Zap whose subscription is already gone could not be turned off, check-in would not tell a ticket it does not know, and a refused field would not be named. The kit read every later error in this dialect.`;
+  return { check: check('errors', assumption, differs(detail, TEACH)), errors };
 };
 
 /** A delivery the user captured: `{ "headers": {…}, "body": "<raw>" }`, or a raw HTTP request. */
@@ -385,7 +416,11 @@ const foundDialect = async (run: Run, read: Samples): Promise<{ dialect: Dialect
   const rule = ruleOf(samples);
   const list = listOf(events);
   const paging = nextOf(lists);
-  const errors = await errorsCheck(run);
+  const firstEvent = samples.find((s) => s.noun === 'event')?.objects[0]?.id;
+  const errors = await errorsCheck(
+    run,
+    run.options.eventId ?? (typeof firstEvent === 'string' ? firstEvent : undefined),
+  );
   const signature = signatureCheck(run);
   const type = deliveryType(run);
   const kind = type === undefined ? DIALECT.spellings.kind : (kindSpellingOf(type) ?? DIALECT.spellings.kind);
@@ -434,6 +469,14 @@ export const dialectChecks = async (run: Run): Promise<Check[]> => {
   if (!readsAsApp(dialect)) {
     const restate = restater(dialect, DIALECT);
     run.probe.restate = (path, status, json) => restate(json, shapeOfPath(path, status));
+  }
+  const { at, codeMember, code, statuses } = dialect.errors;
+  if (Object.keys(statuses).length) {
+    run.probe.restateStatus = (status, json) => {
+      const wire = (memberAt(json, at) as Record<string, unknown> | undefined)?.[codeMember];
+      return statusOfAnswer(status, typeof wire === 'string' ? code(wire) : undefined, statuses);
+    };
+    run.probe.restateSeen();
   }
   run.dialect = dialect;
   run.options.onDialect?.(dialect);
