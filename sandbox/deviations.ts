@@ -19,6 +19,8 @@ export const DEVIATIONS = {
   'nested-envelope': 'lists answer `{ "result": { "items": [...] } }` instead of `{ "data": [...] }`',
   'cursor-paging':
     'registrations and orders answer pages of at most 10 records (`CURSOR_PAGE`) with `"next"` beside them: the cursor of the next page (sent back as `cursor`), null on the last',
+  'link-paging':
+    'registrations and orders answer pages of at most 10 records (`CURSOR_PAGE`) and name the next one in a `Link` header (`<…&cursor=c_10>; rel="next"`), none on the last',
   'snake-query':
     'query parameters are snake_case (`event_id`, `company_id`); their camelCase names are ignored',
   'other-spellings':
@@ -174,6 +176,7 @@ export const DIALECT_SWITCHES: readonly Deviation[] = [];
 const SAME_CHOICE: ReadonlyArray<readonly Deviation[]> = [
   ['bare-arrays', 'items-envelope', 'has-more', 'nested-envelope'],
   ['plain-errors', 'error-type'],
+  ['cursor-paging', 'link-paging'],
 ];
 
 /** The dialect's switches, less those whose choice one of `deviations` makes otherwise. */
@@ -224,7 +227,7 @@ export class DeviationSet {
    */
   listBody(data: object[], extra: Record<string, unknown> = {}, cut = false, next?: string | null): unknown {
     const items = data.map((json) => this.record(json));
-    const paging = next === undefined ? {} : { next };
+    const paging = next === undefined || !this.has('cursor-paging') ? {} : { next };
     if (this.has('bare-arrays')) return items;
     if (this.has('has-more')) return { items, ...extra, ...paging, has_more: cut };
     if (this.has('items-envelope')) return { items, next: next ?? null };
@@ -238,7 +241,7 @@ export class DeviationSet {
    */
   listShape(ownId = 'id', cut = false, next?: string | null): ListShape {
     const record = (json: object) => this.record(json, ownId);
-    const paging = next === undefined ? '' : `,"next":${JSON.stringify(next)}`;
+    const paging = next === undefined || !this.has('cursor-paging') ? '' : `,"next":${JSON.stringify(next)}`;
     if (this.has('bare-arrays')) return { open: '[', close: ']', record };
     if (this.has('has-more')) return { open: '{"items":[', close: `]${paging},"has_more":${cut}}`, record };
     if (this.has('items-envelope'))
@@ -248,19 +251,31 @@ export class DeviationSet {
   }
 
   /**
-   * With `cursor-paging`, the page of `list` a request's `cursor` asks (at most `limit` and `CURSOR_PAGE`
-   * records) and the cursor of the next one (null on the last); without, the whole list and no cursor.
+   * With `cursor-paging` or `link-paging`, the page of `list` a request's `cursor` asks (at most `limit` and
+   * `CURSOR_PAGE` records) and the cursor of the next one (null on the last); without, the whole list and no
+   * cursor.
    */
   page<L extends { readonly length: number; slice(from: number, to?: number): L }>(
     list: L,
     cursor: unknown,
     limit = CURSOR_PAGE,
   ): { records: L; next?: string | null } {
-    if (!this.has('cursor-paging')) return { records: list };
+    if (!this.has('cursor-paging') && !this.has('link-paging')) return { records: list };
     const match = typeof cursor === 'string' ? /^c_(\d{1,9})$/.exec(cursor) : null;
     const from = match ? Number(match[1]) : 0;
     const to = from + Math.min(CURSOR_PAGE, Math.max(1, limit));
     return { records: list.slice(from, to), next: to < list.length ? `c_${to}` : null };
+  }
+
+  /**
+   * The headers of a list page answered at `url` (the request's own address) whose next page has the cursor
+   * `next`: with `link-paging`, `Link: <url with cursor=next>; rel="next"` (none on the last page).
+   */
+  pageHeaders(url: URL, next: string | null | undefined): Record<string, string> {
+    if (!this.has('link-paging') || typeof next !== 'string') return {};
+    const target = new URL(url);
+    target.searchParams.set('cursor', next);
+    return { link: `<${target.toString()}>; rel="next"` };
   }
 
   /** A request's query in the contract's names (`snake-query`: `event_id` is read as `eventId`). */

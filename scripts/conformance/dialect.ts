@@ -19,6 +19,7 @@ import {
   type Spelling,
   UPPER_CASE,
   appCodeOfWireCode,
+  linkTarget,
   memberAt,
   membersBeside,
   signedWith,
@@ -84,10 +85,18 @@ export const listOf = (body: unknown): ListFinding => {
 const NEXT_NAMES = /(^|\.)(next|next_?cursor|cursor|next_?page_?token|next_?link|next_?url)$/i;
 
 /**
- * How lists continue, from list answers as the service sent them: the member that names the next page (a
- * cursor, or a link when it holds an address), or null when no list named one.
+ * How lists continue, from list answers as the service sent them (their bodies, and their `Link` headers):
+ * the `Link` header's rel="next", or the member that names the next page (a cursor, or a link when it holds an
+ * address), or null when no list named one.
  */
-export const nextOf = (bodies: readonly unknown[]): { next: ListNext | null; value: string | null } => {
+export const nextOf = (
+  bodies: readonly unknown[],
+  links: readonly (string | null)[] = [],
+): { next: ListNext | null; value: string | null } => {
+  for (const header of links) {
+    const value = linkTarget(header, 'next');
+    if (value !== null) return { next: { link: 'next' }, value };
+  }
   for (const body of bodies) {
     const { member, others } = listOf(body);
     if (member === null) continue;
@@ -359,6 +368,8 @@ export interface Samples {
   events: unknown;
   /** Every list answer read (events, registrations, orders, floor plans), as answered. */
   lists: unknown[];
+  /** The `Link` header of each list answer read (null when it had none). */
+  links: (string | null)[];
   /** How the service names query parameters: the rule under which the registrations were answered. */
   query: NameRule;
 }
@@ -432,7 +443,8 @@ export const readSamples = async (run: Run): Promise<Samples> => {
     add('eventWidget', await json(paths.eventWidget(first.slug), {}, false), false);
     add('agenda', await json(paths.agendaWidget(first.slug), {}, false), false);
   }
-  return { samples: samples.filter((s) => s.objects.length), events, lists, query: run.probe.query };
+  const links = run.probe.answers.map((answer) => answer.headers.get('link'));
+  return { samples: samples.filter((s) => s.objects.length), events, lists, links, query: run.probe.query };
 };
 
 export const unchanged = (outcome: Outcome): boolean => outcome.status === 'holds';

@@ -140,8 +140,8 @@ export class AnswerTooLargeError extends StopError {
  * names, and the pages' answers joined as one answer of the whole list.
  */
 export interface PageReading {
-  /** The cursor or link of the next page a list answer names (parsed JSON), or null at the end. */
-  next(json: unknown): string | null;
+  /** The cursor or link of the next page a list answer names (parsed JSON, its headers), or null at the end. */
+  next(json: unknown, headers: Headers): string | null;
   /** The query parameter a cursor is sent back in; null: `next` is a link. */
   cursor: string | null;
   /** The answers of every page (parsed JSON), as one answer holding all their records. */
@@ -214,7 +214,7 @@ export class Probe {
         break;
       }
       bodies.push(json.value);
-      const next = pages.next(json.value);
+      const next = pages.next(json.value, one.headers);
       if (next === null) at = null;
       else if (pages.cursor === null) at = next.startsWith(this.base) ? next.slice(this.base.length) : next;
       else {

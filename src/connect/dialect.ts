@@ -41,16 +41,24 @@ export interface Spelling {
   readonly table?: Readonly<Record<string, string>>;
 }
 
-/** How a list answer continues past its records: the member that says where the next page is. */
-export interface ListNext {
-  /** The member (a path, like `member`) that holds the next page's cursor or link; null, absent or "" at the end. */
-  readonly member: string;
-  /**
-   * The query parameter the cursor is sent back in, on the same request (`cursor`); `null`: the member holds
-   * the next page's address (a link), followed as it is.
-   */
-  readonly cursor: string | null;
-}
+/**
+ * How a list answer continues past its records: a member beside them that names the next page (a cursor or
+ * a link), or the answer's `Link` header (RFC 8288) under a relation (`next`).
+ */
+export type ListNext =
+  | {
+      /** The member (a path, like `member`) that holds the next page's cursor or link; null, absent or "" at the end. */
+      readonly member: string;
+      /**
+       * The query parameter the cursor is sent back in, on the same request (`cursor`); `null`: the member
+       * holds the next page's address (a link), followed as it is.
+       */
+      readonly cursor: string | null;
+    }
+  | {
+      /** The relation of the `Link` header whose target is the next page's address (`next`); none at the end. */
+      readonly link: string;
+    };
 
 export interface Dialect {
   readonly names: NameRule;
@@ -153,6 +161,27 @@ export const DIALECT: Dialect = CONTRACT_DIALECT;
 /** The wire's name of the app's field `field` of a `noun` record, in `dialect`. */
 export const wireFieldName = (dialect: Dialect, noun: string, field: string): string =>
   dialect.renamed[noun]?.[field] ?? dialect.names.wire(field);
+
+/** The member a list's next page is named in, or null when none is (no paging, or the `Link` header). */
+export const nextMember = (next: ListNext | null): string | null =>
+  next !== null && 'member' in next ? next.member : null;
+
+/** Where the next page is named, in words for a log line: `"result.next"`, or `the Link header (rel="next")`. */
+export const nextWords = (next: ListNext): string =>
+  'member' in next ? `"${next.member}"` : `the Link header (rel="${next.link}")`;
+
+/**
+ * The target of the relation `rel` in a `Link` header (`<https://…?cursor=c2>; rel="next", <…>; rel="prev"`),
+ * or null when the header names none.
+ */
+export const linkTarget = (header: string | null | undefined, rel: string): string | null => {
+  if (!header) return null;
+  for (const part of header.matchAll(/<([^>]*)>((?:\s*;\s*[^;,]+)*)/g)) {
+    const rels = /;\s*rel\s*=\s*"?([^";,]+)"?/i.exec(part[2] ?? '')?.[1] ?? '';
+    if (rels.toLowerCase().split(/\s+/).includes(rel.toLowerCase())) return part[1] || null;
+  }
+  return null;
+};
 
 /** The members of a path (`result.items` → `["result", "items"]`; `""`: none, the answer itself). */
 export const pathOf = (member: string): string[] => (member === '' ? [] : member.split('.'));

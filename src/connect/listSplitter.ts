@@ -24,7 +24,7 @@
  * - A record larger than `maxElementBytes` is read past without being held (only its first bytes are kept,
  *   to name it) and handed out as `Oversize`, for the odd-record rule to skip with a log line.
  */
-import { DIALECT, pathOf } from './dialect';
+import { DIALECT, nextMember, pathOf } from './dialect';
 import { MAX_JSON_DEPTH, parseJsonPruned, parseJsonSafely } from './json';
 
 export type ListReadErrorKind =
@@ -150,7 +150,7 @@ export const ENVELOPE_MEMBERS: ReadonlySet<string> = new Set([
   'limit',
   'total',
   ...(DIALECT.list.more === null ? [] : [DIALECT.list.more]),
-  ...(DIALECT.list.next === null ? [] : [DIALECT.list.next.member]),
+  ...(nextMember(DIALECT.list.next) === null ? [] : [nextMember(DIALECT.list.next) as string]),
 ]);
 /** An envelope member larger than this is read past by its structure only, never held nor parsed. */
 export const MEMBER_BYTES = 64 * 1024;

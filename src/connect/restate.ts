@@ -4,7 +4,7 @@
  * conformance kit reads a service whose dialect it found this way, so that the checks of its records
  * (order, `limit`, `since`) still run once the differences are named.
  */
-import { DIALECT, type Dialect, listAnswer, memberAt, membersBeside, pathOf } from './dialect';
+import { DIALECT, type Dialect, listAnswer, memberAt, membersBeside, nextMember, pathOf } from './dialect';
 import { type Renamer, renamer } from './wire';
 import { type RecordNoun, wireTables } from './wireNames';
 
@@ -50,7 +50,7 @@ export const restater = (from: Dialect, to: Dialect = DIALECT) => {
     const members = membersBeside(body, from.list.member);
     const restate = recordOf(noun);
     move(members, from.list.more ?? undefined, to.list.more ?? undefined);
-    move(members, from.list.next?.member, to.list.next?.member);
+    move(members, nextMember(from.list.next) ?? undefined, nextMember(to.list.next) ?? undefined);
     return listAnswer(
       to.list.member,
       items.map((item) => restate(item)),

@@ -5,7 +5,7 @@
  * so a test or a script states what it expects in the app's terms and holds under any dialect (`dialect.ts`).
  */
 import type { z } from 'zod';
-import { DIALECT, memberAt, membersBeside } from './dialect';
+import { DIALECT, memberAt, membersBeside, nextMember } from './dialect';
 import { readDelivery } from './delivery';
 import { AnyList, ErrorBody, type HookKind, KIND_RECORDS } from './schemas';
 import { readerOf, renamer } from './wire';
@@ -30,9 +30,13 @@ export const listMembersOf = (body: unknown): Record<string, unknown> =>
 export const listWasCut = (body: unknown): boolean =>
   DIALECT.list.more !== null && memberAt(body, DIALECT.list.more) === true;
 
-/** The next page's cursor or link a list answer names (the dialect's `next`), or null at the list's end. */
+/**
+ * The next page's cursor or link a list answer names in its body (the dialect's `next`), or null at the
+ * list's end (and for a dialect that names it in the `Link` header).
+ */
 export const listNextOf = (body: unknown): string | null => {
-  const next = DIALECT.list.next === null ? undefined : memberAt(body, DIALECT.list.next.member);
+  const member = nextMember(DIALECT.list.next);
+  const next = member === null ? undefined : memberAt(body, member);
   return typeof next === 'string' && next !== '' ? next : null;
 };
 

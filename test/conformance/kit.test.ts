@@ -372,7 +372,7 @@ describe('what the service answered instead: each difference of dialect named on
     async () => {
       const found = byId(await run(['error-type']));
       expect(found.get('dialect.errors')?.detail).toMatch(
-        /^Error bodies carry their code in "type", spelled "not_found" for NOT_FOUND\. Until the app is taught this body it finds no code: a search for something gone would fail instead of finding nothing/,
+        /^Error bodies carry their code in "type", spelled "not_found" for NOT_FOUND\. Until the app is taught these errors \(errors in src\/connect\/dialect\.ts\) it misreads them: a search for something gone would fail instead of finding nothing/,
       );
       expect(found.get('hooks.unknown')?.status).toBe('holds');
     },

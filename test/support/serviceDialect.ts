@@ -37,13 +37,14 @@ export const taught = (): typeof Dialects => {
  * A service that differs from the contract everywhere the dialect can say at once: besides snake_case names,
  * errors that are `{ type: "not_found", message }` bodies (no `error` member around them), answered 403 for a
  * not-found and 422 for a malformed request, and `t=…,v1=…` signatures, its lists are nested (`{ "result": { "items" } }`),
- * registrations and orders come in cursor pages (`result.next`, sent back as `cursor`), its query parameters
+ * registrations and orders come in pages each naming the next in a `Link` header (rel="next"; `cursor-paging`,
+ * the same choice made in a member, is played by test/connect/pages.test.ts and the kit's tests), its query parameters
  * are snake_case, its statuses are in capitals and its kinds dotted, and it signs under `X-Signature`.
  */
 export const EVERY_SWITCH: Deviation[] = [
   'snake-case',
   'nested-envelope',
-  'cursor-paging',
+  'link-paging',
   'snake-query',
   'other-spellings',
   'signature-header',
@@ -75,7 +76,7 @@ export const everyDialect = (actual: typeof Dialects): Dialects.Dialect => ({
     }),
   },
   renamed: { submission: { submissionId: 'id' } },
-  list: { member: 'result.items', next: { member: 'result.next', cursor: 'cursor' }, more: null },
+  list: { member: 'result.items', next: { link: 'next' }, more: null },
   errors: {
     at: '',
     codeMember: 'type',

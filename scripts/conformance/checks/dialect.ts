@@ -12,10 +12,13 @@ import {
   type Dialect,
   SCHEMES,
   contractStatusOf,
+  linkTarget,
   listAnswer,
   statusOfAnswer,
   memberAt,
   membersBeside,
+  nextMember,
+  nextWords,
   restater,
 } from '../../../src/connect/testing';
 import { paths } from '../../../src/connect/paths';
@@ -317,13 +320,18 @@ const finding = (
   );
 };
 
-/** How lists continue: one answer (the contract), or pages named by a member the kit follows. */
+/** How lists continue: one answer (the contract), or pages named by a member or a `Link` header the kit follows. */
 const pagingCheck = (found: Dialect, value: string | null): Check => {
   const assumption = 'A list is one answer: it names no further page (docs/connect-contract.md §1).';
   const next = found.list.next;
   if (next === null) return check('paging', assumption, holds('No list read named a further page.'));
-  const how = next.cursor === null ? 'a link to it' : `a cursor, sent back as "${next.cursor}"`;
-  const words = `Lists continue on further pages: "${next.member}" (${JSON.stringify(value)} on a first page) names the next page by ${how}. The kit read every list to its last page.`;
+  const how =
+    'link' in next
+      ? 'its address'
+      : next.cursor === null
+        ? 'a link to it'
+        : `a cursor, sent back as "${next.cursor}"`;
+  const words = `Lists continue on further pages: ${nextWords(next)} (${JSON.stringify(value)} on a first page) names the next page by ${how}. The kit read every list to its last page.`;
   const taught = JSON.stringify(next) === JSON.stringify(DIALECT.list.next);
   const breaks = `the app reads the first page only and misses the records of the others: ${REGISTRATION_OPERATIONS}; ${ORDER_OPERATIONS} would miss every registration and order past a first page.`;
   return check('paging', assumption, finding(words, false, taught, breaks, `list.next`));
@@ -391,10 +399,16 @@ const spellingsCheck = (found: Dialect, statuses: boolean, type: string | undefi
 /** The pages of a list in `dialect` joined as one answer (the last page's other members, no next page). */
 const pagesOf = (dialect: Dialect): NonNullable<Run['probe']['pages']> => {
   const { member, next } = dialect.list;
+  const inBody = nextMember(next);
   return {
-    cursor: next?.cursor ?? null,
-    next: (json) => {
-      const value = next === null ? undefined : memberAt(json, next.member);
+    cursor: next !== null && 'cursor' in next ? next.cursor : null,
+    next: (json, headers) => {
+      const value =
+        next !== null && 'link' in next
+          ? linkTarget(headers.get('link'), next.link)
+          : inBody === null
+            ? undefined
+            : memberAt(json, inBody);
       return typeof value === 'string' && value !== '' ? value : null;
     },
     join: (bodies) => {
@@ -403,7 +417,7 @@ const pagesOf = (dialect: Dialect): NonNullable<Run['probe']['pages']> => {
         return Array.isArray(items) ? items : [];
       });
       const members = membersBeside(bodies[bodies.length - 1], member);
-      if (next !== null && next.member in members) members[next.member] = null;
+      if (inBody !== null && inBody in members) members[inBody] = null;
       return listAnswer(member, records, members);
     },
     isList: (path, status) => shapeOfPath(path, status).kind === 'list',
@@ -415,7 +429,7 @@ const foundDialect = async (run: Run, read: Samples): Promise<{ dialect: Dialect
   const { samples, events, lists } = read;
   const rule = ruleOf(samples);
   const list = listOf(events);
-  const paging = nextOf(lists);
+  const paging = nextOf(lists, read.links);
   const firstEvent = samples.find((s) => s.noun === 'event')?.objects[0]?.id;
   const errors = await errorsCheck(
     run,
