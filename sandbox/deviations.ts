@@ -25,6 +25,8 @@ export const DEVIATIONS = {
     'query parameters are snake_case (`event_id`, `company_id`); their camelCase names are ignored',
   'other-spellings':
     'statuses are in capitals (`PAID`, `APPROVED`) and webhook kinds dotted (`registration.created`), in answers, deliveries and subscriptions',
+  'client-secret':
+    "the subscribe request carries the subscription's signing secret (`secret`, made by the client; 400 naming it when missing, before the kind is read), which the subscription answers back and deliveries are signed with",
   'signature-header': 'deliveries carry their signature in `X-Signature` instead of `X-Connect-Signature`',
   'has-more':
     'lists answer `{ "items": [...], "has_more": false }`, `has_more` being true when `limit` left records out',

@@ -205,6 +205,7 @@ export const dialectSource = (dialect: Dialect, where: string): string => {
     `  errors: ${errors},`,
     `  signature: ${JSON.stringify(dialect.signature)},`,
     `  signatureHeader: ${JSON.stringify(dialect.signatureHeader)},`,
+    `  secretSource: ${JSON.stringify(dialect.secretSource)},`,
     '};',
     '',
   ].join('\n');
@@ -227,7 +228,8 @@ export const sameDialect = (a: Dialect, b: Dialect): boolean =>
   sortedJson(a.errors.statuses) === sortedJson(b.errors.statuses) &&
   a.errors.wire('NOT_FOUND') === b.errors.wire('NOT_FOUND') &&
   a.signature === b.signature &&
-  a.signatureHeader.toLowerCase() === b.signatureHeader.toLowerCase();
+  a.signatureHeader.toLowerCase() === b.signatureHeader.toLowerCase() &&
+  a.secretSource === b.secretSource;
 
 export { CAMEL_CASE };
 

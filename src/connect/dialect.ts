@@ -107,6 +107,12 @@ export interface Dialect {
   readonly signature: SignatureScheme;
   /** The request header a delivery's signature arrives in (`X-Connect-Signature`). */
   readonly signatureHeader: string;
+  /**
+   * Where a subscription's signing secret comes from: `service`, the service makes it and answers it with the
+   * subscription (`secret`; none: the account-level secret, contract §5); `client`, the app makes one for each
+   * subscription and sends it in the subscribe request (`secret`), and the service signs with it.
+   */
+  readonly secretSource: 'service' | 'client';
 }
 
 /** camelCase, as the contract names fields: the identity. */
@@ -153,6 +159,7 @@ export const CONTRACT_DIALECT: Dialect = {
   errors: { at: 'error', codeMember: 'code', code: (wire) => wire, wire: (code) => code, statuses: {} },
   signature: 'sha256',
   signatureHeader: 'X-Connect-Signature',
+  secretSource: 'service',
 };
 
 /** The dialect the app reads and writes. */

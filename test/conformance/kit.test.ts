@@ -153,6 +153,37 @@ const CASES: Array<[Deviation, Record<string, Check['status']>, boolean]> = [
     },
     true,
   ],
+  [
+    'link-paging',
+    {
+      'dialect.paging': 'differs',
+      'dialect.envelope': 'holds',
+      'submissions.filter': 'holds',
+      'orders.limit-newest': 'tolerated',
+    },
+    true,
+  ],
+  [
+    'flat-errors',
+    {
+      'dialect.errors': 'differs',
+      'hooks.unknown': 'holds',
+      'errors.unknown-event': 'holds',
+      'errors.malformed-since': 'holds',
+    },
+    true,
+  ],
+  [
+    'other-statuses',
+    {
+      'dialect.errors': 'differs',
+      'hooks.unknown': 'holds',
+      'errors.unknown-event': 'holds',
+      'errors.malformed-since': 'holds',
+      'catalog.no-key': 'holds',
+    },
+    true,
+  ],
   ['snake-query', { 'dialect.query': 'differs', 'submissions.filter': 'holds' }, true],
   ['other-spellings', { 'dialect.spellings': 'differs', 'dialect.names': 'holds' }, true],
   ['signature-header', { 'dialect.signature': 'differs' }, true],
@@ -550,7 +581,27 @@ describe('the turn-on probe (--probe-turn-on): POST …/hooks reads an Idempoten
   });
 
   it('is not run, nor listed, without the option: a default run sends GET requests only', async () => {
-    expect(byId(await run()).has('hooks.idempotency-key')).toBe(false);
+    const found = byId(await run());
+    expect(found.has('hooks.idempotency-key')).toBe(false);
+    expect(found.has('dialect.secret')).toBe(false);
+  });
+
+  it('finds where a subscription’s secret comes from: the service’s own on the sandbox as it is', async () => {
+    const { found } = await probe([]);
+    expect(found.get('dialect.secret')).toMatchObject({ status: 'holds' });
+    expect(found.get('dialect.secret')?.detail).toMatch(/the service makes the secret, as the contract says/);
+  });
+
+  it('names a service that takes the secret from the subscribe request, and what it breaks', async () => {
+    const { found, live } = await probe(['client-secret']);
+    const c = found.get('dialect.secret');
+    expect(c?.status).toBe('differs');
+    expect(c?.detail).toMatch(
+      /refused naming "secret".*takes each subscription’s signing secret from the subscribe request/,
+    );
+    expect(c?.detail).toMatch(/secretSource: 'client' in src\/connect\/dialect\.ts.*would fail to turn on/);
+    expect(found.get('hooks.idempotency-key')?.status).toBe('holds');
+    expect(live).toBe(0);
   });
 });
 

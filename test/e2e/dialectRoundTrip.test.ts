@@ -33,12 +33,13 @@ it('writes the dialect of a sandbox with every switch on; taught it, the app pas
   try {
     const capture = await captureDelivery(sandbox);
     const file = path.join(mkdtempSync(path.join(tmpdir(), 'dialect-')), 'dialect.ts');
-    const args = ['--base-url', sandbox.url, '--api-key', apiKey, '--company', companyId];
+    // `--probe-turn-on` lets the kit see where a subscription's secret comes from (one refused POST).
+    const args = ['--base-url', sandbox.url, '--api-key', apiKey, '--company', companyId, '--probe-turn-on'];
     const withDelivery = [...args, '--delivery', capture.delivery, '--secret', capture.secret];
     const out: string[] = [];
     const streams = { out: { write: (text: string) => out.push(text) }, err: { write: () => true } };
     expect(await main([...withDelivery, '--write-dialect', file], streams)).toBe(1);
-    for (const id of ['names', 'envelope', 'paging', 'query', 'spellings', 'errors', 'signature']) {
+    for (const id of ['names', 'envelope', 'paging', 'query', 'spellings', 'errors', 'signature', 'secret']) {
       expect(out.join('')).toContain(`dialect.${id}`);
     }
 
@@ -56,9 +57,15 @@ it('writes the dialect of a sandbox with every switch on; taught it, the app pas
     expect(result.rows.filter((row) => !row.ok).map((row) => `${row.step}: ${row.detail}`)).toEqual([]);
 
     const { runConformance } = await import('../../scripts/conformance/index');
-    const checks = await runConformance({ baseUrl: sandbox.url, apiKey, companyId, ...capture });
+    const checks = await runConformance({
+      baseUrl: sandbox.url,
+      apiKey,
+      companyId,
+      probeTurnOn: true,
+      ...capture,
+    });
     expect(checks.filter((c) => c.status === 'differs' || c.status === 'unchecked')).toEqual([]);
-    for (const id of ['paging', 'query', 'spellings', 'signature']) {
+    for (const id of ['paging', 'query', 'spellings', 'errors', 'signature', 'secret']) {
       expect(checks.find((c) => c.id === `dialect.${id}`)?.detail).toMatch(/The app was taught/);
     }
   } finally {

@@ -39,7 +39,8 @@ export const taught = (): typeof Dialects => {
  * not-found and 422 for a malformed request, and `t=…,v1=…` signatures, its lists are nested (`{ "result": { "items" } }`),
  * registrations and orders come in pages each naming the next in a `Link` header (rel="next"; `cursor-paging`,
  * the same choice made in a member, is played by test/connect/pages.test.ts and the kit's tests), its query parameters
- * are snake_case, its statuses are in capitals and its kinds dotted, and it signs under `X-Signature`.
+ * are snake_case, its statuses are in capitals and its kinds dotted, it takes each subscription's signing secret
+ * from the subscribe request, and it signs under `X-Signature`.
  */
 export const EVERY_SWITCH: Deviation[] = [
   'snake-case',
@@ -51,6 +52,7 @@ export const EVERY_SWITCH: Deviation[] = [
   'error-type',
   'flat-errors',
   'other-statuses',
+  'client-secret',
   'timestamped-signature',
 ];
 
@@ -86,6 +88,7 @@ export const everyDialect = (actual: typeof Dialects): Dialects.Dialect => ({
   },
   signature: 'timestamped',
   signatureHeader: 'X-Signature',
+  secretSource: 'client',
 });
 
 /** src/connect/dialect.ts with `DIALECT` the dialect of `EVERY_SWITCH`. */

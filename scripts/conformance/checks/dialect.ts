@@ -20,6 +20,7 @@ import {
   nextMember,
   nextWords,
   restater,
+  wireFieldName,
 } from '../../../src/connect/testing';
 import { paths } from '../../../src/connect/paths';
 import { instantTriggerKeys } from '../../lib/app';
@@ -424,6 +425,53 @@ const pagesOf = (dialect: Dialect): NonNullable<Run['probe']['pages']> => {
   };
 };
 
+/**
+ * Where a subscription's secret comes from, seen only with `--probe-turn-on` (a default run sends no POST):
+ * a subscribe request without a secret and for a kind that does not exist, which a service following the
+ * contract refuses naming the kind. A service that refuses it naming the secret takes the secret from the
+ * request (`client`). A subscription made anyway is deleted at once.
+ */
+const secretCheck = async (
+  run: Run,
+  found: Dialect,
+): Promise<{ check: Check | null; source: Dialect['secretSource'] }> => {
+  if (!run.options.probeTurnOn) return { check: null, source: DIALECT.secretSource };
+  const assumption =
+    'The service makes each subscription’s signing secret and answers it (docs/connect-contract.md §5).';
+  const name = (field: string) => wireFieldName(found, 'hook', field);
+  const body = {
+    [name('targetUrl')]: 'https://conformance.invalid/secret-probe',
+    [name('event')]: 'CONFORMANCE_PROBE_NOT_A_KIND',
+    [name('eventId')]: null,
+  };
+  const answer = await run.probe.write('POST', paths.hooks(), body, {
+    'Idempotency-Key': `conformance-secret-probe-${Date.now()}`,
+  });
+  const id = (answer.json as { id?: unknown } | undefined)?.id;
+  if (answer.status < 300 && typeof id === 'string') await run.probe.write('DELETE', paths.hook(id));
+  const error = memberAt(answer.json, found.errors.at) as Record<string, unknown> | undefined;
+  const field = error?.field;
+  if (answer.status >= 400 && field === name('secret')) {
+    const words = `POST …/hooks without a secret was refused naming "${String(field)}" (HTTP ${answer.status}): the service takes each subscription’s signing secret from the subscribe request, where the contract has the service make it.`;
+    const breaks = `every instant trigger (${instantOperations()}) would fail to turn on: the app would send no secret.`;
+    const outcome = finding(
+      words,
+      false,
+      DIALECT.secretSource === 'client',
+      breaks,
+      "secretSource: 'client'",
+    );
+    return { check: check('secret', assumption, outcome), source: 'client' };
+  }
+  const seen =
+    answer.status < 300
+      ? 'made a subscription (deleted again)'
+      : `answered HTTP ${answer.status}${typeof field === 'string' ? ` naming "${field}"` : ''}`;
+  const words = `POST …/hooks without a secret ${seen}, never asking for one: the service makes the secret, as the contract says.`;
+  const outcome = finding(words, true, false, '', 'secretSource');
+  return { check: check('secret', assumption, outcome), source: 'service' };
+};
+
 /** The dialect the samples, the error answers and the captured delivery show. */
 const foundDialect = async (run: Run, read: Samples): Promise<{ dialect: Dialect; checks: Check[] }> => {
   const { samples, events, lists } = read;
@@ -438,6 +486,8 @@ const foundDialect = async (run: Run, read: Samples): Promise<{ dialect: Dialect
   const signature = signatureCheck(run);
   const type = deliveryType(run);
   const kind = type === undefined ? DIALECT.spellings.kind : (kindSpellingOf(type) ?? DIALECT.spellings.kind);
+  const named = { ...DIALECT, names: rule, renamed: renamedOf(samples, rule), errors: errors.errors };
+  const secret = await secretCheck(run, named);
   const dialect: Dialect = {
     names: rule,
     query: read.query,
@@ -447,6 +497,7 @@ const foundDialect = async (run: Run, read: Samples): Promise<{ dialect: Dialect
     errors: errors.errors,
     signature: signature.scheme,
     signatureHeader: signature.header,
+    secretSource: secret.source,
   };
   const statuses = samples.some((s) => s.objects.some((o) => typeof o.status === 'string'));
   const checks = [
@@ -457,6 +508,7 @@ const foundDialect = async (run: Run, read: Samples): Promise<{ dialect: Dialect
     spellingsCheck(dialect, statuses, type),
     errors.check,
     signature.check,
+    ...(secret.check ? [secret.check] : []),
   ];
   return { dialect, checks };
 };
