@@ -21,6 +21,8 @@ export const DEVIATIONS = {
     'registrations and orders answer pages of at most 10 records (`CURSOR_PAGE`) with `"next"` beside them: the cursor of the next page (sent back as `cursor`), null on the last',
   'link-paging':
     'registrations and orders answer pages of at most 10 records (`CURSOR_PAGE`) and name the next one in a `Link` header (`<…&cursor=c_10>; rel="next"`), none on the last',
+  'catalog-cursor':
+    'the public catalog ignores `page` and answers `limit` events from `cursor`, with `"next"` beside them (the next cursor, null on the last) and no `page`, `limit` nor `total`',
   'snake-query':
     'query parameters are snake_case (`event_id`, `company_id`); their camelCase names are ignored',
   'other-spellings':
@@ -278,6 +280,30 @@ export class DeviationSet {
     const target = new URL(url);
     target.searchParams.set('cursor', next);
     return { link: `<${target.toString()}>; rel="next"` };
+  }
+
+  /**
+   * The public catalog's page a request asks: by `page` (the contract: `page`, `limit` and `total` beside the
+   * records), or with `catalog-cursor` from `cursor`, `next` beside the records (null on the last).
+   */
+  catalogPage<T>(
+    all: readonly T[],
+    page: number,
+    cursor: unknown,
+    limit: number,
+  ): { records: T[]; members: Record<string, unknown>; cut: boolean } {
+    if (!this.has('catalog-cursor')) {
+      const records = all.slice((page - 1) * limit, page * limit);
+      return { records, members: { page, limit, total: all.length }, cut: page * limit < all.length };
+    }
+    const match = typeof cursor === 'string' ? /^c_(\d{1,9})$/.exec(cursor) : null;
+    const from = match ? Number(match[1]) : 0;
+    const to = from + limit;
+    return {
+      records: all.slice(from, to),
+      members: { next: to < all.length ? `c_${to}` : null },
+      cut: false,
+    };
   }
 
   /** A request's query in the contract's names (`snake-query`: `event_id` is read as `eventId`). */

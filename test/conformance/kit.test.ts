@@ -184,6 +184,8 @@ const CASES: Array<[Deviation, Record<string, Check['status']>, boolean]> = [
     },
     true,
   ],
+  // A difference the dialect cannot express: named with the files a developer must change.
+  ['catalog-cursor', { 'catalog.paging': 'differs', 'catalog.envelope': 'tolerated' }, true],
   ['snake-query', { 'dialect.query': 'differs', 'submissions.filter': 'holds' }, true],
   ['other-spellings', { 'dialect.spellings': 'differs', 'dialect.names': 'holds' }, true],
   ['signature-header', { 'dialect.signature': 'differs' }, true],
@@ -536,6 +538,15 @@ describe('the largest limit the service honours', () => {
       );
     }
   });
+});
+
+it('names a catalog paged by cursor as a difference the dialect cannot express, with the files to change', async () => {
+  const paging = byId(await run(['catalog-cursor'])).get('catalog.paging');
+  expect(paging?.detail).toMatch(/continues by a cursor \("next": "c_2"/);
+  expect(paging?.detail).toMatch(/The dialect cannot express this/);
+  expect(paging?.detail).toMatch(
+    /src\/account\/catalog\.ts walkCatalog and src\/account\/events\.ts catalogPageAt/,
+  );
 });
 
 describe('the turn-on probe (--probe-turn-on): POST …/hooks reads an Idempotency-Key before making anything', () => {
