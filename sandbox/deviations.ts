@@ -183,9 +183,21 @@ const SAME_CHOICE: ReadonlyArray<readonly Deviation[]> = [
   ['cursor-paging', 'link-paging'],
 ];
 
+/**
+ * The environment variable that turns switches on for every sandbox of a process, besides `DIALECT_SWITCHES`
+ * (`snake-case,link-paging`): a whole test run played against a service of another dialect
+ * (docs/developers.md, "The suite in another dialect"). An unknown name there is an error.
+ */
+export const DIALECT_SWITCHES_ENV = 'SANDBOX_DIALECT_SWITCHES';
+
+/** `DIALECT_SWITCHES`, with those of `DIALECT_SWITCHES_ENV`. */
+const dialectSwitches = (): Deviation[] => [
+  ...new Set([...DIALECT_SWITCHES, ...parseDeviations(process.env[DIALECT_SWITCHES_ENV] ?? '')]),
+];
+
 /** The dialect's switches, less those whose choice one of `deviations` makes otherwise. */
 const dialectBesides = (deviations: readonly Deviation[]): Deviation[] =>
-  DIALECT_SWITCHES.filter(
+  dialectSwitches().filter(
     (own) =>
       !SAME_CHOICE.some(
         (choice) => choice.includes(own) && deviations.some((d) => d !== own && choice.includes(d)),

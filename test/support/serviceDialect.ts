@@ -91,6 +91,15 @@ export const everyDialect = (actual: typeof Dialects): Dialects.Dialect => ({
   secretSource: 'client',
 });
 
+/**
+ * The environment variable that plays a whole run in the dialect of `EVERY_SWITCH` (`every`): every sandbox
+ * with those switches on, the app taught that dialect (test/support/setup.ts).
+ */
+export const DIALECT_ENV = 'CONNECT_TEST_DIALECT';
+
+/** Whether this run plays every sandbox in the dialect of `EVERY_SWITCH` (`DIALECT_ENV`). */
+export const playsEveryDialect = (): boolean => process.env[DIALECT_ENV] === 'every';
+
 /** src/connect/dialect.ts with `DIALECT` the dialect of `EVERY_SWITCH`. */
 export const taughtEvery = (): typeof Dialects => {
   const actual = jest.requireActual<typeof Dialects>('../../src/connect/dialect');
