@@ -169,6 +169,13 @@ export const DIALECT: Dialect = CONTRACT_DIALECT;
 export const wireFieldName = (dialect: Dialect, noun: string, field: string): string =>
   dialect.renamed[noun]?.[field] ?? dialect.names.wire(field);
 
+/**
+ * The path of a member beside a list's records, where the dialect nests them (`page` → `result.page` for
+ * lists under `result.items`; `page` for `data` and for a bare array).
+ */
+export const besideRecords = (dialect: Dialect, name: string): string =>
+  [...pathOf(dialect.list.member).slice(0, -1), name].join('.');
+
 /** The member a list's next page is named in, or null when none is (no paging, or the `Link` header). */
 export const nextMember = (next: ListNext | null): string | null =>
   next !== null && 'member' in next ? next.member : null;

@@ -24,7 +24,7 @@
  * - A record larger than `maxElementBytes` is read past without being held (only its first bytes are kept,
  *   to name it) and handed out as `Oversize`, for the odd-record rule to skip with a log line.
  */
-import { DIALECT, nextMember, pathOf } from './dialect';
+import { DIALECT, besideRecords, nextMember, pathOf } from './dialect';
 import { MAX_JSON_DEPTH, parseJsonPruned, parseJsonSafely } from './json';
 
 export type ListReadErrorKind =
@@ -146,9 +146,7 @@ export const OVERSIZE_HEAD_BYTES = 4096;
  * (`dialect.ts`). Every other member is read past.
  */
 export const ENVELOPE_MEMBERS: ReadonlySet<string> = new Set([
-  'page',
-  'limit',
-  'total',
+  ...['page', 'limit', 'total'].flatMap((name) => [name, besideRecords(DIALECT, name)]),
   ...(DIALECT.list.more === null ? [] : [DIALECT.list.more]),
   ...(nextMember(DIALECT.list.next) === null ? [] : [nextMember(DIALECT.list.next) as string]),
 ]);
