@@ -25,7 +25,7 @@ import {
 } from './records';
 import {
   Agenda,
-  CatalogPaging,
+  catalogPagingOf,
   CheckInResult,
   EVENTS_LIMIT_MAX,
   type Event,
@@ -42,7 +42,7 @@ import {
   type SubmissionPerson,
 } from './schemas';
 import { TURN_ON_ATTEMPT_MS, turnOnKey, turnOnSecret, turnOnWithRetry } from './turnOn';
-import { DIALECT, besideRecords } from './dialect';
+import { DIALECT } from './dialect';
 import { readerOf, renamer, wireNameOf, wireNamesOf } from './wire';
 import { READ_LIST_ENTRIES, TEXT_CHARS, boundRecord, listCut, withCuts } from './bounds';
 import { throwBadShape } from './errors';
@@ -276,15 +276,7 @@ export const listPublicEvents = async (
     },
     visit,
   );
-  // The paging members beside the events, where the dialect nests the list (`result.page`) or at the top.
-  const paging = CatalogPaging.parse(
-    Object.fromEntries(
-      ['page', 'limit', 'total'].map((name) => [
-        name,
-        read.fields[besideRecords(DIALECT, name)] ?? read.fields[name],
-      ]),
-    ),
-  );
+  const paging = catalogPagingOf(read.fields);
   const page = Math.max(1, Math.floor(params.page));
   const limit = paging.limit ?? clampLimit(params.limit);
   const last = read.items < limit || (paging.total !== undefined && page * limit >= paging.total);

@@ -5,7 +5,7 @@
  * Enumerations the service may extend (statuses, kinds) are plain strings, so a new value never breaks a Zap.
  */
 import * as z from 'zod';
-import { DIALECT, memberAt } from './dialect';
+import { DIALECT, besideRecords, memberAt } from './dialect';
 import { wired } from './wire';
 import {
   AGENDA_NAMES,
@@ -344,6 +344,17 @@ export const CatalogPaging = lazy(() => {
   const PageNumber = z.number().int().optional().catch(undefined);
   return z.object({ page: PageNumber, limit: PageNumber, total: PageNumber });
 });
+
+/**
+ * The catalog's paging members read from a list's kept members (`fields`): beside its events where the
+ * dialect nests the list (`result.page`), else at the top of the answer.
+ */
+export const catalogPagingOf = (fields: Readonly<Record<string, unknown>>) =>
+  CatalogPaging.parse(
+    Object.fromEntries(
+      ['page', 'limit', 'total'].map((name) => [name, fields[besideRecords(DIALECT, name)] ?? fields[name]]),
+    ),
+  );
 
 /**
  * `{ "data": [...] }`, the envelope of every list, read as `{ data }` whatever member the dialect's lists hold

@@ -4,7 +4,13 @@
  */
 import { pathSegmentProblem, paths } from '../../../src/connect/paths';
 import { EVENT_RULE } from '../../../src/connect/records';
-import { Agenda, CatalogPaging, type Event, EventWidget, LIST_LIMIT_MAX } from '../../../src/connect/schemas';
+import {
+  Agenda,
+  type Event,
+  EventWidget,
+  LIST_LIMIT_MAX,
+  catalogPagingOf,
+} from '../../../src/connect/schemas';
 import { listMembersOf } from '../../../src/connect/testing';
 import { type ListOutcome, answerText, checkError, readList, readObject } from '../evaluate';
 import type { Answer } from '../http';
@@ -80,7 +86,7 @@ export const publicChecks = async (run: Run): Promise<Check[]> => {
 
 const envelopeOutcome = (list: ReturnType<typeof readList<typeof Event>>): Outcome => {
   if (!list.readable) return list.outcome;
-  const paging = CatalogPaging.parse(list.fields);
+  const paging = catalogPagingOf(list.fields);
   const missing = (['page', 'limit', 'total'] as const).filter((k) => paging[k] === undefined);
   if (!missing.length || list.outcome.status === 'differs') return list.outcome;
   return tolerated(
@@ -89,7 +95,7 @@ const envelopeOutcome = (list: ReturnType<typeof readList<typeof Event>>): Outco
 };
 
 const limitDefault = (list: { records: Event[]; fields: Record<string, unknown> }): Outcome => {
-  const limit = CatalogPaging.parse(list.fields).limit;
+  const limit = catalogPagingOf(list.fields).limit;
   return list.records.length <= LIST_LIMIT_DEFAULT && (limit === undefined || limit === LIST_LIMIT_DEFAULT)
     ? holds(
         `${list.records.length} events on page 1 without limit${limit !== undefined ? `, limit ${limit} in the envelope` : ''}.`,
@@ -144,7 +150,7 @@ const pagingOutcome = async (run: Run): Promise<Outcome> => {
     return readList(answers[answers.length - 1] as Answer, EVENT_RULE, FIND);
   };
   const one = await page(1);
-  const total = CatalogPaging.parse(one.fields).total;
+  const total = catalogPagingOf(one.fields).total;
   if (one.unusable) return one.outcome;
   if (one.records.length < 2 || (total !== undefined && total <= 2))
     return unchecked(
@@ -154,7 +160,7 @@ const pagingOutcome = async (run: Run): Promise<Outcome> => {
   if (two.unusable) return two.outcome;
   const firstIds = new Set(one.records.map((e) => e.id));
   const repeated = two.records.filter((e) => firstIds.has(e.id)).length;
-  const echoed = CatalogPaging.parse(two.fields).page;
+  const echoed = catalogPagingOf(two.fields).page;
   const cursor = catalogCursor(listMembersOf(answers[0]?.json));
   if (repeated && cursor !== null) return catalogCursorOutcome(cursor);
   if (repeated)
