@@ -47,6 +47,7 @@ import { readerOf, renamer, wireNameOf, wireNamesOf } from './wire';
 import { READ_LIST_ENTRIES, TEXT_CHARS, boundRecord, listCut, withCuts } from './bounds';
 import { throwBadShape } from './errors';
 import { CHECK_IN_REQUEST_NAMES, HOOK_NAMES } from './wireNames';
+import { redactError, redactor } from './secrets';
 import {
   type RetryHint,
   appErrorCode,
@@ -597,6 +598,8 @@ export const subscribeHook = async (
       );
     }
   } catch (error) {
+    // A service that echoes the secret the app sent in its refusal does not put it in the Zap's error.
+    if (sent !== null) redactError(error, redactor([sent]));
     // A 404 for a chosen event means the event is gone, not that a subscription is missing.
     if (!params.eventId || !isNotFound(error)) throw error;
     throw eventNotFoundError(z, params.eventId, {

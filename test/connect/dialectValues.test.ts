@@ -162,4 +162,15 @@ describe('a secret the app makes (secretSource "client")', () => {
     expect(first.secret).not.toContain(turnOnKey(params));
     expect(turnOnSecret(`${apiKey}x`, params)).not.toBe(first.secret);
   });
+
+  it('never shows the secret it sent when the service echoes it in a refusal', async () => {
+    const secret = turnOnSecret(String(authData().apiKey), params);
+    nock(BASE_URL)
+      .post(paths.hooks())
+      .reply(422, { code: 'VALIDATION_ERROR', message: `secret ${secret} is too long`, field: 'secret' });
+    const error = await caught(() => run((z, b) => subscribeHook(z, b, params)));
+    expect(appErrorCode(error)).toBe('REQUEST_REJECTED');
+    expect(`${error.message}\n${error.stack ?? ''}`).not.toContain(secret);
+    expect(`${error.message}\n${error.stack ?? ''}`).not.toContain(secret.slice(6, 30));
+  });
 });
