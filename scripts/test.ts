@@ -29,12 +29,30 @@ interface Outcome {
   output: string;
 }
 
-const TYPECHECK: Stage = { name: 'typecheck', command: 'tsc', args: ['-p', 'tsconfig.json', '--noEmit'] };
-const ESLINT: Stage = { name: 'eslint', command: 'eslint', args: ['.'] };
+// The checks keep what they found of each unchanged file in node_modules/.cache (by content, never by
+// date), so a run after a small change checks the changed files again, not all 370; a fresh clone checks all.
+const CACHE = 'node_modules/.cache';
+const TYPECHECK: Stage = {
+  name: 'typecheck',
+  command: 'tsc',
+  args: [
+    '-p',
+    'tsconfig.json',
+    '--noEmit',
+    '--incremental',
+    '--tsBuildInfoFile',
+    `${CACHE}/typecheck.tsbuildinfo`,
+  ],
+};
+const ESLINT: Stage = {
+  name: 'eslint',
+  command: 'eslint',
+  args: ['.', '--cache', '--cache-location', `${CACHE}/eslint/`, '--cache-strategy', 'content'],
+};
 const PRETTIER: Stage = {
   name: 'prettier',
   command: 'prettier',
-  args: ['--check', '.', '--log-level', 'warn'],
+  args: ['--check', '.', '--log-level', 'warn', '--cache', '--cache-strategy', 'content'],
 };
 const VALIDATE: Stage = {
   name: 'validate',
