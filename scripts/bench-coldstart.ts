@@ -5,17 +5,30 @@
  * production dependencies from this project's `node_modules`, nothing downloaded; without the CLI's
  * "Testing build" step, whose 5 s limit a busy machine exceeds: `buildZipUntested`), unzipped, and each is
  * loaded in a fresh Node process that requires `zapierwrapper.js` and asks its handler for the definition,
- * as Zapier's backend does. Runs alternate between the two, after one unmeasured run of each.
+ * as Zapier's backend does. A third folder, the template's with the app's `definition.json` as its
+ * `index.js` ("app as data": the same definition without a line of the app's code), shows what core alone
+ * costs to process a definition of this size, the floor no change to the app's code can go below. Runs
+ * take the three in turn (the order rotating), after one unmeasured run of each.
  *
  * Per run: the wrapper's load (zapier-platform-core), the first `definition` call (the app's own load, then
  * core compiling and serializing the definition), their sum (the cold start), and the process CPU time of
- * that sum (steadier than wall time on a busy machine).
+ * that sum (steadier than wall time on a busy machine). The CPU ratio is also taken per run, against the
+ * template's run of the same turn (paired), and given as its median and spread.
  *
  * Targets: cold-start median at most 1.10× the template's; zip under 1.1 MB.
  */
 import AdmZip from 'adm-zip';
 import { spawnSync } from 'node:child_process';
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  copyFileSync,
+  cpSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { bundleApp } from './build';
@@ -76,6 +89,15 @@ const coreVersion = (): string =>
       version: string;
     }
   ).version;
+
+/** The template's unzipped folder with the app's definition (functions as core writes them) as its module. */
+const appAsData = (template: Subject, app: Subject, work: string): Subject => {
+  const dir = join(work, 'app-as-data');
+  cpSync(template.dir, dir, { recursive: true });
+  copyFileSync(join(app.dir, 'definition.json'), join(dir, 'definition.json'));
+  writeFileSync(join(dir, 'index.js'), "module.exports = require('./definition.json');\n");
+  return { ...template, name: 'app as data', dir, samples: [] };
+};
 
 const unzip = (name: string, zipPath: string, work: string): Subject => {
   const dir = join(work, name);
@@ -139,51 +161,65 @@ const main = async () => {
     };
     const templateZip = (await buildZipUntested(templateSource, join(work, 'template.zip'))).zipPath;
 
-    const subjects = [unzip('template', templateZip, work), unzip('app', appZip, work)];
+    const [template, app] = [unzip('template', templateZip, work), unzip('app', appZip, work)];
+    const subjects = [template, app, appAsData(template, app, work)];
     for (const subject of subjects) subject.operations = runOnce(subject).operations; // warm the file cache
     for (let run = 0; run < RUNS; run++) {
-      for (const subject of run % 2 ? [...subjects].reverse() : subjects)
-        subject.samples.push(runOnce(subject));
+      const turn = subjects.map((_, i) => subjects[(run + i) % subjects.length]!);
+      for (const subject of run % 2 ? turn.reverse() : turn) subject.samples.push(runOnce(subject));
     }
-
-    const [template, app] = subjects as [Subject, Subject];
-    const metrics: Array<[keyof Sample, string]> = [
-      ['load', 'wrapper load (core)'],
-      ['definition', 'first definition call'],
-      ['coldStart', 'cold start (load + definition)'],
-      ['cpu', 'CPU time of the cold start'],
-    ];
-    console.log(`\n${RUNS} runs each, fresh Node ${process.version} process per run; median [min–max]\n`);
-    console.log(`${'measure'.padEnd(32)}${'template'.padEnd(36)}${'app'.padEnd(36)}ratio (medians)`);
-    for (const [key, label] of metrics) {
-      const cell = (subject: Subject) => {
-        const values = subject.samples.map((s) => s[key]);
-        return `${ms(median(values))} [${ms(Math.min(...values)).trim()}–${ms(Math.max(...values)).trim()}]`.padEnd(
-          36,
-        );
-      };
-      const ratio = median(app.samples.map((s) => s[key])) / median(template.samples.map((s) => s[key]));
-      console.log(`${label.padEnd(32)}${cell(template)}${cell(app)}${ratio.toFixed(2)}×`);
-    }
-    for (const subject of subjects) {
-      console.log(
-        `${subject.name.padEnd(9)} zip ${(subject.zipBytes / 1e6).toFixed(2)} MB (${subject.zipBytes} bytes), ${subject.files} files, ${subject.operations} operations`,
-      );
-    }
-    const verdict = (key: keyof Sample) => {
-      const ratio = median(app.samples.map((s) => s[key])) / median(template.samples.map((s) => s[key]));
-      return `${ratio.toFixed(2)}× ${ratio <= TARGET_RATIO ? 'met' : 'NOT met'}`;
-    };
-    // The wrapper load is the same code in both; its ratio shows how much the machine's load skews wall times.
-    console.log(
-      `\ntarget: cold-start median ≤ ${TARGET_RATIO}× the template's: wall time ${verdict('coldStart')}, CPU time ${verdict('cpu')} (the same core load reads ${verdict('load').split(' ')[0]} in wall time)`,
-    );
-    console.log(
-      `target: zip < ${TARGET_ZIP_BYTES / 1e6} MB: ${(app.zipBytes / 1e6).toFixed(2)} MB ${app.zipBytes < TARGET_ZIP_BYTES ? 'met' : 'NOT met'}`,
-    );
+    report(template, app, subjects[2]!);
   } finally {
     rmSync(work, { recursive: true, force: true });
   }
+};
+
+/** The CPU ratios of `subject` to the template, run by run (each against the template's run of that turn). */
+const pairedRatios = (subject: Subject, template: Subject) =>
+  subject.samples.map((sample, run) => sample.cpu / template.samples[run]!.cpu);
+
+const spread = (values: number[]) =>
+  `median ${median(values).toFixed(2)}× [${Math.min(...values).toFixed(2)}–${Math.max(...values).toFixed(2)}×]`;
+
+const report = (template: Subject, app: Subject, asData: Subject) => {
+  const metrics: Array<[keyof Sample, string]> = [
+    ['load', 'wrapper load (core)'],
+    ['definition', 'first definition call'],
+    ['coldStart', 'cold start (load + definition)'],
+    ['cpu', 'CPU time of the cold start'],
+  ];
+  console.log(`\n${RUNS} runs each, fresh Node ${process.version} process per run; median [min–max]\n`);
+  console.log(`${'measure'.padEnd(32)}${'template'.padEnd(36)}${'app'.padEnd(36)}ratio (medians)`);
+  for (const [key, label] of metrics) {
+    const cell = (subject: Subject) => {
+      const values = subject.samples.map((s) => s[key]);
+      return `${ms(median(values))} [${ms(Math.min(...values)).trim()}–${ms(Math.max(...values)).trim()}]`.padEnd(
+        36,
+      );
+    };
+    const ratio = median(app.samples.map((s) => s[key])) / median(template.samples.map((s) => s[key]));
+    console.log(`${label.padEnd(32)}${cell(template)}${cell(app)}${ratio.toFixed(2)}×`);
+  }
+  console.log(`\npaired CPU ratio, app to template, run by run: ${spread(pairedRatios(app, template))}`);
+  console.log(
+    `the app as data (its definition.json, no app code; core alone): CPU ${ms(median(asData.samples.map((s) => s.cpu))).trim()}, paired ratio ${spread(pairedRatios(asData, template))}`,
+  );
+  for (const subject of [template, app]) {
+    console.log(
+      `${subject.name.padEnd(9)} zip ${(subject.zipBytes / 1e6).toFixed(2)} MB (${subject.zipBytes} bytes), ${subject.files} files, ${subject.operations} operations`,
+    );
+  }
+  const verdict = (key: keyof Sample) => {
+    const ratio = median(app.samples.map((s) => s[key])) / median(template.samples.map((s) => s[key]));
+    return `${ratio.toFixed(2)}× ${ratio <= TARGET_RATIO ? 'met' : 'NOT met'}`;
+  };
+  // The wrapper load is the same code in both; its ratio shows how much the machine's load skews wall times.
+  console.log(
+    `\ntarget: cold-start median ≤ ${TARGET_RATIO}× the template's: wall time ${verdict('coldStart')}, CPU time ${verdict('cpu')} (the same core load reads ${verdict('load').split(' ')[0]} in wall time)`,
+  );
+  console.log(
+    `target: zip < ${TARGET_ZIP_BYTES / 1e6} MB: ${(app.zipBytes / 1e6).toFixed(2)} MB ${app.zipBytes < TARGET_ZIP_BYTES ? 'met' : 'NOT met'}`,
+  );
 };
 
 main().catch((error: unknown) => {

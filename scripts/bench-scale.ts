@@ -1,13 +1,16 @@
-// `npm run bench:scale [-- --sizes 20000,100000,200000] [--attendee-only]`: the five operations that read a whole event (or a
-// whole day) of registrations, against the sandbox seeded with one event of each size. Each operation runs
-// alone in a fresh Node process on the compiled app (scripts/bench-scale-child.cjs), and so does a bare
-// download of the same answer plus one `JSON.parse` of it. Prints, per size and operation: wall time (and its
-// ratio to the bare read), bytes read (counted by a proxy in front of the sandbox) and the peak RSS of the
-// process. Targets: peak RSS at most 256 MB, wall time at most 2× the bare read.
+// `npm run bench:scale [-- --sizes 20000,100000,200000] [--attendee-only] [--only find-registration,…]`: the
+// five operations that read a whole event (or a whole day) of registrations, against the sandbox seeded with
+// one event of each size. Each operation runs alone in a fresh Node process on the compiled app
+// (scripts/bench-scale-child.cjs), and so does a bare download of the same answer plus one `JSON.parse` of
+// it. Prints, per size and operation: wall time (and its ratio to the bare read), the CPU time of the
+// operation's process (and its ratio: steadier than wall time on a busy machine, and without the sandbox's
+// own work), bytes read (counted by a proxy in front of the sandbox) and the peak RSS of the process.
+// Targets: peak RSS at most 256 MB, wall time at most 2× the bare read.
 // Then the attendee lookup (the attendee fields of an order item), by bytes read as a ratio of the bare read:
 // a registration made just before its order, one from the middle of the event ordered now, 100 orders spread
 // over the event looked up at once (one pass), and the number of lookups when the six attendee fields of an
-// order are resolved at once. `--attendee-only` skips the five operations above (not the bare read).
+// order are resolved at once. `--attendee-only` skips the five operations above (not the bare read); `--only`
+// runs only the operations named (and the bare read), without the attendee lookups.
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -36,6 +39,12 @@ const sizesFlag = (() => {
 })();
 
 const attendeeOnly = process.argv.includes('--attendee-only');
+
+/** The operations named by `--only` (comma-separated), or null for all of them. */
+const onlyFlag = (() => {
+  const i = process.argv.indexOf('--only');
+  return i >= 0 ? new Set((process.argv[i + 1] ?? '').split(',').filter(Boolean)) : null;
+})();
 
 const ATTENDEE_OPERATIONS = [
   ['attendee-recent', 'Attendee, registration made just before its order'],
@@ -173,6 +182,8 @@ const attendeeOrders = async (baseUrl: string, eventId: string, size: number, mi
 
 interface Figures {
   ms: number;
+  /** CPU time of the child process during the operation (the sandbox's own work is not counted). */
+  cpuMs: number;
   items: number;
   rssBefore: number;
   peakRss: number;
@@ -237,11 +248,12 @@ const main = async () => {
 
       const bare = await measure('bare');
       const line = (name: string, f: Figures, ratio: string, verdict: string) =>
-        `| ${size.toLocaleString('en-US')} | ${name} | ${seconds(f.ms)} | ${ratio} | ${mb(f.bytes)} | ${mb(f.peakRss)} | ${f.items.toLocaleString('en-US')} | ${verdict} |`;
+        `| ${size.toLocaleString('en-US')} | ${name} | ${seconds(f.ms)} | ${ratio} | ${seconds(f.cpuMs)} | ${(f.cpuMs / bare.cpuMs).toFixed(2)}× | ${mb(f.bytes)} | ${mb(f.peakRss)} | ${f.items.toLocaleString('en-US')} | ${verdict} |`;
       const bareLine = line('Bare download + JSON.parse', bare, '1.00×', '(reference)');
       console.log(bareLine);
       rows.push(bareLine);
-      for (const [operation, name] of attendeeOnly ? [] : OPERATIONS) {
+      const operations = OPERATIONS.filter(([operation]) => !onlyFlag || onlyFlag.has(operation));
+      for (const [operation, name] of attendeeOnly ? [] : operations) {
         const f = await measure(operation);
         const ratio = f.ms / bare.ms;
         const met = f.peakRss <= RSS_TARGET && ratio <= WALL_TARGET;
@@ -255,7 +267,7 @@ const main = async () => {
         console.log(row);
         rows.push(row);
       }
-      for (const [operation, name] of ATTENDEE_OPERATIONS) {
+      for (const [operation, name] of onlyFlag ? [] : ATTENDEE_OPERATIONS) {
         const f = await measure(operation);
         const row = `| ${size.toLocaleString('en-US')} | ${name} | ${mb(f.bytes)} | ${(f.bytes / bare.bytes).toFixed(3)}× | ${f.reads} | ${seconds(f.ms)} | ${mb(f.peakRss)} |`;
         console.log(row);
@@ -273,8 +285,10 @@ const main = async () => {
   console.log('|---|---|---|---|---|---|---|');
   for (const row of attendeeRows) console.log(row);
 
-  console.log('\n| Registrations | Operation | Wall time | × bare | Read | Peak RSS | Items | Targets |');
-  console.log('|---|---|---|---|---|---|---|---|');
+  console.log(
+    '\n| Registrations | Operation | Wall time | × bare | CPU time | CPU × bare | Read | Peak RSS | Items | Targets |',
+  );
+  console.log('|---|---|---|---|---|---|---|---|---|---|');
   for (const row of rows) console.log(row);
   console.log(
     `\nTargets: peak RSS at most 256 MB for every operation at every size, wall time at most 2× the bare download and JSON.parse of the same answer: ${allMet ? 'all met' : 'NOT all met'}.`,

@@ -6,6 +6,7 @@
 import type { ZObject } from 'zapier-platform-core';
 import * as zod from 'zod';
 import { errorText } from '../connect';
+import { lazy } from '../lazy';
 
 /** The app's codes for a lookup that could not answer. */
 export const LOOKUP_FAILED = 'ATTENDEE_LOOKUP_FAILED';
@@ -17,11 +18,13 @@ interface OrderNamed {
   submissionId: string;
 }
 
-export const SharedFailure = zod.discriminatedUnion('kind', [
-  zod.object({ kind: zod.literal('error'), reason: zod.string() }),
-  zod.object({ kind: zod.literal('throttled'), message: zod.string(), delay: zod.number().nullable() }),
-  zod.object({ kind: zod.literal('expired'), message: zod.string() }),
-]);
+export const SharedFailure = lazy(() =>
+  zod.discriminatedUnion('kind', [
+    zod.object({ kind: zod.literal('error'), reason: zod.string() }),
+    zod.object({ kind: zod.literal('throttled'), message: zod.string(), delay: zod.number().nullable() }),
+    zod.object({ kind: zod.literal('expired'), message: zod.string() }),
+  ]),
+);
 export type SharedFailure = zod.infer<typeof SharedFailure>;
 
 const failureText = (lookup: OrderNamed, reason: string) =>

@@ -5,6 +5,7 @@
  * back for all of them, and keeps them past its byte cap). Every value is a typed record: another version's or a corrupt one reads as missing.
  */
 import * as zod from 'zod';
+import { built, lazy } from '../lazy';
 import { type AccountCache, type CacheRecord, type TurnTimings, cacheRecord } from '../memory';
 import { type Attendee, noAttendee } from '../mappers/attendee';
 import { ALL_TIME } from './registrations';
@@ -77,31 +78,35 @@ export const personIn = (people: string, id: string): Person | undefined => {
   return [orNull(first), orNull(last), orNull(email)];
 };
 
-export const EventIndex = zod.object({
-  v: zod.literal(1),
-  /** Tells this index from the one before (also written alone, as the event's stamp). */
-  stamp: zod.string(),
-  /** The window read: registrations made from `since` (epoch ms) to `readAt` (the service's time). */
-  since: zod.number(),
-  readAt: zod.number(),
-  /** The window was read to its end and every registration of it is in `people`. */
-  complete: zod.boolean(),
-  /** The event no longer exists. */
-  gone: zod.boolean(),
-  /** One line a registration, `id⇥first⇥last⇥email` (empty: none): cheap to check and to search. */
-  people: zod.string(),
-  /** Registrations proven absent from the whole event. */
-  missing: zod.array(zod.string()),
-  /** The last pass failed: shared until `until` (epoch ms, the app's clock). */
-  failed: zod.object({ failure: SharedFailure, until: zod.number() }).optional(),
-});
+export const EventIndex = lazy(() =>
+  zod.object({
+    v: zod.literal(1),
+    /** Tells this index from the one before (also written alone, as the event's stamp). */
+    stamp: zod.string(),
+    /** The window read: registrations made from `since` (epoch ms) to `readAt` (the service's time). */
+    since: zod.number(),
+    readAt: zod.number(),
+    /** The window was read to its end and every registration of it is in `people`. */
+    complete: zod.boolean(),
+    /** The event no longer exists. */
+    gone: zod.boolean(),
+    /** One line a registration, `id⇥first⇥last⇥email` (empty: none): cheap to check and to search. */
+    people: zod.string(),
+    /** Registrations proven absent from the whole event. */
+    missing: zod.array(zod.string()),
+    /** The last pass failed: shared until `until` (epoch ms, the app's clock). */
+    failed: zod.object({ failure: built(SharedFailure), until: zod.number() }).optional(),
+  }),
+);
 export type EventIndex = zod.infer<typeof EventIndex>;
 
 /** At most this many registrations named in the note of waiting orders (past it, they get the next pass). */
 export const MAX_WAITING = 500;
 
 /** Orders wait for the event's pass: their registrations, and the earliest of their windows' starts. */
-const Waiting = zod.object({ since: zod.number(), ids: zod.array(zod.string()).max(MAX_WAITING) });
+const Waiting = lazy(() =>
+  zod.object({ since: zod.number(), ids: zod.array(zod.string()).max(MAX_WAITING) }),
+);
 export type Waiting = zod.infer<typeof Waiting>;
 
 export interface EventMemory {

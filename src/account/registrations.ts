@@ -15,13 +15,18 @@ type B = Pick<Bundle, 'authData'>;
 /** Earlier than any registration of the service: a lookup reads the whole event. */
 export const ALL_TIME = '2000-01-01T00:00:00.000Z';
 
-/** Reads every registration of one event, visiting each as it arrives (see `readSubmissions`). */
+/**
+ * Reads every registration of one event, visiting each as it arrives (see `readSubmissions`). With
+ * `mentions` (a lookup's email), only registrations that may hold it are checked and visited: the others
+ * are read past unparsed.
+ */
 export const visitEventRegistrations = (
   z: ZObject,
   bundle: B,
   eventId: string,
   visit: (submission: Submission) => void,
-) => readSubmissions(z, bundle, { eventId, since: ALL_TIME }, visit);
+  mentions?: readonly string[],
+) => readSubmissions(z, bundle, { eventId, since: ALL_TIME, mentions }, visit);
 
 /** Emails compared as people type them: surrounding spaces and case do not matter. */
 export const sameEmail = (a: string | null | undefined, b: string): boolean =>
@@ -36,11 +41,12 @@ export const matchingRegistrations = async (
 ): Promise<Submission[]> => {
   const email = match.email?.trim().toLowerCase();
   const matches: Submission[] = [];
-  await visitEventRegistrations(z, bundle, eventId, (s) => {
+  const visit = (s: Submission) => {
     if (match.submissionId && s.submissionId !== match.submissionId) return;
     if (email && !(typeof s.email === 'string' && s.email.trim().toLowerCase() === email)) return;
     matches.push(s);
-  });
+  };
+  await visitEventRegistrations(z, bundle, eventId, visit, email ? [email] : undefined);
   return newestFirst(matches, (s) => s.submissionId);
 };
 
@@ -52,9 +58,10 @@ export const registrationIdsWithEmail = async (
   email: string,
 ): Promise<Set<string>> => {
   const ids = new Set<string>();
-  await visitEventRegistrations(z, bundle, eventId, (s) => {
+  const visit = (s: Submission) => {
     if (sameEmail(s.email, email)) ids.add(s.submissionId);
-  });
+  };
+  await visitEventRegistrations(z, bundle, eventId, visit, [email.trim()]);
   return ids;
 };
 

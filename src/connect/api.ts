@@ -155,6 +155,11 @@ export interface SubmissionQuery {
   stopWhen?: () => boolean;
   /** What the read is for, in a message's words (default: the registrations of this event). */
   what?: string;
+  /**
+   * Values every registration the visitor can use holds somewhere (a lookup's email, trimmed), ASCII case
+   * aside: a registration that cannot hold them is read past unchecked, never visited (`mentions.ts`).
+   */
+  mentions?: readonly string[];
 }
 
 const submissionCall = (params: SubmissionQuery) => ({
@@ -164,6 +169,7 @@ const submissionCall = (params: SubmissionQuery) => ({
   timeoutMs: params.timeoutMs,
   stream: true,
   stopWhen: params.stopWhen,
+  ...(params.mentions ? { reading: { mentions: params.mentions } } : {}),
 });
 
 /**

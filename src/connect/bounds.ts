@@ -95,8 +95,11 @@ const boundText = (read: string, path: string, budget: Budget): string => {
   return cutText(text, keep);
 };
 
+/** The lists of bounds that name none (the usual case): no path of the record is then looked up. */
+const NO_LISTS: Readonly<Record<string, number>> = Object.freeze({});
+
 const entriesCap = (path: string, budget: Budget): number => {
-  const named = budget.lists[path.replace(/\[\d+\]/g, '[]')];
+  const named = budget.lists === NO_LISTS ? undefined : budget.lists[path.replace(/\[\d+\]/g, '[]')];
   return budget.values > 0 ? Math.min(named ?? LIST_ENTRIES, budget.values) : 0;
 };
 
@@ -158,7 +161,7 @@ export const boundRecord = (record: unknown, bounds: Bounds = {}): Bounded => {
     text: bounds.recordText ?? RECORD_TEXT_CHARS,
     values: RECORD_VALUES,
     cuts: {},
-    lists: bounds.lists ?? {},
+    lists: bounds.lists && Object.keys(bounds.lists).length > 0 ? bounds.lists : NO_LISTS,
   };
   // The record itself is not an entry of anything: its own members are capped like any object's.
   const value = boundObject(own, '', budget);

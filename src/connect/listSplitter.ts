@@ -16,16 +16,22 @@
  *   envelope's grammar by the state machine here, so a body is accepted only if it is valid JSON, and
  *   then the records are exactly those `JSON.parse` of the whole body would give. The exceptions are what
  *   is read past unheld (an envelope member other than the paging, a part of a record nested too deeply, a
- *   record too large): their strings and brackets are followed, their syntax is not checked further.
+ *   record too large, a record that cannot hold the `mentions`): their strings and brackets are followed,
+ *   their syntax is not checked further.
  * - A body that ends before the envelope is closed is an error (`truncated`), never a shorter list.
  * - Each record's nesting is counted as it is scanned. A record nested deeper than `MAX_JSON_DEPTH` is read
  *   member by member (`parseJsonPruned`): what is too deep is left out and named, for the odd-record rule
  *   to log, and the rest of the record and of the list is read as usual. No nesting can overflow the stack.
  * - A record larger than `maxElementBytes` is read past without being held (only its first bytes are kept,
  *   to name it) and handed out as `Oversize`, for the odd-record rule to skip with a log line.
+ * - With `mentions` (a lookup's email), a record whose bytes cannot hold them (`mentions.ts`) is read past
+ *   by its structure only, neither decoded nor parsed nor handed out: most of a whole event read to find
+ *   one person costs only the scan of its bytes. A record too large or nested too deeply is still handed
+ *   out as above, so that its log line says what was left out.
  */
 import { DIALECT, pathOf } from './dialect';
 import { MAX_JSON_DEPTH, parseJsonPruned, parseJsonSafely } from './json';
+import { type MentionTest, mentionTest } from './mentions';
 
 export type ListReadErrorKind =
   /** The body is not JSON at all (an HTML page, plain text). */
@@ -66,6 +72,8 @@ export interface EnvelopeSummary {
   bytes: number;
   /** `"__proto__"` keys dropped from the records (only own fields are read; see `json.ts`). */
   droppedKeys: number;
+  /** Elements of `data` read past unparsed because they could not hold the `mentions` (not handed out). */
+  unread: number;
 }
 
 export interface SplitterOptions {
@@ -95,6 +103,12 @@ export interface SplitterOptions {
    * counted, never held (`cutListTail` says how many were left out). Default: no cut.
    */
   maxListEntries?: number;
+  /**
+   * Values a record must hold to be of use (the email a lookup looks for), each somewhere in its text, ASCII
+   * case aside (`mentions.ts`). A record whose bytes cannot hold them is read past without being decoded,
+   * parsed or handed out (counted in `unread`). Default: every record is handed out.
+   */
+  mentions?: readonly string[];
 }
 
 /** A list cut while it was read ends with the entry `"\u0000<entries left out>\u0000"`. */
@@ -233,6 +247,8 @@ export class EnvelopeSplitter {
   private readonly keepsSmall: boolean;
   private readonly maxStringBytes: number;
   private readonly maxListEntries: number;
+  private readonly mentions: MentionTest | null;
+  private unread = 0;
   /** Per open list or object of the record being read (by depth): a list's commas so far, -1 an object. */
   private commas: number[] = [];
   /** The depth of the list whose further entries are being read past, 0 when none. */
@@ -288,6 +304,7 @@ export class EnvelopeSplitter {
     this.keepsSmall = options.members === 'small';
     this.maxStringBytes = options.maxStringBytes ?? Infinity;
     this.maxListEntries = options.maxListEntries ?? Infinity;
+    this.mentions = mentionTest(options.mentions);
   }
 
   /** Reads the next bytes of the body; throws `ListReadError` (or what the callback throws). */
@@ -488,8 +505,14 @@ export class EnvelopeSplitter {
       const oversize = { bytes: chunkStart + end - this.elementStart, head: this.oversizeHead };
       this.onElement(undefined, this.records++, [], oversize);
     } else if (this.deepest > this.maxDepth) {
+      // Read whatever the `mentions`, like a record too large: the odd-record rule names what was left out.
       const pruned = this.parseCapturedPruned(chunk, end, chunkStart);
       this.onElement(pruned.value, this.records++, pruned.pruned);
+    } else if (this.mentions !== null && !this.mentions(this.capturedBytes(chunk, end))) {
+      // It cannot be a record looked for: read past, neither decoded nor parsed.
+      this.endCapture();
+      this.records++;
+      this.unread++;
     } else {
       const value = this.parseCaptured(chunk, end, chunkStart);
       this.onElement(value, this.records++, []);
@@ -566,6 +589,7 @@ export class EnvelopeSplitter {
       records: this.records,
       bytes: this.bytes,
       droppedKeys: this.droppedKeys,
+      unread: this.unread,
     };
   }
 
@@ -581,6 +605,7 @@ export class EnvelopeSplitter {
       records: this.records,
       bytes: this.bytes,
       droppedKeys: this.droppedKeys,
+      unread: this.unread,
     };
   }
 
@@ -829,6 +854,13 @@ export class EnvelopeSplitter {
     this.pieceBytes += tail.length;
     this.captureStart = i;
     this.skipDepth = 0;
+  }
+
+  /** The captured bytes, up to just before `end` in `chunk` (a view when in one piece); the capture goes on. */
+  private capturedBytes(chunk: Uint8Array, end: number): Buffer {
+    const start = this.captureStart;
+    if (this.pieces.length === 0) return Buffer.from(chunk.buffer, chunk.byteOffset + start, end - start);
+    return Buffer.concat([...this.pieces, chunk.subarray(start, end)]);
   }
 
   /** The captured text, which ends just before `end` in `chunk`; ends the capture. */

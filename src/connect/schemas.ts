@@ -3,10 +3,12 @@
  *
  * Every object schema is loose: fields the service adds later are kept and passed through, never rejected.
  * Enumerations the service may extend (statuses, kinds) are plain strings, so a new value never breaks a Zap.
+ * Each schema is built on its first use (`../lazy.ts`): loading the app builds none.
  */
 import * as z from 'zod';
 import { DIALECT, memberAt } from './dialect';
 import { wired } from './wire';
+import { built, lazy } from '../lazy';
 import {
   AGENDA_NAMES,
   AGENDA_SESSION_NAMES,
@@ -23,36 +25,6 @@ import {
 
 /** A contract schema of records of type `T`, for code outside src/connect that names one. */
 export type ContractSchema<T> = z.ZodType<T>;
-
-/**
- * A schema built on its first use. Building every schema of the contract costs tens of milliseconds, paid
- * by every cold start (Zapier loads the app to answer for its definition), while an invocation uses a few.
- * The proxy stands for the schema in every way (properties, methods, nesting in other schemas).
- */
-const BUILT = Symbol('built schema');
-
-const lazy = <T extends object>(build: () => T): T => {
-  let built: T | undefined;
-  const real = (): T => (built ??= build());
-  return new Proxy({} as T, {
-    get: (_, key) => (key === BUILT ? real() : Reflect.get(real(), key)),
-    has: (_, key) => Reflect.has(real(), key),
-    ownKeys: () => Reflect.ownKeys(real()),
-    getOwnPropertyDescriptor: (_, key) => {
-      const descriptor = Reflect.getOwnPropertyDescriptor(real(), key);
-      return descriptor && { ...descriptor, configurable: true };
-    },
-    getPrototypeOf: () => Reflect.getPrototypeOf(real()),
-    set: (_, key, value) => Reflect.set(real(), key, value),
-  });
-};
-
-/**
- * The built schema behind a lazy one, for nesting in another schema: a parse through the proxy pays a trap
- * on every property the parser reads (a day of registrations read through proxies took about 1.5 times as
- * long), so schemas nest what the proxy stands for, built when the outer schema is.
- */
-const built = <T extends object>(schema: T): T => (schema as Record<symbol, T | undefined>)[BUILT] ?? schema;
 
 /** ISO 8601 timestamp with a zone, as the contract sends it (`2026-11-22T10:00:00.000Z`). */
 const Timestamp = lazy(() => z.iso.datetime({ offset: true }));

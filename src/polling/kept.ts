@@ -23,6 +23,7 @@
 import { randomUUID } from 'node:crypto';
 import { brotliCompressSync, brotliDecompressSync, constants } from 'node:zlib';
 import * as z from 'zod';
+import { built, lazy } from '../lazy';
 import { type AccountCache, cacheRecord } from '../memory';
 import { type Position, PositionSchema, comparePositions } from './position';
 import type { PollTimings } from './timings';
@@ -98,34 +99,42 @@ const asParsed = (entry: KeptEntry<Record<string, unknown>>): KeptEntry<Record<s
  * schema reads them but checked in one pass, without copying their records (a poll reads thousands): the
  * same lists pass, with the same entries.
  */
-export const EntriesSchema = z
-  .custom<
-    Array<KeptEntry<Record<string, unknown>>>
-  >((value) => Array.isArray(value) && value.reduce((ok: boolean, entry) => isEntry(entry) && ok, true))
-  .transform((entries) => entries.map(asParsed));
+export const EntriesSchema = lazy(() =>
+  z
+    .custom<
+      Array<KeptEntry<Record<string, unknown>>>
+    >((value) => Array.isArray(value) && value.reduce((ok: boolean, entry) => isEntry(entry) && ok, true))
+    .transform((entries) => entries.map(asParsed)),
+);
 
-const BatchSchema = z.object({
-  f: z.number(),
-  b: z.number(),
-  p: z.literal(1).optional(),
-  e: EntriesSchema,
-});
-const WholeSchema = z.strictObject({
-  v: z.literal(3),
-  g: z.string(),
-  base: PositionSchema,
-  settled: PositionSchema,
-  batches: z.array(BatchSchema),
-  s: z.array(z.tuple([z.number(), z.string()])).optional(),
-});
+const BatchSchema = lazy(() =>
+  z.object({
+    f: z.number(),
+    b: z.number(),
+    p: z.literal(1).optional(),
+    e: built(EntriesSchema),
+  }),
+);
+const WholeSchema = lazy(() =>
+  z.strictObject({
+    v: z.literal(3),
+    g: z.string(),
+    base: built(PositionSchema),
+    settled: built(PositionSchema),
+    batches: z.array(built(BatchSchema)),
+    s: z.array(z.tuple([z.number(), z.string()])).optional(),
+  }),
+);
 /** A piece of the tail: the batches added after `from` (the settled position it continues) up to `settled`. */
-const TailSchema = z.strictObject({
-  v: z.literal(3),
-  g: z.string(),
-  from: PositionSchema,
-  settled: PositionSchema,
-  batches: z.array(BatchSchema),
-});
+const TailSchema = lazy(() =>
+  z.strictObject({
+    v: z.literal(3),
+    g: z.string(),
+    from: built(PositionSchema),
+    settled: built(PositionSchema),
+    batches: z.array(built(BatchSchema)),
+  }),
+);
 
 const PREFIX = 'br1:';
 /** Brotli's quality 5: within a few percent of its best size at a tenth of the time. */
@@ -374,7 +383,7 @@ const nextPiece = (
 };
 
 /** A packed value in the cache (built once: a poll reads and writes several). */
-export const PackedSchema = z.string();
+export const PackedSchema = lazy(() => z.string());
 
 /** The stream's kept entry in the account's cache. */
 export const keptStore = (cache: AccountCache, key: string, timings: PollTimings) => {

@@ -15,6 +15,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import * as z from 'zod';
+import { built, lazy } from '../lazy';
 import { type AccountCache, type CacheRecord, cacheRecord } from '../memory';
 import { EntriesSchema, type KeptEntry, PackedSchema, pack, unpack } from './kept';
 import { type Position, PositionSchema, comparePositions } from './position';
@@ -36,23 +37,29 @@ export interface ShareRef {
   t?: number;
 }
 
-const ShareRefSchema = z.object({
-  id: z.string(),
-  g: z.string(),
-  from: PositionSchema,
-  to: PositionSchema,
-  b: z.number(),
-  t: z.number().optional(),
-});
+const ShareRefSchema = lazy(() =>
+  z.object({
+    id: z.string(),
+    g: z.string(),
+    from: built(PositionSchema),
+    to: built(PositionSchema),
+    b: z.number(),
+    t: z.number().optional(),
+  }),
+);
 
 /** The index: its revision (the higher of the two copies wins) and the shares, oldest range first. */
-export const OwedIndexSchema = z.object({ r: z.number(), shares: z.array(ShareRefSchema) });
+export const OwedIndexSchema = lazy(() =>
+  z.object({ r: z.number(), shares: z.array(built(ShareRefSchema)) }),
+);
 export type OwedIndex = z.infer<typeof OwedIndexSchema>;
 
-const ShareSchema = z.strictObject({
-  g: z.string(),
-  e: EntriesSchema,
-});
+const ShareSchema = lazy(() =>
+  z.strictObject({
+    g: z.string(),
+    e: built(EntriesSchema),
+  }),
+);
 
 export const NO_OWED: OwedIndex = { r: 0, shares: [] };
 

@@ -3,13 +3,14 @@
  * schema it is read back with from the cache.
  */
 import * as z from 'zod';
+import { lazy } from '../lazy';
 
 export interface Position {
   ms: number;
   id: string;
 }
 
-export const PositionSchema = z.object({ ms: z.number().finite(), id: z.string() });
+export const PositionSchema = lazy(() => z.object({ ms: z.number().finite(), id: z.string() }));
 
 /** Orders two positions by time, then id. */
 export const comparePositions = (a: Position, b: Position): number =>

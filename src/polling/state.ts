@@ -3,6 +3,7 @@
  * and how it chooses its records. The reasoning is in cursor.ts's comment.
  */
 import * as z from 'zod';
+import { built, lazy } from '../lazy';
 import { type AccountCache, cacheRecord } from '../memory';
 import { type Position, PositionSchema, at, earlier, later } from './position';
 import type { PollTimings } from './timings';
@@ -17,21 +18,23 @@ export interface Checkpoint {
   pos: Position;
 }
 
-const CheckpointSchema = z.object({ t: z.number(), pos: PositionSchema });
+const CheckpointSchema = lazy(() => z.object({ t: z.number(), pos: built(PositionSchema) }));
 
-export const CursorStateSchema = z.object({
-  v: z.literal(2),
-  /** Oldest first, at most one per `checkpointGrainMs`. */
-  checkpoints: z.array(CheckpointSchema).transform((list) => [...list].sort((a, b) => a.t - b.t)),
-  /** Every record after this was returned by the poll that created the state (or came later). */
-  base: PositionSchema.nullable(),
-  /** The oldest `since` of recently failed polls, kept until `until` (epoch ms, client clock). */
-  floor: z.object({ ms: z.number(), until: z.number() }).nullable(),
-  /** The client's clock minus the service's, as last measured (never less than the truth). */
-  offset: z.number().nullable(),
-  /** The owed shares' index (a copy of its own key's: the newer of the two is used). */
-  owed: OwedIndexSchema.optional(),
-});
+export const CursorStateSchema = lazy(() =>
+  z.object({
+    v: z.literal(2),
+    /** Oldest first, at most one per `checkpointGrainMs`. */
+    checkpoints: z.array(built(CheckpointSchema)).transform((list) => [...list].sort((a, b) => a.t - b.t)),
+    /** Every record after this was returned by the poll that created the state (or came later). */
+    base: built(PositionSchema).nullable(),
+    /** The oldest `since` of recently failed polls, kept until `until` (epoch ms, client clock). */
+    floor: z.object({ ms: z.number(), until: z.number() }).nullable(),
+    /** The client's clock minus the service's, as last measured (never less than the truth). */
+    offset: z.number().nullable(),
+    /** The owed shares' index (a copy of its own key's: the newer of the two is used). */
+    owed: built(OwedIndexSchema).optional(),
+  }),
+);
 
 export type CursorState = z.infer<typeof CursorStateSchema>;
 

@@ -19,6 +19,7 @@
  * Nothing here reads, writes or waits: ./secrets.ts does, on the shared memory.
  */
 import * as z from 'zod';
+import { lazy } from '../lazy';
 import type { ArrivedDelivery } from '../connect';
 import { boundedServiceTime } from './freshness';
 
@@ -27,28 +28,30 @@ const MAX_RETIRED = 4;
 const WHOLE_SECOND_MS = 1000;
 
 /** What is known of one subscription's secrets (a typed record of the account's store). */
-export const SecretState = z.object({
-  /** `null`: the subscription is signed with the account-level secret. */
-  current: z.string().nullable(),
-  /** The service's time (epoch ms) when `current` was last read as current; `null`: never. */
-  confirmedAt: z.number().nullable(),
-  /** This app's time (epoch ms) of the last read of the subscription, for freshness. */
-  checkedAt: z.number(),
-  /** This app's time of the last read made because a delivery matched no known secret. */
-  mismatchAt: z.number(),
-  /**
-   * Newest first. `secret` `null`: the account-level one; `until` `null`: the rotation is not dated.
-   * `haltUntil`: deliveries dated after `until` and up to it are halted, not dropped (the service's clock
-   * put the rotation later than this app's bound on it).
-   */
-  retired: z.array(
-    z.object({
-      secret: z.string().nullable(),
-      until: z.number().nullable(),
-      haltUntil: z.number().optional(),
-    }),
-  ),
-});
+export const SecretState = lazy(() =>
+  z.object({
+    /** `null`: the subscription is signed with the account-level secret. */
+    current: z.string().nullable(),
+    /** The service's time (epoch ms) when `current` was last read as current; `null`: never. */
+    confirmedAt: z.number().nullable(),
+    /** This app's time (epoch ms) of the last read of the subscription, for freshness. */
+    checkedAt: z.number(),
+    /** This app's time of the last read made because a delivery matched no known secret. */
+    mismatchAt: z.number(),
+    /**
+     * Newest first. `secret` `null`: the account-level one; `until` `null`: the rotation is not dated.
+     * `haltUntil`: deliveries dated after `until` and up to it are halted, not dropped (the service's clock
+     * put the rotation later than this app's bound on it).
+     */
+    retired: z.array(
+      z.object({
+        secret: z.string().nullable(),
+        until: z.number().nullable(),
+        haltUntil: z.number().optional(),
+      }),
+    ),
+  }),
+);
 export type SecretState = z.infer<typeof SecretState>;
 type RetiredSecret = SecretState['retired'][number];
 

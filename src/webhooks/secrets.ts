@@ -18,6 +18,7 @@
  */
 import type { Bundle, ZObject } from 'zapier-platform-core';
 import * as zod from 'zod';
+import { lazy } from '../lazy';
 import { type ArrivedDelivery, errorText, getHook } from '../connect';
 import {
   type AccountCache,
@@ -82,12 +83,14 @@ export const DEFAULT_SECRET_TIMINGS: Readonly<SecretTimings> = Object.freeze({
 export type SecretCheck = { ok: true } | { ok: false; reason: string };
 
 /** A failed read of the subscription, remembered for `retrySeconds`. */
-const ReadFailure = zod.object({
-  at: zod.number(),
-  until: zod.number(),
-  failures: zod.number(),
-  error: zod.string(),
-});
+const ReadFailure = lazy(() =>
+  zod.object({
+    at: zod.number(),
+    until: zod.number(),
+    failures: zod.number(),
+    error: zod.string(),
+  }),
+);
 type ReadFailure = zod.infer<typeof ReadFailure>;
 
 /** What a read (this delivery's or another's) came to. */

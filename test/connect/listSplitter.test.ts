@@ -142,6 +142,7 @@ describe('splitting', () => {
       records: 1,
       bytes: Buffer.byteLength('{"data":[{"name":"Zoë"}]}'),
       droppedKeys: 0,
+      unread: 0,
     });
   });
 
@@ -454,5 +455,83 @@ describe('a list where the dialect says it is: nested in its envelope, or the an
       /has no "result\.items" list/,
     );
     expect(() => split('[{"id":"a"}', '')).toThrow(ListReadError);
+  });
+});
+
+describe('reading past the records that cannot hold a value (a lookup by email)', () => {
+  const person = (i: number, email: string) => ({ id: `sub_${i}`, email, answers: [{ key: 'k', value: i }] });
+
+  /** The records handed out, with their positions, and the summary, reading `body` in chunks of `size`. */
+  const readWith = (body: Buffer, mentions: string[], size: number, maxElementBytes?: number) => {
+    const seen: Array<[number, unknown]> = [];
+    const oversize: number[] = [];
+    const splitter = new EnvelopeSplitter(
+      (value, index, _pruned, big) => (big ? oversize.push(index) : seen.push([index, value])),
+      { ...DATA, mentions, ...(maxElementBytes ? { maxElementBytes } : {}) },
+    );
+    for (let at = 0; at < body.length; at += size) splitter.write(body.subarray(at, at + size));
+    return { seen, oversize, summary: splitter.end() };
+  };
+
+  it('hands out every record that holds the value, with its position, and counts the others as unread', () => {
+    fc.assert(
+      fc.property(
+        fc.array(
+          fc.constantFrom(
+            'ada@example.com',
+            ' ADA@Example.com',
+            'bob@example.com',
+            'ada@example.co',
+            'Zoë@example.com',
+            'ADA@EXAMPLE.COM ',
+          ),
+          { maxLength: 30 },
+        ),
+        fc.array(fc.boolean(), { maxLength: 30 }),
+        fc.integer({ min: 1, max: 200 }),
+        (emails, escapes, size) => {
+          const records = emails.map((email, i) => person(i, email));
+          // Some records as a service may write them: the @ as an escape.
+          const texts = records.map((r, i) =>
+            escapes[i] ? JSON.stringify(r).replace('@', '\\u0040') : JSON.stringify(r),
+          );
+          const body = Buffer.from(`{"data":[${texts.join(',')}]}`);
+          const { seen, summary } = readWith(body, ['ada@example.com'], size);
+          const wanted = records.flatMap((r, i) =>
+            r.email.trim().toLowerCase() === 'ada@example.com' ? [i] : [],
+          );
+          const handed = seen.map(([i]) => i);
+          expect(handed).toEqual(expect.arrayContaining(wanted));
+          for (const [i, value] of seen) expect(value).toEqual(records[i]);
+          // Only records that hold it in their bytes, or that hold an escape, are parsed.
+          for (const i of handed) {
+            const text = texts[i] as string;
+            expect(text.toLowerCase().includes('ada@example.com') || text.includes('\\')).toBe(true);
+          }
+          expect(summary.records).toBe(records.length);
+          expect(summary.unread).toBe(records.length - seen.length);
+        },
+      ),
+    );
+  });
+
+  it('still hands out a record nested too deeply, for its log line, whatever it holds', () => {
+    const deep = `{"id":"sub_9","v":${'['.repeat(70)}1${']'.repeat(70)}}`;
+    const body = Buffer.from(`{"data":[${deep},${JSON.stringify(person(1, 'bob@example.com'))}]}`);
+    const read = readWith(body, ['ada@example.com'], 16);
+    expect(read.seen).toEqual([[0, { id: 'sub_9', v: [] }]]);
+    expect(read.summary).toMatchObject({ records: 2, unread: 1 });
+  });
+
+  it('still hands out a record too large to read, and reads a bare list the same way', () => {
+    const big = person(1, `ada@example.com ${'x'.repeat(3000)}`);
+    const records = [person(0, 'bob@example.com'), big, person(2, 'ADA@example.com')];
+    const read = readWith(Buffer.from(JSON.stringify({ data: records })), ['ada@example.com'], 64, 1024);
+    expect(read.seen).toEqual([[2, records[2]]]);
+    expect(read.oversize).toEqual([1]);
+    expect(read.summary.unread).toBe(1);
+    const bare = new EnvelopeSplitter(() => undefined, { listKey: '', mentions: ['ada@example.com'] });
+    bare.write(JSON.stringify(records.filter((r) => r !== big)));
+    expect(bare.end()).toMatchObject({ records: 2, unread: 1 });
   });
 });

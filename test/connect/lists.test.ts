@@ -265,6 +265,40 @@ it('skips a record larger than a record may be, naming it by the id at its start
   ]);
 });
 
+it('with the email a lookup looks for, checks and logs only the records that may hold it', () => {
+  const plain = (i: number, overrides: Record<string, unknown> = {}) =>
+    registration(i, { answers: [], ...overrides });
+  const records = [
+    plain(0),
+    plain(1, { createdAt: undefined }),
+    plain(2, { email: ' PERSON.7@example.com', approvedAt: '' }),
+    // Escapes (`\\"`, `\\\\`) of characters the email does not have: still read past.
+    registration(3),
+    plain(4, { answers: [{ key: 'notes', value: 'x'.repeat(20_000) }] }),
+    plain(5, { email: 'person.7@example.com', createdAt: 'soon' }),
+  ];
+  const body = Buffer.from(listOf(records));
+  const lines: string[] = [];
+  const seen: string[] = [];
+  const reader = listReader(
+    SUBMISSION_RULE,
+    (s) => seen.push(s.submissionId),
+    recordLog((line) => lines.push(line), 'the list'),
+    { maxElementBytes: 10_000, mentions: ['person.7@example.com'] },
+  );
+  for (let at = 0; at < body.length; at += 1000) reader.write(body.subarray(at, at + 1000));
+  expect(reader.end()).toMatchObject({ items: 6, kept: 1 });
+  expect(seen).toEqual(['sub_000002']);
+  // No line for item 2 (no createdAt), which cannot hold the email; every bound and odd field still says so.
+  expect(lines).toEqual([
+    expect.stringMatching(/registration "sub_000002" kept without approvedAt/),
+    expect.stringMatching(/registration "sub_000004" \(item 5\) skipped: it is 20 KB, more than the 10 KB/),
+    expect.stringMatching(
+      /registration "sub_000005" \(item 6\) skipped: its createdAt is missing or unusable/,
+    ),
+  ]);
+});
+
 it("finds a record's id near its start without a pattern, or none", () => {
   expect(idNearStart('{"a":1, "submissionId" :\t"sub_1","b"', 'submissionId')).toBe('sub_1');
   expect(idNearStart('{"x":"submissionId","submissionId":"sub_2"', 'submissionId')).toBe('sub_2');

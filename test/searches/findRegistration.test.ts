@@ -61,6 +61,29 @@ it('finds by email without case or spaces, newest first, with the same fields as
   expect(Object.keys(results[0] ?? {}).sort()).toEqual(Object.keys(submissionSample).sort());
 });
 
+it('finds by email however the service writes it: an escape, the Kelvin sign, any case', async () => {
+  const KELVIN = sub('sub_4', 'kim@example.com', '2026-11-04T10:00:00.000Z');
+  const text = JSON.stringify(wireList([ADA_OLD, BOB, ADA_NEW, KELVIN]))
+    .replace('"ada@example.com"', '"ada\\u0040example.com"')
+    .replace('"kim@example.com"', '"\u212aIM@EXAMPLE.COM"');
+  nock(BASE_URL)
+    .get(paths.submissions())
+    .query({ eventId: EVENT_ID, since: ALL_TIME })
+    .times(2)
+    .reply(200, text, { 'Content-Type': 'application/json' });
+  nock(BASE_URL)
+    .get(paths.events())
+    .query(true)
+    .times(2)
+    .reply(200, wireList([SAMPLE_EVENT]));
+  const ada = await run({ eventId: EVENT_ID, email: 'ada@example.com' });
+  expect(ada.map((r) => r.submissionId)).toEqual(['sub_2', 'sub_1']);
+  expect(ada[1]?.email).toBe('ada@example.com');
+  expect((await run({ eventId: EVENT_ID, email: 'kim@example.com' })).map((r) => r.submissionId)).toEqual([
+    'sub_4',
+  ]);
+});
+
 it('finds by registration ID, and by both (both must match)', async () => {
   registrations([ADA_OLD, BOB]);
   events();
