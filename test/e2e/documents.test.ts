@@ -299,6 +299,12 @@ describe.each(DOCUMENTS.filter((d) => d.invokes.length > 0))('$file', ({ file, i
         [STREAM_LIMITS_ENV]: process.env[STREAM_LIMITS_ENV],
       },
     });
+    // What the tool wrote between commands or after the last one (a late connection among it).
+    if (driver.stderr.includes(REFUSED) || driver.stdout.includes(REFUSED)) {
+      throw new Error(
+        `The tool tried to reach the network while running ${file}'s commands:\n${tail(driver.stderr)}`,
+      );
+    }
     if (driver.code !== 0) {
       throw new Error(`The tool could not run the commands of ${file}:\n${tail(driver.stderr)}`);
     }
