@@ -15,7 +15,7 @@ import {
 import { EXIT, main } from '../../scripts/conformance';
 import { type Check, runConformance } from '../../scripts/conformance/index';
 import { captureDelivery } from '../support/capture';
-import { recordsOf } from '../../src/connect/testing';
+import { DIALECT, recordsOf } from '../../src/connect/testing';
 
 const NORTHWIND = SEED_TENANTS[0];
 
@@ -65,8 +65,14 @@ describe('against the sandbox as it is', () => {
   it('finds nothing that differs and leaves nothing unchecked', () => {
     const notClean = checks.filter((c) => c.status !== 'holds' && c.status !== 'tolerated');
     expect(notClean).toEqual([]);
-    // Plain http is tolerated on a loopback address only.
-    expect(checks.filter((c) => c.status === 'tolerated').map((c) => c.id)).toEqual(['connection.https']);
+    // Plain http is tolerated on a loopback address only; where the dialect pages lists, `limit` is a page's
+    // size, and the kit reads every page (so limit=1 answers every order).
+    const paged =
+      DIALECT.list.next === null ? [] : ['orders.limit-default', 'orders.limit-clamp', 'orders.limit-newest'];
+    expect(checks.filter((c) => c.status === 'tolerated').map((c) => c.id)).toEqual([
+      'connection.https',
+      ...paged,
+    ]);
   });
 
   it("quotes the service's own error code, then the app's reading of it", () => {
@@ -173,6 +179,39 @@ const CASES: Array<[Deviation, Record<string, Check['status']>, boolean]> = [
     },
     true,
   ],
+  [
+    'link-paging',
+    {
+      'dialect.paging': 'differs',
+      'dialect.envelope': 'holds',
+      'submissions.filter': 'holds',
+      'orders.limit-newest': 'tolerated',
+    },
+    true,
+  ],
+  [
+    'flat-errors',
+    {
+      'dialect.errors': 'differs',
+      'hooks.unknown': 'holds',
+      'errors.unknown-event': 'holds',
+      'errors.malformed-since': 'holds',
+    },
+    true,
+  ],
+  [
+    'other-statuses',
+    {
+      'dialect.errors': 'differs',
+      'hooks.unknown': 'holds',
+      'errors.unknown-event': 'holds',
+      'errors.malformed-since': 'holds',
+      'catalog.no-key': 'holds',
+    },
+    true,
+  ],
+  // A difference the dialect cannot express: named with the files a developer must change.
+  ['catalog-cursor', { 'catalog.paging': 'differs', 'catalog.envelope': 'tolerated' }, true],
   ['snake-query', { 'dialect.query': 'differs', 'submissions.filter': 'holds' }, true],
   ['other-spellings', { 'dialect.spellings': 'differs', 'dialect.names': 'holds' }, true],
   ['signature-header', { 'dialect.signature': 'differs' }, true],
@@ -397,7 +436,7 @@ describe('what the service answered instead: each difference of dialect named on
     async () => {
       const found = byId(await run(['error-type']));
       expect(found.get('dialect.errors')?.detail).toMatch(
-        /^Error bodies carry their code in "type", spelled "not_found" for NOT_FOUND\. Until the app is taught this body it finds no code: a search for something gone would fail instead of finding nothing/,
+        /^Error bodies carry their code in "type", spelled "not_found" for NOT_FOUND\. Until the app is taught these errors \(errors in src\/connect\/dialect\.ts\) it misreads them: a search for something gone would fail instead of finding nothing/,
       );
       expect(found.get('hooks.unknown')?.status).toBe('holds');
     },
@@ -532,6 +571,15 @@ describe('the largest limit the service honours', () => {
   });
 });
 
+it('names a catalog paged by cursor as a difference the dialect cannot express, with the files to change', async () => {
+  const paging = byId(await run(['catalog-cursor'])).get('catalog.paging');
+  expect(paging?.detail).toMatch(/continues by a cursor \("next": "c_2"/);
+  expect(paging?.detail).toMatch(/The dialect cannot express this/);
+  expect(paging?.detail).toMatch(
+    /src\/account\/catalog\.ts walkCatalog and src\/account\/events\.ts catalogPageAt/,
+  );
+});
+
 describe('the turn-on probe (--probe-turn-on): POST …/hooks reads an Idempotency-Key before making anything', () => {
   const probe = async (deviations: Deviation[]) => {
     const sandbox = await startSandbox({ deviations });
@@ -575,7 +623,27 @@ describe('the turn-on probe (--probe-turn-on): POST …/hooks reads an Idempoten
   });
 
   it('is not run, nor listed, without the option: a default run sends GET requests only', async () => {
-    expect(byId(await runAsItIs()).has('hooks.idempotency-key')).toBe(false);
+    const found = byId(await runAsItIs());
+    expect(found.has('hooks.idempotency-key')).toBe(false);
+    expect(found.has('dialect.secret')).toBe(false);
+  });
+
+  it('finds where a subscription’s secret comes from: the service’s own on the sandbox as it is', async () => {
+    const { found } = await probe([]);
+    expect(found.get('dialect.secret')).toMatchObject({ status: 'holds' });
+    expect(found.get('dialect.secret')?.detail).toMatch(/the service makes the secret, as the contract says/);
+  });
+
+  it('names a service that takes the secret from the subscribe request, and what it breaks', async () => {
+    const { found, live } = await probe(['client-secret']);
+    const c = found.get('dialect.secret');
+    expect(c?.status).toBe('differs');
+    expect(c?.detail).toMatch(
+      /refused naming "secret".*takes each subscription’s signing secret from the subscribe request/,
+    );
+    expect(c?.detail).toMatch(/secretSource: 'client' in src\/connect\/dialect\.ts.*would fail to turn on/);
+    expect(found.get('hooks.idempotency-key')?.status).toBe('holds');
+    expect(live).toBe(0);
   });
 });
 
