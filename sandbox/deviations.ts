@@ -19,10 +19,16 @@ export const DEVIATIONS = {
   'nested-envelope': 'lists answer `{ "result": { "items": [...] } }` instead of `{ "data": [...] }`',
   'cursor-paging':
     'registrations and orders answer pages of at most 10 records (`CURSOR_PAGE`) with `"next"` beside them: the cursor of the next page (sent back as `cursor`), null on the last',
+  'link-paging':
+    'registrations and orders answer pages of at most 10 records (`CURSOR_PAGE`) and name the next one in a `Link` header (`<…&cursor=c_10>; rel="next"`), none on the last',
+  'catalog-cursor':
+    'the public catalog ignores `page` and answers `limit` events from `cursor`, with `"next"` beside them (the next cursor, null on the last) and no `page`, `limit` nor `total`',
   'snake-query':
     'query parameters are snake_case (`event_id`, `company_id`); their camelCase names are ignored',
   'other-spellings':
     'statuses are in capitals (`PAID`, `APPROVED`) and webhook kinds dotted (`registration.created`), in answers, deliveries and subscriptions',
+  'client-secret':
+    "the subscribe request carries the subscription's signing secret (`secret`, made by the client; 400 naming it when missing, before the kind is read), which the subscription answers back and deliveries are signed with",
   'signature-header': 'deliveries carry their signature in `X-Signature` instead of `X-Connect-Signature`',
   'has-more':
     'lists answer `{ "items": [...], "has_more": false }`, `has_more` being true when `limit` left records out',
@@ -33,6 +39,10 @@ export const DEVIATIONS = {
   'since-seconds': '`since` is read to the second: its milliseconds are ignored (truncated)',
   'plain-errors': "every error answer is plain text (`404 Not Found`), not the contract's JSON body",
   'error-type': 'every error body is `{ "error": { "type": "not_found", "message" } }`, without `code`',
+  'flat-errors':
+    'every error body is the error object itself, `{ "code": "NOT_FOUND", "message" }`, without the `error` member around it',
+  'other-statuses':
+    'a not-found answers 403 instead of 404 (`OTHER_STATUSES`), a malformed request 422 instead of 400; the body carries the same code',
   'timestamped-signature':
     'deliveries are signed `X-Connect-Signature: t=<Unix time>,v1=<hex HMAC-SHA256 of "<t>.<body>">`',
   'no-date': 'answers carry no `Date` header',
@@ -145,6 +155,9 @@ export interface ListShape {
   record(json: object): unknown;
 }
 
+/** The status `other-statuses` answers a code with, where it differs from the contract's. */
+export const OTHER_STATUSES: Readonly<Record<string, number>> = { NOT_FOUND: 403, VALIDATION_ERROR: 422 };
+
 /** How an error answer is written: the contract's JSON body, plain text, or `{ error: { type, message } }`. */
 export type ErrorStyle = 'contract' | 'plain' | 'typed';
 
@@ -167,11 +180,24 @@ export const DIALECT_SWITCHES: readonly Deviation[] = [];
 const SAME_CHOICE: ReadonlyArray<readonly Deviation[]> = [
   ['bare-arrays', 'items-envelope', 'has-more', 'nested-envelope'],
   ['plain-errors', 'error-type'],
+  ['cursor-paging', 'link-paging'],
+];
+
+/**
+ * The environment variable that turns switches on for every sandbox of a process, besides `DIALECT_SWITCHES`
+ * (`snake-case,link-paging`): a whole test run played against a service of another dialect
+ * (docs/developers.md, "The suite in another dialect"). An unknown name there is an error.
+ */
+export const DIALECT_SWITCHES_ENV = 'SANDBOX_DIALECT_SWITCHES';
+
+/** `DIALECT_SWITCHES`, with those of `DIALECT_SWITCHES_ENV`. */
+const dialectSwitches = (): Deviation[] => [
+  ...new Set([...DIALECT_SWITCHES, ...parseDeviations(process.env[DIALECT_SWITCHES_ENV] ?? '')]),
 ];
 
 /** The dialect's switches, less those whose choice one of `deviations` makes otherwise. */
 const dialectBesides = (deviations: readonly Deviation[]): Deviation[] =>
-  DIALECT_SWITCHES.filter(
+  dialectSwitches().filter(
     (own) =>
       !SAME_CHOICE.some(
         (choice) => choice.includes(own) && deviations.some((d) => d !== own && choice.includes(d)),
@@ -217,7 +243,7 @@ export class DeviationSet {
    */
   listBody(data: object[], extra: Record<string, unknown> = {}, cut = false, next?: string | null): unknown {
     const items = data.map((json) => this.record(json));
-    const paging = next === undefined ? {} : { next };
+    const paging = next === undefined || !this.has('cursor-paging') ? {} : { next };
     if (this.has('bare-arrays')) return items;
     if (this.has('has-more')) return { items, ...extra, ...paging, has_more: cut };
     if (this.has('items-envelope')) return { items, next: next ?? null };
@@ -231,7 +257,7 @@ export class DeviationSet {
    */
   listShape(ownId = 'id', cut = false, next?: string | null): ListShape {
     const record = (json: object) => this.record(json, ownId);
-    const paging = next === undefined ? '' : `,"next":${JSON.stringify(next)}`;
+    const paging = next === undefined || !this.has('cursor-paging') ? '' : `,"next":${JSON.stringify(next)}`;
     if (this.has('bare-arrays')) return { open: '[', close: ']', record };
     if (this.has('has-more')) return { open: '{"items":[', close: `]${paging},"has_more":${cut}}`, record };
     if (this.has('items-envelope'))
@@ -241,19 +267,55 @@ export class DeviationSet {
   }
 
   /**
-   * With `cursor-paging`, the page of `list` a request's `cursor` asks (at most `limit` and `CURSOR_PAGE`
-   * records) and the cursor of the next one (null on the last); without, the whole list and no cursor.
+   * With `cursor-paging` or `link-paging`, the page of `list` a request's `cursor` asks (at most `limit` and
+   * `CURSOR_PAGE` records) and the cursor of the next one (null on the last); without, the whole list and no
+   * cursor.
    */
   page<L extends { readonly length: number; slice(from: number, to?: number): L }>(
     list: L,
     cursor: unknown,
     limit = CURSOR_PAGE,
   ): { records: L; next?: string | null } {
-    if (!this.has('cursor-paging')) return { records: list };
+    if (!this.has('cursor-paging') && !this.has('link-paging')) return { records: list };
     const match = typeof cursor === 'string' ? /^c_(\d{1,9})$/.exec(cursor) : null;
     const from = match ? Number(match[1]) : 0;
     const to = from + Math.min(CURSOR_PAGE, Math.max(1, limit));
     return { records: list.slice(from, to), next: to < list.length ? `c_${to}` : null };
+  }
+
+  /**
+   * The headers of a list page answered at `url` (the request's own address) whose next page has the cursor
+   * `next`: with `link-paging`, `Link: <url with cursor=next>; rel="next"` (none on the last page).
+   */
+  pageHeaders(url: URL, next: string | null | undefined): Record<string, string> {
+    if (!this.has('link-paging') || typeof next !== 'string') return {};
+    const target = new URL(url);
+    target.searchParams.set('cursor', next);
+    return { link: `<${target.toString()}>; rel="next"` };
+  }
+
+  /**
+   * The public catalog's page a request asks: by `page` (the contract: `page`, `limit` and `total` beside the
+   * records), or with `catalog-cursor` from `cursor`, `next` beside the records (null on the last).
+   */
+  catalogPage<T>(
+    all: readonly T[],
+    page: number,
+    cursor: unknown,
+    limit: number,
+  ): { records: T[]; members: Record<string, unknown>; cut: boolean } {
+    if (!this.has('catalog-cursor')) {
+      const records = all.slice((page - 1) * limit, page * limit);
+      return { records, members: { page, limit, total: all.length }, cut: page * limit < all.length };
+    }
+    const match = typeof cursor === 'string' ? /^c_(\d{1,9})$/.exec(cursor) : null;
+    const from = match ? Number(match[1]) : 0;
+    const to = from + limit;
+    return {
+      records: all.slice(from, to),
+      members: { next: to < all.length ? `c_${to}` : null },
+      cut: false,
+    };
   }
 
   /** A request's query in the contract's names (`snake-query`: `event_id` is read as `eventId`). */
@@ -318,9 +380,20 @@ export class DeviationSet {
     return [`t=${t}`, ...secrets.map((s) => `v1=${hmac(s, `${t}.${body}`)}`)].join(',');
   }
 
-  /** A JSON error body as this sandbox writes it (the contract's, or `error-type`'s). */
-  errorBody(api: ApiError): { error: Record<string, unknown> } {
-    return this.errorStyle() === 'typed' ? typedErrorBody(api) : api.toBody();
+  /**
+   * A JSON error body as this sandbox writes it: the contract's, or `error-type`'s (`{ error: { type } }`);
+   * with `flat-errors`, the error object alone.
+   */
+  errorBody(api: ApiError): Record<string, unknown> {
+    const body = this.errorStyle() === 'typed' ? typedErrorBody(api) : api.toBody();
+    return this.has('flat-errors') ? body.error : body;
+  }
+
+  /** The status of an error answer: the contract's, or the one `other-statuses` answers its code with. */
+  errorStatus(api: ApiError): number {
+    return this.has('other-statuses') && Object.hasOwn(OTHER_STATUSES, api.code)
+      ? (OTHER_STATUSES[api.code] as number)
+      : api.statusCode;
   }
 
   /** How error answers are written. */

@@ -5,7 +5,7 @@
 import type { Socket } from 'node:net';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { SandboxContext } from './context';
-import { type ErrorStyle, typedErrorBody } from './deviations';
+import { DeviationSet } from './deviations';
 import { ApiError, validation } from './errors';
 import { faultResponse } from './faults';
 import { jsonDepthExceeds } from './validate';
@@ -45,15 +45,23 @@ const PLAIN_REASONS: Record<number, string> = {
   429: 'Too Many Requests',
 };
 
-/** An error answer in the contract's body, or in the style of a deviation switch (`plain-errors`, `error-type`). */
-const sendError = (reply: FastifyReply, api: ApiError, style: ErrorStyle = 'contract'): FastifyReply => {
-  if (style === 'plain') {
+/**
+ * An error answer in the contract's body and status, or as the deviation switches write it (`plain-errors`,
+ * `error-type`, `flat-errors`, `other-statuses`).
+ */
+const sendError = (
+  reply: FastifyReply,
+  api: ApiError,
+  deviations: DeviationSet = new DeviationSet(),
+): FastifyReply => {
+  const status = deviations.errorStatus(api);
+  if (deviations.errorStyle() === 'plain') {
     return reply
-      .code(api.statusCode)
+      .code(status)
       .type('text/plain; charset=utf-8')
-      .send(`${api.statusCode} ${PLAIN_REASONS[api.statusCode] ?? 'Error'}`);
+      .send(`${status} ${PLAIN_REASONS[status] ?? 'Error'}`);
   }
-  return reply.code(api.statusCode).send(style === 'typed' ? typedErrorBody(api) : api.toBody());
+  return reply.code(status).send(deviations.errorBody(api));
 };
 
 /** Fastify's `frameworkErrors` option: errors raised before routing (bad percent-encoding in the path). */
@@ -149,15 +157,14 @@ export function installHttp(app: FastifyInstance, ctx: SandboxContext): void {
   });
 
   app.setErrorHandler((err: FastifyError | ApiError, req, reply) => {
-    const style = ctx.deviations.errorStyle();
     const api = apiErrorOf(err);
-    if (api) return sendError(reply, api, style);
+    if (api) return sendError(reply, api, ctx.deviations);
     req.log.error({ err }, 'unexpected error');
-    return sendError(reply, new ApiError(500, 'INTERNAL', 'Internal error'), style);
+    return sendError(reply, new ApiError(500, 'INTERNAL', 'Internal error'), ctx.deviations);
   });
 
   app.setNotFoundHandler((req, reply) => {
     const notFound = new ApiError(404, 'NOT_FOUND', `No route ${req.method} ${req.url.split('?')[0]}`);
-    sendError(reply, notFound, ctx.deviations.errorStyle());
+    sendError(reply, notFound, ctx.deviations);
   });
 }

@@ -27,3 +27,6 @@ export const query = (req: FastifyRequest): Query => {
     ?.deviations;
   return deviations ? deviations.query(req.query as Query) : (req.query as Query);
 };
+
+/** The address a request was sent to, as the client wrote it (for a `Link` to the next page). */
+export const addressOf = (req: FastifyRequest): URL => new URL(`${req.protocol}://${req.host}${req.url}`);

@@ -574,7 +574,7 @@ export class SandboxState {
 
   addHook(
     tenant: Tenant,
-    input: { targetUrl: string; event: HookEvent; eventId: string | null },
+    input: { targetUrl: string; event: HookEvent; eventId: string | null; secret?: string },
   ): HookRecord {
     const ms = this.now();
     const hook: HookRecord = {
@@ -583,7 +583,7 @@ export class SandboxState {
       event: input.event,
       eventId: input.eventId,
       targetUrl: input.targetUrl,
-      secret: tenant.settings.hookSecrets ? this.newSecret() : null,
+      secret: input.secret ?? (tenant.settings.hookSecrets ? this.newSecret() : null),
       previousSecret: null,
       previousSecretExpiresMs: null,
       secretRotatedAt: null,

@@ -43,7 +43,9 @@ export interface WireWriter {
     code: ErrorCode | (string & {}),
     message?: string,
     extra?: Record<string, unknown>,
-  ): { error: Record<string, unknown> };
+  ): Record<string, unknown>;
+  /** The status the service answers an error of `code` with (404 for `NOT_FOUND`, or the switches' own). */
+  errorStatus(code: ErrorCode | (string & {}), contractStatus: number): number;
   /** A single record or answer as the service writes it; `ownId` names a registration's own identifier. */
   object(json: object, ownId?: string): JsonBody;
   /** A request body as the service reads it. */
@@ -77,6 +79,8 @@ export const wireWriter = (deviations: readonly Deviation[] = []): WireWriter =>
     },
     error: (code, message = 'error', extra = {}) =>
       set.errorBody(new ApiError(0, code as ErrorCode, message, extra)),
+    errorStatus: (code, contractStatus) =>
+      set.errorStatus(new ApiError(contractStatus, code as ErrorCode, '')),
     object: (json, ownId) => set.record(json, ownId) as JsonBody,
     requestBody: (json) => set.answer(json) as JsonBody,
     deliveryBody: (delivery) =>

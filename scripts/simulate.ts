@@ -17,7 +17,8 @@ import {
 } from './lib/workbench';
 import { SIGNATURE_HEADER } from '../sandbox/wire';
 import { EVENT_STATUSES } from '../sandbox/types';
-import { recordsOf } from '../src/connect/testing';
+import { type RecordNoun, inAppNames, wholeListOf } from '../src/connect/testing';
+import { paths } from '../src/connect/paths';
 
 type Item = Record<string, unknown>;
 
@@ -109,30 +110,36 @@ without an order, scan the newest approved one not yet checked in, refund the ne
 const money = (amount: number, currency: string): string => `${(amount / 100).toFixed(2)} ${currency}`;
 const person = (s: Submission): string => `${s.firstName} ${s.lastName} <${s.email}>`;
 
+/**
+ * Every record of a list of the sandbox under the app's names, asked and followed as the app asks and follows
+ * it (the dialect's query names and pages in an answer's body).
+ */
+const wholeList = async <T>(
+  env: WorkbenchEnv,
+  noun: RecordNoun,
+  path: string,
+  query: Record<string, string | number>,
+): Promise<T[]> => {
+  const get = async (address: string) => ({
+    body: await callSandbox<unknown>(env, 'GET', address.replace(/^https?:\/\/[^/]+/, '')),
+    link: null,
+  });
+  return (await wholeListOf(get, path, query)).map((record) => inAppNames(noun, record) as T);
+};
+
 const submissionsOf = async (env: WorkbenchEnv, event: EventJson): Promise<Submission[]> => {
   const since = new Date(Date.now() - 7 * 24 * 3600 * 1000).toISOString();
-  const data = recordsOf<Submission>(
-    'submission',
-    await callSandbox<unknown>(
-      env,
-      'GET',
-      `/api/v1/integrations/zapier/submissions?eventId=${encodeURIComponent(event.id)}&since=${since}`,
-    ),
-  );
+  const data = await wholeList<Submission>(env, 'submission', paths.submissions(), {
+    eventId: event.id,
+    since,
+  });
   return data.sort((a, b) => b.createdAt.localeCompare(a.createdAt));
 };
 
 const ordersOf = async (env: WorkbenchEnv): Promise<Order[]> => {
   const companyId = env.authData.companyId;
   if (!companyId) throw new UsageError('.env has no authData_companyId line: restart `npm run sandbox`.');
-  const data = recordsOf<Order>(
-    'order',
-    await callSandbox<unknown>(
-      env,
-      'GET',
-      `/api/v1/integrations/zapier/orders?companyId=${encodeURIComponent(companyId)}&limit=100`,
-    ),
-  );
+  const data = await wholeList<Order>(env, 'order', paths.orders(), { companyId, limit: 100 });
   return data.sort((a, b) => b.createdAt.localeCompare(a.createdAt));
 };
 

@@ -29,12 +29,30 @@ interface Outcome {
   output: string;
 }
 
-const TYPECHECK: Stage = { name: 'typecheck', command: 'tsc', args: ['-p', 'tsconfig.json', '--noEmit'] };
-const ESLINT: Stage = { name: 'eslint', command: 'eslint', args: ['.'] };
+// The checks keep what they found of each unchanged file in node_modules/.cache (by content, never by
+// date), so a run after a small change checks the changed files again, not all 370; a fresh clone checks all.
+const CACHE = 'node_modules/.cache';
+const TYPECHECK: Stage = {
+  name: 'typecheck',
+  command: 'tsc',
+  args: [
+    '-p',
+    'tsconfig.json',
+    '--noEmit',
+    '--incremental',
+    '--tsBuildInfoFile',
+    `${CACHE}/typecheck.tsbuildinfo`,
+  ],
+};
+const ESLINT: Stage = {
+  name: 'eslint',
+  command: 'eslint',
+  args: ['.', '--cache', '--cache-location', `${CACHE}/eslint/`, '--cache-strategy', 'content'],
+};
 const PRETTIER: Stage = {
   name: 'prettier',
   command: 'prettier',
-  args: ['--check', '.', '--log-level', 'warn'],
+  args: ['--check', '.', '--log-level', 'warn', '--cache', '--cache-strategy', 'content'],
 };
 const VALIDATE: Stage = {
   name: 'validate',
@@ -52,13 +70,21 @@ const ENV = {
   TEST_FAILURES_HELD: '1',
 };
 const FAILURES = 'reports/jest-failures.txt';
+/**
+ * jest's workers with a larger young generation (V8's default semi-space is 16 MB): the tests that read
+ * answers of several MB allocate fast, and spend about a tenth less CPU in the garbage collector so.
+ */
+const JEST_ENV = {
+  ...ENV,
+  NODE_OPTIONS: [process.env.NODE_OPTIONS, '--max-semi-space-size=64'].filter(Boolean).join(' '),
+};
 
 /** Runs one stage; `live` streams its output, otherwise it is kept for later. */
-const run = (stage: Stage, live: boolean): Promise<Outcome> =>
+const run = (stage: Stage, live: boolean, env: NodeJS.ProcessEnv = ENV): Promise<Outcome> =>
   new Promise((resolve) => {
     const started = Date.now();
     const child = spawn(stage.command, stage.args, {
-      env: ENV,
+      env,
       stdio: live ? 'inherit' : ['ignore', 'pipe', 'pipe'],
     });
     const chunks: Buffer[] = [];
@@ -111,7 +137,7 @@ const main = async (): Promise<void> => {
   const build = await run(BUILD, true);
   rmSync(FAILURES, { force: true });
   const [jest, checks] = await Promise.all([
-    run({ name: 'jest', command: 'jest', args: process.argv.slice(2) }, true),
+    run({ name: 'jest', command: 'jest', args: process.argv.slice(2) }, true, JEST_ENV),
     inTurn([TYPECHECK, ESLINT, PRETTIER, VALIDATE], sayCheck),
   ]);
   checks.filter((check) => !check.ok).forEach(printHeld);

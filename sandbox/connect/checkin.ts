@@ -63,7 +63,7 @@ async function checkInOnce(
       );
     } catch (err) {
       if (!(err instanceof ApiError) || err.statusCode >= 500) throw err;
-      statusCode = err.statusCode;
+      statusCode = ctx.deviations.errorStatus(err);
       body = JSON.stringify(ctx.deviations.errorBody(err));
     }
     ctx.idempotency.complete(apiKey, key, { statusCode, body });

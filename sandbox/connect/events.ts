@@ -25,7 +25,8 @@ export function registerEventRoutes(app: FastifyInstance, ctx: SandboxContext): 
     return ctx.deviations.listBody(ctx.order(events.map((e) => state.eventJson(e))), {}, all.length > limit);
   });
 
-  // Public catalog: published events of every organizer, paged (soonest first; shuffle shuffles a page).
+  // Public catalog: published events of every organizer, paged (soonest first; shuffle shuffles a page), by
+  // page number or, with `catalog-cursor`, by cursor.
   app.get(ROUTES.catalog.pattern, { config: KEYLESS }, async (req) => {
     const q = query(req);
     const page = readPage(q);
@@ -33,12 +34,8 @@ export function registerEventRoutes(app: FastifyInstance, ctx: SandboxContext): 
     const all = [...state.eventsBySlug.values()]
       .filter((e) => e.status === 'published' && !e.deleted)
       .sort((a, b) => (a.startsAt < b.startsAt ? -1 : a.startsAt > b.startsAt ? 1 : a.id < b.id ? -1 : 1));
-    const slice = all.slice((page - 1) * limit, page * limit).map((e) => state.eventJson(e));
-    return ctx.deviations.listBody(
-      ctx.order(slice),
-      { page, limit, total: all.length },
-      page * limit < all.length,
-    );
+    const { records, members, cut } = ctx.deviations.catalogPage(all, page, q.cursor, limit);
+    return ctx.deviations.listBody(ctx.order(records.map((e) => state.eventJson(e))), members, cut);
   });
 
   app.get(ROUTES.eventWidget.pattern, { config: KEYLESS }, async (req) => {

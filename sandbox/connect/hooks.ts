@@ -73,13 +73,15 @@ export function registerHookRoutes(app: FastifyInstance, ctx: SandboxContext): v
       : parseIdempotencyKey(req.headers['idempotency-key']);
     const body = requireObject(req.body);
     const targetUrl = readTargetUrl(body);
+    // `client-secret`: the client makes the subscription's secret and sends it.
+    const secret = ctx.deviations.has('client-secret') ? requireString(body, 'secret', 200) : undefined;
     const event = requireString(body, 'event', 100);
     if (event !== 'EVENT_*' && !(WEBHOOK_KINDS as readonly string[]).includes(event)) {
       throw validation('event', `event must be one of ${WEBHOOK_KINDS.join(', ')} or EVENT_*`);
     }
     const eventId = readEventFilter(tenant, body);
     const apiKey = tenant.settings.apiKey;
-    const create = () => state.addHook(tenant, { targetUrl, event: event as HookEvent, eventId });
+    const create = () => state.addHook(tenant, { targetUrl, event: event as HookEvent, eventId, secret });
     if (key === undefined) {
       const hook = create();
       await ctx.sleeper.sleep(req.faultDelayMs);

@@ -6,7 +6,7 @@ import { Readable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import type { SandboxContext } from '../context';
 import { DeviationSet, type ListShape } from '../deviations';
-import { KEYED, query, tenantOf } from '../request';
+import { KEYED, addressOf, query, tenantOf } from '../request';
 import type { SandboxState } from '../state';
 import type { SubmissionRecord } from '../types';
 import { readOptionalLimit, requireQueryString, requireQueryTimestamp } from '../validate';
@@ -59,7 +59,9 @@ export function registerSubmissionRoutes(app: FastifyInstance, ctx: SandboxConte
     // A page is cut from the list in its order, then shuffled (`shuffle`): pages never overlap.
     const page = ctx.deviations.page(order, q.cursor);
     ctx.orderIndexes(page.records);
-    reply.type('application/json; charset=utf-8');
+    reply
+      .type('application/json; charset=utf-8')
+      .headers(ctx.deviations.pageHeaders(addressOf(req), page.next));
     const shape = ctx.deviations.listShape('submissionId', cut, page.next);
     return reply.send(Readable.from(submissionsBody(state, list, page.records, shape)));
   });

@@ -19,6 +19,7 @@ import {
   type Spelling,
   UPPER_CASE,
   appCodeOfWireCode,
+  linkTarget,
   memberAt,
   membersBeside,
   signedWith,
@@ -84,10 +85,18 @@ export const listOf = (body: unknown): ListFinding => {
 const NEXT_NAMES = /(^|\.)(next|next_?cursor|cursor|next_?page_?token|next_?link|next_?url)$/i;
 
 /**
- * How lists continue, from list answers as the service sent them: the member that names the next page (a
- * cursor, or a link when it holds an address), or null when no list named one.
+ * How lists continue, from list answers as the service sent them (their bodies, and their `Link` headers):
+ * the `Link` header's rel="next", or the member that names the next page (a cursor, or a link when it holds an
+ * address), or null when no list named one.
  */
-export const nextOf = (bodies: readonly unknown[]): { next: ListNext | null; value: string | null } => {
+export const nextOf = (
+  bodies: readonly unknown[],
+  links: readonly (string | null)[] = [],
+): { next: ListNext | null; value: string | null } => {
+  for (const header of links) {
+    const value = linkTarget(header, 'next');
+    if (value !== null) return { next: { link: 'next' }, value };
+  }
   for (const body of bodies) {
     const { member, others } = listOf(body);
     if (member === null) continue;
@@ -180,9 +189,11 @@ const spellingText = (spelling: Spelling): string =>
  */
 export const dialectSource = (dialect: Dialect, where: string): string => {
   const lower = dialect.errors.wire('NOT_FOUND') === 'not_found';
+  const { at, codeMember, statuses } = dialect.errors;
+  const place = `at: ${JSON.stringify(at)}, codeMember: ${JSON.stringify(codeMember)}, statuses: ${JSON.stringify(statuses)}`;
   const errors = lower
-    ? `{ codeMember: ${JSON.stringify(dialect.errors.codeMember)}, code: (wire) => wire.toUpperCase(), wire: (code) => code.toLowerCase() }`
-    : `{ ...CONTRACT_DIALECT.errors, codeMember: ${JSON.stringify(dialect.errors.codeMember)} }`;
+    ? `{ ${place}, code: (wire) => wire.toUpperCase(), wire: (code) => code.toLowerCase() }`
+    : `{ ...CONTRACT_DIALECT.errors, ${place} }`;
   return [
     `/** The dialect of the service at ${where}, as \`npm run conformance -- --write-dialect\` found it. */`,
     'export const DIALECT: Dialect = {',
@@ -194,10 +205,15 @@ export const dialectSource = (dialect: Dialect, where: string): string => {
     `  errors: ${errors},`,
     `  signature: ${JSON.stringify(dialect.signature)},`,
     `  signatureHeader: ${JSON.stringify(dialect.signatureHeader)},`,
+    `  secretSource: ${JSON.stringify(dialect.secretSource)},`,
     '};',
     '',
   ].join('\n');
 };
+
+/** A table as JSON whatever the order of its keys. */
+const sortedJson = (table: Readonly<Record<string, unknown>>): string =>
+  JSON.stringify(Object.entries(table).sort(([a], [b]) => a.localeCompare(b)));
 
 /** Whether two dialects say the same of everything the kit finds. */
 export const sameDialect = (a: Dialect, b: Dialect): boolean =>
@@ -207,10 +223,13 @@ export const sameDialect = (a: Dialect, b: Dialect): boolean =>
   spellingText(a.spellings.kind) === spellingText(b.spellings.kind) &&
   JSON.stringify(a.renamed) === JSON.stringify(b.renamed) &&
   JSON.stringify(a.list) === JSON.stringify(b.list) &&
+  a.errors.at === b.errors.at &&
   a.errors.codeMember === b.errors.codeMember &&
+  sortedJson(a.errors.statuses) === sortedJson(b.errors.statuses) &&
   a.errors.wire('NOT_FOUND') === b.errors.wire('NOT_FOUND') &&
   a.signature === b.signature &&
-  a.signatureHeader.toLowerCase() === b.signatureHeader.toLowerCase();
+  a.signatureHeader.toLowerCase() === b.signatureHeader.toLowerCase() &&
+  a.secretSource === b.secretSource;
 
 export { CAMEL_CASE };
 
@@ -293,26 +312,53 @@ export const nameDifferences = (
   return out.filter(([ours]) => !seen.has(ours) && Boolean(seen.add(ours)));
 };
 
-/** How an error body carries its code: the member and the spelling, from a 404 answer's body. */
-export const errorDialectOf = (
-  body: unknown,
-): { dialect: Dialect['errors']; member: string; value: string } | null => {
-  if (!isObject(body) || !isObject(body.error)) return null;
-  const error = body.error;
+/** What an error answer showed of the dialect: where its error object is, its code's member and spelling. */
+export interface ErrorFinding {
+  dialect: Dialect['errors'];
+  /** The path of the error object (`error`; `""`: the body itself). */
+  at: string;
+  member: string;
+  /** The code as sent, and in the contract's spelling. */
+  value: string;
+  code: string;
+}
+
+/** The code an error object carries, with its member and spelling, when a member holds a contract code. */
+const codeIn = (
+  error: Record<string, unknown>,
+): (Omit<ErrorFinding, 'at' | 'dialect'> & { lower: boolean }) | null => {
   for (const [member, value] of Object.entries(error)) {
     if (typeof value !== 'string' || member === 'message') continue;
-    if (appCodeOfWireCode(value) !== undefined) {
-      return { dialect: { ...CONTRACT_DIALECT.errors, codeMember: member }, member, value };
-    }
+    if (appCodeOfWireCode(value) !== undefined) return { member, value, code: value, lower: false };
     const upper = value.toUpperCase();
-    if (value === value.toLowerCase() && appCodeOfWireCode(upper) !== undefined) {
-      const dialect = {
-        codeMember: member,
-        code: (w: string) => w.toUpperCase(),
-        wire: (c: string) => c.toLowerCase(),
-      };
-      return { dialect, member, value };
-    }
+    if (value === value.toLowerCase() && appCodeOfWireCode(upper) !== undefined)
+      return { member, value, code: upper, lower: true };
+  }
+  return null;
+};
+
+/**
+ * How an error body carries its code: where its error object is (`error`, the body itself, or a member of
+ * it), the member and the spelling of its code, from an error answer's body; `statuses`: those found so far.
+ */
+export const errorDialectOf = (
+  body: unknown,
+  statuses: Readonly<Record<string, number>> = {},
+): ErrorFinding | null => {
+  if (!isObject(body)) return null;
+  const places: Array<[string, unknown]> = [
+    ['error', body.error],
+    ['', body],
+    ...Object.entries(body).filter(([key]) => key !== 'error'),
+  ];
+  for (const [at, error] of places) {
+    const found = isObject(error) ? codeIn(error) : null;
+    if (found === null) continue;
+    const { lower, ...rest } = found;
+    const spelled = lower
+      ? { code: (w: string) => w.toUpperCase(), wire: (c: string) => c.toLowerCase() }
+      : { code: CONTRACT_DIALECT.errors.code, wire: CONTRACT_DIALECT.errors.wire };
+    return { dialect: { at, codeMember: found.member, ...spelled, statuses }, at, ...rest };
   }
   return null;
 };
@@ -324,6 +370,8 @@ export interface Samples {
   events: unknown;
   /** Every list answer read (events, registrations, orders, floor plans), as answered. */
   lists: unknown[];
+  /** The `Link` header of each list answer read (null when it had none). */
+  links: (string | null)[];
   /** How the service names query parameters: the rule under which the registrations were answered. */
   query: NameRule;
 }
@@ -397,7 +445,8 @@ export const readSamples = async (run: Run): Promise<Samples> => {
     add('eventWidget', await json(paths.eventWidget(first.slug), {}, false), false);
     add('agenda', await json(paths.agendaWidget(first.slug), {}, false), false);
   }
-  return { samples: samples.filter((s) => s.objects.length), events, lists, query: run.probe.query };
+  const links = run.probe.answers.map((answer) => answer.headers.get('link'));
+  return { samples: samples.filter((s) => s.objects.length), events, lists, links, query: run.probe.query };
 };
 
 export const unchanged = (outcome: Outcome): boolean => outcome.status === 'holds';

@@ -140,8 +140,8 @@ export class AnswerTooLargeError extends StopError {
  * names, and the pages' answers joined as one answer of the whole list.
  */
 export interface PageReading {
-  /** The cursor or link of the next page a list answer names (parsed JSON), or null at the end. */
-  next(json: unknown): string | null;
+  /** The cursor or link of the next page a list answer names (parsed JSON, its headers), or null at the end. */
+  next(json: unknown, headers: Headers): string | null;
   /** The query parameter a cursor is sent back in; null: `next` is a link. */
   cursor: string | null;
   /** The answers of every page (parsed JSON), as one answer holding all their records. */
@@ -165,6 +165,11 @@ export class Probe {
    * so that the checks read what it means. What details quote (`shown`) stays as the service sent it.
    */
   restate: ((path: string, status: number, json: unknown) => unknown) | null = null;
+  /**
+   * The status an error answer means once the service's dialect is found (a 403 carrying its not-found code
+   * reads as the contract's 404), as the app reads it; what details quote stays as the service sent it.
+   */
+  restateStatus: ((status: number, json: unknown) => number) | null = null;
   private readonly base: string;
 
   constructor(
@@ -205,11 +210,11 @@ export class Probe {
       seen.push(one);
       const json = parseJsonSafely(text);
       if (!pages.isList(path, one.status) || !json.ok) {
-        if (seen.length === 1) return new Answer(one, this.restated(path, one.status, text), this.blank);
+        if (seen.length === 1) return this.answer(path, one, text);
         break;
       }
       bodies.push(json.value);
-      const next = pages.next(json.value);
+      const next = pages.next(json.value, one.headers);
       if (next === null) at = null;
       else if (pages.cursor === null) at = next.startsWith(this.base) ? next.slice(this.base.length) : next;
       else {
@@ -245,7 +250,32 @@ export class Probe {
     body?: string,
   ): Promise<Answer> {
     const { seen, text } = await this.fetchText(method, path, pathAndQuery, headers, body);
-    return new Answer(seen, this.restated(path, seen.status, text), this.blank);
+    return this.answer(path, seen, text);
+  }
+
+  /**
+   * Reads the answers seen so far in the statuses of `restateStatus` (once it is set): an error body is
+   * short, so what was kept of it (`shown`) is all of it.
+   */
+  restateSeen(): void {
+    const restate = this.restateStatus;
+    if (!restate) return;
+    this.answers.forEach((seen, at) => {
+      const json = parseJsonSafely(seen.shown);
+      const status = json.ok ? restate(seen.status, json.value) : seen.status;
+      if (status !== seen.status) this.answers[at] = { ...seen, status };
+    });
+  }
+
+  /** One answer as the checks read it: its status and body in the app's dialect (`restateStatus`, `restate`). */
+  private answer(path: string, seen: Seen, text: string): Answer {
+    const json = this.restateStatus ? parseJsonSafely(text) : null;
+    const status = json?.ok && this.restateStatus ? this.restateStatus(seen.status, json.value) : seen.status;
+    if (status === seen.status) return new Answer(seen, this.restated(path, status, text), this.blank);
+    // What the checks across all answers read (a refused keyless request) is read in the same status.
+    const read = { ...seen, status };
+    this.answers[this.answers.lastIndexOf(seen)] = read;
+    return new Answer(read, this.restated(path, status, text), this.blank);
   }
 
   private async fetchText(

@@ -6,7 +6,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { sandboxCall } from '../../sandbox/client';
 import { paths } from '../../src/connect';
-import { API_KEY_HEADER, recordsOf } from '../../src/connect/testing';
+import { API_KEY_HEADER, errorOf, recordsOf, statusOfAnswer } from '../../src/connect/testing';
 
 export const ROOT = path.resolve(__dirname, '..', '..');
 
@@ -190,13 +190,14 @@ export const problemText = (error: unknown): string => {
   if (!refused) return text;
   const [, method, urlPath, status, body] = refused;
   let message = body ?? '';
+  let read = Number(status);
   try {
-    const parsed = JSON.parse(message) as { error?: { message?: string; field?: string } };
-    if (parsed.error?.message) {
-      message = `${parsed.error.message}${parsed.error.field ? ` (${parsed.error.field})` : ''}`;
-    }
+    // Read as the app reads an error, whatever the dialect's error body and statuses (`dialect.ts`).
+    const error = errorOf(JSON.parse(message));
+    read = statusOfAnswer(read, error.code);
+    if (error.message) message = `${error.message}${error.field ? ` (${error.field})` : ''}`;
   } catch {
-    // not JSON: shown as is
+    // not an error body: shown as is
   }
-  return `The sandbox answered ${status} to ${method} ${urlPath}: ${message}`;
+  return `The sandbox answered ${read} to ${method} ${urlPath}: ${message}`;
 };

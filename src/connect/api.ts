@@ -25,7 +25,7 @@ import {
 } from './records';
 import {
   Agenda,
-  CatalogPaging,
+  catalogPagingOf,
   CheckInResult,
   EVENTS_LIMIT_MAX,
   type Event,
@@ -41,11 +41,13 @@ import {
   type SubmissionKey,
   type SubmissionPerson,
 } from './schemas';
-import { TURN_ON_ATTEMPT_MS, turnOnKey, turnOnWithRetry } from './turnOn';
+import { TURN_ON_ATTEMPT_MS, turnOnKey, turnOnSecret, turnOnWithRetry } from './turnOn';
+import { DIALECT } from './dialect';
 import { readerOf, renamer, wireNameOf, wireNamesOf } from './wire';
 import { READ_LIST_ENTRIES, TEXT_CHARS, boundRecord, listCut, withCuts } from './bounds';
 import { throwBadShape } from './errors';
 import { CHECK_IN_REQUEST_NAMES, HOOK_NAMES } from './wireNames';
+import { redactError, redactor } from './secrets';
 import {
   type RetryHint,
   appErrorCode,
@@ -281,7 +283,7 @@ export const listPublicEvents = async (
     },
     visit,
   );
-  const paging = CatalogPaging.parse(read.fields);
+  const paging = catalogPagingOf(read.fields);
   const page = Math.max(1, Math.floor(params.page));
   const limit = paging.limit ?? clampLimit(params.limit);
   const last = read.items < limit || (paging.total !== undefined && page * limit >= paging.total);
@@ -573,12 +575,15 @@ export const subscribeHook = async (
   check?: (hook: HookSubscription) => void,
 ): Promise<HookSubscription> => {
   let created;
+  // A service that takes the secret from the request is sent one of the app's (`secretSource`, dialect.ts).
+  const sent =
+    DIALECT.secretSource === 'client' ? turnOnSecret(String(bundle.authData.apiKey ?? ''), params) : null;
   try {
     const answer = await turnOnWithRetry(z, () =>
       connectRequestFull(z, bundle, {
         method: 'POST',
         path: paths.hooks(),
-        body: hookWireBody({ ...params }),
+        body: hookWireBody(sent === null ? { ...params } : { ...params, secret: sent }),
         headers: { 'Idempotency-Key': turnOnKey(params) },
         schema: HookCreated,
         what: 'the webhook subscription',
@@ -593,6 +598,8 @@ export const subscribeHook = async (
       );
     }
   } catch (error) {
+    // A service that echoes the secret the app sent in its refusal does not put it in the Zap's error.
+    if (sent !== null) redactError(error, redactor([sent]));
     // A 404 for a chosen event means the event is gone, not that a subscription is missing.
     if (!params.eventId || !isNotFound(error)) throw error;
     throw eventNotFoundError(z, params.eventId, {
@@ -608,8 +615,10 @@ export const subscribeHook = async (
         502,
       );
     }
-    check?.(hook.data);
-    return hook.data;
+    // The secret the app sent is the subscription's, whether or not the service answers it back.
+    const made = sent === null || hook.data.secret ? hook.data : { ...hook.data, secret: sent };
+    check?.(made);
+    return made;
   } catch (error) {
     try {
       await unsubscribeHook(z, bundle, created.id);

@@ -39,7 +39,7 @@ import {
 } from './lists';
 import { boundRecord, withCuts } from './bounds';
 import { type ObjectSchema, type RecordRule, recordLog } from './records';
-import { DIALECT, queryName } from './dialect';
+import { DIALECT, linkTarget, nextWords, queryName } from './dialect';
 import { readerOf } from './wire';
 import { type Redact, bundleRedactor, redactError } from './secrets';
 
@@ -682,8 +682,8 @@ const addPages = (a: ListResult, b: ListResult): ListResult => ({
 });
 
 /**
- * The page after `page` its answer names (the dialect's `next`): the same request with the cursor, or the
- * link as given; null at the list's end. A page asked before ends the list with a log line (a service that
+ * The page after `page` its answer names (the dialect's `next`, in a member or the `Link` header): the same
+ * request with the cursor, or the link as given; null at the list's end. A page asked before ends the list with a log line (a service that
  * names the same page again would otherwise be read forever).
  */
 const nextPage = (
@@ -695,10 +695,11 @@ const nextPage = (
   asked: ReadonlySet<string>,
 ): PageAt | null => {
   const next = DIALECT.list.next;
-  const value = next === null ? undefined : page.fields[next.member];
-  if (next === null || typeof value !== 'string' || value === '') return null;
+  if (next === null) return null;
+  const value = 'link' in next ? linkTarget(page.headers.get('link'), next.link) : page.fields[next.member];
+  if (typeof value !== 'string' || value === '') return null;
   let url: string;
-  if (next.cursor === null) url = new URL(value, `${baseUrl}/`).toString();
+  if ('link' in next || next.cursor === null) url = new URL(value, `${baseUrl}/`).toString();
   else {
     const address = new URL(buildUrl(baseUrl, call.path, call.query));
     address.searchParams.set(next.cursor, value);
@@ -706,7 +707,7 @@ const nextPage = (
   }
   if (!asked.has(url)) return { baseUrl, url, deadline };
   z.console.log(
-    `The service named a page of ${call.what} it had already answered ("${next.member}"); the list was read up to there (${page.kept} record(s) on the last page).`,
+    `The service named a page of ${call.what} it had already answered (${nextWords(next)}); the list was read up to there (${page.kept} record(s) on the last page).`,
   );
   return null;
 };

@@ -41,16 +41,24 @@ export interface Spelling {
   readonly table?: Readonly<Record<string, string>>;
 }
 
-/** How a list answer continues past its records: the member that says where the next page is. */
-export interface ListNext {
-  /** The member (a path, like `member`) that holds the next page's cursor or link; null, absent or "" at the end. */
-  readonly member: string;
-  /**
-   * The query parameter the cursor is sent back in, on the same request (`cursor`); `null`: the member holds
-   * the next page's address (a link), followed as it is.
-   */
-  readonly cursor: string | null;
-}
+/**
+ * How a list answer continues past its records: a member beside them that names the next page (a cursor or
+ * a link), or the answer's `Link` header (RFC 8288) under a relation (`next`).
+ */
+export type ListNext =
+  | {
+      /** The member (a path, like `member`) that holds the next page's cursor or link; null, absent or "" at the end. */
+      readonly member: string;
+      /**
+       * The query parameter the cursor is sent back in, on the same request (`cursor`); `null`: the member
+       * holds the next page's address (a link), followed as it is.
+       */
+      readonly cursor: string | null;
+    }
+  | {
+      /** The relation of the `Link` header whose target is the next page's address (`next`); none at the end. */
+      readonly link: string;
+    };
 
 export interface Dialect {
   readonly names: NameRule;
@@ -78,16 +86,33 @@ export interface Dialect {
     readonly more: string | null;
   };
   readonly errors: {
-    /** The member of an error body's `error` object that carries its code (`code`). */
+    /**
+     * Where an error body holds its error object: a member (`error`, the contract's `{ "error": { … } }`), a
+     * nested member written as a path, or `""`: the body itself is the error object (`{ "code", "message" }`).
+     */
+    readonly at: string;
+    /** The member of the error object that carries its code (`code`). */
     readonly codeMember: string;
     /** The contract's code of a wire code (`not_found` → `NOT_FOUND`). */
     code(wire: string): string;
     /** The wire's code of a contract code (`NOT_FOUND` → `not_found`). */
     wire(code: string): string;
+    /**
+     * The HTTP status the service answers a contract code with, for each code it answers otherwise than the
+     * contract's §2 (`{ NOT_FOUND: 403, VALIDATION_ERROR: 422 }`); `{}`: the contract's statuses. An answer of
+     * that status carrying that code is read as the contract's status.
+     */
+    readonly statuses: Readonly<Record<string, number>>;
   };
   readonly signature: SignatureScheme;
   /** The request header a delivery's signature arrives in (`X-Connect-Signature`). */
   readonly signatureHeader: string;
+  /**
+   * Where a subscription's signing secret comes from: `service`, the service makes it and answers it with the
+   * subscription (`secret`; none: the account-level secret, contract §5); `client`, the app makes one for each
+   * subscription and sends it in the subscribe request (`secret`), and the service signs with it.
+   */
+  readonly secretSource: 'service' | 'client';
 }
 
 /** camelCase, as the contract names fields: the identity. */
@@ -131,9 +156,10 @@ export const CONTRACT_DIALECT: Dialect = {
   spellings: { status: AS_IS, kind: AS_IS },
   renamed: {},
   list: { member: 'data', next: null, more: null },
-  errors: { codeMember: 'code', code: (wire) => wire, wire: (code) => code },
+  errors: { at: 'error', codeMember: 'code', code: (wire) => wire, wire: (code) => code, statuses: {} },
   signature: 'sha256',
   signatureHeader: 'X-Connect-Signature',
+  secretSource: 'service',
 };
 
 /** The dialect the app reads and writes. */
@@ -142,6 +168,34 @@ export const DIALECT: Dialect = CONTRACT_DIALECT;
 /** The wire's name of the app's field `field` of a `noun` record, in `dialect`. */
 export const wireFieldName = (dialect: Dialect, noun: string, field: string): string =>
   dialect.renamed[noun]?.[field] ?? dialect.names.wire(field);
+
+/**
+ * The path of a member beside a list's records, where the dialect nests them (`page` → `result.page` for
+ * lists under `result.items`; `page` for `data` and for a bare array).
+ */
+export const besideRecords = (dialect: Dialect, name: string): string =>
+  [...pathOf(dialect.list.member).slice(0, -1), name].join('.');
+
+/** The member a list's next page is named in, or null when none is (no paging, or the `Link` header). */
+export const nextMember = (next: ListNext | null): string | null =>
+  next !== null && 'member' in next ? next.member : null;
+
+/** Where the next page is named, in words for a log line: `"result.next"`, or `the Link header (rel="next")`. */
+export const nextWords = (next: ListNext): string =>
+  'member' in next ? `"${next.member}"` : `the Link header (rel="${next.link}")`;
+
+/**
+ * The target of the relation `rel` in a `Link` header (`<https://…?cursor=c2>; rel="next", <…>; rel="prev"`),
+ * or null when the header names none.
+ */
+export const linkTarget = (header: string | null | undefined, rel: string): string | null => {
+  if (!header) return null;
+  for (const part of header.matchAll(/<([^>]*)>((?:\s*;\s*[^;,]+)*)/g)) {
+    const rels = /;\s*rel\s*=\s*"?([^";,]+)"?/i.exec(part[2] ?? '')?.[1] ?? '';
+    if (rels.toLowerCase().split(/\s+/).includes(rel.toLowerCase())) return part[1] || null;
+  }
+  return null;
+};
 
 /** The members of a path (`result.items` → `["result", "items"]`; `""`: none, the answer itself). */
 export const pathOf = (member: string): string[] => (member === '' ? [] : member.split('.'));

@@ -5,6 +5,7 @@
 import type { ZObject } from 'zapier-platform-core';
 import type { ZodError } from 'zod';
 import { isLoopbackHost } from './config';
+import { DIALECT } from './dialect';
 import { ENTITLEMENT_NAMES, ErrorBody } from './schemas';
 import { type RunKind, runKindOf } from './runKind';
 
@@ -47,6 +48,37 @@ const WIRE_ERROR_CODES: Readonly<Record<string, ConnectMeaning>> = {
   RATE_LIMITED: 'rate_limited',
   INTERNAL: 'service_failed',
 };
+
+/** The status the contract answers each of its codes with (§2): what an answer is read as (`statusOfAnswer`). */
+const CONTRACT_STATUSES: Readonly<Record<string, number>> = {
+  VALIDATION_ERROR: 400,
+  INVALID_API_KEY: 401,
+  ENTITLEMENT_REQUIRED: 403,
+  NOT_FOUND: 404,
+  TICKET_NOT_FOUND: 404,
+  IDEMPOTENCY_KEY_IN_USE: 409,
+  SUBMISSION_NOT_APPROVED: 422,
+  IDEMPOTENCY_KEY_REUSED: 422,
+  RATE_LIMITED: 429,
+};
+
+/** The contract's status of an error code (§2: 404 for `NOT_FOUND`), or undefined for a code it does not name. */
+export const contractStatusOf = (code: string): number | undefined =>
+  Object.hasOwn(CONTRACT_STATUSES, code) ? CONTRACT_STATUSES[code] : undefined;
+
+/**
+ * The status an error answer is read as: the contract's for its code when the service answers that code with
+ * the status the dialect names (`errors.statuses` of `dialect.ts`: a 403 carrying `NOT_FOUND` reads as 404),
+ * else the status as answered.
+ */
+export const statusOfAnswer = (
+  status: number,
+  code: string | undefined,
+  statuses: Readonly<Record<string, number>> = DIALECT.errors.statuses,
+): number =>
+  code !== undefined && Object.hasOwn(statuses, code) && statuses[code] === status
+    ? (CONTRACT_STATUSES[code] ?? status)
+    : status;
 
 /**
  * The app's own error code for each meaning: what a step's error carries, whatever the service calls it.
@@ -229,8 +261,8 @@ interface ErrorAnswer {
 }
 
 const throwAnswerError = (z: ZObject, answer: RawAnswer, what: string, retry: RetryHint): never => {
-  const { status } = answer;
   const body = parseErrorBody(answer.content);
+  const status = statusOfAnswer(answer.status, body?.code);
   const meaning = meaningOfAnswer(status, body?.code);
   const read: ErrorAnswer = {
     z,

@@ -29,7 +29,7 @@
  *   one person costs only the scan of its bytes. A record too large or nested too deeply is still handed
  *   out as above, so that its log line says what was left out.
  */
-import { DIALECT, pathOf } from './dialect';
+import { DIALECT, besideRecords, nextMember, pathOf } from './dialect';
 import { MAX_JSON_DEPTH, parseJsonPruned, parseJsonSafely } from './json';
 import { type MentionTest, mentionTest } from './mentions';
 
@@ -160,11 +160,9 @@ export const OVERSIZE_HEAD_BYTES = 4096;
  * (`dialect.ts`). Every other member is read past.
  */
 export const ENVELOPE_MEMBERS: ReadonlySet<string> = new Set([
-  'page',
-  'limit',
-  'total',
+  ...['page', 'limit', 'total'].flatMap((name) => [name, besideRecords(DIALECT, name)]),
   ...(DIALECT.list.more === null ? [] : [DIALECT.list.more]),
-  ...(DIALECT.list.next === null ? [] : [DIALECT.list.next.member]),
+  ...(nextMember(DIALECT.list.next) === null ? [] : [nextMember(DIALECT.list.next) as string]),
 ]);
 /** An envelope member larger than this is read past by its structure only, never held nor parsed. */
 export const MEMBER_BYTES = 64 * 1024;

@@ -4,7 +4,7 @@
  * conformance kit reads a service whose dialect it found this way, so that the checks of its records
  * (order, `limit`, `since`) still run once the differences are named.
  */
-import { DIALECT, type Dialect, listAnswer, memberAt, membersBeside } from './dialect';
+import { DIALECT, type Dialect, listAnswer, memberAt, membersBeside, nextMember, pathOf } from './dialect';
 import { type Renamer, renamer } from './wire';
 import { type RecordNoun, wireTables } from './wireNames';
 
@@ -29,11 +29,14 @@ export const restater = (from: Dialect, to: Dialect = DIALECT) => {
     }
     return restate;
   };
+  /** An error body: its error object (`errors.at`) and code (`errors.codeMember`) where `to` has them. */
   const error = (body: Record<string, unknown>): unknown => {
-    if (!isObject(body.error)) return body;
-    const { [from.errors.codeMember]: wire, ...rest } = body.error;
+    const inner = memberAt(body, from.errors.at);
+    if (!isObject(inner)) return body;
+    const { [from.errors.codeMember]: wire, ...rest } = inner;
     if (typeof wire !== 'string') return body;
-    return { ...body, error: { ...rest, [to.errors.codeMember]: to.errors.wire(from.errors.code(wire)) } };
+    const restated = { ...rest, [to.errors.codeMember]: to.errors.wire(from.errors.code(wire)) };
+    return pathOf(to.errors.at).reduceRight<unknown>((value, key) => ({ [key]: value }), restated);
   };
   /** A member of `from`'s lists (the "more records" flag, the next page) under `to`'s path, or left out. */
   const move = (members: Record<string, unknown>, mine: string | undefined, theirs: string | undefined) => {
@@ -47,7 +50,7 @@ export const restater = (from: Dialect, to: Dialect = DIALECT) => {
     const members = membersBeside(body, from.list.member);
     const restate = recordOf(noun);
     move(members, from.list.more ?? undefined, to.list.more ?? undefined);
-    move(members, from.list.next?.member, to.list.next?.member);
+    move(members, nextMember(from.list.next) ?? undefined, nextMember(to.list.next) ?? undefined);
     return listAnswer(
       to.list.member,
       items.map((item) => restate(item)),

@@ -6,7 +6,7 @@
  * Each schema is built on its first use (`../lazy.ts`): loading the app builds none.
  */
 import * as z from 'zod';
-import { DIALECT, memberAt } from './dialect';
+import { DIALECT, besideRecords, memberAt } from './dialect';
 import { wired } from './wire';
 import { built, lazy } from '../lazy';
 import {
@@ -283,18 +283,22 @@ export const WebhookDelivery = wired(
 );
 export type WebhookDelivery = z.infer<typeof WebhookDelivery>;
 
-/** An error body's `error` object with its code under `code`, in the contract's spelling (`dialect.ts`). */
-const errorInContractTerms = (error: unknown): unknown => {
-  if (typeof error !== 'object' || error === null || Array.isArray(error)) return error;
+/**
+ * An error body as `{ error: { code, … } }` with its code in the contract's spelling, wherever the dialect's
+ * error bodies hold their error object and code (`dialect.ts`); a body without one is left as it is.
+ */
+const errorInContractTerms = (body: unknown): unknown => {
+  const error = memberAt(body, DIALECT.errors.at);
+  if (typeof error !== 'object' || error === null || Array.isArray(error)) return body;
   const wire = (error as Record<string, unknown>)[DIALECT.errors.codeMember];
-  return typeof wire === 'string' ? { ...error, code: DIALECT.errors.code(wire) } : error;
+  return { error: typeof wire === 'string' ? { ...error, code: DIALECT.errors.code(wire) } : error };
 };
 
 export const ErrorBody = lazy(() =>
-  z.looseObject({
-    error: z.preprocess(
-      errorInContractTerms,
-      z.looseObject({
+  z.preprocess(
+    errorInContractTerms,
+    z.looseObject({
+      error: z.looseObject({
         code: z.string(),
         message: z.string().optional(),
         field: z.string().optional(),
@@ -302,8 +306,8 @@ export const ErrorBody = lazy(() =>
         /** SUBMISSION_NOT_APPROVED: the registration's status; anything but text is ignored. */
         status: z.string().optional().catch(undefined),
       }),
-    ),
-  }),
+    }),
+  ),
 );
 export type ErrorBody = z.infer<typeof ErrorBody>;
 
@@ -312,6 +316,17 @@ export const CatalogPaging = lazy(() => {
   const PageNumber = z.number().int().optional().catch(undefined);
   return z.object({ page: PageNumber, limit: PageNumber, total: PageNumber });
 });
+
+/**
+ * The catalog's paging members read from a list's kept members (`fields`): beside its events where the
+ * dialect nests the list (`result.page`), else at the top of the answer.
+ */
+export const catalogPagingOf = (fields: Readonly<Record<string, unknown>>) =>
+  CatalogPaging.parse(
+    Object.fromEntries(
+      ['page', 'limit', 'total'].map((name) => [name, fields[besideRecords(DIALECT, name)] ?? fields[name]]),
+    ),
+  );
 
 /**
  * `{ "data": [...] }`, the envelope of every list, read as `{ data }` whatever member the dialect's lists hold

@@ -4,7 +4,13 @@
  * (test/connect/boundary.test.ts). Tests and scripts that only write wire JSON use sandbox/wire.ts instead.
  */
 export { API_KEY_HEADER, buildUrl, headersFor } from './client';
-export { type ErrorReading, appCodeOfWireCode, contractCodeOf } from './errors';
+export {
+  type ErrorReading,
+  appCodeOfWireCode,
+  contractCodeOf,
+  contractStatusOf,
+  statusOfAnswer,
+} from './errors';
 export { EnvelopeSplitter } from './listSplitter';
 export * from './lists';
 export * from './json';

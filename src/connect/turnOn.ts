@@ -8,7 +8,7 @@
  * a failure that may pass (no answer, a 5xx, the first request with the key still in flight). When
  * both fail, the message tells the Zap builder to turn the Zap on again, and nothing about polls.
  */
-import { createHash } from 'node:crypto';
+import { createHash, createHmac } from 'node:crypto';
 import type { ZObject } from 'zapier-platform-core';
 import { APP_ERROR_CODES, appErrorCode, errorText } from './errors';
 
@@ -27,6 +27,16 @@ export const turnOnKey = (params: { targetUrl: string; event: string; eventId: s
     .update(JSON.stringify([params.targetUrl, params.event, params.eventId]))
     .digest('hex')
     .slice(0, 48)}`;
+
+/**
+ * The signing secret the app makes for a subscription when the service takes it from the subscribe request
+ * (`secretSource: 'client'` of `dialect.ts`): derived from the API key and the turn-on's key, so a turn-on
+ * sent again with the same `Idempotency-Key` carries the same body, and nobody without the key can compute it.
+ */
+export const turnOnSecret = (
+  apiKey: string,
+  params: { targetUrl: string; event: string; eventId: string | null },
+): string => `whsec_${createHmac('sha256', apiKey).update(turnOnKey(params)).digest('hex')}`;
 
 /** The first request with this key is still being processed (409 with the key in use). */
 const isInFlight = (error: unknown): boolean => error instanceof Error && error.name === 'ThrottledError';

@@ -5,7 +5,7 @@
  * so a test or a script states what it expects in the app's terms and holds under any dialect (`dialect.ts`).
  */
 import type { z } from 'zod';
-import { DIALECT, memberAt, membersBeside } from './dialect';
+import { DIALECT, linkTarget, memberAt, membersBeside, nextMember, queryName } from './dialect';
 import { readDelivery } from './delivery';
 import { AnyList, ErrorBody, type HookKind, KIND_RECORDS } from './schemas';
 import { readerOf, renamer } from './wire';
@@ -30,9 +30,13 @@ export const listMembersOf = (body: unknown): Record<string, unknown> =>
 export const listWasCut = (body: unknown): boolean =>
   DIALECT.list.more !== null && memberAt(body, DIALECT.list.more) === true;
 
-/** The next page's cursor or link a list answer names (the dialect's `next`), or null at the list's end. */
+/**
+ * The next page's cursor or link a list answer names in its body (the dialect's `next`), or null at the
+ * list's end (and for a dialect that names it in the `Link` header).
+ */
 export const listNextOf = (body: unknown): string | null => {
-  const next = DIALECT.list.next === null ? undefined : memberAt(body, DIALECT.list.next.member);
+  const member = nextMember(DIALECT.list.next);
+  const next = member === null ? undefined : memberAt(body, member);
   return typeof next === 'string' && next !== '' ? next : null;
 };
 
@@ -75,4 +79,43 @@ export const deliveryOf = (raw: string, noun?: RecordNoun): ReadDelivery => {
   const { id, type, createdAt, hookId, data } = content.delivery;
   const record = inAppNames(noun ?? nounOfKind(type), data);
   return { id, type, createdAt: createdAt ?? null, hookId: hookId ?? null, data: record };
+};
+
+/** One page of a list as a test or a script fetched it: its parsed body, and its `Link` header (or null). */
+export interface PageAnswer {
+  body: unknown;
+  link: string | null;
+}
+
+/**
+ * Every record of a list (as the wire holds them), page after page, asked and followed as the app asks and
+ * follows it: the query under the dialect's names, each next page its cursor or link (the dialect's `next`).
+ * `get` fetches an address (a path with its query, or a link a page named, absolute or a path) and answers
+ * that page. A page named twice ends the list.
+ */
+export const wholeListOf = async (
+  get: (address: string) => Promise<PageAnswer>,
+  path: string,
+  query: Readonly<Record<string, string | number>>,
+): Promise<unknown[]> => {
+  const params = new URLSearchParams(
+    Object.entries(query).map(([name, value]): [string, string] => [queryName(DIALECT, name), String(value)]),
+  );
+  const next = DIALECT.list.next;
+  const records: unknown[] = [];
+  const asked = new Set<string>();
+  let address: string | null = `${path}?${params.toString()}`;
+  while (address !== null && !asked.has(address)) {
+    asked.add(address);
+    const page = await get(address);
+    records.push(...wireRecordsOf(page.body));
+    const value = next !== null && 'link' in next ? linkTarget(page.link, next.link) : listNextOf(page.body);
+    if (value === null || next === null) address = null;
+    else if ('member' in next && next.cursor !== null) {
+      const cursor = new URLSearchParams(params);
+      cursor.set(next.cursor, value);
+      address = `${path}?${cursor.toString()}`;
+    } else address = value;
+  }
+  return records;
 };

@@ -15,9 +15,25 @@ import {
 import { EXIT, main } from '../../scripts/conformance';
 import { type Check, runConformance } from '../../scripts/conformance/index';
 import { captureDelivery } from '../support/capture';
-import { recordsOf } from '../../src/connect/testing';
+import { DIALECT, recordsOf } from '../../src/connect/testing';
 
 const NORTHWIND = SEED_TENANTS[0];
+
+/** The checks of the kit's latest run, as `runConformance` returned them (also when `main` ran it). */
+let mockLatestChecks: Check[] | undefined;
+jest.mock('../../scripts/conformance/index', () => {
+  const actual = jest.requireActual<typeof import('../../scripts/conformance/index')>(
+    '../../scripts/conformance/index',
+  );
+  return {
+    ...actual,
+    runConformance: async (...args: Parameters<typeof actual.runConformance>) => {
+      const checks = await actual.runConformance(...args);
+      mockLatestChecks = checks;
+      return checks;
+    },
+  };
+});
 
 /** The kit against a sandbox with `deviations`, given a delivery captured from it (the signature check). */
 const run = async (deviations: Deviation[] = []): Promise<Check[]> => {
@@ -36,17 +52,27 @@ const run = async (deviations: Deviation[] = []): Promise<Check[]> => {
 
 const byId = (checks: Check[]) => new Map(checks.map((c) => [c.id, c]));
 
+/** The kit against the sandbox as it is: it only reads (see "changes nothing"), so one run serves every test. */
+let asItIs: Promise<Check[]> | undefined;
+const runAsItIs = (): Promise<Check[]> => (asItIs ??= run());
+
 describe('against the sandbox as it is', () => {
   let checks: Check[];
   beforeAll(async () => {
-    checks = await run();
+    checks = await runAsItIs();
   });
 
   it('finds nothing that differs and leaves nothing unchecked', () => {
     const notClean = checks.filter((c) => c.status !== 'holds' && c.status !== 'tolerated');
     expect(notClean).toEqual([]);
-    // Plain http is tolerated on a loopback address only.
-    expect(checks.filter((c) => c.status === 'tolerated').map((c) => c.id)).toEqual(['connection.https']);
+    // Plain http is tolerated on a loopback address only; where the dialect pages lists, `limit` is a page's
+    // size, and the kit reads every page (so limit=1 answers every order).
+    const paged =
+      DIALECT.list.next === null ? [] : ['orders.limit-default', 'orders.limit-clamp', 'orders.limit-newest'];
+    expect(checks.filter((c) => c.status === 'tolerated').map((c) => c.id)).toEqual([
+      'connection.https',
+      ...paged,
+    ]);
   });
 
   it("quotes the service's own error code, then the app's reading of it", () => {
@@ -153,6 +179,39 @@ const CASES: Array<[Deviation, Record<string, Check['status']>, boolean]> = [
     },
     true,
   ],
+  [
+    'link-paging',
+    {
+      'dialect.paging': 'differs',
+      'dialect.envelope': 'holds',
+      'submissions.filter': 'holds',
+      'orders.limit-newest': 'tolerated',
+    },
+    true,
+  ],
+  [
+    'flat-errors',
+    {
+      'dialect.errors': 'differs',
+      'hooks.unknown': 'holds',
+      'errors.unknown-event': 'holds',
+      'errors.malformed-since': 'holds',
+    },
+    true,
+  ],
+  [
+    'other-statuses',
+    {
+      'dialect.errors': 'differs',
+      'hooks.unknown': 'holds',
+      'errors.unknown-event': 'holds',
+      'errors.malformed-since': 'holds',
+      'catalog.no-key': 'holds',
+    },
+    true,
+  ],
+  // A difference the dialect cannot express: named with the files a developer must change.
+  ['catalog-cursor', { 'catalog.paging': 'differs', 'catalog.envelope': 'tolerated' }, true],
   ['snake-query', { 'dialect.query': 'differs', 'submissions.filter': 'holds' }, true],
   ['other-spellings', { 'dialect.spellings': 'differs', 'dialect.names': 'holds' }, true],
   ['signature-header', { 'dialect.signature': 'differs' }, true],
@@ -241,15 +300,21 @@ const CASES: Array<[Deviation, Record<string, Check['status']>, boolean]> = [
   ['shuffle', { 'submissions.order': 'tolerated', 'orders.order': 'tolerated' }, false],
 ];
 
-/** The command line's exit code against a sandbox with `deviations` (the same run as `run`, through `main`). */
-const exitCode = async (deviations: Deviation[]): Promise<number> => {
+/**
+ * The command line against a sandbox with `deviations` (the run `run` makes, through `main`): its exit
+ * code, and the checks its run found (one run of the kit for both).
+ */
+const throughMain = async (deviations: Deviation[]): Promise<{ code: number; checks: Check[] }> => {
   const sandbox = await startSandbox({ deviations });
   const quiet = { write: () => true };
   try {
     const { delivery, secret } = await captureDelivery(sandbox);
     const args = ['--base-url', sandbox.url, '--api-key', NORTHWIND.apiKey, '--company', NORTHWIND.companyId];
     args.push('--delivery', delivery, '--secret', secret);
-    return await main(args, { out: quiet, err: quiet });
+    mockLatestChecks = undefined;
+    const code = await main(args, { out: quiet, err: quiet });
+    if (!mockLatestChecks) throw new Error('main ran no check');
+    return { code, checks: mockLatestChecks };
   } finally {
     await sandbox.close();
   }
@@ -262,8 +327,7 @@ describe.each(DEVIATING)('with the %s deviation', (deviation, expected, anyDiffe
   let checks: Check[];
   let code: number;
   beforeAll(async () => {
-    checks = await run([deviation]);
-    code = await exitCode([deviation]);
+    ({ code, checks } = await throughMain([deviation]));
   });
 
   it(`exits ${anyDiffers ? 1 : 0}`, () => {
@@ -372,7 +436,7 @@ describe('what the service answered instead: each difference of dialect named on
     async () => {
       const found = byId(await run(['error-type']));
       expect(found.get('dialect.errors')?.detail).toMatch(
-        /^Error bodies carry their code in "type", spelled "not_found" for NOT_FOUND\. Until the app is taught this body it finds no code: a search for something gone would fail instead of finding nothing/,
+        /^Error bodies carry their code in "type", spelled "not_found" for NOT_FOUND\. Until the app is taught these errors \(errors in src\/connect\/dialect\.ts\) it misreads them: a search for something gone would fail instead of finding nothing/,
       );
       expect(found.get('hooks.unknown')?.status).toBe('holds');
     },
@@ -497,7 +561,7 @@ it('reports a redirect, which the app would never follow with the key', async ()
 
 describe('the largest limit the service honours', () => {
   it('is said for every list: too few records to tell on the seed, the clamp otherwise', async () => {
-    const found = byId(await run());
+    const found = byId(await runAsItIs());
     for (const id of ['events.limit-clamp', 'orders.limit-clamp']) {
       const detail = found.get(id)?.detail ?? `no check ${id} among ${[...found.keys()].join(', ')}`;
       expect(detail).toMatch(
@@ -505,6 +569,15 @@ describe('the largest limit the service honours', () => {
       );
     }
   });
+});
+
+it('names a catalog paged by cursor as a difference the dialect cannot express, with the files to change', async () => {
+  const paging = byId(await run(['catalog-cursor'])).get('catalog.paging');
+  expect(paging?.detail).toMatch(/continues by a cursor \("next": "c_2"/);
+  expect(paging?.detail).toMatch(/The dialect cannot express this/);
+  expect(paging?.detail).toMatch(
+    /src\/account\/catalog\.ts walkCatalog and src\/account\/events\.ts catalogPageAt/,
+  );
 });
 
 describe('the turn-on probe (--probe-turn-on): POST …/hooks reads an Idempotency-Key before making anything', () => {
@@ -550,13 +623,33 @@ describe('the turn-on probe (--probe-turn-on): POST …/hooks reads an Idempoten
   });
 
   it('is not run, nor listed, without the option: a default run sends GET requests only', async () => {
-    expect(byId(await run()).has('hooks.idempotency-key')).toBe(false);
+    const found = byId(await runAsItIs());
+    expect(found.has('hooks.idempotency-key')).toBe(false);
+    expect(found.has('dialect.secret')).toBe(false);
+  });
+
+  it('finds where a subscription’s secret comes from: the service’s own on the sandbox as it is', async () => {
+    const { found } = await probe([]);
+    expect(found.get('dialect.secret')).toMatchObject({ status: 'holds' });
+    expect(found.get('dialect.secret')?.detail).toMatch(/the service makes the secret, as the contract says/);
+  });
+
+  it('names a service that takes the secret from the subscribe request, and what it breaks', async () => {
+    const { found, live } = await probe(['client-secret']);
+    const c = found.get('dialect.secret');
+    expect(c?.status).toBe('differs');
+    expect(c?.detail).toMatch(
+      /refused naming "secret".*takes each subscription’s signing secret from the subscribe request/,
+    );
+    expect(c?.detail).toMatch(/secretSource: 'client' in src\/connect\/dialect\.ts.*would fail to turn on/);
+    expect(found.get('hooks.idempotency-key')?.status).toBe('holds');
+    expect(live).toBe(0);
   });
 });
 
 describe('whose events the public catalog lists, and how many pages it holds', () => {
   it("says the whole platform's, with the key's ownership read answering 404 for other organizers' events", async () => {
-    const found = byId(await run());
+    const found = byId(await runAsItIs());
     expect(found.get('catalog.scope')).toMatchObject({
       status: 'holds',
       detail: expect.stringMatching(

@@ -12,6 +12,7 @@ jest.mock('../../src/connect/dialect', () => {
   const actual = jest.requireActual<Dialects>('../../src/connect/dialect');
   // What teaching the app looks like: `type` read as the code, in the contract's spelling.
   const errors = {
+    ...actual.CONTRACT_DIALECT.errors,
     codeMember: 'type',
     code: (wire: string) => wire.toUpperCase(),
     wire: (code: string) => code.toLowerCase(),

@@ -8,11 +8,11 @@ import type { Bundle, ZObject } from 'zapier-platform-core';
 import { type RunningSandbox, startSandbox } from '../../sandbox';
 import { ATTENDEE_TIMINGS, type AttendeeTimings, attendeeHydrator } from '../../src/account/attendee';
 import { accountCache } from '../../src/memory';
-import { recordsOf } from '../../src/connect/testing';
+import { paths } from '../../src/connect/paths';
 import { FakeCache } from '../support/cache';
 import { appTester } from '../support/app';
 import { GENEROUS_MS, useGenerousTimeLimits } from '../support/limits';
-import { NORTHWIND, authOf, simulate } from '../support/sandbox';
+import { NORTHWIND, authOf, readWholeList, simulate } from '../support/sandbox';
 
 useGenerousTimeLimits();
 
@@ -94,13 +94,18 @@ it('the fields of an order for a registration just made, resolved at once, cost 
 });
 
 it('20 orders spread over the event, with all their fields resolved together, cost one read', async () => {
-  const all = await fetch(
-    `${sandbox.url}/api/v1/integrations/zapier/submissions?eventId=${eventId}&since=2000-01-01T00:00:00.000Z`,
-    { headers: { 'X-API-KEY': NORTHWIND.apiKey } },
+  // One read of the whole event is one request, or one per page where the service pages its lists.
+  const start = await reads();
+  const registrations = await readWholeList<{ submissionId: string; email: string }>(
+    sandbox,
+    NORTHWIND,
+    'submission',
+    paths.submissions(),
+    { eventId, since: '2000-01-01T00:00:00.000Z' },
   );
-  const registrations = recordsOf<{ submissionId: string; email: string }>('submission', await all.json());
   const picked = Array.from({ length: 20 }, (_, k) => registrations[Math.floor(((k + 0.5) * SIZE) / 20)]!);
   const orders: OrderJson[] = [];
+  const oneRead = (await reads()) - start;
   for (const registration of picked) orders.push(await orderFor(registration.submissionId));
   const before = await reads();
   const cache = new FakeCache();
@@ -121,5 +126,8 @@ it('20 orders spread over the event, with all their fields resolved together, co
   const values = await Promise.all(running);
   const emails = values.filter((_, i) => FIELDS[i % FIELDS.length] === 'attendeeEmail');
   expect(emails).toEqual(picked.map((registration) => registration.email));
-  expect((await reads()) - before).toBe(1);
+  // One pass over the event, which may stop at the page holding the last one it needs.
+  const pass = (await reads()) - before;
+  expect(pass).toBeGreaterThan(0);
+  expect(pass).toBeLessThanOrEqual(oneRead);
 });

@@ -8,7 +8,8 @@
 import type { Bundle, ZObject } from 'zapier-platform-core';
 import { startSandbox, type RunningSandbox } from '../../sandbox';
 import type { Submission } from '../../src/connect';
-import { SUBMISSION_RULE, checkRecord, recordsOf } from '../../src/connect/testing';
+import { SUBMISSION_RULE, checkRecord } from '../../src/connect/testing';
+import { paths } from '../../src/connect/paths';
 import { personKey } from '../../src/account/registrations';
 import { POLL_TIMINGS as CURSOR_TIMING } from '../../src/polling';
 import findRegistration from '../../src/searches/findRegistration';
@@ -17,7 +18,7 @@ import { PAGE_SIZE } from '../../src/triggers/registrationList';
 import { REGISTRATION_LIST_TRIGGER_KEY } from '../../src/fields/keys';
 import { functionOf } from '../../scripts/lib/app';
 import { appTester, meta } from '../support/app';
-import { NORTHWIND, authOf, simulate } from '../support/sandbox';
+import { NORTHWIND, authOf, readWholeList, simulate } from '../support/sandbox';
 import { useGenerousTimeLimits } from '../support/limits';
 
 useGenerousTimeLimits();
@@ -51,11 +52,10 @@ const usable = (): Submission[] =>
 beforeAll(async () => {
   sandbox = await startSandbox({ port: 0, scale: SIZE });
   eventId = sandbox.scaleEventId!;
-  const answer = await fetch(
-    `${sandbox.url}/api/v1/integrations/zapier/submissions?eventId=${eventId}&since=2000-01-01T00:00:00.000Z`,
-    { headers: { 'X-API-KEY': NORTHWIND.apiKey } },
-  );
-  const plain = recordsOf<Submission>('submission', await answer.json());
+  const plain = await readWholeList<Submission>(sandbox, NORTHWIND, 'submission', paths.submissions(), {
+    eventId,
+    since: '2000-01-01T00:00:00.000Z',
+  });
   const approved = plain.filter((s) => s.status === 'approved');
   const pick = (s: Submission | undefined) => ({ submissionId: s!.submissionId, email: s!.email! });
   oddDate = pick(approved[Math.floor(approved.length * 0.4)]);
@@ -66,11 +66,10 @@ beforeAll(async () => {
   await simulate(sandbox, NORTHWIND, 'POST', `/_sandbox/submissions/${noCreatedAt.submissionId}/odd`, {
     remove: ['createdAt'],
   });
-  const again = await fetch(
-    `${sandbox.url}/api/v1/integrations/zapier/submissions?eventId=${eventId}&since=2000-01-01T00:00:00.000Z`,
-    { headers: { 'X-API-KEY': NORTHWIND.apiKey } },
-  );
-  whole = recordsOf('submission', await again.json());
+  whole = await readWholeList(sandbox, NORTHWIND, 'submission', paths.submissions(), {
+    eventId,
+    since: '2000-01-01T00:00:00.000Z',
+  });
 });
 
 afterAll(() => sandbox?.close());

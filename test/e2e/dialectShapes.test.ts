@@ -9,31 +9,37 @@ import { SEED_TENANTS, startSandbox } from '../../sandbox';
 import { runConformance } from '../../scripts/conformance/index';
 import { runJourney } from '../../scripts/journey';
 import { captureDelivery } from '../support/capture';
-import { SERVICE_SWITCHES } from '../support/serviceDialect';
+import { SERVICE_SWITCHES, playsEveryDialect } from '../support/serviceDialect';
 
-it('the kit reads the taught app’s dialect: the four findings hold, nothing differs or is left unchecked', async () => {
-  const sandbox = await startSandbox({ deviations: SERVICE_SWITCHES });
-  try {
-    const checks = await runConformance({
-      baseUrl: sandbox.url,
-      apiKey: SEED_TENANTS[0].apiKey,
-      companyId: SEED_TENANTS[0].companyId,
-      ...(await captureDelivery(sandbox)),
-    });
-    expect(checks.filter((c) => c.status === 'differs' || c.status === 'unchecked')).toEqual([]);
-    for (const id of ['dialect.names', 'dialect.envelope', 'dialect.errors', 'dialect.signature']) {
-      expect(checks.find((c) => c.id === id)?.detail).toMatch(/The app was taught/);
+// Plays an app not yet taught, or taught another dialect: not played with `CONNECT_TEST_DIALECT=every`.
+const play = playsEveryDialect() ? it.skip : it;
+
+play(
+  'the kit reads the taught app’s dialect: the four findings hold, nothing differs or is left unchecked',
+  async () => {
+    const sandbox = await startSandbox({ deviations: SERVICE_SWITCHES });
+    try {
+      const checks = await runConformance({
+        baseUrl: sandbox.url,
+        apiKey: SEED_TENANTS[0].apiKey,
+        companyId: SEED_TENANTS[0].companyId,
+        ...(await captureDelivery(sandbox)),
+      });
+      expect(checks.filter((c) => c.status === 'differs' || c.status === 'unchecked')).toEqual([]);
+      for (const id of ['dialect.names', 'dialect.envelope', 'dialect.errors', 'dialect.signature']) {
+        expect(checks.find((c) => c.id === id)?.detail).toMatch(/The app was taught/);
+      }
+    } finally {
+      await sandbox.close();
     }
-  } finally {
-    await sandbox.close();
-  }
-});
+  },
+);
 
 jest.mock('../../src/connect/dialect', () =>
   jest.requireActual<typeof import('../support/serviceDialect')>('../support/serviceDialect').taught(),
 );
 
-it('runs the whole journey against a service speaking another dialect, every step passing', async () => {
+play('runs the whole journey against a service speaking another dialect, every step passing', async () => {
   const lines: string[] = [];
   const result = await runJourney({
     out: { line: (text) => lines.push(text), color: false },

@@ -1,8 +1,10 @@
 /**
  * Every `zapier-platform invoke` command a reader can copy from README.md or docs/*.md works as written: each
  * one, found in the documents (fenced code lines and inline code), runs through the real command-line tool
- * (node_modules/.bin/zapier-platform, with the project's Node) against a fresh sandbox on 127.0.0.1, from a
- * temp folder holding the built app and the `.env` that `npm run sandbox` writes ("Trying it by hand").
+ * (its own entry, with the project's Node; a document's commands one after the other in one process of it,
+ * each with its own output, exit code and freshly loaded app: test/support/invokeMany.cjs) against a fresh
+ * sandbox on 127.0.0.1, from a temp folder holding the built app and the `.env` that `npm run sandbox`
+ * writes ("Trying it by hand").
  *
  * Before a document's commands run, its `npm run simulate -- register|approve|pay …` steps run in order (the
  * README asks for them before Find Registration and Find Order). A `<registration ID>` in a command is
@@ -27,14 +29,16 @@ import { startSandbox, type RunningSandbox } from '../../sandbox';
 import { envLines } from '../../sandbox/cli';
 import { simulate } from '../../scripts/simulate';
 import { STREAM_LIMITS_ENV } from '../../src/connect';
+import { playsEveryDialect } from '../support/serviceDialect';
 
-// The tool takes seconds to start on a busy machine; two commands run at a time, in the documents' order.
+// The tool takes seconds to start on a busy machine: a document's commands share one start of it.
 jest.setTimeout(600_000);
-const AT_ONCE = 2;
 
 const ROOT = path.resolve(__dirname, '..', '..');
 const NODE = path.join(ROOT, 'node_modules', '.bin', 'node');
-const CLI = path.join(ROOT, 'node_modules', '.bin', 'zapier-platform');
+/** The tool's own entry (what `node_modules/.bin/zapier-platform` links to). */
+const BIN = require.resolve('zapier-platform-cli/src/bin/run');
+const MANY = path.join(ROOT, 'test', 'support', 'invokeMany.cjs');
 const TSX = path.join(ROOT, 'node_modules', '.bin', 'tsx');
 const GUARD = path.join(ROOT, 'test', 'support', 'loopbackOnly.cjs');
 const REFUSED = '[loopback only] refused a connection to';
@@ -190,115 +194,139 @@ it('finds the invoke commands of the README', () => {
   expect(readme?.invokes.length).toBeGreaterThan(0);
 });
 
-describe.each(DOCUMENTS.filter((d) => d.invokes.length > 0))('$file', ({ file, invokes, steps }) => {
-  let sandbox: RunningSandbox;
-  let registrationId: string | undefined;
+// The invoke lines run the app in processes of their own, which only src/connect/dialect.ts can teach: not
+// played with `CONNECT_TEST_DIALECT=every`.
+(playsEveryDialect() ? describe.skip : describe).each(DOCUMENTS.filter((d) => d.invokes.length > 0))(
+  '$file',
+  ({ file, invokes, steps }) => {
+    let sandbox: RunningSandbox;
+    let registrationId: string | undefined;
 
-  beforeAll(async () => {
-    sandbox = await startSandbox();
-    writeFileSync(path.join(work, '.env'), `${envLines(sandbox.url, 1).join('\n')}\n`);
-    for (const step of steps) {
-      const args = shellWords(/^(?:\$\s+)?npm run simulate --\s+(.*)$/.exec(step.text)?.[1] ?? '');
-      if (!['register', 'approve', 'pay'].includes(args[0] ?? '')) continue;
-      const printed: string[] = [];
+    beforeAll(async () => {
+      sandbox = await startSandbox();
+      writeFileSync(path.join(work, '.env'), `${envLines(sandbox.url, 1).join('\n')}\n`);
+      for (const step of steps) {
+        const args = shellWords(/^(?:\$\s+)?npm run simulate --\s+(.*)$/.exec(step.text)?.[1] ?? '');
+        if (!['register', 'approve', 'pay'].includes(args[0] ?? '')) continue;
+        const printed: string[] = [];
+        try {
+          await simulate(args, (line) => printed.push(line), path.join(work, '.env'));
+        } catch (error) {
+          throw new Error(
+            `${step.where}: \`${step.text}\` failed: ${error instanceof Error ? error.message : String(error)}`,
+          );
+        }
+        // A check-in needs an approved registration: the newest one registered approved or approved since.
+        const text = printed.join('\n');
+        const made =
+          /^Registered .*: (\S+) \(approved\)/m.exec(text)?.[1] ?? /^Approved .* \((\S+)\):/m.exec(text)?.[1];
+        if (made) registrationId = made;
+      }
+    });
+
+    afterAll(async () => {
+      await sandbox?.close();
+      rmSync(path.join(work, '.env'), { force: true });
+    });
+
+    /** The tool's arguments for a command, as a reader would type it; throws why it cannot be run as written. */
+    const argsOf = ({ text }: Command): string[] => {
+      let words: string[];
       try {
-        await simulate(args, (line) => printed.push(line), path.join(work, '.env'));
+        words = shellWords(text.replace(/^\$\s+/, ''));
       } catch (error) {
         throw new Error(
-          `${step.where}: \`${step.text}\` failed: ${error instanceof Error ? error.message : String(error)}`,
+          `It cannot be read as one shell command: ${error instanceof Error ? error.message : String(error)}.`,
         );
       }
-      // A check-in needs an approved registration: the newest one registered approved or approved since.
-      const text = printed.join('\n');
-      const made =
-        /^Registered .*: (\S+) \(approved\)/m.exec(text)?.[1] ?? /^Approved .* \((\S+)\):/m.exec(text)?.[1];
-      if (made) registrationId = made;
-    }
-  });
-
-  afterAll(async () => {
-    await sandbox?.close();
-    rmSync(path.join(work, '.env'), { force: true });
-  });
-
-  const check = async ({ where, text }: Command): Promise<void> => {
-    const fail = (why: string): never => {
-      throw new Error(`${where}: this command from ${file} does not work as written:\n  ${text}\n${why}`);
-    };
-    let words: string[] = [];
-    try {
-      words = shellWords(text.replace(/^\$\s+/, ''));
-    } catch (error) {
-      fail(
-        `It cannot be read as one shell command: ${error instanceof Error ? error.message : String(error)}.`,
+      return words.slice(words[0] === 'npx' ? 2 : 1).map((word) =>
+        word.replace(/<([^<>]+)>/g, (placeholder, name: string) => {
+          if (/^registration id$/i.test(name)) {
+            if (!registrationId)
+              throw new Error(
+                `${placeholder} needs an approved registration: the document's simulate steps make none.`,
+              );
+            return registrationId;
+          }
+          throw new Error(`${placeholder} is a placeholder this test does not know how to fill in.`);
+        }),
       );
-    }
-    const args = words.slice(words[0] === 'npx' ? 2 : 1).map((word) =>
-      word.replace(/<([^<>]+)>/g, (placeholder, name: string) => {
-        if (/^registration id$/i.test(name)) {
-          if (!registrationId)
-            fail(`${placeholder} needs an approved registration: the document's simulate steps make none.`);
-          return registrationId as string;
-        }
-        return fail(`${placeholder} is a placeholder this test does not know how to fill in.`);
-      }),
-    );
-    const result = await run(NODE, ['--require', GUARD, CLI, ...args], {
-      cwd: work,
-      env: {
-        PATH: process.env.PATH,
-        HOME: home,
-        USERPROFILE: home,
-        DISABLE_ZAPIER_ANALYTICS: '1',
-        NO_UPDATE_NOTIFIER: '1',
-        NO_COLOR: '1',
-        // The run's time limits (out of reach: test/support/timeLimits.ts), for the app the tool loads.
-        [STREAM_LIMITS_ENV]: process.env[STREAM_LIMITS_ENV],
-      },
-    });
-    if (result.stderr.includes(REFUSED) || result.stdout.includes(REFUSED)) {
-      fail(`The tool tried to reach the network:\n${tail(result.stderr)}`);
-    }
-    if (result.code !== 0) {
-      fail(`It exited with code ${result.code}:\n${tail(`${result.stdout}\n${result.stderr}`)}`);
-    }
-    let printed: unknown;
-    try {
-      printed = JSON.parse(result.stdout);
-    } catch {
-      printed = undefined;
-    }
-    if (Array.isArray(printed) && printed.length === 0) {
-      fail('It found nothing (it printed []): the document says what to do first, or the command is wrong.');
-    }
-  };
-
-  // Each command starts as soon as one of the AT_ONCE slots is free (after the simulate steps above);
-  // its test awaits its own outcome, so every command is still one test with its own message.
-  const outcomes = new Map<Command, Promise<void>>();
-  beforeAll(() => {
-    let active = 0;
-    const waiting: Array<() => void> = [];
-    const next = () => {
-      if (active < AT_ONCE) waiting.shift()?.();
     };
-    for (const command of invokes) {
-      const outcome = new Promise<void>((resolve, reject) => {
-        waiting.push(() => {
-          active += 1;
-          check(command)
-            .then(resolve, reject)
-            .finally(() => {
-              active -= 1;
-              next();
-            });
-        });
-      });
-      outcome.catch(() => undefined); // read by its test; never an unhandled rejection meanwhile
-      outcomes.set(command, outcome);
-    }
-    for (let i = 0; i < AT_ONCE; i += 1) next();
-  });
 
-  it.each(invokes)('$where: $text', (command) => outcomes.get(command));
-});
+    /** Why the tool's run of a command shows it does not work as written, or nothing when it works. */
+    const judge = (result: Run): string | undefined => {
+      if (result.stderr.includes(REFUSED) || result.stdout.includes(REFUSED)) {
+        return `The tool tried to reach the network:\n${tail(result.stderr)}`;
+      }
+      if (result.code !== 0) {
+        return `It exited with code ${result.code}:\n${tail(`${result.stdout}\n${result.stderr}`)}`;
+      }
+      let printed: unknown;
+      try {
+        printed = JSON.parse(result.stdout);
+      } catch {
+        printed = undefined;
+      }
+      if (Array.isArray(printed) && printed.length === 0) {
+        return 'It found nothing (it printed []): the document says what to do first, or the command is wrong.';
+      }
+      return undefined;
+    };
+
+    // Every command of the document that can be run as written runs in one process of the tool
+    // (test/support/invokeMany.cjs: the tool's own entry, one command after the other, each with its own
+    // output, exit code and freshly loaded app), after the simulate steps above; each command is still one
+    // test with its own message.
+    const outcomes = new Map<Command, string | undefined>();
+    beforeAll(async () => {
+      const runnable: Array<{ command: Command; args: string[] }> = [];
+      for (const command of invokes) {
+        try {
+          runnable.push({ command, args: argsOf(command) });
+        } catch (error) {
+          outcomes.set(command, (error as Error).message);
+        }
+      }
+      const commandsFile = path.join(work, 'commands.json');
+      const resultsFile = path.join(work, 'results.json');
+      writeFileSync(commandsFile, JSON.stringify(runnable.map((r) => r.args)));
+      rmSync(resultsFile, { force: true });
+      const driver = await run(NODE, ['--require', GUARD, MANY, BIN, commandsFile, resultsFile], {
+        cwd: work,
+        env: {
+          PATH: process.env.PATH,
+          HOME: home,
+          USERPROFILE: home,
+          DISABLE_ZAPIER_ANALYTICS: '1',
+          NO_UPDATE_NOTIFIER: '1',
+          NO_COLOR: '1',
+          // The run's time limits (out of reach: test/support/timeLimits.ts), for the app the tool loads.
+          [STREAM_LIMITS_ENV]: process.env[STREAM_LIMITS_ENV],
+        },
+      });
+      // What the tool wrote between commands or after the last one (a late connection among it).
+      if (driver.stderr.includes(REFUSED) || driver.stdout.includes(REFUSED)) {
+        throw new Error(
+          `The tool tried to reach the network while running ${file}'s commands:\n${tail(driver.stderr)}`,
+        );
+      }
+      if (driver.code !== 0) {
+        throw new Error(`The tool could not run the commands of ${file}:\n${tail(driver.stderr)}`);
+      }
+      const results = JSON.parse(readFileSync(resultsFile, 'utf8')) as Run[];
+      runnable.forEach(({ command }, i) => {
+        const result = results[i];
+        outcomes.set(command, result ? judge(result) : 'The tool gave no result for it.');
+      });
+    });
+
+    it.each(invokes)('$where: $text', (command) => {
+      const why = outcomes.get(command);
+      if (why !== undefined) {
+        throw new Error(
+          `${command.where}: this command from ${file} does not work as written:\n  ${command.text}\n${why}`,
+        );
+      }
+    });
+  },
+);

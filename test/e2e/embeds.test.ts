@@ -22,7 +22,7 @@ import { describeChromium, findChromium, type FoundChromium } from '../../script
 import { appTester } from '../support/app';
 import { NORTHWIND, simulate } from '../support/sandbox';
 import { useGenerousTimeLimits } from '../support/limits';
-import { recordsOf } from '../../src/connect/testing';
+import { inAppNames, recordsOf } from '../../src/connect/testing';
 
 useGenerousTimeLimits();
 
@@ -83,8 +83,12 @@ afterAll(async () => {
   await sandbox?.close();
 });
 
-const plan = (): Promise<PlanJson> =>
-  simulate<PlanJson>(sandbox, NORTHWIND, 'GET', `/connect/v1/events/${eventId}/floor-plans/plan_main`);
+/** The published plan as the app reads it (its names and the spellings of its booths' statuses). */
+const plan = async (): Promise<PlanJson> =>
+  inAppNames(
+    'floorPlan',
+    await simulate(sandbox, NORTHWIND, 'GET', `/connect/v1/events/${eventId}/floor-plans/plan_main`),
+  ) as unknown as PlanJson;
 
 it('shows the floor plan and the agenda on a page of another origin, and a booking once published', async () => {
   expect(new URL(site.url).origin).not.toBe(new URL(sandbox.url).origin);

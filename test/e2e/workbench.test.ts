@@ -221,10 +221,12 @@ describe('simulate', () => {
       NORTHWIND,
       'POST',
       '/api/v1/integrations/zapier/hooks',
-      {
+      // A secret of the client's own for a service that takes it from the request (`client-secret`).
+      sandbox.wire.requestBody({
         targetUrl: 'http://127.0.0.1:9/unused',
         event: 'EVENT_*',
-      },
+        secret: 'whsec_workbench_rotation_0001',
+      }),
     );
     const rotated = await run('rotate');
     expect(rotated[0]).toMatch(

@@ -15,7 +15,13 @@ export const captureDelivery = async (
   const { apiKey } = SEED_TENANTS[0];
   const receiver = await startHookReceiver();
   try {
-    const request = sandbox.wire.requestBody({ targetUrl: receiver.targetUrl('capture'), event: 'EVENT_*' });
+    // A secret of the client's own, for a service that takes it from the request (`client-secret`); a
+    // service that makes its own answers that one.
+    const request = sandbox.wire.requestBody({
+      targetUrl: receiver.targetUrl('capture'),
+      event: 'EVENT_*',
+      secret: 'whsec_captured_delivery_0001',
+    });
     const hook = await sandboxCall<{ id: string; secret: string }>(
       sandbox.url,
       apiKey,

@@ -22,7 +22,12 @@ export const taught = (): typeof Dialects => {
     names: actual.SNAKE_CASE,
     renamed: { submission: { submissionId: 'id' } },
     list: { member: 'items', next: null, more: 'has_more' },
-    errors: { codeMember: 'type', code: (wire) => wire.toUpperCase(), wire: (code) => code.toLowerCase() },
+    errors: {
+      ...actual.CONTRACT_DIALECT.errors,
+      codeMember: 'type',
+      code: (wire) => wire.toUpperCase(),
+      wire: (code) => code.toLowerCase(),
+    },
     signature: 'timestamped',
   };
   return { ...actual, DIALECT: service };
@@ -30,18 +35,24 @@ export const taught = (): typeof Dialects => {
 
 /**
  * A service that differs from the contract everywhere the dialect can say at once: besides snake_case names,
- * `{ error: { type } }` errors and `t=…,v1=…` signatures, its lists are nested (`{ "result": { "items" } }`),
- * registrations and orders come in cursor pages (`result.next`, sent back as `cursor`), its query parameters
- * are snake_case, its statuses are in capitals and its kinds dotted, and it signs under `X-Signature`.
+ * errors that are `{ type: "not_found", message }` bodies (no `error` member around them), answered 403 for a
+ * not-found and 422 for a malformed request, and `t=…,v1=…` signatures, its lists are nested (`{ "result": { "items" } }`),
+ * registrations and orders come in pages each naming the next in a `Link` header (rel="next"; `cursor-paging`,
+ * the same choice made in a member, is played by test/connect/pages.test.ts and the kit's tests), its query parameters
+ * are snake_case, its statuses are in capitals and its kinds dotted, it takes each subscription's signing secret
+ * from the subscribe request, and it signs under `X-Signature`.
  */
 export const EVERY_SWITCH: Deviation[] = [
   'snake-case',
   'nested-envelope',
-  'cursor-paging',
+  'link-paging',
   'snake-query',
   'other-spellings',
   'signature-header',
   'error-type',
+  'flat-errors',
+  'other-statuses',
+  'client-secret',
   'timestamped-signature',
 ];
 
@@ -67,11 +78,27 @@ export const everyDialect = (actual: typeof Dialects): Dialects.Dialect => ({
     }),
   },
   renamed: { submission: { submissionId: 'id' } },
-  list: { member: 'result.items', next: { member: 'result.next', cursor: 'cursor' }, more: null },
-  errors: { codeMember: 'type', code: (wire) => wire.toUpperCase(), wire: (code) => code.toLowerCase() },
+  list: { member: 'result.items', next: { link: 'next' }, more: null },
+  errors: {
+    at: '',
+    codeMember: 'type',
+    code: (wire) => wire.toUpperCase(),
+    wire: (code) => code.toLowerCase(),
+    statuses: { NOT_FOUND: 403, VALIDATION_ERROR: 422 },
+  },
   signature: 'timestamped',
   signatureHeader: 'X-Signature',
+  secretSource: 'client',
 });
+
+/**
+ * The environment variable that plays a whole run in the dialect of `EVERY_SWITCH` (`every`): every sandbox
+ * with those switches on, the app taught that dialect (test/support/setup.ts).
+ */
+export const DIALECT_ENV = 'CONNECT_TEST_DIALECT';
+
+/** Whether this run plays every sandbox in the dialect of `EVERY_SWITCH` (`DIALECT_ENV`). */
+export const playsEveryDialect = (): boolean => process.env[DIALECT_ENV] === 'every';
 
 /** src/connect/dialect.ts with `DIALECT` the dialect of `EVERY_SWITCH`. */
 export const taughtEvery = (): typeof Dialects => {

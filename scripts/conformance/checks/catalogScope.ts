@@ -7,7 +7,7 @@
 import { STREAM_LIMITS } from '../../../src/connect/client';
 import { paths } from '../../../src/connect/paths';
 import { EVENT_RULE } from '../../../src/connect/records';
-import { CatalogPaging, type Event, LIST_LIMIT_MAX } from '../../../src/connect/schemas';
+import { type Event, LIST_LIMIT_MAX, catalogPagingOf } from '../../../src/connect/schemas';
 import { type ListOutcome, answerText, readList } from '../evaluate';
 import type { Run } from '../run';
 import { type Check, type Outcome, checkMaker, differs, holds, unchecked } from '../types';
@@ -66,10 +66,10 @@ const scopeOutcome = async (run: Run, first: ListOutcome<Event>): Promise<Outcom
 };
 
 const pagesOutcome = async (run: Run, first: ListOutcome<Event>): Promise<Outcome> => {
-  const total = CatalogPaging.parse(first.fields).total;
+  const total = catalogPagingOf(first.fields).total;
   const answer = await run.probe.get(paths.publicEvents(), { page: 1, limit: LIST_LIMIT_MAX }, false);
   const pageOne = readList(answer, EVENT_RULE, 'Find Event');
-  const full = CatalogPaging.parse(pageOne.fields).total ?? total;
+  const full = catalogPagingOf(pageOne.fields).total ?? total;
   if (full !== undefined) {
     const pages = Math.ceil(full / LIST_LIMIT_MAX);
     return holds(

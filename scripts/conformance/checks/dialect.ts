@@ -11,11 +11,16 @@ import {
   DIALECT,
   type Dialect,
   SCHEMES,
-  contractCodeOf,
+  contractStatusOf,
+  linkTarget,
   listAnswer,
+  statusOfAnswer,
   memberAt,
   membersBeside,
+  nextMember,
+  nextWords,
   restater,
+  wireFieldName,
 } from '../../../src/connect/testing';
 import { paths } from '../../../src/connect/paths';
 import { instantTriggerKeys } from '../../lib/app';
@@ -24,6 +29,7 @@ import { REGISTRATION_OPERATIONS, WHOLE_EVENT_SINCE } from './submissions';
 import { OPERATIONS as ORDER_OPERATIONS } from './orders';
 import {
   DOTTED_KINDS,
+  type ErrorFinding,
   type Sample,
   type Samples,
   errorDialectOf,
@@ -146,34 +152,63 @@ const envelopeCheck = async (run: Run, events: unknown, found: Dialect): Promise
   );
 };
 
-const errorsCheck = async (run: Run): Promise<{ check: Check; errors: Dialect['errors'] }> => {
+/** Whether two error dialects read an error body alike (where, which member, which spelling, which statuses). */
+const sameErrors = (a: Dialect['errors'], b: Dialect['errors']): boolean =>
+  sameDialect({ ...DIALECT, errors: a }, { ...DIALECT, errors: b });
+
+/** The words of an error dialect found: where the error object and its code are, and the statuses that differ. */
+const errorWords = (found: ErrorFinding, statuses: Readonly<Record<string, number>>): string => {
+  const place =
+    found.at === CONTRACT_DIALECT.errors.at
+      ? ''
+      : found.at === ''
+        ? ' of the body itself (no "error" member around it)'
+        : ` of the member "${found.at}"`;
+  const spelled = found.value === found.code ? '' : `, spelled "${found.value}" for ${found.code}`;
+  const differing = Object.entries(statuses).map(
+    ([code, status]) => `${code} with HTTP ${status} where the contract has ${contractStatusOf(code)}`,
+  );
+  const answered = differing.length ? ` They answer ${differing.join(', and ')}.` : '';
+  return `Error bodies carry their code in "${found.member}"${place}${spelled}.${answered}`;
+};
+
+const errorsCheck = async (
+  run: Run,
+  eventId: string | undefined,
+): Promise<{ check: Check; errors: Dialect['errors'] }> => {
   const assumption =
-    'An error answers { "error": { "code": "NOT_FOUND", … } } (docs/connect-contract.md §2).';
-  // Two things that do not exist, in turn, until one answers an error body with a code in it.
+    'An error answers { "error": { "code": "NOT_FOUND", … } } with the status of its code (docs/connect-contract.md §2).';
+  // Two things that do not exist and a malformed `since`: their codes, where the body holds them, their statuses.
   const answers = [
     await run.probe.get(paths.hook(`hook_conformance_missing_${Date.now()}`)),
     await run.probe.get(paths.submissions(), { eventId: UNKNOWN_EVENT, since: WHOLE_EVENT_SINCE }),
+    await run.probe.get(paths.submissions(), { eventId: eventId ?? UNKNOWN_EVENT, since: 'yesterday' }),
   ];
-  const found = answers.map((a) => errorDialectOf(a.json)).find((f) => f !== null) ?? null;
+  const statuses: Record<string, number> = {};
+  const findings = answers.map((answer) => {
+    const one = errorDialectOf(answer.json);
+    const contract = one === null ? undefined : contractStatusOf(one.code);
+    if (one !== null && contract !== undefined && answer.status >= 400 && answer.status !== contract)
+      statuses[one.code] = answer.status;
+    return one;
+  });
+  const found = findings.find((f) => f !== null) ?? null;
   if (!found) {
     const outcome = unchecked(
       `A subscription and an event that do not exist answered HTTP ${answers.map((a) => a.status).join(' and ')} with no error code the kit could find (the errors group says what they answered).`,
     );
     return { check: check('errors', assumption, outcome), errors: DIALECT.errors };
   }
-  // What the contract calls a not-found, and what the app was taught to call it.
-  const notFound = contractCodeOf('not_found');
-  const spelled = found.value === notFound ? '' : `, spelled "${found.value}" for ${notFound}`;
-  const words = `Error bodies carry their code in "${found.member}"${spelled}.`;
-  if (found.member === CONTRACT_DIALECT.errors.codeMember && found.value === notFound) {
-    return { check: check('errors', assumption, holds(words)), errors: found.dialect };
-  }
-  if (found.member === DIALECT.errors.codeMember && DIALECT.errors.code(found.value) === notFound) {
-    const taught = holds(`${words} The app was taught this body.`);
+  const errors: Dialect['errors'] = { ...found.dialect, statuses };
+  const words = errorWords(found, statuses);
+  if (sameErrors(errors, CONTRACT_DIALECT.errors))
+    return { check: check('errors', assumption, holds(words)), errors };
+  if (sameErrors(errors, DIALECT.errors)) {
+    const taught = holds(`${words} The app was taught these errors.`);
     return { check: check('errors', assumption, taught), errors: DIALECT.errors };
   }
-  const detail = `${words} Until the app is taught this body it finds no code: a search for something gone would fail instead of finding nothing, a plan without a feature would read as a refused key, a Zap whose subscription is already gone could not be turned off, and check-in would not tell a ticket it does not know. The kit read every later error in this body.`;
-  return { check: check('errors', assumption, differs(detail, TEACH)), errors: found.dialect };
+  const detail = `${words} Until the app is taught these errors (errors in src/connect/dialect.ts) it misreads them: a search for something gone would fail instead of finding nothing, a plan without a feature would read as a refused key, a Zap whose subscription is already gone could not be turned off, check-in would not tell a ticket it does not know, and a refused field would not be named. The kit read every later error in this dialect.`;
+  return { check: check('errors', assumption, differs(detail, TEACH)), errors };
 };
 
 /** A delivery the user captured: `{ "headers": {…}, "body": "<raw>" }`, or a raw HTTP request. */
@@ -286,13 +321,18 @@ const finding = (
   );
 };
 
-/** How lists continue: one answer (the contract), or pages named by a member the kit follows. */
+/** How lists continue: one answer (the contract), or pages named by a member or a `Link` header the kit follows. */
 const pagingCheck = (found: Dialect, value: string | null): Check => {
   const assumption = 'A list is one answer: it names no further page (docs/connect-contract.md §1).';
   const next = found.list.next;
   if (next === null) return check('paging', assumption, holds('No list read named a further page.'));
-  const how = next.cursor === null ? 'a link to it' : `a cursor, sent back as "${next.cursor}"`;
-  const words = `Lists continue on further pages: "${next.member}" (${JSON.stringify(value)} on a first page) names the next page by ${how}. The kit read every list to its last page.`;
+  const how =
+    'link' in next
+      ? 'its address'
+      : next.cursor === null
+        ? 'a link to it'
+        : `a cursor, sent back as "${next.cursor}"`;
+  const words = `Lists continue on further pages: ${nextWords(next)} (${JSON.stringify(value)} on a first page) names the next page by ${how}. The kit read every list to its last page.`;
   const taught = JSON.stringify(next) === JSON.stringify(DIALECT.list.next);
   const breaks = `the app reads the first page only and misses the records of the others: ${REGISTRATION_OPERATIONS}; ${ORDER_OPERATIONS} would miss every registration and order past a first page.`;
   return check('paging', assumption, finding(words, false, taught, breaks, `list.next`));
@@ -360,10 +400,16 @@ const spellingsCheck = (found: Dialect, statuses: boolean, type: string | undefi
 /** The pages of a list in `dialect` joined as one answer (the last page's other members, no next page). */
 const pagesOf = (dialect: Dialect): NonNullable<Run['probe']['pages']> => {
   const { member, next } = dialect.list;
+  const inBody = nextMember(next);
   return {
-    cursor: next?.cursor ?? null,
-    next: (json) => {
-      const value = next === null ? undefined : memberAt(json, next.member);
+    cursor: next !== null && 'cursor' in next ? next.cursor : null,
+    next: (json, headers) => {
+      const value =
+        next !== null && 'link' in next
+          ? linkTarget(headers.get('link'), next.link)
+          : inBody === null
+            ? undefined
+            : memberAt(json, inBody);
       return typeof value === 'string' && value !== '' ? value : null;
     },
     join: (bodies) => {
@@ -372,11 +418,58 @@ const pagesOf = (dialect: Dialect): NonNullable<Run['probe']['pages']> => {
         return Array.isArray(items) ? items : [];
       });
       const members = membersBeside(bodies[bodies.length - 1], member);
-      if (next !== null && next.member in members) members[next.member] = null;
+      if (inBody !== null && inBody in members) members[inBody] = null;
       return listAnswer(member, records, members);
     },
     isList: (path, status) => shapeOfPath(path, status).kind === 'list',
   };
+};
+
+/**
+ * Where a subscription's secret comes from, seen only with `--probe-turn-on` (a default run sends no POST):
+ * a subscribe request without a secret and for a kind that does not exist, which a service following the
+ * contract refuses naming the kind. A service that refuses it naming the secret takes the secret from the
+ * request (`client`). A subscription made anyway is deleted at once.
+ */
+const secretCheck = async (
+  run: Run,
+  found: Dialect,
+): Promise<{ check: Check | null; source: Dialect['secretSource'] }> => {
+  if (!run.options.probeTurnOn) return { check: null, source: DIALECT.secretSource };
+  const assumption =
+    'The service makes each subscription’s signing secret and answers it (docs/connect-contract.md §5).';
+  const name = (field: string) => wireFieldName(found, 'hook', field);
+  const body = {
+    [name('targetUrl')]: 'https://conformance.invalid/secret-probe',
+    [name('event')]: 'CONFORMANCE_PROBE_NOT_A_KIND',
+    [name('eventId')]: null,
+  };
+  const answer = await run.probe.write('POST', paths.hooks(), body, {
+    'Idempotency-Key': `conformance-secret-probe-${Date.now()}`,
+  });
+  const id = (answer.json as { id?: unknown } | undefined)?.id;
+  if (answer.status < 300 && typeof id === 'string') await run.probe.write('DELETE', paths.hook(id));
+  const error = memberAt(answer.json, found.errors.at) as Record<string, unknown> | undefined;
+  const field = error?.field;
+  if (answer.status >= 400 && field === name('secret')) {
+    const words = `POST …/hooks without a secret was refused naming "${String(field)}" (HTTP ${answer.status}): the service takes each subscription’s signing secret from the subscribe request, where the contract has the service make it.`;
+    const breaks = `every instant trigger (${instantOperations()}) would fail to turn on: the app would send no secret.`;
+    const outcome = finding(
+      words,
+      false,
+      DIALECT.secretSource === 'client',
+      breaks,
+      "secretSource: 'client'",
+    );
+    return { check: check('secret', assumption, outcome), source: 'client' };
+  }
+  const seen =
+    answer.status < 300
+      ? 'made a subscription (deleted again)'
+      : `answered HTTP ${answer.status}${typeof field === 'string' ? ` naming "${field}"` : ''}`;
+  const words = `POST …/hooks without a secret ${seen}, never asking for one: the service makes the secret, as the contract says.`;
+  const outcome = finding(words, true, false, '', 'secretSource');
+  return { check: check('secret', assumption, outcome), source: 'service' };
 };
 
 /** The dialect the samples, the error answers and the captured delivery show. */
@@ -384,11 +477,17 @@ const foundDialect = async (run: Run, read: Samples): Promise<{ dialect: Dialect
   const { samples, events, lists } = read;
   const rule = ruleOf(samples);
   const list = listOf(events);
-  const paging = nextOf(lists);
-  const errors = await errorsCheck(run);
+  const paging = nextOf(lists, read.links);
+  const firstEvent = samples.find((s) => s.noun === 'event')?.objects[0]?.id;
+  const errors = await errorsCheck(
+    run,
+    run.options.eventId ?? (typeof firstEvent === 'string' ? firstEvent : undefined),
+  );
   const signature = signatureCheck(run);
   const type = deliveryType(run);
   const kind = type === undefined ? DIALECT.spellings.kind : (kindSpellingOf(type) ?? DIALECT.spellings.kind);
+  const named = { ...DIALECT, names: rule, renamed: renamedOf(samples, rule), errors: errors.errors };
+  const secret = await secretCheck(run, named);
   const dialect: Dialect = {
     names: rule,
     query: read.query,
@@ -398,6 +497,7 @@ const foundDialect = async (run: Run, read: Samples): Promise<{ dialect: Dialect
     errors: errors.errors,
     signature: signature.scheme,
     signatureHeader: signature.header,
+    secretSource: secret.source,
   };
   const statuses = samples.some((s) => s.objects.some((o) => typeof o.status === 'string'));
   const checks = [
@@ -408,6 +508,7 @@ const foundDialect = async (run: Run, read: Samples): Promise<{ dialect: Dialect
     spellingsCheck(dialect, statuses, type),
     errors.check,
     signature.check,
+    ...(secret.check ? [secret.check] : []),
   ];
   return { dialect, checks };
 };
@@ -434,6 +535,14 @@ export const dialectChecks = async (run: Run): Promise<Check[]> => {
   if (!readsAsApp(dialect)) {
     const restate = restater(dialect, DIALECT);
     run.probe.restate = (path, status, json) => restate(json, shapeOfPath(path, status));
+  }
+  const { at, codeMember, code, statuses } = dialect.errors;
+  if (Object.keys(statuses).length) {
+    run.probe.restateStatus = (status, json) => {
+      const wire = (memberAt(json, at) as Record<string, unknown> | undefined)?.[codeMember];
+      return statusOfAnswer(status, typeof wire === 'string' ? code(wire) : undefined, statuses);
+    };
+    run.probe.restateSeen();
   }
   run.dialect = dialect;
   run.options.onDialect?.(dialect);
