@@ -76,7 +76,8 @@ const trustedKept = (
 ): KeptRead | null => {
   if (!read) return null;
   let settled = earlier(read.kept.settled, newestTrusted(clientNow, timings));
-  const newest = state?.checkpoints.reduce((t, c) => Math.max(t, c.t), -Infinity) ?? -Infinity;
+  const newest =
+    state?.checkpoints.reduce((latest, c) => Math.max(latest, c.answeredBy), -Infinity) ?? -Infinity;
   if (Number.isFinite(newest)) settled = earlier(settled, at(newest - timings.settleMs));
   return { ...read, kept: { ...read.kept, settled } };
 };
@@ -137,7 +138,7 @@ export const openPoll = async (
 };
 
 /** The state a Zap turned on starts a stream with: nothing known yet, nothing owed. */
-const BORN: CursorState = { v: 2, checkpoints: [], base: null, floor: null, offset: null };
+const BORN: CursorState = { checkpoints: [], base: null, floor: null, offset: null };
 
 /** Re-reads the state just before writing, so that concurrent polls of a stream lose as little as possible. */
 const writeState = async (poll: SincePoll, change: (fresh: CursorState | null) => CursorState) => {
@@ -167,7 +168,7 @@ const leaveFloor = async (poll: SincePoll): Promise<void> => {
   const failedAt = poll.now();
   // What the failed poll would have returned starts at its oldest kept record, if it had kept ones.
   const sinceMs = (poll.kept?.batches ?? []).reduce(
-    (oldest, batch) => batch.e.reduce((min, [ms]) => Math.min(min, ms - 1), oldest),
+    (oldest, batch) => batch.entries.reduce((min, [ms]) => Math.min(min, ms - 1), oldest),
     poll.plan.since,
   );
   // The Zap whose poll failed did not get the shares of the turn: their turns start again.
@@ -183,7 +184,6 @@ const leaveFloor = async (poll: SincePoll): Promise<void> => {
     const owed = owedIndex ?? newerIndex(fresh?.owed, poll.owedIndex);
     return {
       ...(owed.shares.length ? { owed } : {}),
-      v: 2,
       checkpoints: fresh?.checkpoints ?? [],
       base: fresh?.base ?? null,
       offset: fresh?.offset ?? poll.state?.offset ?? null,
@@ -214,9 +214,9 @@ const closeOwed = async <R>(
   for (const { ref, entries, rest } of owed.refilled) {
     const shares = await store.writeShares(entries);
     replaced.add(ref.id);
-    const started = owed.returned.has(ref.id) ? (ref.t ?? poll.now()) : undefined;
+    const started = owed.returned.has(ref.id) ? (ref.turnStarted ?? poll.now()) : undefined;
     for (const share of shares) {
-      added.push(started === undefined ? share : { ...share, t: started });
+      added.push(started === undefined ? share : { ...share, turnStarted: started });
       if (started !== undefined) returned.add(share.id);
     }
     if (rest) added.push(store.rangeShare(rest.from, rest.to, poll.timings.owedShareBytes));
@@ -243,7 +243,7 @@ export const closePoll = async <R>(poll: SincePoll, selection: PollSelection<R>)
         // While a backlog is owed (shares over a quarter of an answer), the recent kept records take less
         // of an answer, so that it drains faster. Not for a few shares: steady polling would spill its
         // own records into shares (more writes) instead of keeping them for the Zaps Zapier holds.
-        owing: poll.owedIndex.shares.reduce((sum, ref) => sum + ref.b, 0) > timings.keptRecentBytes,
+        owing: poll.owedIndex.shares.reduce((sum, ref) => sum + ref.bytes, 0) > timings.keptRecentBytes,
       })
     : [];
   const owedIndex = await closeOwed(poll, selection.owed, spilled);
@@ -254,7 +254,6 @@ export const closePoll = async <R>(poll: SincePoll, selection: PollSelection<R>)
     const bases = [fresh?.base, fresh ? base : (state?.base ?? base)].filter((p): p is Position => !!p);
     const owed = owedIndex ?? newerIndex(fresh?.owed, poll.owedIndex);
     return {
-      v: 2,
       checkpoints: withCheckpoint(
         current?.checkpoints ?? [],
         checkpoint ? [checkpoint] : [],

@@ -17,7 +17,7 @@
  *
  * An entry over its cap keeps its newest records and stays in use (`packWithin`): the records every Zap on
  * time has had leave it first, then the oldest others; those of them after the settled position are listed
- * by position (`s`), since the next polls read them again. Those some Zap may still lack become owed shares
+ * by position (`shed`), since the next polls read them again. Those some Zap may still lack become owed shares
  * (owed.ts). An entry that unpacks to more than `keptUnpackedCapBytes` is treated as missing,
  * without unpacking more (`packWithin` never writes one).
  */
@@ -38,15 +38,16 @@ import { slicesOf } from './slices';
 export type KeptEntry<R> = [ms: number, id: string, record: R, bytes?: number];
 
 /**
- * The records one poll added, and when (client clock, ms). `b`: what they added to an answer, in bytes.
- * `p`: the poll's answer was full of new records (a rush): the batch (which may have reached one Zap of
- * the stream only) does not age until a poll's answer has room again, which stamps `f` with its time.
+ * The records one poll added (`entries`), and when (`returnedAt`, client clock, ms). `bytes`: what they
+ * added to an answer. `rush`: the poll's answer was full of new records: the batch (which may have reached
+ * one Zap of the stream only) does not age until a poll's answer has room again, which stamps `returnedAt`
+ * with its time.
  */
 export interface KeptBatch<R> {
-  f: number;
-  b: number;
-  p?: 1;
-  e: Array<KeptEntry<R>>;
+  returnedAt: number;
+  bytes: number;
+  rush: boolean;
+  entries: Array<KeptEntry<R>>;
 }
 
 export interface Kept<R> {
@@ -108,34 +109,97 @@ export const EntriesSchema = lazy(() =>
     .transform((entries) => entries.map(asParsed)),
 );
 
+/**
+ * The codec of the kept entry's values: the cache stores short keys (a batch `{f, b, p, e}`: `returnedAt`,
+ * `bytes`, `rush` as `1`, `entries`; the whole entry and a piece of the tail `v`: the format, `g`: the
+ * generation, `s`: the shed positions). They are read (once per value, into the named shape) and written
+ * here only.
+ */
 const BatchSchema = lazy(() =>
-  z.object({
-    f: z.number(),
-    b: z.number(),
-    p: z.literal(1).optional(),
-    e: built(EntriesSchema),
-  }),
+  z
+    .object({
+      f: z.number(),
+      b: z.number(),
+      p: z.literal(1).optional(),
+      e: built(EntriesSchema),
+    })
+    .transform(
+      (stored): KeptBatch<Record<string, unknown>> => ({
+        returnedAt: stored.f,
+        bytes: stored.b,
+        rush: stored.p === 1,
+        entries: stored.e,
+      }),
+    ),
 );
+
+/** A batch as the cache stores it. */
+const storedBatch = <R>(batch: KeptBatch<R>) => ({
+  f: batch.returnedAt,
+  b: batch.bytes,
+  ...(batch.rush ? { p: 1 as const } : {}),
+  e: batch.entries,
+});
+
 const WholeSchema = lazy(() =>
-  z.strictObject({
-    v: z.literal(3),
-    g: z.string(),
-    base: built(PositionSchema),
-    settled: built(PositionSchema),
-    batches: z.array(built(BatchSchema)),
-    s: z.array(z.tuple([z.number(), z.string()])).optional(),
-  }),
+  z
+    .strictObject({
+      v: z.literal(3),
+      g: z.string(),
+      base: built(PositionSchema),
+      settled: built(PositionSchema),
+      batches: z.array(built(BatchSchema)),
+      s: z.array(z.tuple([z.number(), z.string()])).optional(),
+    })
+    .transform(
+      (stored): Whole => ({
+        generation: stored.g,
+        base: stored.base,
+        settled: stored.settled,
+        batches: stored.batches,
+        ...(stored.s ? { shed: stored.s } : {}),
+      }),
+    ),
 );
+
 /** A piece of the tail: the batches added after `from` (the settled position it continues) up to `settled`. */
 const TailSchema = lazy(() =>
-  z.strictObject({
-    v: z.literal(3),
-    g: z.string(),
-    from: built(PositionSchema),
-    settled: built(PositionSchema),
-    batches: z.array(built(BatchSchema)),
-  }),
+  z
+    .strictObject({
+      v: z.literal(3),
+      g: z.string(),
+      from: built(PositionSchema),
+      settled: built(PositionSchema),
+      batches: z.array(built(BatchSchema)),
+    })
+    .transform(
+      (stored): Tail => ({
+        generation: stored.g,
+        from: stored.from,
+        settled: stored.settled,
+        batches: stored.batches,
+      }),
+    ),
 );
+
+/** A whole entry as the cache stores it (before packing). */
+export const storedWhole = <R>(whole: Whole<R>) => ({
+  v: 3 as const,
+  g: whole.generation,
+  base: whole.base,
+  settled: whole.settled,
+  batches: whole.batches.map(storedBatch),
+  ...(whole.shed?.length ? { s: whole.shed } : {}),
+});
+
+/** A piece of the tail as the cache stores it (before packing). */
+export const storedTail = <R>(tail: Tail<R>) => ({
+  v: 3 as const,
+  g: tail.generation,
+  from: tail.from,
+  settled: tail.settled,
+  batches: tail.batches.map(storedBatch),
+});
 
 const PREFIX = 'br1:';
 /** Brotli's quality 5: within a few percent of its best size at a tenth of the time. */
@@ -168,9 +232,14 @@ export const unpack = (value: unknown, capBytes: number): unknown => {
   }
 };
 
-/** A stored whole entry (`v`, `g`: its generation) or tail. */
-export type Whole = z.infer<typeof WholeSchema>;
-export type Tail = z.infer<typeof TailSchema>;
+/** A whole entry as stored (its generation: the write it is), or a piece of its tail. */
+export type Whole<R = Record<string, unknown>> = Kept<R> & { generation: string };
+export interface Tail<R = Record<string, unknown>> {
+  generation: string;
+  from: Position;
+  settled: Position;
+  batches: Array<KeptBatch<R>>;
+}
 
 export const decodeWhole = (value: unknown, capBytes: number): Whole | null => {
   const parsed = WholeSchema.safeParse(unpack(value, capBytes));
@@ -183,7 +252,7 @@ export const decodeTail = (value: unknown, capBytes: number): Tail | null => {
 };
 
 const entryCount = (batches: Array<KeptBatch<unknown>>) =>
-  batches.reduce((n, batch) => n + batch.e.length, 0);
+  batches.reduce((n, batch) => n + batch.entries.length, 0);
 
 /**
  * What an entry weighs in the whole entry, for cutting it by shares of its weight: the bytes its poll
@@ -192,7 +261,8 @@ const entryCount = (batches: Array<KeptBatch<unknown>>) =>
 const weigherOf = () => {
   const weights = new WeakMap<object, number>();
   return (entry: KeptEntry<unknown>): number => {
-    if (entry[3] !== undefined) return entry[3];
+    const [, , , bytes] = entry;
+    if (bytes !== undefined) return bytes;
     const known = weights.get(entry);
     if (known !== undefined) return known;
     const weight = JSON.stringify(entry).length + 1;
@@ -212,7 +282,9 @@ const without = <R>(
   first: (batch: KeptBatch<R>) => boolean,
   weigh: (entry: KeptEntry<R>) => number,
 ): { batches: Array<KeptBatch<R>>; dropped: Array<KeptEntry<R>> } => {
-  const oldestFirst = new Map(batches.map((batch) => [batch, [...batch.e].sort((a, b) => a[0] - b[0])]));
+  const oldestFirst = new Map(
+    batches.map((batch) => [batch, [...batch.entries].sort(([msA], [msB]) => msA - msB)]),
+  );
   const cut = new Map<KeptBatch<R>, number>();
   let left = Math.max(drop, Number.MIN_VALUE);
   for (const pass of [first, (batch: KeptBatch<R>) => !first(batch)])
@@ -230,22 +302,23 @@ const without = <R>(
   const dropped: Array<KeptEntry<R>> = [];
   for (const batch of batches) {
     const n = cut.get(batch) ?? 0;
-    const sorted = n > 0 ? (oldestFirst.get(batch) ?? []) : batch.e;
+    const sorted = n > 0 ? (oldestFirst.get(batch) ?? []) : batch.entries;
     dropped.push(...sorted.slice(0, n));
-    if (n >= batch.e.length) continue;
-    const e = sorted.slice(n);
-    out.push({ ...batch, b: Math.round((batch.b * e.length) / Math.max(batch.e.length, 1)), e });
+    if (n >= batch.entries.length) continue;
+    const entries = sorted.slice(n);
+    const bytes = Math.round((batch.bytes * entries.length) / Math.max(batch.entries.length, 1));
+    out.push({ ...batch, bytes, entries });
   }
   return { batches: out, dropped };
 };
 
 /** Whether some Zap polling on time may still lack the batch: returned less than `holdMs` ago, or in a rush. */
 export const isRecent = (batch: KeptBatch<unknown>, now: number, timings: PollTimings): boolean =>
-  !!batch.p || batch.f > now - timings.holdMs;
+  batch.rush || batch.returnedAt > now - timings.holdMs;
 
 /** What the recent batches add to an answer, as their polls measured it. */
 const recentBytes = (batches: Array<KeptBatch<unknown>>, now: number, timings: PollTimings): number =>
-  batches.reduce((sum, batch) => sum + (isRecent(batch, now, timings) ? batch.b : 0), 0);
+  batches.reduce((sum, batch) => sum + (isRecent(batch, now, timings) ? batch.bytes : 0), 0);
 
 /** The positions of the shed records still after `settled` (those at or before it are never read again). */
 export const shedAfter = (
@@ -269,11 +342,11 @@ const recentCapOf = (timings: PollTimings, owing: boolean): number =>
  * those every Zap polling on time has had (returned more than `holdMs` before `now`, not waiting for a rush
  * to drain), oldest first, then the oldest of the others, which are spilled. The entry stays usable
  * whatever it lets go: its settled position is unchanged, so polls still read only after it; the records
- * it let go of after that position are listed by position (`s`), so that those polls do not take them for
- * new.
+ * it let go of after that position are listed by position (`shed`), so that those polls do not take them
+ * for new.
  */
 export const packWithin = <R>(
-  whole: Kept<R> & { g: string },
+  whole: Whole<R>,
   timings: PollTimings,
   now: number,
   owing = false,
@@ -282,7 +355,7 @@ export const packWithin = <R>(
   let shed = shedAfter(whole.shed, whole.settled);
   const spilled: Array<KeptEntry<R>> = [];
   const spare = (batch: KeptBatch<R>) => !isRecent(batch, now, timings);
-  const spareEntries = new Set(batches.filter(spare).flatMap((batch) => batch.e));
+  const spareEntries = new Set(batches.filter(spare).flatMap((batch) => batch.entries));
   const weigh = weigherOf();
   const cut = (drop: number, first = spare) => {
     const out = without(batches, drop, first, weigh);
@@ -291,7 +364,10 @@ export const packWithin = <R>(
     spilled.push(...out.dropped.filter((entry) => !spareEntries.has(entry)));
   };
   const weight = (pick: (batch: KeptBatch<R>) => boolean = () => true) =>
-    batches.reduce((sum, batch) => sum + (pick(batch) ? batch.e.reduce((n, e) => n + weigh(e), 0) : 0), 0);
+    batches.reduce(
+      (sum, batch) => sum + (pick(batch) ? batch.entries.reduce((n, entry) => n + weigh(entry), 0) : 0),
+      0,
+    );
   // The records some Zap may lack fit in their cap; the oldest others become owed shares.
   const recent = recentBytes(batches, now, timings);
   const cap = recentCapOf(timings, owing);
@@ -300,18 +376,11 @@ export const packWithin = <R>(
     cut(weight(owed) * (1 - (cap / recent) * 0.95), owed);
   }
   for (;;) {
-    const value = {
-      v: 3,
-      g: whole.g,
-      base: whole.base,
-      settled: whole.settled,
-      batches,
-      ...(shed.length ? { s: shed } : {}),
-    };
-    const json = Buffer.from(JSON.stringify(value));
+    const value = { ...whole, batches, shed };
+    const json = Buffer.from(JSON.stringify(storedWhole(value)));
     const packed = json.length <= timings.keptUnpackedCapBytes ? packJson(json) : null;
     if ((packed !== null && packed.length <= timings.keptCapBytes) || entryCount(batches) === 0)
-      return { packed: packed ?? pack({ ...value, batches: [] }), spilled };
+      return { packed: packed ?? pack(storedWhole({ ...value, batches: [] })), spilled };
     // The share that fits, measured on this pass, less a tenth: one more pass is usually the last.
     const share = Math.min(
       timings.keptUnpackedCapBytes / json.length,
@@ -349,7 +418,7 @@ const PART_SEPARATOR = ',';
 export interface KeptRead {
   kept: Kept<unknown>;
   /** The whole entry's generation and packed size. */
-  g: string;
+  generation: string;
   wholeBytes: number;
   /** The pieces of the tail that continue the whole entry, in order, and the settled position they reach. */
   pieces: PieceRead[];
@@ -375,7 +444,7 @@ const chainOf = (whole: Whole, values: unknown[], capBytes: number) => {
     const from = end;
     for (const part of parts) {
       const piece = decodeTail(part, capBytes);
-      if (!piece || piece.g !== whole.g || !samePosition(piece.from, end)) break;
+      if (!piece || piece.generation !== whole.generation || !samePosition(piece.from, end)) break;
       kept.push(part);
       batches.push(...piece.batches);
       end = piece.settled;
@@ -402,7 +471,9 @@ const nextPiece = (
   const last = pieces[pieces.length - 1];
   const fresh = pieces.length < keys || !last;
   const index = fresh ? pieces.length : pieces.length - 1;
-  const part = pack({ v: 3, g: previous.g, from: previous.end, settled, batches: added });
+  const part = pack(
+    storedTail({ generation: previous.generation, from: previous.end, settled, batches: added }),
+  );
   const packed = fresh ? part : `${last.value}${PART_SEPARATOR}${part}`;
   const batches = fresh ? added : [...last.batches, ...added];
   const others = fresh ? pieces : pieces.slice(0, -1);
@@ -424,25 +495,25 @@ export const keptStore = (cache: AccountCache, key: string, timings: PollTimings
   return {
     /** The entry (its batches of the last `keptMs` before `clientNow`), or `null` when there is none. */
     read: async (clientNow: number): Promise<KeptRead | null> => {
-      const [w, ...t] = await Promise.all([whole.read(), ...tail.map((piece) => piece.read())]);
+      const [w, ...pieceValues] = await Promise.all([whole.read(), ...tail.map((piece) => piece.read())]);
       const decoded = decodeWhole(w, timings.keptUnpackedCapBytes);
       if (!decoded || w === undefined) return null;
-      const { pieces, end } = chainOf(decoded, t, timings.keptUnpackedCapBytes);
+      const { pieces, end } = chainOf(decoded, pieceValues, timings.keptUnpackedCapBytes);
       const all = [...decoded.batches, ...pieces.flatMap((piece) => piece.batches)];
-      // A batch of a rush (`p`) stays until the rush is drained. The others leave `keptMs` after their
+      // A batch of a rush stays until the rush is drained. The others leave `keptMs` after their
       // poll, or later when the entry is larger than an answer: its slices come first a `holdMs` each.
-      const bytes = all.reduce((sum, batch) => sum + batch.b, 0);
+      const bytes = all.reduce((sum, batch) => sum + batch.bytes, 0);
       const periods = slicesOf(bytes, timings.answerBudgetBytes) + 1;
       const lifetime = Math.max(timings.keptMs, periods * timings.holdMs);
-      const fresh = (batch: KeptBatch<unknown>) => !!batch.p || batch.f >= clientNow - lifetime;
-      const batches = all.filter(fresh).sort((a, b) => a.f - b.f);
+      const fresh = (batch: KeptBatch<unknown>) => batch.rush || batch.returnedAt >= clientNow - lifetime;
+      const batches = all.filter(fresh).sort((a, b) => a.returnedAt - b.returnedAt);
       return {
-        kept: { base: decoded.base, settled: end, batches, shed: shedAfter(decoded.s, end) },
-        g: decoded.g,
+        kept: { base: decoded.base, settled: end, batches, shed: shedAfter(decoded.shed, end) },
+        generation: decoded.generation,
         wholeBytes: w.length,
         pieces,
         end,
-        held: t.flatMap((value, i) => (value === undefined ? [] : [i])),
+        held: pieceValues.flatMap((value, i) => (value === undefined ? [] : [i])),
       };
     },
     /**
@@ -458,7 +529,7 @@ export const keptStore = (cache: AccountCache, key: string, timings: PollTimings
       how: { restamped?: boolean; owing?: boolean } = {},
     ): Promise<Array<KeptEntry<R>>> => {
       const { restamped = false, owing = false } = how;
-      const latest = next.batches.reduce((at, batch) => Math.max(at, batch.f), 0);
+      const latest = next.batches.reduce((at, batch) => Math.max(at, batch.returnedAt), 0);
       const within = recentBytes(next.batches, latest, timings) <= recentCapOf(timings, owing);
       const piece =
         previous && !restamped && within
@@ -468,8 +539,9 @@ export const keptStore = (cache: AccountCache, key: string, timings: PollTimings
         await tail[piece.index]?.write(piece.packed);
         return [];
       }
-      const now = next.batches.reduce((latest, batch) => Math.max(latest, batch.f), 0);
-      const { packed, spilled } = packWithin({ ...next, g: randomUUID().slice(0, 8) }, timings, now, owing);
+      const now = next.batches.reduce((latest, batch) => Math.max(latest, batch.returnedAt), 0);
+      const generation = randomUUID().slice(0, 8);
+      const { packed, spilled } = packWithin({ ...next, generation }, timings, now, owing);
       await whole.write(packed);
       // The pieces of the old generation are of no use now: cleared, later polls do not read them.
       await Promise.all((previous?.held ?? []).map((i) => tail[i]?.clear()));

@@ -25,47 +25,89 @@ import type { PollTimings } from './timings';
 export type OwedEntry<R> = KeptEntry<R>;
 
 /**
- * A share: its key's id, the write it holds (`g`, empty for a range only, read from the service), its range
- * of positions, its records' bytes as estimated, and when its turn started (client clock), if it did.
+ * A share: its key's id, the write it holds (`generation`, empty for a range only, read from the service),
+ * its range of positions, its records' bytes as estimated, and when its turn started (client clock), if it
+ * did.
  */
 export interface ShareRef {
   id: string;
-  g: string;
+  generation: string;
   from: Position;
   to: Position;
-  b: number;
-  t?: number;
+  bytes: number;
+  turnStarted?: number;
 }
 
+/** The index: its revision (the higher of the two copies wins) and the shares, oldest range first. */
+export interface OwedIndex {
+  revision: number;
+  shares: ShareRef[];
+}
+
+/**
+ * The codec of the owed index and of a share's value: the cache stores short keys (a share's reference
+ * `{id, g, from, to, b, t}`: `generation`, `bytes`, `turnStarted`; the index `{r, shares}`: `revision`; a
+ * share's value `{g, e}`: `generation`, `entries`). They are read (once per value, into the named shape)
+ * and written here only.
+ */
 const ShareRefSchema = lazy(() =>
-  z.object({
-    id: z.string(),
-    g: z.string(),
-    from: built(PositionSchema),
-    to: built(PositionSchema),
-    b: z.number(),
-    t: z.number().optional(),
-  }),
+  z
+    .object({
+      id: z.string(),
+      g: z.string(),
+      from: built(PositionSchema),
+      to: built(PositionSchema),
+      b: z.number(),
+      t: z.number().optional(),
+    })
+    .transform(
+      (stored): ShareRef => ({
+        id: stored.id,
+        generation: stored.g,
+        from: stored.from,
+        to: stored.to,
+        bytes: stored.b,
+        ...(stored.t === undefined ? {} : { turnStarted: stored.t }),
+      }),
+    ),
 );
 
-/** The index: its revision (the higher of the two copies wins) and the shares, oldest range first. */
 export const OwedIndexSchema = lazy(() =>
-  z.object({ r: z.number(), shares: z.array(built(ShareRefSchema)) }),
+  z
+    .object({ r: z.number(), shares: z.array(built(ShareRefSchema)) })
+    .transform((stored): OwedIndex => ({ revision: stored.r, shares: stored.shares })),
 );
-export type OwedIndex = z.infer<typeof OwedIndexSchema>;
+
+/** The index as the cache stores it (its own key, and the state's copy). */
+export const storedIndex = (index: OwedIndex) => ({
+  r: index.revision,
+  shares: index.shares.map((ref) => ({
+    id: ref.id,
+    g: ref.generation,
+    from: ref.from,
+    to: ref.to,
+    b: ref.bytes,
+    ...(ref.turnStarted === undefined ? {} : { t: ref.turnStarted }),
+  })),
+});
 
 const ShareSchema = lazy(() =>
-  z.strictObject({
-    g: z.string(),
-    e: built(EntriesSchema),
-  }),
+  z
+    .strictObject({
+      g: z.string(),
+      e: built(EntriesSchema),
+    })
+    .transform((stored) => ({ generation: stored.g, entries: stored.e })),
 );
 
-export const NO_OWED: OwedIndex = { r: 0, shares: [] };
+/** A share's value as the cache stores it (before packing). */
+const storedShare = <R>(generation: string, entries: Array<OwedEntry<R>>) => ({ g: generation, e: entries });
+
+export const NO_OWED: OwedIndex = { revision: 0, shares: [] };
 
 /** The newer of the index's two copies (either may be missing). */
 export const newerIndex = (a: OwedIndex | null | undefined, b: OwedIndex | null | undefined): OwedIndex =>
-  [a, b].reduce<OwedIndex>((best, x) => (x && x.r > best.r ? x : best), NO_OWED);
+  [a, b].reduce<OwedIndex>((best, x) => (x && x.revision > best.revision ? x : best), NO_OWED);
 
 /** A share of the turn as a poll read it: its records, or `null` when they must be read from the service. */
 export interface ShareRead<R> {
@@ -81,17 +123,21 @@ export interface ShareRead<R> {
 export const turnOf = (index: OwedIndex, now: number, timings: PollTimings): ShareRef[] => {
   const out: ShareRef[] = [];
   let bytes = 0;
-  const live = index.shares.filter((ref) => ref.t === undefined || ref.t > now - timings.owedTurnMs);
-  for (const ref of [...live.filter((r) => r.t !== undefined), ...live.filter((r) => r.t === undefined)]) {
-    if (out.length && bytes + ref.b > timings.answerBudgetBytes) break;
-    bytes += ref.b;
+  const started = (ref: ShareRef) => ref.turnStarted !== undefined;
+  const live = index.shares.filter(
+    (ref) => !started(ref) || (ref.turnStarted ?? 0) > now - timings.owedTurnMs,
+  );
+  for (const ref of [...live.filter(started), ...live.filter((ref) => !started(ref))]) {
+    if (out.length && bytes + ref.bytes > timings.answerBudgetBytes) break;
+    bytes += ref.bytes;
     out.push(ref);
   }
   return out;
 };
 
 /** What a record adds to an answer: as its poll measured it, else the bytes of the record. */
-const entryBytes = (entry: OwedEntry<unknown>) => entry[3] ?? Buffer.byteLength(JSON.stringify(entry[2])) + 1;
+const entryBytes = ([, , record, bytes]: OwedEntry<unknown>) =>
+  bytes ?? Buffer.byteLength(JSON.stringify(record)) + 1;
 
 /** What a poll changes in the index: shares it returned whole, shares it read again, shares it adds. */
 export interface OwedChange {
@@ -108,7 +154,8 @@ export interface OwedChange {
  * poll returned whole starts its turn (if it had not), one it did not return starts it again later.
  */
 const nextIndex = (fresh: OwedIndex, change: OwedChange, now: number, timings: PollTimings) => {
-  const done = (ref: ShareRef) => ref.t !== undefined && ref.t <= now - timings.owedTurnMs;
+  const done = (ref: ShareRef) =>
+    ref.turnStarted !== undefined && ref.turnStarted <= now - timings.owedTurnMs;
   const mine = new Map(change.turn.map((ref) => [ref.id, ref]));
   const shares: ShareRef[] = [];
   const cleared: string[] = [];
@@ -118,13 +165,13 @@ const nextIndex = (fresh: OwedIndex, change: OwedChange, now: number, timings: P
       cleared.push(ref.id);
       continue;
     }
-    // Returned whole by every poll since `t`: a share this poll did not return starts its turn again.
-    const { t, ...rest } = current;
-    if (change.returned.has(ref.id)) shares.push({ ...rest, t: t ?? now });
+    // Returned whole by every poll since its turn started: a share this poll did not return starts it again.
+    const { turnStarted, ...rest } = current;
+    if (change.returned.has(ref.id)) shares.push({ ...rest, turnStarted: turnStarted ?? now });
     else shares.push(rest);
   }
   shares.sort((a, b) => comparePositions(a.from, b.from));
-  return { next: { r: Math.max(fresh.r, 0) + 1, shares }, cleared };
+  return { next: { revision: Math.max(fresh.revision, 0) + 1, shares }, cleared };
 };
 
 /** Writes `entries` as shares (oldest first), each of about `owedShareBytes` and at most one cache value. */
@@ -135,22 +182,30 @@ const writeSharesOf = async <R>(
 ): Promise<ShareRef[]> => {
   const refs: ShareRef[] = [];
   const cut = async (part: Array<OwedEntry<R>>): Promise<void> => {
-    const g = randomUUID().slice(0, 8);
-    const packed = pack({ g, e: part });
+    const generation = randomUUID().slice(0, 8);
+    const packed = pack(storedShare(generation, part));
     if (packed.length > timings.cacheValueBytes && part.length > 1) {
       const half = Math.ceil(part.length / 2);
       await cut(part.slice(0, half));
       await cut(part.slice(half));
       return;
     }
-    const first = part[0] as OwedEntry<R>;
-    const last = part[part.length - 1] as OwedEntry<R>;
+    const [firstMs, firstId] = part[0] as OwedEntry<R>;
+    const [lastMs, lastId] = part[part.length - 1] as OwedEntry<R>;
     const id = randomUUID().slice(0, 12);
     await share(id).write(packed);
-    const b = part.reduce((n, entry) => n + entryBytes(entry), 0);
-    refs.push({ id, g, from: { ms: first[0], id: first[1] }, to: { ms: last[0], id: last[1] }, b });
+    const bytes = part.reduce((n, entry) => n + entryBytes(entry), 0);
+    refs.push({
+      id,
+      generation,
+      from: { ms: firstMs, id: firstId },
+      to: { ms: lastMs, id: lastId },
+      bytes,
+    });
   };
-  const sorted = [...entries].sort((a, b) => a[0] - b[0] || (a[1] < b[1] ? -1 : a[1] > b[1] ? 1 : 0));
+  const sorted = [...entries].sort(
+    ([msA, idA], [msB, idB]) => msA - msB || (idA < idB ? -1 : idA > idB ? 1 : 0),
+  );
   let part: Array<OwedEntry<R>> = [];
   let bytes = 0;
   for (const entry of sorted) {
@@ -168,7 +223,8 @@ const writeSharesOf = async <R>(
 
 /** The stream's owed shares in the account's cache. */
 export const owedStore = (cache: AccountCache, key: string, timings: PollTimings) => {
-  const index = cacheRecord(cache, `${key}:owed`, OwedIndexSchema, timings.owedTtlSeconds);
+  const indexKey = `${key}:owed`;
+  const index = cacheRecord(cache, indexKey, OwedIndexSchema, timings.owedTtlSeconds);
   const share = (id: string) => cacheRecord(cache, `${key}:owed:${id}`, PackedSchema, timings.owedTtlSeconds);
   const cap = timings.keptUnpackedCapBytes;
 
@@ -183,10 +239,10 @@ export const owedStore = (cache: AccountCache, key: string, timings: PollTimings
     readShares: async <R>(refs: ShareRef[]): Promise<Array<ShareRead<R>>> =>
       Promise.all(
         refs.map(async (ref) => {
-          if (!ref.g) return { ref, entries: null };
+          if (!ref.generation) return { ref, entries: null };
           const parsed = ShareSchema.safeParse(unpack(await share(ref.id).read(), cap));
-          const ok = parsed.success && parsed.data.g === ref.g;
-          return { ref, entries: ok ? (parsed.data.e as Array<OwedEntry<R>>) : null };
+          const ok = parsed.success && parsed.data.generation === ref.generation;
+          return { ref, entries: ok ? (parsed.data.entries as Array<OwedEntry<R>>) : null };
         }),
       ),
 
@@ -196,12 +252,12 @@ export const owedStore = (cache: AccountCache, key: string, timings: PollTimings
      * A share of a range only: its records are read from the service at its turn. Its positions are
      * copies: core refuses to store a value that holds one object twice (the state's base, say).
      */
-    rangeShare: (from: Position, to: Position, b: number): ShareRef => ({
+    rangeShare: (from: Position, to: Position, bytes: number): ShareRef => ({
       id: randomUUID().slice(0, 12),
-      g: '',
+      generation: '',
       from: { ms: from.ms, id: from.id },
       to: { ms: to.ms, id: to.id },
-      b,
+      bytes,
     }),
 
     /**
@@ -212,7 +268,8 @@ export const owedStore = (cache: AccountCache, key: string, timings: PollTimings
     close: async (fresh: OwedIndex, change: OwedChange, now: number): Promise<OwedIndex | null> => {
       if (!fresh.shares.length && !change.added.length) return null;
       const { next, cleared } = nextIndex(fresh, change, now, timings);
-      await Promise.all([index.write(next), ...cleared.map((id) => share(id).clear())]);
+      const written = cache.set(indexKey, storedIndex(next), timings.owedTtlSeconds);
+      await Promise.all([written, ...cleared.map((id) => share(id).clear())]);
       return next;
     },
   };

@@ -7,40 +7,80 @@ import { built, lazy } from '../lazy';
 import { type AccountCache, cacheRecord } from '../memory';
 import { type Position, PositionSchema, at, earlier, later } from './position';
 import type { PollTimings } from './timings';
-import { OwedIndexSchema } from './owed';
+import { type OwedIndex, OwedIndexSchema, storedIndex } from './owed';
 
 /**
- * A successful poll: answered at `t` at the latest (service clock, ms); every record at or before `pos` was
- * visible then and returned by it (or was before what it had to return).
+ * A successful poll: answered at `answeredBy` at the latest (service clock, ms); every record at or before
+ * `pos` was visible then and returned by it (or was before what it had to return).
  */
 export interface Checkpoint {
-  t: number;
+  answeredBy: number;
   pos: Position;
 }
 
-const CheckpointSchema = lazy(() => z.object({ t: z.number(), pos: built(PositionSchema) }));
+export interface CursorState {
+  /** Oldest first, at most one per `checkpointGrainMs`. */
+  checkpoints: Checkpoint[];
+  /** Every record after this was returned by the poll that created the state (or came later). */
+  base: Position | null;
+  /** The oldest `since` of recently failed polls, kept until `until` (epoch ms, client clock). */
+  floor: { ms: number; until: number } | null;
+  /** The client's clock minus the service's, as last measured (never less than the truth). */
+  offset: number | null;
+  /** The owed shares' index (a copy of its own key's: the newer of the two is used). */
+  owed?: OwedIndex;
+}
 
-export const CursorStateSchema = lazy(() =>
-  z.object({
-    v: z.literal(2),
-    /** Oldest first, at most one per `checkpointGrainMs`. */
-    checkpoints: z.array(built(CheckpointSchema)).transform((list) => [...list].sort((a, b) => a.t - b.t)),
-    /** Every record after this was returned by the poll that created the state (or came later). */
-    base: built(PositionSchema).nullable(),
-    /** The oldest `since` of recently failed polls, kept until `until` (epoch ms, client clock). */
-    floor: z.object({ ms: z.number(), until: z.number() }).nullable(),
-    /** The client's clock minus the service's, as last measured (never less than the truth). */
-    offset: z.number().nullable(),
-    /** The owed shares' index (a copy of its own key's: the newer of the two is used). */
-    owed: built(OwedIndexSchema).optional(),
-  }),
+/**
+ * The codec of the state: the cache stores short keys (`v`: the format, a checkpoint's `t`: `answeredBy`;
+ * the owed index's own in owed.ts). They are read (once per value, into the named shape) and written here
+ * only.
+ */
+const CheckpointSchema = lazy(() =>
+  z
+    .object({ t: z.number(), pos: built(PositionSchema) })
+    .transform((stored): Checkpoint => ({ answeredBy: stored.t, pos: stored.pos })),
 );
 
-export type CursorState = z.infer<typeof CursorStateSchema>;
+export const CursorStateSchema = lazy(() =>
+  z
+    .object({
+      v: z.literal(2),
+      checkpoints: z.array(built(CheckpointSchema)),
+      base: built(PositionSchema).nullable(),
+      floor: z.object({ ms: z.number(), until: z.number() }).nullable(),
+      offset: z.number().nullable(),
+      owed: built(OwedIndexSchema).optional(),
+    })
+    .transform(
+      ({ v: _format, ...state }): CursorState => ({
+        ...state,
+        checkpoints: [...state.checkpoints].sort((a, b) => a.answeredBy - b.answeredBy),
+      }),
+    ),
+);
 
-/** The stream's state in the account's cache, read back through its schema. */
-export const stateRecord = (cache: AccountCache, key: string, timings: PollTimings) =>
-  cacheRecord(cache, key, CursorStateSchema, timings.stateTtlSeconds);
+/** What each named field of the state is stored as, in the order it was given (`v` first, before them). */
+export const storedState = (state: CursorState): Record<string, unknown> => {
+  const stored: Record<string, unknown> = {};
+  for (const [name, value] of Object.entries(state)) {
+    if (name === 'checkpoints') {
+      stored.v = 2;
+      stored.checkpoints = state.checkpoints.map((c) => ({ t: c.answeredBy, pos: c.pos }));
+    } else if (name === 'owed') stored.owed = state.owed && storedIndex(state.owed);
+    else stored[name] = value;
+  }
+  return stored;
+};
+
+/** The stream's state in the account's cache, read back through its schema and written in its stored shape. */
+export const stateRecord = (cache: AccountCache, key: string, timings: PollTimings) => {
+  const record = cacheRecord(cache, key, CursorStateSchema, timings.stateTtlSeconds);
+  return {
+    read: record.read,
+    write: (state: CursorState) => cache.set(key, storedState(state), timings.stateTtlSeconds),
+  };
+};
 
 export const activeFloor = (state: CursorState | null, now: number) =>
   state?.floor && state.floor.until > now ? state.floor : null;
@@ -56,7 +96,8 @@ export const serviceNow = (offset: number | null | undefined, clientNow: number,
 export const anchorOf = (state: CursorState | null, clientNow: number, timings: PollTimings) => {
   const cut = serviceNow(state?.offset, clientNow, timings) - timings.holdMs;
   let anchor: Checkpoint | null = null;
-  for (const c of state?.checkpoints ?? []) if (c.t <= cut && (!anchor || c.t >= anchor.t)) anchor = c;
+  for (const c of state?.checkpoints ?? [])
+    if (c.answeredBy <= cut && (!anchor || c.answeredBy >= anchor.answeredBy)) anchor = c;
   return anchor;
 };
 
@@ -114,7 +155,7 @@ export const planPoll = (
 
 /**
  * Adds a checkpoint and forgets what no later poll can use: checkpoints closer than the grain become one
- * (the later `t`, the smaller `ms`: it becomes the anchor later and asks from further back), and of those
+ * (the later `answeredBy`, the smaller `ms`: it becomes the anchor later and asks from further back), and of those
  * older than the hold (with a margin for clients whose clocks differ) only the newest is kept.
  */
 export const withCheckpoint = (
@@ -126,12 +167,16 @@ export const withCheckpoint = (
   const grain = timings.checkpointGrainMs;
   const byGrain = new Map<number, Checkpoint>();
   for (const c of [...checkpoints, ...added]) {
-    const key = Math.floor(c.t / grain);
+    const key = Math.floor(c.answeredBy / grain);
     const other = byGrain.get(key);
-    byGrain.set(key, other ? { t: Math.max(other.t, c.t), pos: earlier(other.pos, c.pos) } : c);
+    const merged = other && {
+      answeredBy: Math.max(other.answeredBy, c.answeredBy),
+      pos: earlier(other.pos, c.pos),
+    };
+    byGrain.set(key, merged ?? c);
   }
-  const sorted = [...byGrain.values()].sort((a, b) => a.t - b.t);
+  const sorted = [...byGrain.values()].sort((a, b) => a.answeredBy - b.answeredBy);
   const cut = serviceNowMs - timings.holdMs - timings.clockSkewMs;
-  const old = sorted.filter((c) => c.t <= cut);
-  return [...old.slice(-1), ...sorted.filter((c) => c.t > cut)];
+  const old = sorted.filter((c) => c.answeredBy <= cut);
+  return [...old.slice(-1), ...sorted.filter((c) => c.answeredBy > cut)];
 };

@@ -152,7 +152,7 @@ export class PollWindow<R extends { createdAt: string }> {
     this.sizeOf = shape.sizeOf ?? utf8Bytes;
     for (const batch of (poll.kept?.batches ?? []) as Array<KeptBatch<R>>) {
       const entries: Entry<R>[] = [];
-      for (const [ms, id, record, bytes] of batch.e) {
+      for (const [ms, id, record, bytes] of batch.entries) {
         if (this.seen.has(id)) continue;
         this.seen.add(id);
         entries.push({ record, ms, id, bytes: bytes ?? 0 });
@@ -209,7 +209,7 @@ export class PollWindow<R extends { createdAt: string }> {
     const chosen = this.kept.filter(({ batch }) => pick(batch));
     const all = chosen.flatMap(({ entries }) => entries).sort(comparePositions);
     // Sized as their batches recorded them: only the records that are tried are sized again.
-    const total = chosen.reduce((sum, { batch }) => sum + batch.b, 0);
+    const total = chosen.reduce((sum, { batch }) => sum + batch.bytes, 0);
     const n = slicesOf(total, left);
     const slice = Math.floor(this.poll.started / this.poll.timings.holdMs) % n;
     // One slice: every record in order, once (no second pass, nothing to tell apart).
@@ -261,7 +261,7 @@ export class PollWindow<R extends { createdAt: string }> {
         owed.refilled.push({
           ref: cut ? { ...share.ref, to: cut } : share.ref,
           entries: entries.map(storedOf),
-          rest: cut ? { ...share.ref, from: cut, g: '' } : null,
+          rest: cut ? { ...share.ref, from: cut, generation: '' } : null,
         });
       }
       let bytes = 0;
@@ -331,17 +331,19 @@ export class PollWindow<R extends { createdAt: string }> {
     const returned = [...answered0, ...owedOut].sort(comparePositions);
     const records = returned.map((entry) => entry.record).reverse();
 
-    // `t` is an upper bound (when the checkpoint may become an anchor); every record made before `answered`
+    // `answeredBy` is an upper bound (when the checkpoint may become an anchor); every record made before `answered`
     // minus the visibility delay and the margin was visible when the poll read.
     const answered = this.answeredBy(serverTime, answeredAt);
     const hasDate = serverTime !== null && Number.isFinite(serverTime) && answered !== null;
-    const t = hasDate ? answered + 1000 : answeredAt + poll.timings.clockSkewMs;
+    const answeredBy = hasDate ? answered + 1000 : answeredAt + poll.timings.clockSkewMs;
     const { visibilityDelayMs, marginMs } = poll.timings;
     const settled = answered === null ? null : at(answered - visibilityDelayMs - marginMs);
     return {
       records,
       checkpoint:
-        settled === null ? null : { t, pos: lastReturned ? earlier(lastReturned, settled) : settled },
+        settled === null
+          ? null
+          : { answeredBy, pos: lastReturned ? earlier(lastReturned, settled) : settled },
       base: poll.plan.mode === 'stateless' ? (lastLeft ?? poll.plan.after) : null,
       offset: hasDate ? answeredAt - answered : null,
       kept: this.nextKept([...selected, ...rerun], { answered, answeredAt, lastReturned, lastLeft }),
@@ -369,20 +371,20 @@ export class PollWindow<R extends { createdAt: string }> {
     const newest = measured === null ? null : { ms: measured - settleMs, id: '' };
     const reached = newest && at.lastReturned ? earlier(at.lastReturned, newest) : newest;
     const batch: KeptBatch<R> = {
-      f: at.answeredAt,
-      b: read.reduce((sum, entry) => sum + entry.bytes, 0),
+      returnedAt: at.answeredAt,
+      bytes: read.reduce((sum, entry) => sum + entry.bytes, 0),
       // An answer full of new records: they may have reached one Zap only, so the batch waits its turn.
-      ...(at.lastReturned ? { p: 1 as const } : {}),
-      e: read.map(storedOf),
+      rush: !!at.lastReturned,
+      entries: read.map(storedOf),
     };
-    const added = batch.e.length ? [batch] : [];
+    const added = batch.entries.length ? [batch] : [];
     if (poll.plan.mode === 'kept' && poll.kept) {
       const kept = poll.kept as Kept<R>;
       const settled = reached && comparePositions(reached, kept.settled) > 0 ? reached : kept.settled;
       // The rush is drained (this answer had room): the batches that waited start their time now.
-      const restamped = !at.lastReturned && kept.batches.some((b) => b.p);
-      const stamp = (b: KeptBatch<R>): KeptBatch<R> =>
-        restamped && b.p ? { f: at.answeredAt, b: b.b, e: b.e } : b;
+      const restamped = !at.lastReturned && kept.batches.some((batch) => batch.rush);
+      const stamp = (batch: KeptBatch<R>): KeptBatch<R> =>
+        restamped && batch.rush ? { ...batch, returnedAt: at.answeredAt, rush: false } : batch;
       const batches = [...kept.batches.map(stamp), ...added];
       const shed = shedAfter(kept.shed, settled);
       return { next: { base: kept.base, settled, batches, shed }, added, restamped };

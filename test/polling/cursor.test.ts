@@ -4,6 +4,7 @@ import {
   type Checkpoint,
   type CursorState,
   CursorStateSchema,
+  storedState,
   anchorOf as anchorAt,
   planPoll as planAt,
   withCheckpoint as withCheckpointAt,
@@ -44,7 +45,7 @@ const withCheckpoint = (cps: Checkpoint[], added: Checkpoint[], now: number) =>
 const state = (
   checkpoints: Checkpoint[],
   extra: Partial<Pick<CursorState, 'base' | 'floor' | 'offset'>> = {},
-): CursorState => ({ v: 2, checkpoints, base: null, floor: null, offset: 0, ...extra });
+): CursorState => ({ checkpoints, base: null, floor: null, offset: 0, ...extra });
 
 const entries = (times: number[], bytes = 1): Entry<string>[] =>
   times.map((ms, i) => ({ record: `r${i}`, ms, id: `sub_${String(i).padStart(5, '0')}`, bytes }));
@@ -84,9 +85,9 @@ describe('the timing', () => {
 
 describe('anchorOf', () => {
   const checkpoints = [
-    { t: NOW - 70 * MINUTE, pos: pos(NOW - 75 * MINUTE) },
-    { t: NOW - 55 * MINUTE, pos: pos(NOW - 60 * MINUTE) },
-    { t: NOW - 45 * MINUTE, pos: pos(NOW - 50 * MINUTE) },
+    { answeredBy: NOW - 70 * MINUTE, pos: pos(NOW - 75 * MINUTE) },
+    { answeredBy: NOW - 55 * MINUTE, pos: pos(NOW - 60 * MINUTE) },
+    { answeredBy: NOW - 45 * MINUTE, pos: pos(NOW - 50 * MINUTE) },
   ];
 
   it('is the newest checkpoint answered more than the hold ago, on the service clock', () => {
@@ -103,8 +104,12 @@ describe('anchorOf', () => {
 
 describe('planPoll', () => {
   it('reads from the anchor, as a position: records at or before it are not returned again', () => {
-    const anchor = { t: NOW - 51 * MINUTE, pos: pos(NOW - 56 * MINUTE, 'sub_7') };
-    const plan = planPoll('poll', state([anchor, { t: NOW - MINUTE, pos: pos(NOW - 6 * MINUTE) }]), NOW);
+    const anchor = { answeredBy: NOW - 51 * MINUTE, pos: pos(NOW - 56 * MINUTE, 'sub_7') };
+    const plan = planPoll(
+      'poll',
+      state([anchor, { answeredBy: NOW - MINUTE, pos: pos(NOW - 6 * MINUTE) }]),
+      NOW,
+    );
     // What the newest checkpoint returned is returned again only in what the new records leave.
     expect(plan).toEqual({
       since: NOW - 56 * MINUTE - 1,
@@ -117,7 +122,9 @@ describe('planPoll', () => {
   it('before any anchor, reads from the base of the state', () => {
     const plan = planPoll(
       'poll',
-      state([{ t: NOW - 20 * MINUTE, pos: pos(NOW - 25 * MINUTE) }], { base: pos(NOW - 90 * MINUTE) }),
+      state([{ answeredBy: NOW - 20 * MINUTE, pos: pos(NOW - 25 * MINUTE) }], {
+        base: pos(NOW - 90 * MINUTE),
+      }),
       NOW,
     );
     expect(plan).toEqual({
@@ -130,7 +137,7 @@ describe('planPoll', () => {
 
   it('with kept records, reads only after their settled position (or the floor of a failed poll)', () => {
     const kept = { settled: pos(NOW - 8 * MINUTE, 'sub_9') };
-    const anchor = { t: NOW - 51 * MINUTE, pos: pos(NOW - 56 * MINUTE) };
+    const anchor = { answeredBy: NOW - 51 * MINUTE, pos: pos(NOW - 56 * MINUTE) };
     expect(planPoll('poll', state([anchor]), NOW, kept)).toEqual({
       since: NOW - 8 * MINUTE - 1,
       after: kept.settled,
@@ -157,14 +164,14 @@ describe('planPoll', () => {
   });
 
   it('keeps a failed poll’s window while the floor holds, and forgets it after', () => {
-    const anchor = { t: NOW - 51 * MINUTE, pos: pos(NOW - 56 * MINUTE) };
+    const anchor = { answeredBy: NOW - 51 * MINUTE, pos: pos(NOW - 56 * MINUTE) };
     const floor = { ms: NOW - 3 * HOUR, until: NOW + MINUTE };
     expect(planPoll('poll', state([anchor], { floor }), NOW).since).toBe(NOW - 3 * HOUR - 1);
     expect(planPoll('poll', state([anchor], { floor }), NOW + 2 * MINUTE).since).toBe(NOW - 56 * MINUTE - 1);
   });
 
   it('never reads past the lookback (an old anchor or floor cannot reach past the dedupe table)', () => {
-    const old = { t: NOW - 21 * 24 * HOUR, pos: pos(NOW - 21 * 24 * HOUR) };
+    const old = { answeredBy: NOW - 21 * 24 * HOUR, pos: pos(NOW - 21 * 24 * HOUR) };
     expect(planPoll('poll', state([old]), NOW).since).toBe(NOW - lookbackMs - 1);
     const floor = { ms: NOW - 48 * HOUR, until: NOW + HOUR };
     expect(planPoll('poll', state([], { floor, base: pos(NOW) }), NOW).since).toBe(NOW - lookbackMs - 1);
@@ -174,7 +181,7 @@ describe('planPoll', () => {
     const ahead = { settled: pos(NOW + 24 * HOUR, 'sub_z') };
     const trusted = NOW - CURSOR_TIMING.visibilityDelayMs - CURSOR_TIMING.settleMarginMs;
     expect(planPoll('poll', null, NOW, ahead)).toMatchObject({ since: trusted - 1, mode: 'kept' });
-    const future = { t: NOW - 51 * MINUTE, pos: pos(NOW + HOUR) };
+    const future = { answeredBy: NOW - 51 * MINUTE, pos: pos(NOW + HOUR) };
     expect(planPoll('poll', state([future]), NOW).since).toBe(trusted - 1);
   });
 
@@ -290,27 +297,30 @@ describe('withCheckpoint', () => {
   it('merges checkpoints of one minute into the later time and the earlier position', () => {
     const t = NOW - (NOW % MINUTE);
     const merged = withCheckpoint(
-      [{ t: t + 1000, pos: pos(NOW - 5 * MINUTE, 'b') }],
-      [{ t: t + 2000, pos: pos(NOW - 6 * MINUTE) }],
+      [{ answeredBy: t + 1000, pos: pos(NOW - 5 * MINUTE, 'b') }],
+      [{ answeredBy: t + 2000, pos: pos(NOW - 6 * MINUTE) }],
       NOW,
     );
-    expect(merged).toEqual([{ t: t + 2000, pos: pos(NOW - 6 * MINUTE) }]);
+    expect(merged).toEqual([{ answeredBy: t + 2000, pos: pos(NOW - 6 * MINUTE) }]);
   });
 
   it('keeps of the checkpoints older than the hold (and the skew) only the newest', () => {
-    const cps = [90, 85, 80, 30, 10].map((m) => ({ t: NOW - m * MINUTE, pos: pos(NOW - (m + 5) * MINUTE) }));
-    expect(withCheckpoint(cps, [], NOW).map((c) => (NOW - c.t) / MINUTE)).toEqual([80, 30, 10]);
+    const cps = [90, 85, 80, 30, 10].map((m) => ({
+      answeredBy: NOW - m * MINUTE,
+      pos: pos(NOW - (m + 5) * MINUTE),
+    }));
+    expect(withCheckpoint(cps, [], NOW).map((c) => (NOW - c.answeredBy) / MINUTE)).toEqual([80, 30, 10]);
   });
 });
 
 describe('parseState', () => {
   it('accepts its own shape and refuses anything else', () => {
-    const good = state([{ t: NOW, pos: pos(NOW - MINUTE, 'sub_a') }], {
+    const good = state([{ answeredBy: NOW, pos: pos(NOW - MINUTE, 'sub_a') }], {
       base: pos(NOW - HOUR),
       floor: { ms: NOW - HOUR, until: NOW },
       offset: 1200,
     });
-    expect(parseState(JSON.parse(JSON.stringify(good)))).toEqual(good);
+    expect(parseState(JSON.parse(JSON.stringify(storedState(good))))).toEqual(good);
     expect(parseState(null)).toBeNull();
     expect(parseState('cursor')).toBeNull();
     // The previous format (one cursor) is read as no state: one stateless poll starts a new one.

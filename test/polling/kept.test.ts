@@ -9,6 +9,7 @@ import {
   keptStore,
   pack,
   packWithin,
+  storedWhole,
   unpack,
 } from '../../src/polling/kept';
 import { FakeCache } from '../support/cache';
@@ -28,9 +29,10 @@ const kept = (count: number, text = (i: number) => `${i}`): Kept<Record<string, 
   settled: { ms: NOW - 3 * MINUTE, id: '' },
   batches: [
     {
-      f: NOW - 10 * MINUTE,
-      b: count * 100,
-      e: Array.from({ length: count }, (_, i) => [
+      returnedAt: NOW - 10 * MINUTE,
+      bytes: count * 100,
+      rush: false,
+      entries: Array.from({ length: count }, (_, i) => [
         NOW - 60 * MINUTE + i,
         record(i).submissionId,
         record(i, text(i)),
@@ -57,8 +59,8 @@ const noisy = (i: number) =>
 
 describe('the kept entry', () => {
   it('is stored compressed (brotli, base64) and read back as it was', () => {
-    const entry = { v: 3, g: 'g1', ...kept(2_000) };
-    const packed = pack(entry);
+    const entry = { generation: 'g1', ...kept(2_000) };
+    const packed = pack(storedWhole(entry));
     expect(packed.startsWith('br1:')).toBe(true);
     expect(packed.length).toBeLessThan(JSON.stringify(entry).length / 4);
     expect(decodeWhole(packed, POLL_TIMINGS.keptUnpackedCapBytes)).toEqual(entry);
@@ -70,13 +72,15 @@ describe('the kept entry', () => {
     expect(decodeWhole('overflow', cap)).toBeNull();
     expect(decodeWhole('br1:not brotli', cap)).toBeNull();
     expect(decodeWhole(JSON.stringify(kept(1)), cap)).toBeNull();
-    const packed = pack({ v: 3, g: 'g1', ...kept(10) });
+    const packed = pack(storedWhole({ generation: 'g1', ...kept(10) }));
     expect(decodeWhole(packed.slice(0, packed.length - 8), cap)).toBeNull();
     // An entry that is not [ms, id, record] spoils the whole entry; so does another version.
-    const broken = { v: 3, g: 'g1', ...kept(2) } as unknown as { batches: Array<{ e: unknown[] }> };
+    const broken = storedWhole({ generation: 'g1', ...kept(2) }) as unknown as {
+      batches: Array<{ e: unknown[] }>;
+    };
     broken.batches[0]?.e.push(['x', 'sub_x', {}]);
     expect(decodeWhole(pack(broken), cap)).toBeNull();
-    expect(decodeWhole(pack({ v: 1, ...kept(1) }), cap)).toBeNull();
+    expect(decodeWhole(pack({ ...storedWhole({ generation: 'g1', ...kept(1) }), v: 1 }), cap)).toBeNull();
     // A tail is not a whole entry, nor the other way round.
     expect(decodeTail(packed, cap)).toBeNull();
   });
@@ -95,16 +99,16 @@ describe('the kept entry', () => {
 
   it('an entry over its cap keeps its newest records instead of being dropped whole', () => {
     const timings = { ...POLL_TIMINGS, keptCapBytes: 40_000 };
-    const entry = { g: 'g1', ...kept(2_000, noisy) };
-    expect(pack({ v: 3, ...entry }).length).toBeGreaterThan(timings.keptCapBytes);
-    const all = entry.batches[0]!.e.map(([, id]) => id);
+    const entry = { generation: 'g1', ...kept(2_000, noisy) };
+    expect(pack(storedWhole(entry)).length).toBeGreaterThan(timings.keptCapBytes);
+    const all = entry.batches[0]!.entries.map(([, id]) => id);
     // Whether every Zap on time has had the records yet (returned over `holdMs` ago) or not.
-    const returned = entry.batches[0]!.f;
+    const returned = entry.batches[0]!.returnedAt;
     for (const now of [returned + 1, returned + timings.holdMs]) {
       const packed = packWithin(entry, timings, now).packed;
       expect(packed.length).toBeLessThanOrEqual(timings.keptCapBytes);
       const back = decodeWhole(packed, timings.keptUnpackedCapBytes)!;
-      const ids = back.batches.flatMap((batch) => batch.e.map(([, id]) => id));
+      const ids = back.batches.flatMap((batch) => batch.entries.map(([, id]) => id));
       expect(ids.length).toBeGreaterThan(100);
       expect(ids.length).toBeLessThan(2_000);
       // The newest ones, every one of them up to the newest, and the entry still covers its settled point.
@@ -117,10 +121,10 @@ describe('the kept entry', () => {
     const timings = { ...POLL_TIMINGS, keptCapBytes: 40_000 };
     const older = kept(1_000, noisy).batches[0]!;
     const rush = {
-      f: NOW - 5 * MINUTE,
-      b: 100_000,
-      p: 1 as const,
-      e: Array.from({ length: 100 }, (_, i) => {
+      returnedAt: NOW - 5 * MINUTE,
+      bytes: 100_000,
+      rush: true,
+      entries: Array.from({ length: 100 }, (_, i) => {
         const n = 50_000 + i;
         return [NOW - 20 * MINUTE + i, record(n).submissionId, record(n, noisy(n))] as [
           number,
@@ -129,12 +133,16 @@ describe('the kept entry', () => {
         ];
       }),
     };
-    const entry = { ...kept(0), g: 'g1', batches: [{ ...older, f: NOW - 2 * timings.holdMs }, rush] };
+    const entry = {
+      ...kept(0),
+      generation: 'g1',
+      batches: [{ ...older, returnedAt: NOW - 2 * timings.holdMs }, rush],
+    };
     const back = decodeWhole(packWithin(entry, timings, NOW).packed, timings.keptUnpackedCapBytes)!;
     // The rush's batch (waiting for the rush to drain) is whole; what is left of the cap keeps the newest others.
     expect(back.batches.at(-1)).toEqual(rush);
-    const spareIds = back.batches.slice(0, -1).flatMap((batch) => batch.e.map(([, id]) => id));
-    const all = older.e.map(([, id]) => id);
+    const spareIds = back.batches.slice(0, -1).flatMap((batch) => batch.entries.map(([, id]) => id));
+    const all = older.entries.map(([, id]) => id);
     expect(spareIds.length).toBeLessThan(1_000);
     expect(spareIds).toEqual(all.slice(all.length - spareIds.length));
   });
@@ -143,22 +151,22 @@ describe('the kept entry', () => {
     const timings = POLL_TIMINGS;
     // Records returned 10 minutes ago (within the hold), measured at 1.5 eighths of an answer.
     const count = 1_000;
-    const entry = { g: 'g1', ...kept(count) };
+    const entry = { generation: 'g1', ...kept(count) };
     const batch = entry.batches[0]!;
-    batch.b = Math.floor(timings.keptRecentOwingBytes * 1.5);
-    const per = batch.b / count;
-    for (const e of batch.e) e.push(per);
+    batch.bytes = Math.floor(timings.keptRecentOwingBytes * 1.5);
+    const per = batch.bytes / count;
+    for (const e of batch.entries) e.push(per);
     const steady = packWithin(entry, timings, NOW, false);
     expect(steady.spilled).toHaveLength(0);
     const owing = packWithin(entry, timings, NOW, true);
     // The oldest leave for owed shares; what stays fits in the eighth.
     expect(owing.spilled.length).toBeGreaterThan(count / 4);
     const back = decodeWhole(owing.packed, timings.keptUnpackedCapBytes)!;
-    const left = back.batches.flatMap((b) => b.e);
+    const left = back.batches.flatMap((b) => b.entries);
     expect(left.length + owing.spilled.length).toBe(count);
     expect(left.length * per).toBeLessThanOrEqual(timings.keptRecentOwingBytes);
     expect(owing.spilled.map(([, id]) => id)).toEqual(
-      batch.e.slice(0, owing.spilled.length).map(([, id]) => id),
+      batch.entries.slice(0, owing.spilled.length).map(([, id]) => id),
     );
   });
 
@@ -173,9 +181,10 @@ describe('the kept entry', () => {
     for (let poll = 1; poll <= 30; poll += 1) {
       const written = cache.bytesWritten;
       const batch = {
-        f: NOW - 10 * MINUTE + poll,
-        b: 100,
-        e: Array.from({ length: 20 }, (_, i) => {
+        returnedAt: NOW - 10 * MINUTE + poll,
+        bytes: 100,
+        rush: false,
+        entries: Array.from({ length: 20 }, (_, i) => {
           const n = 10_000 * poll + i;
           return [NOW - 30 * MINUTE + n, record(n).submissionId, record(n, noisy(n))] as [
             number,
@@ -193,7 +202,7 @@ describe('the kept entry', () => {
       tails.push(cache.bytesWritten - written);
       read = await store.read(NOW);
       // Whatever was written, the entry read back holds every batch and the newest settled position.
-      expect(read?.kept.batches.flatMap((b) => b.e)).toHaveLength(1_000 + 20 * poll);
+      expect(read?.kept.batches.flatMap((b) => b.entries)).toHaveLength(1_000 + 20 * poll);
       expect(read?.kept.settled).toEqual(next.settled);
     }
     // Most polls wrote a tail far smaller than the whole entry; some wrote the whole entry again.
@@ -206,9 +215,10 @@ describe('the kept entry', () => {
     const first = kept(200, noisy);
     await store.write(first, first.batches, null);
     const batch = (poll: number) => ({
-      f: NOW - 10 * MINUTE + poll,
-      b: 100,
-      e: [
+      returnedAt: NOW - 10 * MINUTE + poll,
+      bytes: 100,
+      rush: false,
+      entries: [
         [NOW - 9 * MINUTE + poll, `sub_p${poll}`, record(poll)] as [number, string, Record<string, unknown>],
       ],
     });
@@ -225,7 +235,7 @@ describe('the kept entry', () => {
     expect(cache.keys().length).toBe(keys + 1);
     let now = await store.read(NOW);
     expect(now?.kept.settled).toEqual(settledAt(2));
-    expect(now?.kept.batches.flatMap((b) => b.e.map(([, id]) => id))).toEqual(
+    expect(now?.kept.batches.flatMap((b) => b.entries.map(([, id]) => id))).toEqual(
       expect.arrayContaining(['sub_p1', 'sub_p2']),
     );
     // A slower poll that read the entry before either writes the first piece again: the second no longer
@@ -233,7 +243,7 @@ describe('the kept entry', () => {
     await add(seenBySlow, 3);
     now = await store.read(NOW);
     expect(now?.kept.settled).toEqual(settledAt(3));
-    const ids = now?.kept.batches.flatMap((b) => b.e.map(([, id]) => id));
+    const ids = now?.kept.batches.flatMap((b) => b.entries.map(([, id]) => id));
     expect(ids).toContain('sub_p3');
     expect(ids).not.toContain('sub_p2');
   });
@@ -243,9 +253,10 @@ describe('the kept entry', () => {
     const first = kept(2_000, noisy);
     await store.write(first, first.batches, null);
     const batch = (poll: number) => ({
-      f: NOW - 10 * MINUTE + poll,
-      b: 100,
-      e: [
+      returnedAt: NOW - 10 * MINUTE + poll,
+      bytes: 100,
+      rush: false,
+      entries: [
         [NOW - 9 * MINUTE + poll, `sub_p${poll}`, record(poll)] as [number, string, Record<string, unknown>],
       ],
     });
@@ -263,7 +274,7 @@ describe('the kept entry', () => {
       read = await store.read(NOW);
       values.push(stored());
       expect(read?.kept.settled).toEqual(settledAt(poll));
-      expect(read?.kept.batches.flatMap((b) => b.e.map(([, id]) => id))).toContain(`sub_p${poll}`);
+      expect(read?.kept.batches.flatMap((b) => b.entries.map(([, id]) => id))).toContain(`sub_p${poll}`);
     }
     // The last key's value grows by a part each poll: what it held is kept as it was, not packed again.
     const last = values.slice(POLL_TIMINGS.keptTailPieces - 1);
@@ -279,7 +290,7 @@ describe('the kept entry', () => {
       v: [parts[0], 'br1:spoilt', ...parts.slice(1)].join(','),
     });
     const cut = await store.read(NOW);
-    const ids = cut?.kept.batches.flatMap((b) => b.e.map(([, id]) => id));
+    const ids = cut?.kept.batches.flatMap((b) => b.entries.map(([, id]) => id));
     const firstOfLast = POLL_TIMINGS.keptTailPieces;
     expect(ids).toContain(`sub_p${firstOfLast}`);
     expect(ids).not.toContain(`sub_p${firstOfLast + 1}`);
@@ -295,9 +306,10 @@ describe('the kept entry', () => {
     const other = { ...first, settled: { ms: NOW - 2 * MINUTE, id: '' } };
     await store.write(other, [], null);
     const batch = {
-      f: NOW - MINUTE,
-      b: 1,
-      e: [[NOW - 90_000, 'sub_late', record(9)] as [number, string, Record<string, unknown>]],
+      returnedAt: NOW - MINUTE,
+      bytes: 1,
+      rush: false,
+      entries: [[NOW - 90_000, 'sub_late', record(9)] as [number, string, Record<string, unknown>]],
     };
     await store.write(
       { ...seenByA!.kept, settled: { ms: NOW - MINUTE, id: '' }, batches: [...seenByA!.kept.batches, batch] },
@@ -306,6 +318,6 @@ describe('the kept entry', () => {
     );
     const now = await store.read(NOW);
     expect(now?.kept.settled).toEqual(other.settled);
-    expect(now?.kept.batches.flatMap((b) => b.e).some(([, id]) => id === 'sub_late')).toBe(false);
+    expect(now?.kept.batches.flatMap((b) => b.entries).some(([, id]) => id === 'sub_late')).toBe(false);
   });
 });
