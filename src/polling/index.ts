@@ -15,7 +15,7 @@
  * - window: what the poll's one request reads, every record after its `since`.
  * - answer: the records a poll returns, within the budget (6 MiB less a margin, UTF-8 bytes of the items).
  * - state: the stream's small entry: checkpoints, base, floor, clock offset, a copy of the owed index.
- * - checkpoint: a poll answered at `t` and every record up to its position was visible then and returned.
+ * - checkpoint: a poll answered by a time, and every record up to its position was visible then and returned.
  * - base: where the state's knowledge starts (the window of the poll that created it).
  * - hold: 50 minutes; a record every poll returned for that long reached every Zap on time.
  * - kept entry: the records polls returned lately (150 minutes, for a Zap Zapier held 2 hours), compressed,
@@ -30,6 +30,11 @@
  * - floor: where a failed poll asked from, kept for an hour so the Zap it failed finds what it missed.
  * - lookback: the oldest a scheduled poll ever reads, a day and the clock skew.
  * - deadline: Zapier's 30 s less a margin, from the invocation's start (`Stream.started`).
+ *
+ * The code reads named fields only. The cache holds each value in a shorter shape (one-letter keys); each
+ * value's codec, next to its schema, reads it into the named shape once and writes it back byte for byte:
+ * the state's and the owed index's in state.ts and owed.ts (`storedState`, `storedIndex`), a share's in
+ * owed.ts, the kept entry's and its tail's in kept.ts (`storedWhole`, `storedTail`).
  *
  * One poll, in order:
  *

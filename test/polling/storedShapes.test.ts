@@ -1,0 +1,208 @@
+/**
+ * The polling room's stored values: the cache holds short keys (`{f, b, p, e}`, `{id, g, from, to, b, t}`,
+ * …), the code reads named fields. Each value's codec turns one into the other, and a value written before
+ * the fields were named reads the same and is written back byte for byte.
+ */
+import fc from 'fast-check';
+import type { ZObject } from 'zapier-platform-core';
+import { accountCache } from '../../src/memory';
+import { POLL_TIMINGS } from '../../src/polling';
+import { decodeTail, decodeWhole, pack, storedTail, storedWhole, unpack } from '../../src/polling/kept';
+import { type OwedIndex, OwedIndexSchema, owedStore, storedIndex } from '../../src/polling/owed';
+import { CursorStateSchema, storedState } from '../../src/polling/state';
+import { FakeCache } from '../support/cache';
+
+const NOW = 1_800_000_000_000;
+const CAP = POLL_TIMINGS.keptUnpackedCapBytes;
+const guest = (n: number) => ({ submissionId: `sub_${n}`, email: `guest${n}@example.com` });
+
+/** A whole kept entry as the cache held it: a steady batch, a batch of a rush (`p`), shed positions. */
+const STORED_WHOLE = {
+  v: 3,
+  g: 'a1b2c3d4',
+  base: { ms: NOW - 3_600_000, id: '' },
+  settled: { ms: NOW - 121_000, id: '' },
+  batches: [
+    {
+      f: NOW - 600_000,
+      b: 120,
+      e: [
+        [NOW - 700_000, 'sub_1', guest(1), 60],
+        [NOW - 650_000, 'sub_2', guest(2)],
+      ],
+    },
+    { f: NOW - 60_000, b: 61, p: 1, e: [[NOW - 100_000, 'sub_3', guest(3), 61]] },
+  ],
+  s: [[NOW - 90_000, 'sub_9']],
+};
+
+/** The state as the cache held it, with a copy of the owed index (a share whose turn started, a range). */
+const STORED_STATE = {
+  v: 2,
+  checkpoints: [
+    { t: NOW - 3_000_000, pos: { ms: NOW - 3_200_000, id: 'sub_0' } },
+    { t: NOW - 60_000, pos: { ms: NOW - 181_000, id: '' } },
+  ],
+  base: { ms: NOW - 86_400_000, id: '' },
+  floor: { ms: NOW - 900_000, until: NOW + 2_700_000 },
+  offset: 1_250,
+  owed: {
+    r: 7,
+    shares: [
+      {
+        id: 'share000001',
+        g: 'e5f6a7b8',
+        from: { ms: NOW - 5_000_000, id: '' },
+        to: { ms: NOW - 4_000_000, id: 'sub_4' },
+        b: 40_000,
+        t: NOW - 300_000,
+      },
+      {
+        id: 'share000002',
+        g: '',
+        from: { ms: NOW - 4_000_000, id: 'sub_4' },
+        to: { ms: NOW - 3_000_000, id: '' },
+        b: 65_536,
+      },
+    ],
+  },
+};
+
+const json = (value: unknown) => JSON.stringify(value);
+
+describe('the kept entry as stored', () => {
+  it('reads into named fields, and is packed back byte for byte', () => {
+    const packed = pack(STORED_WHOLE);
+    const whole = decodeWhole(packed, CAP)!;
+    expect(whole).toEqual({
+      generation: 'a1b2c3d4',
+      base: STORED_WHOLE.base,
+      settled: STORED_WHOLE.settled,
+      batches: [
+        { returnedAt: NOW - 600_000, bytes: 120, rush: false, entries: STORED_WHOLE.batches[0]!.e },
+        { returnedAt: NOW - 60_000, bytes: 61, rush: true, entries: STORED_WHOLE.batches[1]!.e },
+      ],
+      shed: [[NOW - 90_000, 'sub_9']],
+    });
+    expect(json(storedWhole(whole))).toBe(json(STORED_WHOLE));
+    expect(pack(storedWhole(whole))).toBe(packed);
+  });
+
+  it('a piece of the tail reads into named fields and is packed back byte for byte', () => {
+    const stored = {
+      v: 3,
+      g: 'a1b2c3d4',
+      from: STORED_WHOLE.settled,
+      settled: { ms: NOW - 61_000, id: '' },
+      batches: [{ f: NOW, b: 61, e: [[NOW - 70_000, 'sub_5', guest(5), 61]] }],
+    };
+    const tail = decodeTail(pack(stored), CAP)!;
+    expect(tail.generation).toBe('a1b2c3d4');
+    expect(tail.batches).toEqual([
+      { returnedAt: NOW, bytes: 61, rush: false, entries: stored.batches[0]!.e },
+    ]);
+    expect(json(storedTail(tail))).toBe(json(stored));
+  });
+
+  it('named → stored → named gives the same entry, whatever its batches', () => {
+    const batch = fc.record({
+      returnedAt: fc.integer({ min: 0, max: NOW }),
+      bytes: fc.nat(),
+      rush: fc.boolean(),
+      entries: fc.array(
+        fc
+          .tuple(fc.integer({ min: 0, max: NOW }), fc.string(), fc.constant(guest(1)))
+          .map(([ms, id, record]) => [ms, id, record] as [number, string, Record<string, unknown>]),
+        { maxLength: 3 },
+      ),
+    });
+    const position = fc.record({ ms: fc.integer({ min: 0, max: NOW }), id: fc.string() });
+    fc.assert(
+      fc.property(
+        fc.string(),
+        position,
+        position,
+        fc.array(batch, { maxLength: 4 }),
+        (generation, base, settled, batches) => {
+          const whole = { generation, base, settled, batches };
+          expect(decodeWhole(pack(storedWhole(whole)), CAP)).toEqual(whole);
+        },
+      ),
+    );
+  });
+});
+
+describe('the state and the owed index as stored', () => {
+  it('the state reads into named fields, and is written back byte for byte', () => {
+    const state = CursorStateSchema.parse(STORED_STATE);
+    expect(state.checkpoints.map((c) => c.answeredBy)).toEqual([NOW - 3_000_000, NOW - 60_000]);
+    expect(state.owed?.revision).toBe(7);
+    expect(state.owed?.shares[0]).toMatchObject({
+      generation: 'e5f6a7b8',
+      bytes: 40_000,
+      turnStarted: NOW - 300_000,
+    });
+    expect(state.owed?.shares[1]).not.toHaveProperty('turnStarted');
+    expect(json(storedState(state))).toBe(json(STORED_STATE));
+  });
+
+  it('a state written with its owed index first (a failed poll) keeps that order', () => {
+    const { owed, v, checkpoints, base, offset, floor } = STORED_STATE;
+    const stored = { owed, v, checkpoints, base, offset, floor };
+    const state = CursorStateSchema.parse(stored);
+    const named = { owed: state.owed, checkpoints: state.checkpoints, base, offset, floor };
+    expect(json(storedState(named))).toBe(json(stored));
+  });
+
+  it('the index, named → stored → named, is the same', () => {
+    const position = fc.record({ ms: fc.integer({ min: 0, max: NOW }), id: fc.string() });
+    const ref = fc.record(
+      {
+        id: fc.string(),
+        generation: fc.string(),
+        from: position,
+        to: position,
+        bytes: fc.nat(),
+        turnStarted: fc.integer({ min: 0, max: NOW }),
+      },
+      { requiredKeys: ['id', 'generation', 'from', 'to', 'bytes'] },
+    );
+    fc.assert(
+      fc.property(fc.nat(), fc.array(ref, { maxLength: 4 }), (revision, shares) => {
+        const index: OwedIndex = { revision, shares };
+        expect(OwedIndexSchema.parse(JSON.parse(json(storedIndex(index))))).toEqual(index);
+      }),
+    );
+  });
+});
+
+describe('an owed share as stored', () => {
+  const storeOn = () => {
+    const cache = new FakeCache(() => NOW);
+    const z = { cache: cache.api } as unknown as ZObject;
+    const store = owedStore(
+      accountCache(z, { authData: { apiKey: 'k' } }, () => NOW),
+      'stream',
+      POLL_TIMINGS,
+    );
+    return { cache, store };
+  };
+
+  it('a share written before the fields were named reads its records', async () => {
+    const { cache, store } = storeOn();
+    const [written] = await store.writeShares([[NOW - 5_000, 'sub_1', guest(1), 60]]);
+    const key = cache.keys().find((k) => k.endsWith(`:owed:${written!.id}`))!;
+    const entries = [[NOW - 4_000, 'sub_2', guest(2), 61]];
+    cache.poke(key, { ...(cache.peek(key) as object), v: pack({ g: written!.generation, e: entries }) });
+    const [read] = await store.readShares([written!]);
+    expect(read?.entries).toEqual(entries);
+  });
+
+  it('is written with its short keys only', async () => {
+    const { cache, store } = storeOn();
+    const [written] = await store.writeShares([[NOW - 5_000, 'sub_1', guest(1), 60]]);
+    const key = cache.keys().find((k) => k.endsWith(`:owed:${written!.id}`))!;
+    const value = unpack((cache.peek(key) as { v: unknown }).v, CAP);
+    expect(json(value)).toBe(json({ g: written!.generation, e: [[NOW - 5_000, 'sub_1', guest(1), 60]] }));
+  });
+});
