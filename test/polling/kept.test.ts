@@ -57,6 +57,18 @@ const keptStoreOn = () => {
 const noisy = (i: number) =>
   Array.from({ length: 40 }, (_, k) => ((i * 7919 + k * 104_729) % 1_000_003).toString(36)).join(' ');
 
+/** The batch one small poll adds to the entry: one registration, at a minute of its own. */
+const batch = (poll: number) => ({
+  returnedAt: NOW - 10 * MINUTE + poll,
+  bytes: 100,
+  rush: false,
+  entries: [
+    [NOW - 9 * MINUTE + poll, `sub_p${poll}`, record(poll)] as [number, string, Record<string, unknown>],
+  ],
+});
+/** The settled position that poll leaves. */
+const settledAt = (poll: number) => ({ ms: NOW - 5 * MINUTE + poll, id: '' });
+
 describe('the kept entry', () => {
   it('is stored compressed (brotli, base64) and read back as it was', () => {
     const entry = { generation: 'g1', ...kept(2_000) };
@@ -214,15 +226,6 @@ describe('the kept entry', () => {
     const { cache, store } = keptStoreOn();
     const first = kept(200, noisy);
     await store.write(first, first.batches, null);
-    const batch = (poll: number) => ({
-      returnedAt: NOW - 10 * MINUTE + poll,
-      bytes: 100,
-      rush: false,
-      entries: [
-        [NOW - 9 * MINUTE + poll, `sub_p${poll}`, record(poll)] as [number, string, Record<string, unknown>],
-      ],
-    });
-    const settledAt = (poll: number) => ({ ms: NOW - 5 * MINUTE + poll, id: '' });
     const add = async (read: Awaited<ReturnType<typeof store.read>>, poll: number) => {
       const next = { ...read!.kept, settled: settledAt(poll), batches: [...read!.kept.batches, batch(poll)] };
       await store.write(next, [batch(poll)], read);
@@ -252,15 +255,6 @@ describe('the kept entry', () => {
     const { cache, store } = keptStoreOn();
     const first = kept(2_000, noisy);
     await store.write(first, first.batches, null);
-    const batch = (poll: number) => ({
-      returnedAt: NOW - 10 * MINUTE + poll,
-      bytes: 100,
-      rush: false,
-      entries: [
-        [NOW - 9 * MINUTE + poll, `sub_p${poll}`, record(poll)] as [number, string, Record<string, unknown>],
-      ],
-    });
-    const settledAt = (poll: number) => ({ ms: NOW - 5 * MINUTE + poll, id: '' });
     const lastKey = `:kept:tail${POLL_TIMINGS.keptTailPieces - 1}`;
     const stored = () => {
       const key = cache.keys().find((k) => k.endsWith(lastKey));
