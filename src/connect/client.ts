@@ -683,8 +683,8 @@ const addPages = (a: ListResult, b: ListResult): ListResult => ({
 
 /**
  * The page after `page` its answer names (the dialect's `next`, in a member or the `Link` header): the same
- * request with the cursor, or the link as given; null at the list's end. A page asked before ends the list with a log line (a service that
- * names the same page again would otherwise be read forever).
+ * request with the cursor, or the link as given; null at the list's end. A page asked before ends the list
+ * with a log line (a service that names the same page again would otherwise be read forever).
  */
 const nextPage = (
   z: ZObject,

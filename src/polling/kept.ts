@@ -7,9 +7,9 @@
  * - the tail, the batches added since, in up to `keptTailPieces` pieces (`:kept:tail`, `:kept:tail1`, …),
  *   each with the settled position it continues and the one it reaches: a steady poll writes its own batch
  *   as a new piece, or, once every key is taken, adds it to the last piece as a part of its own (the parts
- *   there are kept as they were, never packed again; a part that does not continue the chain ends it). Once the tail
- *   would be larger than √(3 × the whole × a batch), in packed bytes (`tailPays`), the poll writes the whole
- *   entry again (a new generation; pieces of another generation are ignored).
+ *   there are kept as they were, never packed again; a part that does not continue the chain ends it).
+ *   Once the tail would be larger than √(3 × the whole × a batch), in packed bytes (`tailPays`), the poll
+ *   writes the whole entry again (a new generation; pieces of another generation are ignored).
  *
  * Concurrent polls write without waiting for each other: each write is true on its own (what it holds up to
  * its settled position; a piece is used only after the whole entry and the pieces it was written after),
@@ -539,9 +539,8 @@ export const keptStore = (cache: AccountCache, key: string, timings: PollTimings
         await tail[piece.index]?.write(piece.packed);
         return [];
       }
-      const now = next.batches.reduce((latest, batch) => Math.max(latest, batch.returnedAt), 0);
       const generation = randomUUID().slice(0, 8);
-      const { packed, spilled } = packWithin({ ...next, generation }, timings, now, owing);
+      const { packed, spilled } = packWithin({ ...next, generation }, timings, latest, owing);
       await whole.write(packed);
       // The pieces of the old generation are of no use now: cleared, later polls do not read them.
       await Promise.all((previous?.held ?? []).map((i) => tail[i]?.clear()));

@@ -139,6 +139,7 @@ export const pollTimings = (overrides: Partial<PollFacts> = {}): PollTimings => 
   const f: PollFacts = { ...POLL_FACTS, ...overrides };
   const keptMs = f.heldMs + f.longestIntervalMs + f.longestIntervalMs;
   const lookbackMs = f.lookbackDayMs + f.clockSkewMs;
+  const answerBudgetBytes = f.answerLimitBytes - f.answerMarginBytes;
   return Object.freeze({
     ...f,
     settleMs: f.visibilityDelayMs + f.settleMarginMs,
@@ -152,13 +153,13 @@ export const pollTimings = (overrides: Partial<PollFacts> = {}): PollTimings => 
     checkpointGrainMs: MINUTE,
     contextWaitMs: f.runLimitMs - f.requestMarginMs - f.turnWaitMs - 2 * f.minRequestTimeoutMs,
     stateTtlSeconds: 30 * 24 * 3600,
-    answerBudgetBytes: f.answerLimitBytes - f.answerMarginBytes,
+    answerBudgetBytes,
     keptCapBytes: f.cacheValueBytes,
     keptUnpackedCapBytes: 64 * MIB,
-    keptRecentBytes: Math.floor((f.answerLimitBytes - f.answerMarginBytes) / 4),
-    keptRecentOwingBytes: Math.floor((f.answerLimitBytes - f.answerMarginBytes) / 8),
+    keptRecentBytes: Math.floor(answerBudgetBytes / 4),
+    keptRecentOwingBytes: Math.floor(answerBudgetBytes / 8),
     owedTurnMs: f.longestIntervalMs + f.jitterMs,
-    owedShareBytes: Math.floor((f.answerLimitBytes - f.answerMarginBytes) / 16),
+    owedShareBytes: Math.floor(answerBudgetBytes / 16),
     owedTtlSeconds: (2 * f.lookbackDayMs) / SECOND,
     keptTailPieces: 6,
     maxDedupeItems: 100_000,
