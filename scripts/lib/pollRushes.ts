@@ -31,6 +31,9 @@ const faultText = (s: Pick<RushScenario, 'loseCacheAtMin' | 'cacheFailing'>) =>
 /** Three Zaps of one account on one event (Zapier cannot tell them apart): every 1, 2 and 15 minutes. */
 const THREE_ZAPS = [{ everyMin: 1 }, { everyMin: 2, phaseMin: 1 }, { everyMin: 15, phaseMin: 7 }];
 
+/** What every rush play shares: three Zaps, 1,000 registrations an hour around the rush, 30 hours at most. */
+const THREE_ZAPS_PLAY = { everyMin: 1, zaps: THREE_ZAPS, perHour: 1_000, maxHours: 30, afterHours: 1 };
+
 /**
  * The scenarios: 10,000 in 30 minutes (1 KB, 4 KB Latin, 4 KB Cyrillic, 10 KB), each through three Zaps of
  * one stream, and 30,000 in an hour (1 KB) through five.
@@ -41,15 +44,7 @@ export const RUSH_SCENARIOS: RushScenario[] = [
     ['10,000 in 30 min, 4 KB Latin', rush(10_000, 30, 4_000, 'latin')] as const,
     ['10,000 in 30 min, 4 KB Cyrillic', rush(10_000, 30, 4_000, 'cyrillic')] as const,
     ['10,000 in 30 min, 10 KB', rush(10_000, 30, 10_000, 'latin')] as const,
-  ].map(([name, r]) => ({
-    name,
-    everyMin: 1,
-    zaps: THREE_ZAPS,
-    rush: r,
-    perHour: 1_000,
-    maxHours: 30,
-    afterHours: 1,
-  })),
+  ].map(([name, r]) => ({ ...THREE_ZAPS_PLAY, name, rush: r })),
   // The same rushes when the cache fails: its whole content lost once while the rush is handed over, or
   // 5% of its calls failing (throwing, or timing out).
   ...[
@@ -57,23 +52,16 @@ export const RUSH_SCENARIOS: RushScenario[] = [
     ['10,000 in 30 min, 1 KB', rush(10_000, 30, 1_000, 'latin'), { cacheFailing: 0.05 }] as const,
     ['10,000 in 30 min, 10 KB', rush(10_000, 30, 10_000, 'latin'), { loseCacheAtMin: 120 }] as const,
   ].map(([name, r, fault]) => ({
+    ...THREE_ZAPS_PLAY,
     name: `${name}, ${faultText(fault)}`,
-    everyMin: 1,
-    zaps: THREE_ZAPS,
     rush: r,
-    perHour: 1_000,
-    maxHours: 30,
-    afterHours: 1,
     ...fault,
   })),
   {
+    ...THREE_ZAPS_PLAY,
     name: '30,000 in 60 min, 1 KB',
-    everyMin: 1,
     zaps: [...THREE_ZAPS, { everyMin: 5, phaseMin: 3 }, { everyMin: 15, phaseMin: 11 }],
     rush: rush(30_000, 60, 1_000, 'latin'),
-    perHour: 1_000,
-    maxHours: 30,
-    afterHours: 1,
   },
 ];
 
