@@ -24,9 +24,9 @@
 import { randomUUID } from 'node:crypto';
 import * as zlib from 'node:zlib';
 import * as z from 'zod';
-import { built, lazy } from '../lazy';
+import { lazy } from '../lazy';
 import { type AccountCache, cacheRecord } from '../memory';
-import { type Position, PositionSchema, comparePositions } from './position';
+import { type Position, comparePositions } from './position';
 import type { PollTimings } from './timings';
 import { slicesOf } from './slices';
 
@@ -63,7 +63,7 @@ export interface Kept<R> {
   shed?: Array<[ms: number, id: string]>;
 }
 
-const isObject = (value: unknown): value is Record<string, unknown> =>
+export const isObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** Whether `value` is an object `z.record` reads (zod's own test: a plain object, its constructor unchanged). */
@@ -96,42 +96,94 @@ const asParsed = (entry: KeptEntry<Record<string, unknown>>): KeptEntry<Record<s
   return entry.length > 3 ? [entry[0], entry[1], record, entry[3]] : [entry[0], entry[1], record];
 };
 
-/**
- * The stored entries of a batch (of the kept entry or of an owed share), read as an array of that tuple
- * schema reads them but checked in one pass, without copying their records (a poll reads thousands): the
- * same lists pass, with the same entries.
+/*
+ * The codec of the packed values (the kept entry's, its tail's and an owed share's). The cache stores short
+ * keys (a batch `{f, b, p, e}`: `returnedAt`, `bytes`, `rush` as `1`, `entries`; the whole entry and a piece
+ * of the tail `v`: the format, `g`: the generation, `s`: the shed positions). They are read (once per value,
+ * into the named shape) and written here only. A value is read by hand, not through a schema: it is the
+ * app's own JSON, just unpacked, and a poll reads thousands of records; each check is the one a schema of
+ * that shape would make (an object with unknown keys dropped, or strict: no other key), so that the same
+ * values read, the same way, and anything else reads as missing.
  */
-export const EntriesSchema = lazy(() =>
-  z
-    .custom<
-      Array<KeptEntry<Record<string, unknown>>>
-    >((value) => Array.isArray(value) && value.reduce((ok: boolean, entry) => isEntry(entry) && ok, true))
-    .transform((entries) => entries.map(asParsed)),
-);
 
-/**
- * The codec of the kept entry's values: the cache stores short keys (a batch `{f, b, p, e}`: `returnedAt`,
- * `bytes`, `rush` as `1`, `entries`; the whole entry and a piece of the tail `v`: the format, `g`: the
- * generation, `s`: the shed positions). They are read (once per value, into the named shape) and written
- * here only.
- */
-const BatchSchema = lazy(() =>
-  z
-    .object({
-      f: z.number(),
-      b: z.number(),
-      p: z.literal(1).optional(),
-      e: built(EntriesSchema),
-    })
-    .transform(
-      (stored): KeptBatch<Record<string, unknown>> => ({
-        returnedAt: stored.f,
-        bytes: stored.b,
-        rush: stored.p === 1,
-        entries: stored.e,
-      }),
-    ),
-);
+/** The stored entries of a batch (of the kept entry or of an owed share), checked in one pass, not copied. */
+export const readEntries = (value: unknown): Array<KeptEntry<Record<string, unknown>>> | null => {
+  if (!Array.isArray(value)) return null;
+  for (const entry of value) if (!isEntry(entry)) return null;
+  for (let i = 0; i < value.length; i += 1)
+    value[i] = asParsed(value[i] as KeptEntry<Record<string, unknown>>);
+  return value as Array<KeptEntry<Record<string, unknown>>>;
+};
+
+/** Whether `value` has no own key but `keys` (a strict object). */
+const onlyKeys = (value: Record<string, unknown>, keys: readonly string[]): boolean =>
+  Object.keys(value).every((key) => keys.includes(key));
+
+/** A position as `PositionSchema` reads it: a finite `ms` and a string `id`, other keys dropped. */
+const readPosition = (value: unknown): Position | null =>
+  isObject(value) && typeof value.ms === 'number' && Number.isFinite(value.ms) && typeof value.id === 'string'
+    ? { ms: value.ms, id: value.id }
+    : null;
+
+/** A stored batch, read into the named shape (other keys dropped), or `null`. */
+const readBatch = (value: unknown): KeptBatch<Record<string, unknown>> | null => {
+  if (!isObject(value) || typeof value.f !== 'number' || typeof value.b !== 'number') return null;
+  if (value.p !== undefined && value.p !== 1) return null;
+  const entries = readEntries(value.e);
+  return entries && { returnedAt: value.f, bytes: value.b, rush: value.p === 1, entries };
+};
+
+/** Every stored batch of `value`, or `null` when it is not a list of them. */
+const readBatches = (value: unknown): Array<KeptBatch<Record<string, unknown>>> | null => {
+  if (!Array.isArray(value)) return null;
+  const batches: Array<KeptBatch<Record<string, unknown>>> = [];
+  for (const stored of value) {
+    const batch = readBatch(stored);
+    if (!batch) return null;
+    batches.push(batch);
+  }
+  return batches;
+};
+
+/** The shed positions (`s`: a list of `[ms, id]`), or `null` when they are not that. */
+const readShed = (value: unknown): Array<[number, string]> | null =>
+  Array.isArray(value) &&
+  value.every(
+    (pair) =>
+      Array.isArray(pair) &&
+      pair.length === 2 &&
+      typeof pair[0] === 'number' &&
+      Number.isFinite(pair[0]) &&
+      typeof pair[1] === 'string',
+  )
+    ? (value as Array<[number, string]>)
+    : null;
+
+const WHOLE_KEYS = ['v', 'g', 'base', 'settled', 'batches', 's'] as const;
+const TAIL_KEYS = ['v', 'g', 'from', 'settled', 'batches'] as const;
+
+/** A whole entry as stored, read (format 3), or `null`. */
+const readWhole = (value: unknown): Whole | null => {
+  if (!isObject(value) || value.v !== 3 || typeof value.g !== 'string' || !onlyKeys(value, WHOLE_KEYS))
+    return null;
+  const base = readPosition(value.base);
+  const settled = readPosition(value.settled);
+  const batches = readBatches(value.batches);
+  const shed = value.s === undefined ? undefined : readShed(value.s);
+  if (!base || !settled || !batches || shed === null) return null;
+  return { generation: value.g, base, settled, batches, ...(shed ? { shed } : {}) };
+};
+
+/** A piece of the tail as stored: the batches added after `from` (the settled position it continues) up to `settled`. */
+const readTail = (value: unknown): Tail | null => {
+  if (!isObject(value) || value.v !== 3 || typeof value.g !== 'string' || !onlyKeys(value, TAIL_KEYS))
+    return null;
+  const from = readPosition(value.from);
+  const settled = readPosition(value.settled);
+  const batches = readBatches(value.batches);
+  if (!from || !settled || !batches) return null;
+  return { generation: value.g, from, settled, batches };
+};
 
 /** A batch as the cache stores it. */
 const storedBatch = <R>(batch: KeptBatch<R>) => ({
@@ -140,47 +192,6 @@ const storedBatch = <R>(batch: KeptBatch<R>) => ({
   ...(batch.rush ? { p: 1 as const } : {}),
   e: batch.entries,
 });
-
-const WholeSchema = lazy(() =>
-  z
-    .strictObject({
-      v: z.literal(3),
-      g: z.string(),
-      base: built(PositionSchema),
-      settled: built(PositionSchema),
-      batches: z.array(built(BatchSchema)),
-      s: z.array(z.tuple([z.number(), z.string()])).optional(),
-    })
-    .transform(
-      (stored): Whole => ({
-        generation: stored.g,
-        base: stored.base,
-        settled: stored.settled,
-        batches: stored.batches,
-        ...(stored.s ? { shed: stored.s } : {}),
-      }),
-    ),
-);
-
-/** A piece of the tail: the batches added after `from` (the settled position it continues) up to `settled`. */
-const TailSchema = lazy(() =>
-  z
-    .strictObject({
-      v: z.literal(3),
-      g: z.string(),
-      from: built(PositionSchema),
-      settled: built(PositionSchema),
-      batches: z.array(built(BatchSchema)),
-    })
-    .transform(
-      (stored): Tail => ({
-        generation: stored.g,
-        from: stored.from,
-        settled: stored.settled,
-        batches: stored.batches,
-      }),
-    ),
-);
 
 /** A whole entry as the cache stores it (before packing). */
 export const storedWhole = <R>(whole: Whole<R>) => ({
@@ -241,15 +252,11 @@ export interface Tail<R = Record<string, unknown>> {
   batches: Array<KeptBatch<R>>;
 }
 
-export const decodeWhole = (value: unknown, capBytes: number): Whole | null => {
-  const parsed = WholeSchema.safeParse(unpack(value, capBytes));
-  return parsed.success ? parsed.data : null;
-};
+export const decodeWhole = (value: unknown, capBytes: number): Whole | null =>
+  readWhole(unpack(value, capBytes));
 
-export const decodeTail = (value: unknown, capBytes: number): Tail | null => {
-  const parsed = TailSchema.safeParse(unpack(value, capBytes));
-  return parsed.success ? parsed.data : null;
-};
+export const decodeTail = (value: unknown, capBytes: number): Tail | null =>
+  readTail(unpack(value, capBytes));
 
 const entryCount = (batches: Array<KeptBatch<unknown>>) =>
   batches.reduce((n, batch) => n + batch.entries.length, 0);

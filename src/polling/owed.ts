@@ -17,7 +17,7 @@ import { randomUUID } from 'node:crypto';
 import * as z from 'zod';
 import { built, lazy } from '../lazy';
 import { type AccountCache, type CacheRecord, cacheRecord } from '../memory';
-import { EntriesSchema, type KeptEntry, PackedSchema, pack, unpack } from './kept';
+import { type KeptEntry, PackedSchema, isObject, pack, readEntries, unpack } from './kept';
 import { type Position, PositionSchema, comparePositions } from './position';
 import type { PollTimings } from './timings';
 
@@ -91,14 +91,13 @@ export const storedIndex = (index: OwedIndex) => ({
   })),
 });
 
-const ShareSchema = lazy(() =>
-  z
-    .strictObject({
-      g: z.string(),
-      e: built(EntriesSchema),
-    })
-    .transform((stored) => ({ generation: stored.g, entries: stored.e })),
-);
+/** A share's value as stored (`{g, e}`, no other key), read, or `null`. */
+const readShare = (value: unknown) => {
+  if (!isObject(value) || typeof value.g !== 'string') return null;
+  if (Object.keys(value).some((key) => key !== 'g' && key !== 'e')) return null;
+  const entries = readEntries(value.e);
+  return entries && { generation: value.g, entries };
+};
 
 /** A share's value as the cache stores it (before packing). */
 const storedShare = <R>(generation: string, entries: Array<OwedEntry<R>>) => ({ g: generation, e: entries });
@@ -240,9 +239,9 @@ export const owedStore = (cache: AccountCache, key: string, timings: PollTimings
       Promise.all(
         refs.map(async (ref) => {
           if (!ref.generation) return { ref, entries: null };
-          const parsed = ShareSchema.safeParse(unpack(await share(ref.id).read(), cap));
-          const ok = parsed.success && parsed.data.generation === ref.generation;
-          return { ref, entries: ok ? (parsed.data.entries as Array<OwedEntry<R>>) : null };
+          const read = readShare(unpack(await share(ref.id).read(), cap));
+          const ok = read !== null && read.generation === ref.generation;
+          return { ref, entries: ok ? (read.entries as Array<OwedEntry<R>>) : null };
         }),
       ),
 
