@@ -1,10 +1,12 @@
 // One rush scenario of `npm run bench:poll`, alone in a fresh Node process running the compiled app as
 // Zapier runs it (its resident set is the figure). Started by scripts/bench-poll.ts with the compiled
-// folder and the scenario (JSON); prints `RESULT {json}`. Garbage is collected between polls: each poll is
-// an invocation of its own at Zapier.
+// folder and the scenario (JSON); prints `RESULT {json}`. Garbage is collected between polls (each poll is
+// an invocation of its own at Zapier, and the resident set is then the poll's own), unless a third argument
+// `gc-as-v8-chooses` says otherwise: then a poll's garbage is collected whenever V8 decides, in whichever
+// poll, as in a warm Zapier worker (its CPU per poll is then what Zapier pays).
 const path = require('node:path');
 
-const [outDir, scenario] = process.argv.slice(2);
+const [outDir, scenario, collect] = process.argv.slice(2);
 console.log = () => undefined;
 const App = require(path.resolve(outDir, 'index.js')).default;
 const { playClock, playRush } = require(path.resolve(outDir, 'scripts', 'lib', 'pollPlay.js'));
@@ -20,7 +22,8 @@ const main = async () => {
   const trigger = newSubmissionTrigger({ timings, clock: playClock() });
   const perform = trigger.operation.perform;
   const tell = (line) => process.stderr.write(`PROGRESS ${line}\n`);
-  const played = await playRush(JSON.parse(scenario), perform, () => global.gc?.(), tell);
+  const between = collect === 'gc-as-v8-chooses' ? () => undefined : () => global.gc?.();
+  const played = await playRush(JSON.parse(scenario), perform, between, tell);
   process.stdout.write(`RESULT ${JSON.stringify(played)}\n`);
 };
 

@@ -13,11 +13,13 @@
 // must have reached it). Then the held Zaps: a Zap polled every 15 minutes that Zapier holds for 2 hours
 // while another polls every 5 (cache working), and one held 60 minutes with the cache emptied before every
 // poll. Then the naive 24-hour window for comparison, the widest poll's memory (a child process on the
-// compiled app), the rushes (each alone in a child process on the compiled app: scripts/lib/pollPlay.ts),
-// and the targets.
+// compiled app), the CPU per steady poll (the app's, measured both with garbage collected as V8 chooses and
+// with a full collection forced before each poll: scripts/lib/pollRushes.ts, `playSteadyCpu`), the rushes
+// (each alone in a child process on the compiled app: scripts/lib/pollPlay.ts), and the targets.
 //
 // Flags: --scale N (24000) --hours N (4) --every MIN (one polling interval only) --rush-only (only the
 // rushes) --no-rush
+// --cpu-only (only the CPU per steady poll, both ways of collecting garbage)
 // --rush TEXT[/MIN] (only the rushes whose name contains TEXT, at MIN-minute polls if given: `--rush "10 KB/1"`)
 
 import { spawn } from 'node:child_process';
@@ -41,8 +43,11 @@ import { callable, meta } from './lib/app';
 import {
   PLAY_LIMITS,
   RUSH_SCENARIOS,
+  type Collect,
   type RushResult,
+  STEADY_SCENARIO,
   playRushes,
+  playSteadyCpu,
   rushLines,
   rushTargets,
 } from './lib/pollRushes';
@@ -66,6 +71,7 @@ const EVERY = flag('every', NaN);
 const INTERVALS_MIN = [1, 2, 5, 15].filter((min) => !Number.isFinite(EVERY) || min === EVERY);
 const RUSH_ONLY = process.argv.includes('--rush-only');
 const NO_RUSH = process.argv.includes('--no-rush');
+const CPU_ONLY = process.argv.includes('--cpu-only');
 
 /** The rush scenarios `--rush TEXT[/MIN]` picks (all of them without it). */
 const pickedRushes = (): typeof RUSH_SCENARIOS => {
@@ -547,6 +553,8 @@ interface Played {
   naive: { bytes: number; ms: number };
   widest: Widest;
   child: Outcome;
+  /** CPU per steady poll (ms), by how garbage is collected (`playSteadyCpu`); empty when not played. */
+  cpu: Partial<Record<Collect, number | string>>;
 }
 
 /**
@@ -596,11 +604,27 @@ function costs(cadences: Cadence[]): string[] {
   return out;
 }
 
+/** CPU per steady poll, both ways of collecting garbage (see `playSteadyCpu`). */
+function cpuLines(cpu: Played['cpu']): string[] {
+  const ms = (value: number | string | undefined) =>
+    typeof value === 'number' ? `${value.toFixed(1)} ms` : `not measured (${value ?? 'not played'})`;
+  const zaps = STEADY_SCENARIO.zaps?.map((zap) => zap.everyMin).join(', ');
+  return [
+    `CPU per steady poll (the app's, without the service's; ${zaps}-minute Zaps, 1,000 registrations an hour, each poll handing back the kept entry's whole 150 minutes), each way in a fresh process:`,
+    `  ${ms(cpu['gc-as-v8-chooses'])} with garbage collected as V8 chooses, counted in the poll that collects it (a warm Zapier worker: what Zapier pays)`,
+    `  ${ms(cpu.forced)} with a full collection forced before each poll and not counted (as the rush plays run, for their memory figures; Zapier never forces one)`,
+  ];
+}
+
 /** The targets, met or missed. */
-function targets({ bench, rushes, cadences, held, naive, widest }: Played): string[] {
+function targets(played: Played): string[] {
+  const { bench, rushes, cadences, held, naive, widest } = played;
   const out = ['Targets:'];
   const target = (ok: boolean, text: string) => out.push(`  ${ok ? 'met ' : 'MISS'}  ${text}`);
   for (const [ok, text] of rushes.length ? rushTargets(rushes) : []) target(ok, text);
+  const chosen = played.cpu['gc-as-v8-chooses'];
+  if (typeof chosen === 'number')
+    target(true, `CPU per steady poll printed: ${chosen.toFixed(1)} ms (garbage collected as V8 chooses)`);
   if (!cadences.length) return out;
   const written = Math.max(...cadences.map((c) => avg(steadyOf(c).steady, 'cacheWritten')));
   target(
@@ -677,6 +701,7 @@ function steadyReport(played: Played): string[] {
 /** The figures of every play, and the targets. */
 function report(played: Played): string {
   const out = played.cadences.length ? steadyReport(played) : [];
+  if (Object.keys(played.cpu).length) out.push(...cpuLines(played.cpu), '');
   if (played.rushes.length) {
     out.push(
       'Rushes, each with 1,000 an hour around it, played until drained (each alone in a child process on the compiled app). last reached: how long after it was made the last registration of the rush reached the Zap; floor: what handing the rush over in 6 MiB answers allows, plus one interval; svc/floor after: the largest service bytes against the floor at a poll once drained (the rush and the steady registrations behind it reached the Zap); least/floor: the most any reader of the endpoint must read at such a poll (everything made since the previous poll less the 2-minute visibility delay), against the floor; svc/least: the most this app read at such a poll against that; past margin: the same from the first poll whose 2.5-minute re-read (late visibility) starts after the rush.',
@@ -698,8 +723,13 @@ async function main(): Promise<void> {
     naive: { bytes: NaN, ms: NaN },
     widest: {},
     child: { code: 0, stdout: '', stderr: '' },
+    cpu: {},
   };
-  if (!RUSH_ONLY && !process.argv.includes('--rush')) {
+  if (!process.argv.includes('--rush')) {
+    played.cpu = await playSteadyCpu((line) => process.stderr.write(`  … ${line}\n`));
+    process.stderr.write(`${cpuLines(played.cpu).join('\n')}\n`);
+  }
+  if (!RUSH_ONLY && !CPU_ONLY && !process.argv.includes('--rush')) {
     const tell = (line: string) => process.stderr.write(`  … ${line}\n`);
     for (const everyMin of INTERVALS_MIN) {
       played.cadences.push(await playCadence(bench, everyMin));
@@ -715,7 +745,7 @@ async function main(): Promise<void> {
     played.widest = JSON.parse(/^RESULT (.*)$/m.exec(played.child.stdout)?.[1] ?? '{}') as Widest;
     process.stderr.write(`${steadyReport(played).join('\n')}\n`);
   }
-  if (!NO_RUSH) {
+  if (!NO_RUSH && !CPU_ONLY) {
     process.stderr.write(`${rushLines([])[0]}\n`);
     played.rushes = await playRushes(pickedRushes(), (line) => process.stderr.write(`${line}\n`));
   }

@@ -65,6 +65,20 @@ export const RUSH_SCENARIOS: RushScenario[] = [
   },
 ];
 
+/**
+ * The steady play whose CPU per poll `bench:poll` prints: the three Zaps and 1,000 registrations an hour,
+ * turned on 210 minutes before the measured hour, so that the kept entry holds its whole 150 minutes at
+ * every measured poll (each hands back about 2,500 registrations), and no rush (one registration).
+ */
+export const STEADY_SCENARIO: RushScenario = {
+  ...THREE_ZAPS_PLAY,
+  name: 'steady, 1,000 an hour',
+  rush: rush(1, 1, 1_000, 'latin'),
+  turnedOnMin: 210,
+  maxHours: 0.25,
+  afterHours: 0,
+};
+
 type Outcome = { code: number | null; stdout: string; stderr: string };
 
 /**
@@ -108,6 +122,44 @@ const compile = async (): Promise<string> => {
 
 export type RushResult = Played | { scenario: RushScenario; error: string };
 
+/** How a play's garbage is collected: a full collection forced before each poll, or as V8 chooses. */
+export type Collect = 'forced' | 'gc-as-v8-chooses';
+
+/** Plays `scenario` in a child process on the compiled app (`out`), its garbage collected as `collect` says. */
+const playChild = async (
+  out: string,
+  scenario: RushScenario,
+  collect: Collect,
+  progress: (line: string) => void,
+): Promise<RushResult> => {
+  const child = path.join(ROOT, 'scripts', 'bench-poll-rush.cjs');
+  const outcome = await run(['--expose-gc', child, out, JSON.stringify(scenario), collect], progress);
+  const line = /^RESULT (.*)$/m.exec(outcome.stdout)?.[1];
+  return line
+    ? (JSON.parse(line) as Played)
+    : { scenario, error: outcome.stderr.slice(0, 400) || `exit ${outcome.code}` };
+};
+
+/**
+ * CPU per steady poll (ms, the mean over the measured hour of `STEADY_SCENARIO`), measured both ways, each
+ * in a fresh process: with garbage collected as V8 chooses (what a warm Zapier worker pays: each poll's
+ * garbage is collected in whichever poll V8 picks, and counted there), and with a full collection forced
+ * before each poll and not counted (what the rush plays do, for their memory figures). A forced collection
+ * empties the young generation, so the next poll's objects are copied more often: the second figure is
+ * higher, for a cost Zapier never pays.
+ */
+export const playSteadyCpu = async (
+  progress: (line: string) => void,
+): Promise<Record<Collect, number | string>> => {
+  const out = await compile();
+  const figures: Record<Collect, number | string> = { forced: NaN, 'gc-as-v8-chooses': NaN };
+  for (const collect of ['gc-as-v8-chooses', 'forced'] as const) {
+    const played = await playChild(out, STEADY_SCENARIO, collect, progress);
+    figures[collect] = 'error' in played ? played.error : rushFigures(played).steadyCpu;
+  }
+  return figures;
+};
+
 /** Plays every scenario, one child process at a time; `progress` is given each one's line as it ends. */
 export const playRushes = async (
   scenarios: RushScenario[],
@@ -116,14 +168,7 @@ export const playRushes = async (
   const out = await compile();
   const results: RushResult[] = [];
   for (const scenario of scenarios) {
-    const child = path.join(ROOT, 'scripts', 'bench-poll-rush.cjs');
-    const outcome = await run(['--expose-gc', child, out, JSON.stringify(scenario)], (line) =>
-      progress(`  … ${line}`),
-    );
-    const line = /^RESULT (.*)$/m.exec(outcome.stdout)?.[1];
-    const result: RushResult = line
-      ? (JSON.parse(line) as Played)
-      : { scenario, error: outcome.stderr.slice(0, 400) || `exit ${outcome.code}` };
+    const result = await playChild(out, scenario, 'forced', (line) => progress(`  … ${line}`));
     results.push(result);
     progress(rushLines([result])[1] ?? '');
   }
