@@ -1,10 +1,13 @@
 /**
  * The polling room's stored values: the cache holds short keys (`{f, b, p, e}`, `{id, g, from, to, b, t}`,
  * …), the code reads named fields. Each value's codec turns one into the other, and a value written before
- * the fields were named reads the same and is written back byte for byte.
+ * the fields were named reads the same and is written back byte for byte. The kept entry is read by hand
+ * (one pass, no copies): exactly the values its former schemas read, into the same shape.
  */
+import { brotliCompressSync, constants } from 'node:zlib';
 import fc from 'fast-check';
 import type { ZObject } from 'zapier-platform-core';
+import * as z from 'zod';
 import { accountCache } from '../../src/memory';
 import { POLL_TIMINGS } from '../../src/polling';
 import { decodeTail, decodeWhole, pack, storedTail, storedWhole, unpack } from '../../src/polling/kept';
@@ -129,6 +132,128 @@ describe('the kept entry as stored', () => {
         },
       ),
     );
+  });
+});
+
+/**
+ * The schemas the kept entry was read with before it was read by hand (one pass, no copies): the same values
+ * must read, into the same named shape, and every other value must read as missing.
+ */
+const entriesBefore = z.array(
+  z.union([
+    z.tuple([z.number(), z.string(), z.record(z.string(), z.unknown())]),
+    z.tuple([z.number(), z.string(), z.record(z.string(), z.unknown()), z.number().positive()]),
+  ]),
+);
+const positionBefore = z.object({ ms: z.number().finite(), id: z.string() });
+const batchBefore = z
+  .object({ f: z.number(), b: z.number(), p: z.literal(1).optional(), e: entriesBefore })
+  .transform((b) => ({ returnedAt: b.f, bytes: b.b, rush: b.p === 1, entries: b.e }));
+const wholeBefore = z
+  .strictObject({
+    v: z.literal(3),
+    g: z.string(),
+    base: positionBefore,
+    settled: positionBefore,
+    batches: z.array(batchBefore),
+    s: z.array(z.tuple([z.number(), z.string()])).optional(),
+  })
+  .transform((w) => ({
+    generation: w.g,
+    base: w.base,
+    settled: w.settled,
+    batches: w.batches,
+    ...(w.s ? { shed: w.s } : {}),
+  }));
+
+/** `STORED_WHOLE` with one part changed at `path` (set to `value`, or removed when `value` is `undefined`). */
+const changed = (path: Array<string | number>, value: unknown): unknown => {
+  const copy = JSON.parse(json(STORED_WHOLE)) as Record<string, unknown>;
+  let at: Record<string | number, unknown> = copy;
+  for (const step of path.slice(0, -1)) at = at[step] as Record<string | number, unknown>;
+  const last = path[path.length - 1] as string | number;
+  if (value === undefined && !Array.isArray(at)) delete at[last];
+  else at[last] = value;
+  return copy;
+};
+
+describe('the kept entry read by hand', () => {
+  const odd: unknown[] = [
+    undefined,
+    null,
+    -1,
+    0,
+    1,
+    2,
+    3,
+    1.5,
+    'x',
+    '',
+    true,
+    [],
+    {},
+    [1, 'x'],
+    { ms: 1, id: 'x', extra: true },
+  ];
+  const paths: Array<Array<string | number>> = [
+    ['v'],
+    ['g'],
+    ['base'],
+    ['base', 'ms'],
+    ['settled', 'id'],
+    ['batches'],
+    ['batches', 0],
+    ['batches', 0, 'f'],
+    ['batches', 0, 'b'],
+    ['batches', 1, 'p'],
+    ['batches', 0, 'e'],
+    ['batches', 0, 'e', 0],
+    ['batches', 0, 'e', 0, 0],
+    ['batches', 0, 'e', 0, 1],
+    ['batches', 0, 'e', 0, 2],
+    ['batches', 0, 'e', 0, 3],
+    ['batches', 0, 'e', 1, 3],
+    ['batches', 0, 'extra'],
+    ['s'],
+    ['s', 0],
+    ['s', 0, 1],
+    ['extra'],
+  ];
+
+  it('reads what the schemas read, the same way, and nothing else', () => {
+    for (const path of paths)
+      for (const value of odd) {
+        const stored = changed(path, value);
+        const before = wholeBefore.safeParse(JSON.parse(json(stored)));
+        expect([path, value, decodeWhole(pack(stored), CAP)]).toEqual([
+          path,
+          value,
+          before.success ? before.data : null,
+        ]);
+      }
+  });
+
+  it("a record's own `__proto__` key is left out, as the schema left it out", () => {
+    const stored = JSON.parse(
+      json(STORED_WHOLE).replace('"email"', '"__proto__":{"a":1},"email"'),
+    ) as unknown;
+    const whole = decodeWhole(pack(stored), CAP)!;
+    const record = whole.batches[0]!.entries[0]![2];
+    expect(Object.hasOwn(record, '__proto__')).toBe(false);
+    expect(record).toEqual(guest(1));
+  });
+
+  it('an entry packed at the former quality (5) reads the same', () => {
+    const text = Buffer.from(json(STORED_WHOLE));
+    const packed5 = `br1:${brotliCompressSync(text, {
+      params: {
+        [constants.BROTLI_PARAM_QUALITY]: 5,
+        [constants.BROTLI_PARAM_LGWIN]: 18,
+        [constants.BROTLI_PARAM_SIZE_HINT]: text.length,
+      },
+    }).toString('base64')}`;
+    expect(decodeWhole(packed5, CAP)).toEqual(decodeWhole(pack(STORED_WHOLE), CAP));
+    expect(decodeWhole(packed5, CAP)?.batches).toHaveLength(2);
   });
 });
 
