@@ -20,7 +20,8 @@
 // Flags: --scale N (24000) --hours N (4) --every MIN (one polling interval only) --rush-only (only the
 // rushes) --no-rush
 // --cpu-only (only the CPU per steady poll, both ways of collecting garbage)
-// --rush TEXT[/MIN] (only the rushes whose name contains TEXT, at MIN-minute polls if given: `--rush "10 KB/1"`)
+// --rush TEXT[/MIN] (only the rushes whose name contains TEXT, at MIN-minute polls if given: `--rush "10 KB/1"`;
+// a whole name picks that rush alone: `--rush "10,000 in 30 min, 10 KB"`)
 
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -81,6 +82,9 @@ const pickedRushes = (): typeof RUSH_SCENARIOS => {
   const cut = pick.lastIndexOf('/');
   const text = (cut >= 0 ? pick.slice(0, cut) : pick).toLowerCase();
   const every = cut >= 0 ? Number(pick.slice(cut + 1)) : NaN;
+  // A scenario's whole name picks it alone (the faulty plays' names start with their clean one's).
+  const named = RUSH_SCENARIOS.filter((s) => s.name.toLowerCase() === pick.toLowerCase());
+  if (named.length) return named;
   return RUSH_SCENARIOS.filter(
     (s) => s.name.toLowerCase().includes(text) && (!Number.isFinite(every) || s.everyMin === every),
   );

@@ -34,7 +34,9 @@
  * The code reads named fields only. The cache holds each value in a shorter shape (one-letter keys); each
  * value's codec, next to its schema, reads it into the named shape once and writes it back byte for byte:
  * the state's and the owed index's in state.ts and owed.ts (`storedState`, `storedIndex`), a share's in
- * owed.ts, the kept entry's and its tail's in kept.ts (`storedWhole`, `storedTail`).
+ * owed.ts, the kept entry's and its tail's in kept.ts (`storedWhole`, `storedTail`). The packed values
+ * (the kept entry, its tail, a share), thousands of records each, are read by hand in one pass, with the
+ * checks a schema of their shape would make, and nothing copied.
  *
  * One poll, in order:
  *
