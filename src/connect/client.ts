@@ -504,6 +504,15 @@ export interface ListCall<S extends ObjectSchema> extends Omit<ConnectCall<unkno
   stopWhen?: () => boolean;
   /** How the answer is read: which member holds the list, which others are kept, the bounds of a record. */
   reading?: ReaderOptions;
+  /**
+   * How this list continues (default: the dialect's `list.next`). With `onePage`, only the page asked is read,
+   * and the result's `after` is the address of the page after it (null at the list's end): the public
+   * catalog, read a page at a time, uses both.
+   */
+  continues?: ListNext | null;
+  onePage?: boolean;
+  /** The address of a page a previous read named (`ListResult.after`), asked instead of `path` and `query`. */
+  at?: string;
 }
 
 export interface ListResult extends ListRead {
@@ -511,6 +520,8 @@ export interface ListResult extends ListRead {
   headers: ConnectResult<unknown>['headers'];
   /** False when `stopWhen` stopped the read before the end of the answer. */
   complete: boolean;
+  /** With `onePage`: the address of the next page (an opaque continuation), or null at the list's end. */
+  after?: string | null;
 }
 
 /**
@@ -659,14 +670,17 @@ const readList = async <S extends ObjectSchema>(
       enough: call.stopWhen,
     };
   };
-  const first = buildUrl(baseUrl, call.path, call.query);
-  const followed = await followPages(DIALECT.list.next, first, readOne, { base: `${baseUrl}/` });
+  const first = call.at ?? buildUrl(baseUrl, call.path, call.query);
+  const next = call.continues === undefined ? DIALECT.list.next : call.continues;
+  const most = call.onePage ? 1 : undefined;
+  const followed = await followPages(next, first, readOne, { base: `${baseUrl}/`, most });
   const read = total as unknown as ListResult;
   if (followed.end === 'repeated') {
     z.console.log(
-      `The service named a page of ${call.what} it had already answered (${nextWords(DIALECT.list.next as ListNext)}); the list was read up to there (${read.kept} record(s) in all).`,
+      `The service named a page of ${call.what} it had already answered (${nextWords(next as ListNext)}); the list was read up to there (${read.kept} record(s) in all).`,
     );
   }
+  if (call.onePage) return { ...read, after: followed.end === 'most' ? (followed.unread ?? null) : null };
   // A lookup that has what it looks for asks no further page.
   return followed.end === 'enough' ? { ...read, complete: false } : read;
 };

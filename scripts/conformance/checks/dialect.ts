@@ -485,6 +485,8 @@ const foundDialect = async (run: Run, read: Samples): Promise<{ dialect: Dialect
     spellings: { status: statusSpellingOf(samples), kind },
     renamed: renamedOf(samples, rule),
     list: { member: list.member ?? DIALECT.list.member, next: paging.next, more: moreMember(list.others) },
+    // How the catalog continues is found with the catalog's checks (catalog.paging); the app's until then.
+    catalog: DIALECT.catalog ?? null,
     errors: errors.errors,
     signature: signature.scheme,
     signatureHeader: signature.header,
