@@ -11,7 +11,7 @@ import {
   LIST_LIMIT_MAX,
   catalogPagingOf,
 } from '../../../src/connect/schemas';
-import { DIALECT, type ListNext, besideRecords, listMembersOf } from '../../../src/connect/testing';
+import { DIALECT, besideRecords, listMembersOf } from '../../../src/connect/testing';
 import { type ListOutcome, answerText, checkError, readList, readObject } from '../evaluate';
 import type { Answer } from '../http';
 import type { EventRef, Run } from '../run';
