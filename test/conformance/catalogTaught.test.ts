@@ -16,8 +16,11 @@ jest.mock('../../src/connect/dialect', () => {
   return { ...actual, DIALECT: { ...actual.DIALECT, catalog } };
 });
 
-const run = async (deviations: Deviation[]): Promise<{ checks: Map<string, Check>; found?: Dialect }> => {
-  const sandbox = await startSandbox({ deviations });
+const run = async (
+  deviations: Deviation[],
+  agency = 0,
+): Promise<{ checks: Map<string, Check>; found?: Dialect }> => {
+  const sandbox = await startSandbox({ deviations, agency });
   let found: Dialect | undefined;
   try {
     const checks = await runConformance({
@@ -52,4 +55,12 @@ it('differs against a catalog paged by number, saying the app was taught otherwi
     /the catalog pages by number, where the app was taught/,
   );
   expect(found?.catalog).toBeNull();
+});
+
+it('counts the pages of a catalog of several pages by following its cursor, every event of them', async () => {
+  const { checks } = await run(['catalog-cursor'], 300);
+  expect(checks.get('catalog.envelope')).toMatchObject({ status: 'holds' });
+  expect(checks.get('catalog.pages')?.detail).toMatch(
+    /^No total in the envelope; the catalog continues by its cursor: counted 3 page\(s\), 2\d\d events\./,
+  );
 });

@@ -11,12 +11,12 @@ import {
   LIST_LIMIT_MAX,
   catalogPagingOf,
 } from '../../../src/connect/schemas';
-import { DIALECT, besideRecords, listMembersOf } from '../../../src/connect/testing';
+import { DIALECT } from '../../../src/connect/testing';
 import { type ListOutcome, answerText, checkError, readList, readObject } from '../evaluate';
 import type { Answer } from '../http';
 import type { EventRef, Run } from '../run';
 import { type Check, type Outcome, checkMaker, differs, holds, tolerated, unchecked } from '../types';
-import { catalogScopeChecks } from './catalogScope';
+import { type CatalogNext, catalogNextOf, catalogScopeChecks } from './catalogScope';
 import { addressOutcome, eventRefs } from './events';
 import { refusal } from './floorPlans';
 import { LIST_LIMIT_DEFAULT, needsRecords, noted, unreadable } from './lists';
@@ -89,6 +89,8 @@ const envelopeOutcome = (list: ReturnType<typeof readList<typeof Event>>): Outco
   const paging = catalogPagingOf(list.fields);
   const missing = (['page', 'limit', 'total'] as const).filter((k) => paging[k] === undefined);
   if (!missing.length || list.outcome.status === 'differs') return list.outcome;
+  // A catalog taught to continue by a cursor or link needs no page numbers: the app follows its pages.
+  if (DIALECT.catalog) return list.outcome;
   return tolerated(
     `${list.outcome.detail} No usable ${missing.join(', ')} in the envelope; the app pages by counting the events of each page.`,
   );
@@ -121,34 +123,6 @@ const limitClamp = async (run: Run): Promise<Outcome> => {
         ),
     list,
   );
-};
-
-const isObject = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
-
-/** The members beside the catalog's events by their paths, those of nested objects too (`result.next`). */
-const flatMembers = (members: Record<string, unknown>, prefix = ''): Array<[string, unknown]> =>
-  Object.entries(members).flatMap(
-    ([name, value]): Array<[string, unknown]> =>
-      isObject(value) && !prefix ? flatMembers(value, `${name}.`) : [[`${prefix}${name}`, value]],
-  );
-
-/**
- * How the catalog continues past page 1 when it names its next page beside the events (`next`: a cursor,
- * sent back as `cursor`, or a link), as the dialect's `catalog` says it; null when it names none.
- */
-type CatalogNext = { next: { member: string; cursor: string | null }; value: string };
-
-const catalogNextOf = (run: Run, json: unknown): CatalogNext | null => {
-  const entry = flatMembers(listMembersOf(json)).find(
-    ([name, value]) =>
-      /(^|\.)(next|next_?cursor|cursor)$/i.test(name) && typeof value === 'string' && value !== '',
-  );
-  if (!entry) return null;
-  const [name, value] = entry as [string, string];
-  const member = name.includes('.') ? name : besideRecords(run.dialect, name);
-  const link = /^(https?:\/\/|\/)/.test(value);
-  return { next: { member, cursor: link ? null : 'cursor' }, value };
 };
 
 const TEACH_CATALOG =
