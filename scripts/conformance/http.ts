@@ -220,11 +220,12 @@ export class Probe {
     let cut: string | null = null;
     let bytes = 0;
     const read = async (address: string): Promise<PageRead | null> => {
-      if (!address.startsWith(`${this.base}/`)) {
+      const at = this.pathUnderBase(address);
+      if (at === null) {
         cut = `page ${seen.length} named a next page outside the service's address (${originOf(address)}), where the kit does not follow`;
         return null;
       }
-      const { seen: one, text } = await this.fetchText('GET', path, address.slice(this.base.length), headers);
+      const { seen: one, text } = await this.fetchText('GET', path, at, headers);
       seen.push(one);
       const json = parseJsonSafely(text);
       if (!pages.isList(path, one.status) || !json.ok) {
@@ -252,6 +253,14 @@ export class Probe {
     const head = seen[0] as Seen;
     const paged = { pages: bodies.length, cut };
     return new Answer(head, this.restated(path, head.status, joined), this.blank, paged);
+  }
+
+  /** The path and query of an absolute address under the service's base URL (as given), or null. */
+  private pathUnderBase(address: string): string | null {
+    const url = new URL(address);
+    const base = new URL(`${this.base}/`);
+    if (url.origin !== base.origin || !url.pathname.startsWith(base.pathname)) return null;
+    return `/${url.pathname.slice(base.pathname.length)}${url.search}`;
   }
 
   /**
