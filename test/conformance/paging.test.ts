@@ -3,7 +3,10 @@
  * `followPages`), so a check over a list counts the records of every page, and a check over a list it read
  * only in part never says "holds".
  */
+import { type ServerResponse, createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { type Deviation, SEED_TENANTS, sandboxContext, startSandbox } from '../../sandbox';
+import { type Answer, Probe } from '../../scripts/conformance/http';
 import { type Check, runConformance } from '../../scripts/conformance/index';
 
 const NORTHWIND = SEED_TENANTS[0];
@@ -81,5 +84,50 @@ describe('a list longer than the kit reads', () => {
   it('still says "holds" over the lists it read to their end', () => {
     expect(checks.get('submissions.envelope')).toMatchObject({ status: 'holds' });
     expect(checks.get('events.envelope')).toMatchObject({ status: 'holds' });
+  });
+});
+
+describe('a list whose later page fails, or names a page already read', () => {
+  /** A service on 127.0.0.1 whose orders come in pages of one, `c1` after the first; `second` answers c1. */
+  const serve = async (second: (res: ServerResponse) => void) => {
+    const server = createServer((req, res) => {
+      const cursor = new URL(req.url ?? '/', 'http://x').searchParams.get('cursor');
+      if (cursor === 'c1') return second(res);
+      res.setHeader('content-type', 'application/json');
+      res.end(JSON.stringify({ data: [{ id: 'ord_1' }], next: 'c1' }));
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    return { server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}` };
+  };
+  const read = async (second: (res: ServerResponse) => void): Promise<Answer> => {
+    const { server, url } = await serve(second);
+    try {
+      const probe = new Probe(url, 'sk_test_key_for_paging_0001');
+      probe.pages = {
+        next: { member: 'next', cursor: 'cursor' },
+        join: (bodies) => ({ data: bodies.flatMap((b) => (b as { data: unknown[] }).data) }),
+        isList: (_path, status) => status === 200,
+      };
+      return await probe.get('/api/v1/integrations/zapier/orders', { limit: 100 });
+    } finally {
+      await new Promise((resolve) => server.close(resolve));
+    }
+  };
+
+  it('says which page failed, and keeps what came before it', async () => {
+    const answer = await read((res) => {
+      res.statusCode = 500;
+      res.end('{"error":{"code":"INTERNAL"}}');
+    });
+    expect(answer.paged).toEqual({ pages: 1, cut: 'page 2 answered HTTP 500' });
+    expect(JSON.parse(answer.text)).toEqual({ data: [{ id: 'ord_1' }] });
+  });
+
+  it('says a page named one already read', async () => {
+    const answer = await read((res) => {
+      res.setHeader('content-type', 'application/json');
+      res.end(JSON.stringify({ data: [{ id: 'ord_2' }], next: 'c1' }));
+    });
+    expect(answer.paged).toEqual({ pages: 2, cut: 'page 2 named a page already read as the next one' });
   });
 });
