@@ -5,6 +5,8 @@ module.exports = {
   roots: ['<rootDir>/test'],
   testMatch: ['**/*.test.ts'],
   moduleFileExtensions: ['ts', 'js', 'json'],
+  // zapier-platform-schema built on first use, not each time a test file loads core (see the file).
+  moduleNameMapper: { '^zapier-platform-schema$': '<rootDir>/test/support/platformSchema.cjs' },
   // swc strips the types (the typecheck is `npm run typecheck`'s job) and hoists `jest.mock` like ts-jest.
   transform: {
     '^.+\\.ts$': [
