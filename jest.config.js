@@ -18,6 +18,8 @@ module.exports = {
       },
     ],
   },
+  // The polling plays and the sandbox's tests first, before a worker runs the app tester (see the file).
+  testSequencer: '<rootDir>/test/support/sequencer.js',
   // Both cores of a 2-core machine (jest's default leaves one idle).
   maxWorkers: '100%',
   // The app's time limits out of reach for the whole run (workers and the processes tests start): see the file.
