@@ -81,6 +81,7 @@ export interface ConnectResult<T> {
  * lookup through a whole event). A run reads them with `streamLimits()`.
  */
 export interface StreamLimits {
+  readonly runMs: number;
   readonly requestMs: number;
   readonly lookupMs: number;
   readonly stallMs: number;
@@ -90,9 +91,14 @@ export interface StreamLimits {
 }
 
 export const STREAM_LIMITS: StreamLimits = Object.freeze({
+  /**
+   * The whole run: Zapier stops an invocation at 30 s. A poll's reads end by it, counted from the
+   * invocation's start (src/polling); a run given a longer one by its environment uses that.
+   */
+  runMs: 30_000,
   /** An answer must start arriving within this. */
   requestMs: 20_000,
-  /** The whole answer: Zapier stops an invocation at 30 s. */
+  /** The whole answer, inside the run with room for what follows it. */
   lookupMs: 27_000,
   /** No byte of the answer for this long: it stalled. */
   stallMs: 20_000,

@@ -31,7 +31,7 @@ import {
   stateRecord,
   withCheckpoint,
 } from './state';
-import type { PollTimings } from './timings';
+import { type PollTimings, runLimitOf } from './timings';
 import type { OwedSelection, PollSelection, WindowPoll } from './window';
 import { type OwedEntry, type OwedIndex, type ShareRead, newerIndex, owedStore, turnOf } from './owed';
 
@@ -115,7 +115,7 @@ export const openPoll = async (
   const elapsed = now() - (stream.runStarted ?? started);
   const timeoutMs = Math.min(
     streamLimits().lookupMs - timings.requestMarginMs - elapsed,
-    timings.runLimitMs - timings.requestMarginMs - elapsed,
+    runLimitOf(timings) - timings.requestMarginMs - elapsed,
   );
   return {
     key: stream.key,

@@ -81,7 +81,7 @@ import type { Bundle, ZObject } from 'zapier-platform-core';
 import { type Clock, accountCache, oneAtATime, systemClock } from '../memory';
 import { closePoll, giveUp, openPoll, pollRequest } from './cursor';
 import type { SinceKind } from './state';
-import { POLL_TIMINGS, type PollTimings } from './timings';
+import { POLL_TIMINGS, type PollTimings, runLimitOf } from './timings';
 import { PollWindow, type RecordShape } from './window';
 
 export { POLL_FACTS, POLL_TIMINGS, type PollFacts, type PollTimings, pollTimings } from './timings';
@@ -163,7 +163,7 @@ export const readNew = async <R extends { createdAt: string }, A>(
   if (stream.kind === 'dedupe') return once();
   const cache = accountCache(z, bundle, () => clock.now());
   // The wait for the turn leaves the shortest read its time before the deadline.
-  const left = run.started + timings.runLimitMs - timings.requestMarginMs - clock.now();
+  const left = run.started + runLimitOf(timings) - timings.requestMarginMs - clock.now();
   const waitMs = Math.max(0, Math.min(timings.turn.waitMs, left - timings.minRequestTimeoutMs));
   const turn = await oneAtATime<A>(cache, `${stream.key}:turn`, { ...timings.turn, waitMs }, clock, {
     // Each poll answers its own Zap: it waits for the poll before it to end, never for its answer.

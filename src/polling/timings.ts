@@ -3,6 +3,7 @@
  * and benchmarks build their own with `pollTimings`. Figures that depend on each other are computed from
  * each other here, from a handful of facts about Zapier and the service.
  */
+import { STREAM_LIMITS, streamLimits } from '../connect';
 import type { TurnTimings } from '../memory';
 import { ANSWER_LIMIT_BYTES, ANSWER_MARGIN_BYTES } from '../mappers/each';
 
@@ -63,7 +64,7 @@ export const POLL_FACTS: PollFacts = {
   answerMarginBytes: ANSWER_MARGIN_BYTES,
   requestMarginMs: 2 * SECOND,
   minRequestTimeoutMs: 5 * SECOND,
-  runLimitMs: 30 * SECOND,
+  runLimitMs: STREAM_LIMITS.runMs,
   turnWaitMs: 8 * SECOND,
   cacheValueBytes: 1_000_000,
 };
@@ -174,3 +175,10 @@ export const pollTimings = (overrides: Partial<PollFacts> = {}): PollTimings => 
 
 /** The app's timings. */
 export const POLL_TIMINGS: PollTimings = pollTimings();
+
+/**
+ * The run's limit a poll keeps to: its timings', or the longer one the run's environment gives
+ * (`CONNECT_STREAM_LIMITS`: tests that assert behaviour, not a limit, give one no machine reaches).
+ */
+export const runLimitOf = (timings: PollTimings): number =>
+  Math.max(timings.runLimitMs, streamLimits().runMs);

@@ -10,12 +10,21 @@ import { accountCache } from '../../src/memory';
 import { POLL_TIMINGS } from '../../src/polling';
 import { newSubmissionTrigger, submissionStreamKey } from '../../src/triggers/newSubmission';
 import { virtualClock } from '../support/clock';
+import { setRunLimits } from '../support/limits';
 import { BASE_URL, EVENT_ID, FakeCache, MINUTE, START, ScriptedServer, Zap, fakeZ } from './harness';
 
 const realNow = Date.now;
 afterEach(() => {
   Date.now = realNow;
 });
+
+// This file tests the run's limit itself: Zapier's 30 s, on a virtual clock, whatever the suite's
+// environment gives the other files.
+let restoreLimits: () => void;
+beforeAll(() => {
+  restoreLimits = setRunLimits({ runMs: POLL_TIMINGS.runLimitMs });
+});
+afterAll(() => restoreLimits());
 
 const timings = POLL_TIMINGS;
 const DEADLINE = timings.runLimitMs - timings.requestMarginMs;
