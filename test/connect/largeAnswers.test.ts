@@ -13,7 +13,7 @@ import { SAMPLE_SUBMISSION } from '../../src/mappers/submission';
 import { BASE_URL, SENTINEL_KEY, appTester, authData, caught, errorMessage } from '../support/app';
 import { listSubmissionKeys, listSubmissions } from '../support/submissions';
 import { setRunLimits } from '../support/limits';
-import { DIALECT } from '../../src/connect/testing';
+import { DIALECT, listAnswer } from '../../src/connect/testing';
 import { wireError, wireListFrame, wireListText, wireObject } from '../../sandbox/wire';
 
 /** A list answer of registrations, as the service writes it (a registration's own id is `submissionId`). */
@@ -134,6 +134,37 @@ it('keeps a registration with an odd optional field and skips one without create
     expect.stringMatching(/registration "sub_00002" \(item 2\) skipped: its createdAt is missing/),
   ]);
 });
+
+type Refused = [status: number, body: string, type: string, message: RegExp];
+
+/** Answers whose envelope holds no list, where the dialect's lists have an envelope. */
+const notInTheEnvelope: Refused[] =
+  DIALECT.list.member === ''
+    ? []
+    : [
+        [
+          200,
+          JSON.stringify({ [`${DIALECT.list.member}_other`]: [] }),
+          'application/json',
+          new RegExp(
+            `did not have the expected shape \\(HTTP 200\\): the answer has no "${DIALECT.list.member}" list`,
+          ),
+        ],
+        [
+          200,
+          JSON.stringify(listAnswer(DIALECT.list.member, { 0: {} } as unknown as unknown[])),
+          'application/json',
+          new RegExp(
+            `did not have the expected shape \\(HTTP 200\\): "${DIALECT.list.member}" is not a list`,
+          ),
+        ],
+        [
+          200,
+          '[]',
+          'application/json',
+          /did not have the expected shape \(HTTP 200\): the answer is a list, not an object/,
+        ],
+      ];
 
 describe('answers that are not a complete list', () => {
   const records = Array.from({ length: 12 }, (_, i) => registration(i));
@@ -272,7 +303,7 @@ describe('answers that are not a complete list', () => {
     expect(errorMessage(error)).toMatch(/was not valid JSON \(HTTP 200: .*at byte \d+\)/);
   });
 
-  it.each([
+  it.each<Refused>([
     [
       200,
       '<!DOCTYPE html><html><body>Maintenance</body></html>',
@@ -281,26 +312,7 @@ describe('answers that are not a complete list', () => {
     ],
     [200, 'OK', 'text/plain', /was not JSON \(HTTP 200, text\/plain\): "OK"/],
     [200, '', 'application/json', /was not JSON \(HTTP 200, application\/json\): "\(empty\)"/],
-    [
-      200,
-      JSON.stringify({ [`${DIALECT.list.member}_other`]: [] }),
-      'application/json',
-      new RegExp(
-        `did not have the expected shape \\(HTTP 200\\): the answer has no "${DIALECT.list.member}" list`,
-      ),
-    ],
-    [
-      200,
-      JSON.stringify({ [DIALECT.list.member]: { 0: {} } }),
-      'application/json',
-      new RegExp(`did not have the expected shape \\(HTTP 200\\): "${DIALECT.list.member}" is not a list`),
-    ],
-    [
-      200,
-      '[]',
-      'application/json',
-      /did not have the expected shape \(HTTP 200\): the answer is a list, not an object/,
-    ],
+    ...notInTheEnvelope,
   ])('a %i answer %j is a clear error', async (status, body, type, message) => {
     serve(status, chunked(body, 9), { 'Content-Type': type });
     const error = await caught(() => run((z, b) => listSubmissions(z, b, params)));
