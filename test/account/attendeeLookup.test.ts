@@ -23,7 +23,7 @@ import { FakeCache } from '../support/cache';
 import { SENTINEL_KEY, authData, caught } from '../support/app';
 import { virtualClock } from '../support/clock';
 import { wireError, wireList } from '../../sandbox/wire';
-import { queryAsRead } from '../support/nockDialect';
+import { queryAsRead } from '../support/wireDialect';
 
 const EVENT_ID = SAMPLE_SUBMISSION.eventId;
 const MINUTE = 60_000;

@@ -15,12 +15,10 @@ import { listSubmissionKeys, listSubmissions } from '../support/submissions';
 import { setRunLimits } from '../support/limits';
 import { DIALECT, listAnswer } from '../../src/connect/testing';
 import { wireError, wireListFrame, wireListText, wireObject } from '../../sandbox/wire';
+import { withEnvelopeMembers } from '../support/wireDialect';
 
 /** A list answer of registrations, as the service writes it (a registration's own id is `submissionId`). */
 const listOf = (records: unknown[]): string => wireListText(records, 'submissionId');
-
-/** `listOf(records)` with more members of the envelope (JSON text, after a comma) before it closes. */
-const withMembers = (list: string, members: string): string => `${list.slice(0, -1)},${members}}`;
 
 const params = { eventId: SAMPLE_SUBMISSION.eventId, since: '2026-11-21T00:00:00.000Z' };
 
@@ -87,7 +85,7 @@ it.each([1, 7, 64, 4096])(
     const count = size === 1 ? 3 : 40;
     const records = Array.from({ length: count }, (_, i) => registration(i));
     const body = Buffer.from(
-      withMembers(listOf(records), `"total":${count},"note":"a \\"]}\\" in the envelope"`),
+      withEnvelopeMembers(listOf(records), `"total":${count},"note":"a \\"]}\\" in the envelope"`),
     );
     serve(200, chunked(body, size), { Date: 'Sat, 21 Nov 2026 12:00:00 GMT' });
     const page = await run((z, b) => listSubmissions(z, b, params));
@@ -371,7 +369,7 @@ describe('answers that are not a complete list', () => {
 });
 
 it('reads only the keys of the registrations when asked to (a Zap being turned on)', async () => {
-  const body = withMembers(
+  const body = withEnvelopeMembers(
     listOf([SAMPLE_SUBMISSION, { ...SAMPLE_SUBMISSION, submissionId: 'sub_2', approvedAt: '' }]),
     '"total":2',
   );

@@ -16,6 +16,7 @@ import newSubmission from '../../src/triggers/newSubmission';
 import { functionOf } from '../../scripts/lib/app';
 import { BASE_URL, appTester, authData, meta, testerCache } from '../support/app';
 import { wireList, wireListFrame, wireObject } from '../../sandbox/wire';
+import { listsHoldMembers } from '../support/wireDialect';
 
 const EVENT_ID = SAMPLE_EVENT.id;
 const SIBLINGS = 5;
@@ -45,11 +46,12 @@ const listText = (strange: string, after = ''): string[] => {
   const records = siblingIds.map((id, i) => wireText(registration(id, i + 2)));
   const middle = Math.floor(SIBLINGS / 2);
   const { open, close } = wireListFrame();
-  // The envelope's members go before its last `}`.
+  // The envelope's members go before its last `}` (a list that is the answer itself holds none).
+  const envelope = close.endsWith('}');
   return [
-    `${open}${[...records.slice(0, middle), strange, ...records.slice(middle)].join(',')}${close.slice(0, -1)}`,
+    `${open}${[...records.slice(0, middle), strange, ...records.slice(middle)].join(',')}${envelope ? close.slice(0, -1) : close}`,
     after,
-    '}',
+    envelope ? '}' : '',
   ];
 };
 
@@ -105,7 +107,7 @@ const withNotes = (...value: Array<string | (() => Generator<Buffer>)>) => {
   return [before, start, ...value, end, after, tail as string];
 };
 
-const scenarios: Scenario[] = [
+const allScenarios: Array<Scenario & { envelopeMember?: true }> = [
   {
     name: 'one registration whose answer is nested 6,000 levels deep',
     body: () => listText(strangeWith(deepValue(6000))),
@@ -158,6 +160,7 @@ const scenarios: Scenario[] = [
   },
   {
     name: 'an envelope member of 50 MB',
+    envelopeMember: true,
     body: () => {
       const [head, , tail] = listText(wireText(registration(STRANGE, 1)));
       return [head as string, ',"padding":"', padding(50 * 1024 * 1024), '"', tail as string];
@@ -168,6 +171,9 @@ const scenarios: Scenario[] = [
     lookupLines: [],
   },
 ];
+
+/** The scenarios this run's lists can hold: no envelope member where a list is the answer itself. */
+const scenarios = allScenarios.filter((scenario) => !scenario.envelopeMember || listsHoldMembers());
 
 /** Serves the registrations of the event (any `since`) with `pieces`, streamed. */
 const serveRegistrations = (pieces: () => Array<string | (() => Generator<Buffer>)>) =>

@@ -68,7 +68,11 @@ const TEACHINGS = {
   'snake-case': (d, a) => ({ ...d, names: a.SNAKE_CASE, renamed: { submission: { submissionId: 'id' } } }),
   'snake-query': (d, a) => ({ ...d, query: a.SNAKE_CASE }),
   'bare-arrays': (d) => ({ ...d, list: { ...d.list, member: '' } }),
-  'items-envelope': (d) => ({ ...d, list: { ...d.list, member: 'items' } }),
+  // `{ items, next }`: `next` is the cursor of the next page (always null from the sandbox, which answers one page).
+  'items-envelope': (d) => ({
+    ...d,
+    list: { ...d.list, member: 'items', next: { member: 'next', cursor: 'cursor' } },
+  }),
   'has-more': (d) => ({ ...d, list: { ...d.list, member: 'items', more: 'has_more' } }),
   'nested-envelope': (d) => ({ ...d, list: { ...d.list, member: 'result.items' } }),
   // The cursor beside the records, wherever the envelope holds them (applied after the envelope's switch).
@@ -117,7 +121,7 @@ export const everyDialect = (actual: typeof Dialects): Dialects.Dialect => diale
  * The environment variable that plays a whole run in another dialect: `every` (the dialect of `EVERY_SWITCH`), or
  * switches of `TAUGHT_SWITCHES` separated by commas (`snake-query`, `nested-envelope,link-paging`). Every sandbox
  * of the run has those switches on, the app is taught their dialect, and the nock unit tests speak it
- * (test/support/setup.ts, test/support/nockDialect.ts).
+ * (test/support/setup.ts, test/support/wireDialect.ts).
  */
 export const DIALECT_ENV = 'CONNECT_TEST_DIALECT';
 

@@ -4,7 +4,7 @@
 import { relative } from 'node:path';
 import nock from 'nock';
 import { DIALECT_SWITCHES_ENV } from '../../sandbox/deviations';
-import { speakSwitches } from './nockDialect';
+import { speakSwitches } from './wireDialect';
 import { playedSwitches } from './serviceDialect';
 
 /**

@@ -299,3 +299,18 @@ export const queryAsRead = (url: string): URLSearchParams =>
   new URLSearchParams(
     new DeviationSet().query(Object.fromEntries(new URL(url).searchParams)) as Record<string, string>,
   );
+
+/**
+ * Whether the lists of this run hold members beside their records (`page`, `limit` and `total` of the catalog, or
+ * any other): not when a list is a bare array, nor in `items-envelope`'s `{ items, next }`. The catalog is paged
+ * by number from those members; a dialect without them cannot say how far the catalog goes.
+ */
+export const listsHoldMembers = (): boolean =>
+  JSON.stringify(new DeviationSet().listBody([], { total: 1 })).includes('"total":1');
+
+/**
+ * A list answer's text with more members of its envelope (JSON text, `"total":2`) before it closes; the text as
+ * it is when the list is the answer itself (a bare array holds no members).
+ */
+export const withEnvelopeMembers = (list: string, members: string): string =>
+  list.endsWith('}') ? `${list.slice(0, -1)},${members}}` : list;
