@@ -107,7 +107,7 @@ const withNotes = (...value: Array<string | (() => Generator<Buffer>)>) => {
   return [before, start, ...value, end, after, tail as string];
 };
 
-const allScenarios: Array<Scenario & { envelopeMember?: true }> = [
+const scenarios: Array<Scenario & { envelopeMember?: true }> = [
   {
     name: 'one registration whose answer is nested 6,000 levels deep',
     body: () => listText(strangeWith(deepValue(6000))),
@@ -172,9 +172,6 @@ const allScenarios: Array<Scenario & { envelopeMember?: true }> = [
   },
 ];
 
-/** The scenarios this run's lists can hold: no envelope member where a list is the answer itself. */
-const scenarios = allScenarios.filter((scenario) => !scenario.envelopeMember || listsHoldMembers());
-
 /** Serves the registrations of the event (any `since`) with `pieces`, streamed. */
 const serveRegistrations = (pieces: () => Array<string | (() => Generator<Buffer>)>) =>
   nock(BASE_URL)
@@ -234,6 +231,8 @@ beforeEach(() => {
 afterEach(() => nock.cleanAll());
 
 describe.each(scenarios)('$name', (scenario) => {
+  // A list that is the answer itself (a bare array) holds no envelope member.
+  const play = scenario.envelopeMember && !listsHoldMembers() ? it.skip : it;
   const expectedIds = (kept: boolean) => [...siblingIds, ...(kept ? [STRANGE] : [])].sort();
   const expectLines = (lines: string[], patterns: RegExp[]) => {
     for (const pattern of patterns) expect(lines.some((line) => pattern.test(line))).toBe(true);
@@ -245,7 +244,7 @@ describe.each(scenarios)('$name', (scenario) => {
     serveEvents();
   });
 
-  it('a poll of New Form Submission returns every sibling', async () => {
+  play('a poll of New Form Submission returns every sibling', async () => {
     const { result, lines } = await logged(call('triggers', newSubmission.key), {
       inputData: { eventId: EVENT_ID },
       meta: meta(),
@@ -268,7 +267,7 @@ describe.each(scenarios)('$name', (scenario) => {
     }
   });
 
-  it('Find Registration finds every sibling', async () => {
+  play('Find Registration finds every sibling', async () => {
     const { result, lines } = await logged(call('searches', FIND_REGISTRATION_KEY), {
       inputData: { eventId: EVENT_ID, email: 'ada@example.com' },
     });
@@ -276,7 +275,7 @@ describe.each(scenarios)('$name', (scenario) => {
     expectLines(lines, [...scenario.lines, ...(scenario.answerLines ?? [])]);
   });
 
-  it('the registration dropdown lists every sibling', async () => {
+  play('the registration dropdown lists every sibling', async () => {
     const { result, lines } = await logged(call('triggers', REGISTRATION_LIST_TRIGGER_KEY), {
       inputData: { eventId: EVENT_ID },
       meta: meta(),
@@ -285,7 +284,7 @@ describe.each(scenarios)('$name', (scenario) => {
     expectLines(lines, scenario.lines);
   });
 
-  it('the attendee lookup of an order finds its registration, read after the strange one', async () => {
+  play('the attendee lookup of an order finds its registration, read after the strange one', async () => {
     const last = siblingIds[SIBLINGS - 1] as string;
     const { result, lines } = await logged(
       (z, bundle) =>
