@@ -23,9 +23,7 @@ export interface WireDelivery {
   data: unknown;
 }
 
-type Paging = { page: number; limit: number; total: number };
-
-/** Members of a list answer besides its records: the catalog's paging (`Paging`), or any other. */
+/** Members of a list answer besides its records: the catalog's `page`, `limit` and `total`, or any other. */
 type Members = Record<string, unknown>;
 
 /** A JSON body: an object, or a list (a bare array). */
