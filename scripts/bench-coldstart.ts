@@ -5,30 +5,27 @@
  * production dependencies from this project's `node_modules`, nothing downloaded; without the CLI's
  * "Testing build" step, whose 5 s limit a busy machine exceeds: `buildZipUntested`), unzipped, and each is
  * loaded in a fresh Node process that requires `zapierwrapper.js` and asks its handler for the definition,
- * as Zapier's backend does. A third folder, the template's with the app's `definition.json` as its
- * `index.js` ("app as data": the same definition without a line of the app's code), shows what core alone
- * costs to process a definition of this size, the floor no change to the app's code can go below. Runs
- * take the three in turn (the order rotating), after one unmeasured run of each.
+ * as Zapier's backend does.
+ *
+ * Two more folders show what zapier-platform-core alone costs for this definition, the floor no change to the
+ * app's code can go below: the template's folder with the app's definition as its `index.js` ("app as
+ * data": the definition's JSON written as a module, each distinct piece once (314 objects; the app's own
+ * definition has 379), each function an empty one of the same arity, no app code; its answer is the app's,
+ * byte for byte), and the same without output fields ("as data, no output fields": each operation's
+ * `outputFields` one function instead of its list, what giving output fields by a function would make of
+ * the definition). Runs take the subjects in turn (the order rotating), after one unmeasured run of each.
  *
  * Per run: the wrapper's load (zapier-platform-core), the first `definition` call (the app's own load, then
- * core compiling and serializing the definition), their sum (the cold start), and the process CPU time of
- * that sum (steadier than wall time on a busy machine). The CPU ratio is also taken per run, against the
+ * core compiling and serializing the definition), their sum (the cold start), the process CPU time of that
+ * sum (steadier than wall time on a busy machine) and the CPU time of the definition call alone (what the
+ * app adds, without the core load every subject pays). The CPU ratio is also taken per run, against the
  * template's run of the same turn (paired), and given as its median and spread.
  *
  * Targets: cold-start median at most 1.10× the template's; zip under 1.1 MB.
  */
 import AdmZip from 'adm-zip';
 import { spawnSync } from 'node:child_process';
-import {
-  copyFileSync,
-  cpSync,
-  mkdirSync,
-  mkdtempSync,
-  readFileSync,
-  rmSync,
-  statSync,
-  writeFileSync,
-} from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { bundleApp } from './build';
@@ -43,6 +40,7 @@ interface Sample {
   definition: number;
   coldStart: number;
   cpu: number;
+  definitionCpu: number;
 }
 
 interface Subject {
@@ -60,6 +58,7 @@ const cpu0 = process.cpuUsage();
 const t0 = performance.now();
 const { handler } = require('./zapierwrapper.js');
 const t1 = performance.now();
+const cpu1 = process.cpuUsage(cpu0);
 handler({ command: 'definition', bundle: {} }).then((output) => {
   const t2 = performance.now();
   const cpu = process.cpuUsage(cpu0);
@@ -67,7 +66,8 @@ handler({ command: 'definition', bundle: {} }).then((output) => {
   const operations = ['triggers', 'searches', 'creates'].reduce((n, kind) => n + Object.keys(app[kind] || {}).length, 0);
   if (!app.version || !app.platformVersion) throw new Error('the definition has no version');
   process.stdout.write('\\nRESULT ' + JSON.stringify({
-    load: t1 - t0, definition: t2 - t1, coldStart: t2 - t0, cpu: (cpu.user + cpu.system) / 1000, operations,
+    load: t1 - t0, definition: t2 - t1, coldStart: t2 - t0, cpu: (cpu.user + cpu.system) / 1000,
+    definitionCpu: (cpu.user + cpu.system - cpu1.user - cpu1.system) / 1000, operations,
   }) + '\\n');
 }).catch((error) => { console.error(error && error.message); process.exit(1); });
 `;
@@ -90,13 +90,51 @@ const coreVersion = (): string =>
     }
   ).version;
 
-/** The template's unzipped folder with the app's definition (functions as core writes them) as its module. */
-const appAsData = (template: Subject, app: Subject, work: string): Subject => {
-  const dir = join(work, 'app-as-data');
+/** A serialized function (`$func$<arity>$<t if it reads \`arguments\`>$`) as an empty function core serializes alike. */
+const functionSource = (serialized: string): string => {
+  const [, arity = '0', usesArguments] = serialized.split('$').filter(Boolean);
+  const params = Array.from({ length: Number(arity) }, (_, i) => `a${i}`).join(', ');
+  return `function (${params}) { ${usesArguments === 't' ? 'return arguments;' : ''} }`;
+};
+
+/**
+ * A serialized definition as a CommonJS module: each distinct object once (the app shares most of its
+ * equal pieces too), each function an empty one; `withoutOutputFields` gives each operation one
+ * output-fields function instead.
+ */
+const definitionModule = (definition: unknown, withoutOutputFields: boolean): string => {
+  const names = new Map<string, string>();
+  const declarations: string[] = [];
+  const write = (value: unknown, path: string): string => {
+    if (typeof value === 'string' && value.startsWith('$func$')) return functionSource(value);
+    if (value === null || typeof value !== 'object') return JSON.stringify(value);
+    if (withoutOutputFields && /^(triggers|searches|creates)\.[^.]+\.operation\.outputFields$/.test(path)) {
+      return `[${functionSource('$func$2$f$')}]`;
+    }
+    const json = JSON.stringify(value);
+    const known = json.includes('$func$') ? undefined : names.get(json);
+    if (known) return known;
+    const entries = Object.entries(value).map(([key, v]) => [key, write(v, path ? `${path}.${key}` : key)]);
+    const body = Array.isArray(value)
+      ? `[${entries.map(([, v]) => v).join(',')}]`
+      : `{${entries.map(([key, v]) => `${JSON.stringify(key)}:${v}`).join(',')}}`;
+    const name = `v${declarations.length}`;
+    declarations.push(`const ${name} = ${body};`);
+    names.set(json, name);
+    return name;
+  };
+  const root = write(definition, '');
+  return `${declarations.join('\n')}\nmodule.exports = ${root};\n`;
+};
+
+/** The template's unzipped folder with the app's definition, as data, as its module (see the top). */
+const appAsData = (template: Subject, app: Subject, work: string, withoutOutputFields: boolean): Subject => {
+  const name = withoutOutputFields ? 'as data, no output fields' : 'app as data';
+  const dir = join(work, withoutOutputFields ? 'as-data-no-output-fields' : 'app-as-data');
   cpSync(template.dir, dir, { recursive: true });
-  copyFileSync(join(app.dir, 'definition.json'), join(dir, 'definition.json'));
-  writeFileSync(join(dir, 'index.js'), "module.exports = require('./definition.json');\n");
-  return { ...template, name: 'app as data', dir, samples: [] };
+  const definition: unknown = JSON.parse(readFileSync(join(app.dir, 'definition.json'), 'utf8'));
+  writeFileSync(join(dir, 'index.js'), definitionModule(definition, withoutOutputFields));
+  return { ...template, name, dir, samples: [] };
 };
 
 const unzip = (name: string, zipPath: string, work: string): Subject => {
@@ -162,13 +200,14 @@ const main = async () => {
     const templateZip = (await buildZipUntested(templateSource, join(work, 'template.zip'))).zipPath;
 
     const [template, app] = [unzip('template', templateZip, work), unzip('app', appZip, work)];
-    const subjects = [template, app, appAsData(template, app, work)];
+    const floors = [false, true].map((without) => appAsData(template, app, work, without));
+    const subjects = [template, app, ...floors];
     for (const subject of subjects) subject.operations = runOnce(subject).operations; // warm the file cache
     for (let run = 0; run < RUNS; run++) {
       const turn = subjects.map((_, i) => subjects[(run + i) % subjects.length]!);
       for (const subject of run % 2 ? turn.reverse() : turn) subject.samples.push(runOnce(subject));
     }
-    report(template, app, subjects[2]!);
+    report(template, app, floors);
   } finally {
     rmSync(work, { recursive: true, force: true });
   }
@@ -181,12 +220,13 @@ const pairedRatios = (subject: Subject, template: Subject) =>
 const spread = (values: number[]) =>
   `median ${median(values).toFixed(2)}× [${Math.min(...values).toFixed(2)}–${Math.max(...values).toFixed(2)}×]`;
 
-const report = (template: Subject, app: Subject, asData: Subject) => {
+const report = (template: Subject, app: Subject, floors: Subject[]) => {
   const metrics: Array<[keyof Sample, string]> = [
     ['load', 'wrapper load (core)'],
     ['definition', 'first definition call'],
     ['coldStart', 'cold start (load + definition)'],
     ['cpu', 'CPU time of the cold start'],
+    ['definitionCpu', 'CPU time of the definition call'],
   ];
   console.log(`\n${RUNS} runs each, fresh Node ${process.version} process per run; median [min–max]\n`);
   console.log(`${'measure'.padEnd(32)}${'template'.padEnd(36)}${'app'.padEnd(36)}ratio (medians)`);
@@ -200,9 +240,13 @@ const report = (template: Subject, app: Subject, asData: Subject) => {
     const ratio = median(app.samples.map((s) => s[key])) / median(template.samples.map((s) => s[key]));
     console.log(`${label.padEnd(32)}${cell(template)}${cell(app)}${ratio.toFixed(2)}×`);
   }
-  console.log(`\npaired CPU ratio, app to template, run by run: ${spread(pairedRatios(app, template))}`);
+  console.log(`\npaired CPU ratio to the template, run by run (and the definition call's CPU, median):`);
+  for (const subject of [app, ...floors]) {
+    const definitionCpu = ms(median(subject.samples.map((s) => s.definitionCpu))).trim();
+    console.log(`  ${subject.name.padEnd(26)}${spread(pairedRatios(subject, template))} (${definitionCpu})`);
+  }
   console.log(
-    `the app as data (its definition.json, no app code; core alone): CPU ${ms(median(asData.samples.map((s) => s.cpu))).trim()}, paired ratio ${spread(pairedRatios(asData, template))}`,
+    `  ${'template'.padEnd(26)}(${ms(median(template.samples.map((s) => s.definitionCpu))).trim()}); the two "as data" floors run no app code: core alone, for this definition`,
   );
   for (const subject of [template, app]) {
     console.log(
