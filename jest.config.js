@@ -5,6 +5,8 @@ module.exports = {
   roots: ['<rootDir>/test'],
   testMatch: ['**/*.test.ts'],
   moduleFileExtensions: ['ts', 'js', 'json'],
+  // zapier-platform-schema built on first use, not each time a test file loads core (see the file).
+  moduleNameMapper: { '^zapier-platform-schema$': '<rootDir>/test/support/platformSchema.cjs' },
   // swc strips the types (the typecheck is `npm run typecheck`'s job) and hoists `jest.mock` like ts-jest.
   transform: {
     '^.+\\.ts$': [
@@ -16,6 +18,8 @@ module.exports = {
       },
     ],
   },
+  // The polling plays and the sandbox's tests first, before a worker runs the app tester (see the file).
+  testSequencer: '<rootDir>/test/support/sequencer.js',
   // Both cores of a 2-core machine (jest's default leaves one idle).
   maxWorkers: '100%',
   // The app's time limits out of reach for the whole run (workers and the processes tests start): see the file.

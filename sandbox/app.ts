@@ -37,6 +37,11 @@ export interface SandboxOptions {
   rotationOverlapMs?: number;
   /** Deviation switches (`deviations.ts`, default none): answers that depart from the contract on purpose. */
   deviations?: readonly Deviation[];
+  /**
+   * The most records a page holds with `cursor-paging` or `link-paging` (default `CURSOR_PAGE`): a small one
+   * plays a service whose lists run over many pages.
+   */
+  pageRecords?: number;
 }
 
 export const REDACTED_HEADERS = [
@@ -87,7 +92,7 @@ export function buildSandbox(options: SandboxOptions = {}): FastifyInstance {
     new IdempotencyStore(now, Math.max(DAY_MS, options.idempotencyTtlMs ?? 0)),
     new Sleeper(),
     Math.max(0, options.rotationOverlapMs ?? DAY_MS),
-    new DeviationSet(options.deviations),
+    new DeviationSet(options.deviations, options.pageRecords),
   );
   if (ctx.deviations.has('shuffle')) state.shuffle = true;
   delivery.deviations = ctx.deviations;

@@ -207,9 +207,12 @@ const dialectBesides = (deviations: readonly Deviation[]): Deviation[] =>
 /** The switches of one sandbox (the dialect's, and those it was started with). */
 export class DeviationSet {
   private readonly on: Set<Deviation>;
+  /** The most records a page holds with `cursor-paging` or `link-paging`. */
+  private readonly pageRecords: number;
 
-  constructor(deviations: readonly Deviation[] = []) {
+  constructor(deviations: readonly Deviation[] = [], pageRecords = CURSOR_PAGE) {
     this.on = new Set([...dialectBesides(deviations), ...deviations]);
+    this.pageRecords = Math.max(1, Math.floor(pageRecords));
   }
 
   has(deviation: Deviation): boolean {
@@ -268,18 +271,18 @@ export class DeviationSet {
 
   /**
    * With `cursor-paging` or `link-paging`, the page of `list` a request's `cursor` asks (at most `limit` and
-   * `CURSOR_PAGE` records) and the cursor of the next one (null on the last); without, the whole list and no
+   * `pageRecords`, `CURSOR_PAGE` unless the sandbox was started with another, records) and the cursor of the next one (null on the last); without, the whole list and no
    * cursor.
    */
   page<L extends { readonly length: number; slice(from: number, to?: number): L }>(
     list: L,
     cursor: unknown,
-    limit = CURSOR_PAGE,
+    limit = this.pageRecords,
   ): { records: L; next?: string | null } {
     if (!this.has('cursor-paging') && !this.has('link-paging')) return { records: list };
     const match = typeof cursor === 'string' ? /^c_(\d{1,9})$/.exec(cursor) : null;
     const from = match ? Number(match[1]) : 0;
-    const to = from + Math.min(CURSOR_PAGE, Math.max(1, limit));
+    const to = from + Math.min(this.pageRecords, Math.max(1, limit));
     return { records: list.slice(from, to), next: to < list.length ? `c_${to}` : null };
   }
 

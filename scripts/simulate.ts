@@ -17,7 +17,13 @@ import {
 } from './lib/workbench';
 import { SIGNATURE_HEADER } from '../sandbox/wire';
 import { EVENT_STATUSES } from '../sandbox/types';
-import { type RecordNoun, inAppNames, wholeListOf } from '../src/connect/testing';
+import {
+  API_KEY_HEADER,
+  type PageAnswer,
+  type RecordNoun,
+  inAppNames,
+  wholeListOf,
+} from '../src/connect/testing';
 import { paths } from '../src/connect/paths';
 
 type Item = Record<string, unknown>;
@@ -111,21 +117,32 @@ const money = (amount: number, currency: string): string => `${(amount / 100).to
 const person = (s: Submission): string => `${s.firstName} ${s.lastName} <${s.email}>`;
 
 /**
+ * One page of a list of the sandbox, with its `Link` header: `address` is a path with its query, or a link a
+ * page named (the key is sent only under the sandbox's own address).
+ */
+const pageOf = async (env: WorkbenchEnv, address: string): Promise<PageAnswer> => {
+  const url = /^https?:/.test(address) ? address : `${env.baseUrl}${address}`;
+  const keyed = url.startsWith(`${env.baseUrl}/`);
+  const response = await fetch(url, { headers: keyed ? { [API_KEY_HEADER]: env.apiKey } : {} });
+  const text = await response.text();
+  if (!response.ok)
+    throw new Error(`sandbox GET ${address} answered ${response.status}: ${text.slice(0, 300)}`);
+  return { body: JSON.parse(text) as unknown, link: response.headers.get('link') };
+};
+
+/**
  * Every record of a list of the sandbox under the app's names, asked and followed as the app asks and follows
- * it (the dialect's query names and pages in an answer's body).
+ * it (`wholeListOf`: the dialect's query names, and its next pages, in an answer's body or `Link` header).
  */
 const wholeList = async <T>(
   env: WorkbenchEnv,
   noun: RecordNoun,
   path: string,
   query: Record<string, string | number>,
-): Promise<T[]> => {
-  const get = async (address: string) => ({
-    body: await callSandbox<unknown>(env, 'GET', address.replace(/^https?:\/\/[^/]+/, '')),
-    link: null,
-  });
-  return (await wholeListOf(get, path, query)).map((record) => inAppNames(noun, record) as T);
-};
+): Promise<T[]> =>
+  (await wholeListOf((address) => pageOf(env, address), path, query)).map(
+    (record) => inAppNames(noun, record) as T,
+  );
 
 const submissionsOf = async (env: WorkbenchEnv, event: EventJson): Promise<Submission[]> => {
   const since = new Date(Date.now() - 7 * 24 * 3600 * 1000).toISOString();

@@ -202,6 +202,7 @@ export const dialectSource = (dialect: Dialect, where: string): string => {
     `  spellings: { status: ${spellingText(dialect.spellings.status)}, kind: ${spellingText(dialect.spellings.kind)} },`,
     `  renamed: ${JSON.stringify(dialect.renamed)},`,
     `  list: ${JSON.stringify(dialect.list)},`,
+    `  catalog: ${JSON.stringify(dialect.catalog ?? null)},`,
     `  errors: ${errors},`,
     `  signature: ${JSON.stringify(dialect.signature)},`,
     `  signatureHeader: ${JSON.stringify(dialect.signatureHeader)},`,
@@ -223,6 +224,7 @@ export const sameDialect = (a: Dialect, b: Dialect): boolean =>
   spellingText(a.spellings.kind) === spellingText(b.spellings.kind) &&
   JSON.stringify(a.renamed) === JSON.stringify(b.renamed) &&
   JSON.stringify(a.list) === JSON.stringify(b.list) &&
+  JSON.stringify(a.catalog ?? null) === JSON.stringify(b.catalog ?? null) &&
   a.errors.at === b.errors.at &&
   a.errors.codeMember === b.errors.codeMember &&
   sortedJson(a.errors.statuses) === sortedJson(b.errors.statuses) &&

@@ -10,7 +10,7 @@ import { ListReadError } from '../../src/connect/listSplitter';
 import { collect, readListText } from '../../src/connect/lists';
 import { type ObjectSchema, type RecordRule, checkRecord, recordLog } from '../../src/connect/records';
 import { appError, appObject } from './app';
-import { type Answer, type Seen, excerpt } from './http';
+import { type Answer, type Paged, type Seen, excerpt } from './http';
 import type { Blank } from './secret';
 import {
   alternativeList,
@@ -21,7 +21,7 @@ import {
   pagingWords,
   pairWords,
 } from './shape';
-import { type Outcome, differs, holds, tolerated } from './types';
+import { type Outcome, differs, holds, tolerated, unchecked } from './types';
 
 export interface ListOutcome<T> {
   outcome: Outcome;
@@ -42,7 +42,26 @@ export interface ListOutcome<T> {
   unusable: string | null;
   /** The items of the list the records come from, as answered (usable or not). */
   raw: () => unknown[];
+  /** For a list read page by page: its pages, and why the kit read only part of it (`Paged.cut`). */
+  paged: Paged | null;
 }
+
+/**
+ * An outcome over a list the kit may have read only in part: "holds" and "tolerated" need every page of it,
+ * so over a list cut short they become "unchecked", saying how far the kit read and why it stopped.
+ */
+export const overWholeList = (outcome: Outcome, paged: Paged | null): Outcome =>
+  paged?.cut && (outcome.status === 'holds' || outcome.status === 'tolerated')
+    ? unchecked(
+        `${outcome.detail} But the kit read only ${paged.pages} page${paged.pages === 1 ? '' : 's'} of this list (${paged.cut}), so it cannot tell for the whole list.`,
+      )
+    : outcome;
+
+/** The words of a list read whole over several pages, for a detail ("" for one page). */
+export const pagesWords = (paged: Paged | null): string =>
+  paged && !paged.cut && paged.pages > 1
+    ? ` The kit read all ${paged.pages} pages of the list, following them as the app does.`
+    : '';
 
 const isSuccess = (status: number): boolean => status >= 200 && status <= 299;
 
@@ -148,7 +167,15 @@ export const readList = <S extends ObjectSchema>(
 ): ListOutcome<z.infer<S>> => {
   const blank = answer.blank;
   const failing = `${operations} would fail`;
-  const none = { records: [], fields: {}, readable: false, items: 0, via: null, raw: () => [] };
+  const none = {
+    records: [],
+    fields: {},
+    readable: false,
+    items: 0,
+    via: null,
+    raw: () => [],
+    paged: answer.paged,
+  };
   if (!isSuccess(answer.status)) {
     const said = appError(answer, `the ${rule.noun} list`).message;
     return {
@@ -178,8 +205,10 @@ export const readList = <S extends ObjectSchema>(
     read.skippedNames,
     blank,
   );
+  const whole = { ...outcome, detail: `${outcome.detail}${pagesWords(answer.paged)}` };
   return {
-    outcome,
+    outcome: overWholeList(whole, answer.paged),
+    paged: answer.paged,
     records: read.records,
     fields: read.fields,
     readable: true,
@@ -219,6 +248,7 @@ const unreadableList = <S extends ObjectSchema>(
       via: null,
       unusable: `the app cannot read the list (${error.message})`,
       raw: () => [],
+      paged: answer.paged,
     };
   }
   const via = other.key === null ? 'in the bare list' : `under "${blank(other.key).slice(0, 40)}"`;
@@ -239,6 +269,7 @@ const unreadableList = <S extends ObjectSchema>(
         ? `the app cannot read the list, and none of the ${read.items} items ${via} is a record it could use`
         : null,
     raw: () => other.items,
+    paged: answer.paged,
   };
 };
 

@@ -6,7 +6,8 @@
  * (redirects, the `Date` header), without the bodies.
  */
 import { parseJsonSafely } from '../../src/connect/json';
-import { DIALECT, type NameRule } from '../../src/connect/dialect';
+import { DIALECT, type ListNext, type NameRule, memberAt } from '../../src/connect/dialect';
+import { type PageRead, followPages } from '../../src/connect/continuation';
 import { type Blank, keyBlanker } from './secret';
 import { StopError } from './types';
 
@@ -39,6 +40,8 @@ export class Answer implements Seen {
     readonly text: string,
     /** Blanks the key in a text (secret.ts): whatever quotes the service goes through it first. */
     readonly blank: Blank,
+    /** For a list read page by page: how many pages, and why the kit read only part of it (null: all of it). */
+    readonly paged: Paged | null = null,
   ) {}
 
   get path() {
@@ -136,18 +139,24 @@ export class AnswerTooLargeError extends StopError {
 }
 
 /**
- * How a list continues in the service's dialect, once found (`checks/dialect.ts`): the next page its answer
- * names, and the pages' answers joined as one answer of the whole list.
+ * How a list continues in the service's dialect, once found (`checks/dialect.ts`): what names the next page
+ * (followed by src/connect's own `followPages`, as the app follows it), and the pages' answers joined as one
+ * answer of the whole list.
  */
 export interface PageReading {
-  /** The cursor or link of the next page a list answer names (parsed JSON, its headers), or null at the end. */
-  next(json: unknown, headers: Headers): string | null;
-  /** The query parameter a cursor is sent back in; null: `next` is a link. */
-  cursor: string | null;
+  /** How lists continue (the dialect's `list.next`). */
+  next: ListNext;
   /** The answers of every page (parsed JSON), as one answer holding all their records. */
   join(pages: readonly unknown[]): unknown;
   /** Whether `path` answers a list. */
   isList(path: string, status: number): boolean;
+}
+
+/** How a list read page by page was read: its pages, and why the kit read only part of it. */
+export interface Paged {
+  pages: number;
+  /** Why the list was read only in part, in words ("page 3 answered HTTP 500"); null: every page was read. */
+  cut: string | null;
 }
 
 /** Pages of one list the kit reads at most (a service that names pages forever is read this far). */
@@ -176,6 +185,7 @@ export class Probe {
     baseUrl: string,
     private readonly apiKey: string,
     private readonly maxBytes = MAX_ANSWER_BYTES,
+    private readonly maxPages = MAX_PAGES,
   ) {
     this.base = baseUrl.replace(/\/+$/, '');
     this.blank = keyBlanker(apiKey);
@@ -193,7 +203,11 @@ export class Probe {
     return this.allPages(this.pages, path, first, headers);
   }
 
-  /** A list read page by page to its end, answered as one answer (a single answer when it is no list). */
+  /**
+   * A list read page by page to its end, each next page worked out as the app works it out (`followPages`),
+   * answered as one answer (a single answer when it is no list). A list the kit could not read to its end
+   * (a page that failed, a page named twice, more pages or bytes than it reads) says so in `paged.cut`.
+   */
   private async allPages(
     pages: PageReading,
     path: string,
@@ -202,29 +216,51 @@ export class Probe {
   ): Promise<Answer> {
     const seen: Seen[] = [];
     const bodies: unknown[] = [];
-    let at: string | null = first;
-    const asked = new Set<string>();
-    while (at !== null && bodies.length < MAX_PAGES && !asked.has(at)) {
-      asked.add(at);
+    let single: Answer | null = null;
+    let cut: string | null = null;
+    let bytes = 0;
+    const read = async (address: string): Promise<PageRead | null> => {
+      const at = this.pathUnderBase(address);
+      if (at === null) {
+        cut = `page ${seen.length} named a next page outside the service's address (${originOf(address)}), where the kit does not follow`;
+        return null;
+      }
       const { seen: one, text } = await this.fetchText('GET', path, at, headers);
       seen.push(one);
       const json = parseJsonSafely(text);
       if (!pages.isList(path, one.status) || !json.ok) {
-        if (seen.length === 1) return this.answer(path, one, text);
-        break;
+        if (seen.length === 1) single = this.answer(path, one, text);
+        else cut = `page ${seen.length} answered ${json.ok ? `HTTP ${one.status}` : 'no JSON'}`;
+        return null;
       }
       bodies.push(json.value);
-      const next = pages.next(json.value, one.headers);
-      if (next === null) at = null;
-      else if (pages.cursor === null) at = next.startsWith(this.base) ? next.slice(this.base.length) : next;
-      else {
-        const address = new URL(`${this.base}${first}`);
-        address.searchParams.set(pages.cursor, next);
-        at = `${address.pathname}${address.search}`;
+      bytes += Buffer.byteLength(text);
+      if (bytes > this.maxBytes) {
+        cut = `its ${seen.length} pages came to more than ${this.maxBytes / 1024 / 1024} MiB, where the kit stops reading`;
+        return null;
       }
-    }
+      return { signs: { member: (at) => memberAt(json.value, at), link: one.headers.get('link') } };
+    };
+    const followed = await followPages(pages.next, `${this.base}${first}`, read, {
+      base: `${this.base}/`,
+      most: this.maxPages,
+    });
+    if (single) return single;
+    if (followed.end === 'most')
+      cut = `it reads at most ${this.maxPages} pages of a list, and the last of them named another`;
+    if (followed.end === 'repeated') cut = `page ${followed.pages} named a page already read as the next one`;
     const joined = JSON.stringify(pages.join(bodies));
-    return new Answer(seen[0] as Seen, this.restated(path, (seen[0] as Seen).status, joined), this.blank);
+    const head = seen[0] as Seen;
+    const paged = { pages: bodies.length, cut };
+    return new Answer(head, this.restated(path, head.status, joined), this.blank, paged);
+  }
+
+  /** The path and query of an absolute address under the service's base URL (as given), or null. */
+  private pathUnderBase(address: string): string | null {
+    const url = new URL(address);
+    const base = new URL(`${this.base}/`);
+    if (url.origin !== base.origin || !url.pathname.startsWith(base.pathname)) return null;
+    return `/${url.pathname.slice(base.pathname.length)}${url.search}`;
   }
 
   /**
@@ -350,6 +386,15 @@ export class Probe {
     return Buffer.concat(chunks).toString('utf8');
   }
 }
+
+/** The origin of an address, for words (never its path or query). */
+const originOf = (address: string): string => {
+  try {
+    return new URL(address).origin;
+  } catch {
+    return 'an address that could not be read';
+  }
+};
 
 /** The first characters of an answer (its key blanked before it was cut), on one line, for details. */
 export const excerpt = (answer: Pick<Seen, 'shown'>, length = 60): string => {

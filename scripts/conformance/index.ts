@@ -79,7 +79,7 @@ export const guarded = async (run: Run, [name, prefix, step]: (typeof STEPS)[num
 };
 
 export const runConformance = async (options: ConformanceOptions): Promise<Check[]> => {
-  const probe = new Probe(options.baseUrl, options.apiKey, options.maxAnswerBytes);
+  const probe = new Probe(options.baseUrl, options.apiKey, options.maxAnswerBytes, options.maxListPages);
   options.onProgress?.('connection', 0, STEPS.length + 1);
   await preflight(probe, options);
   const run = newRun(probe, options);

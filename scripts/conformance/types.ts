@@ -35,6 +35,11 @@ export interface ConformanceOptions {
   secret?: string;
   /** The most of one answer read (default `MAX_ANSWER_BYTES` of http.ts); a larger answer stops the run. */
   maxAnswerBytes?: number;
+  /**
+   * The most pages of one list read (default `MAX_PAGES` of http.ts); a list that names more is read that far,
+   * and every check over it says it could not tell for the whole list.
+   */
+  maxListPages?: number;
   /** Called with the dialect the kit found the service to speak (`--write-dialect`). */
   onDialect?: (dialect: import('../../src/connect/dialect').Dialect) => void;
   /** Called before each group of checks runs, with the group's name (a progress line). */

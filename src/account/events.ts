@@ -21,6 +21,7 @@ import {
   type EventWidget,
   LIST_LIMIT_MAX,
   appErrorCode,
+  catalogFollowsPages,
   errorText,
   eventNotFoundError,
   eventRefusedError,
@@ -375,7 +376,9 @@ const newestLastOf = async (
  * Where the dropdown reads the public catalog from (the contract leaves its order to the service): the end
  * that holds the newer events, past the pages there that hold none of the account's older events; found once
  * and kept 10 minutes. The pages read on the way are handed back (`read`), so none is read twice. A catalog
- * whose size is not said, or a search the deadline cut, is paged from its start.
+ * whose size is not said, or a search the deadline cut, is paged from its start; so is a catalog that
+ * continues by a cursor or link (the dialect's `catalog`), which can be reached at no page but by the one
+ * before it.
  */
 const catalogEnds = async (
   z: ZObject,
@@ -385,6 +388,9 @@ const catalogEnds = async (
 ): Promise<{ ends: CatalogEnds; read: Map<number, PageRead> }> => {
   const cache = accountCache(z, bundle);
   const read = new Map<number, PageRead>();
+  // A catalog that continues by a cursor or link is read from its start, each page from the one before.
+  if (catalogFollowsPages())
+    return { ends: { pages: Number.POSITIVE_INFINITY, newestLast: false, skipped: 0 }, read };
   const kept = await cache.get<CatalogEnds>(CATALOG_ENDS_KEY);
   if (kept && Number.isInteger(kept.pages) && Number.isInteger(kept.skipped)) return { ends: kept, read };
   const order = await newestLastOf(z, bundle, newestIds, deadline, read);

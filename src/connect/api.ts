@@ -256,24 +256,43 @@ export interface CatalogPage {
   received: number;
   /** Whether this is the catalog's last page: it was not full, or its paging says the pages so far hold all. */
   last: boolean;
+  /**
+   * With a catalog that continues by a cursor or link (the dialect's `catalog`): the continuation to the next
+   * page, opaque (give it back as `after`), or null on the last page. Undefined for a catalog paged by number.
+   */
+  after?: string | null;
 }
 
 /**
+ * Whether the public catalog is reached page after page from its first (it continues by a cursor or link,
+ * the dialect's `catalog`), rather than at any page by its number (the contract).
+ */
+export const catalogFollowsPages = (): boolean => (DIALECT.catalog ?? null) !== null;
+
+/**
  * 6. One page of the public catalog (no key). Read as a stream, each event cut to the events list's bounds
- * while it is read: a page is 100 events of any organizer, each of which may carry megabytes.
+ * while it is read: a page is 100 events of any organizer, each of which may carry megabytes. A catalog paged
+ * by number (the contract) is asked for page `page`; one that continues by a cursor or link (the dialect's
+ * `catalog`) is asked for its first page, or the page `after` names (the previous page's `after`).
  */
 export const listPublicEvents = async (
   z: ZObject,
   bundle: B,
-  params: { page: number; limit?: number; timeoutMs?: number },
+  params: { page: number; after?: string; limit?: number; timeoutMs?: number },
 ): Promise<CatalogPage> => {
   const { items, visit } = collect<Event>();
+  const continues = DIALECT.catalog ?? null;
+  const page = Math.max(1, Math.floor(params.page));
   const read = await connectList(
     z,
     bundle,
     {
       path: paths.publicEvents(),
-      query: { page: Math.max(1, Math.floor(params.page)), limit: clampLimit(params.limit) },
+      query:
+        continues === null ? { page, limit: clampLimit(params.limit) } : { limit: clampLimit(params.limit) },
+      ...(continues !== null && params.after ? { at: params.after } : {}),
+      continues,
+      onePage: true,
       rule: EVENT_RULE,
       public: true,
       what: 'the public event catalog',
@@ -284,7 +303,10 @@ export const listPublicEvents = async (
     visit,
   );
   const paging = catalogPagingOf(read.fields);
-  const page = Math.max(1, Math.floor(params.page));
+  if (continues !== null) {
+    const after = read.after ?? null;
+    return { data: items, ...paging, received: read.items, last: after === null, after };
+  }
   const limit = paging.limit ?? clampLimit(params.limit);
   const last = read.items < limit || (paging.total !== undefined && page * limit >= paging.total);
   return { data: items, ...paging, received: read.items, last };

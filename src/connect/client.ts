@@ -39,7 +39,8 @@ import {
 } from './lists';
 import { boundRecord, withCuts } from './bounds';
 import { type ObjectSchema, type RecordRule, recordLog } from './records';
-import { DIALECT, linkTarget, nextWords, queryName } from './dialect';
+import { DIALECT, type ListNext, nextWords, queryName } from './dialect';
+import { type PageRead, followPages } from './continuation';
 import { readerOf } from './wire';
 import { type Redact, bundleRedactor, redactError } from './secrets';
 
@@ -503,6 +504,15 @@ export interface ListCall<S extends ObjectSchema> extends Omit<ConnectCall<unkno
   stopWhen?: () => boolean;
   /** How the answer is read: which member holds the list, which others are kept, the bounds of a record. */
   reading?: ReaderOptions;
+  /**
+   * How this list continues (default: the dialect's `list.next`). With `onePage`, only the page asked is read,
+   * and the result's `after` is the address of the page after it (null at the list's end): the public
+   * catalog, read a page at a time, uses both.
+   */
+  continues?: ListNext | null;
+  onePage?: boolean;
+  /** The address of a page a previous read named (`ListResult.after`), asked instead of `path` and `query`. */
+  at?: string;
 }
 
 export interface ListResult extends ListRead {
@@ -510,6 +520,8 @@ export interface ListResult extends ListRead {
   headers: ConnectResult<unknown>['headers'];
   /** False when `stopWhen` stopped the read before the end of the answer. */
   complete: boolean;
+  /** With `onePage`: the address of the next page (an opaque continuation), or null at the list's end. */
+  after?: string | null;
 }
 
 /**
@@ -623,8 +635,10 @@ interface PageAt {
 
 /**
  * Reads a list to its end: its first answer, then each page its answers name (the dialect's `next`, a cursor
- * or a link), until one names none. Every page is read as the first one is, within the same deadline; the
- * records are visited in the order they arrive, their positions counted across pages.
+ * or a link, followed by `followPages`), until one names none. Every page is read as the first one is, within
+ * the same deadline; the records are visited in the order they arrive, their positions counted across pages.
+ * A page named a second time ends the list with a log line (a service that named the same page again would
+ * otherwise be read forever).
  */
 const readList = async <S extends ObjectSchema>(
   z: ZObject,
@@ -635,33 +649,40 @@ const readList = async <S extends ObjectSchema>(
 ): Promise<ListResult> => {
   const deadline = Date.now() + (call.timeoutMs ?? streamLimits().lookupMs);
   const baseUrl = resolveBaseUrl(z, bundle.authData);
-  let at: PageAt | null = { baseUrl, url: buildUrl(baseUrl, call.path, call.query), deadline };
   let total: ListResult | null = null;
-  const asked = new Set<string>();
-  while (at !== null) {
-    asked.add(at.url);
+  const readOne = async (url: string): Promise<PageRead | null> => {
     const offset: number = total?.items ?? 0;
     // A later page has what is left of the list's time (a poll's `timeoutMs` covers the whole list).
     const left =
       call.timeoutMs === undefined || total === null ? call.timeoutMs : Math.max(1, deadline - Date.now());
-    const paged: ListCall<S> = { ...call, timeoutMs: left };
     const page: ListResult = await readPage(
       z,
       bundle,
-      paged,
+      { ...call, timeoutMs: left },
       offset ? (record, position) => visit(record, position + offset) : visit,
       redact,
-      at,
+      { baseUrl, url, deadline },
     );
     total = total === null ? page : addPages(total, page);
-    at = page.complete ? nextPage(z, call, page, baseUrl, deadline, asked) : null;
-    // A lookup that has what it looks for asks no further page.
-    if (at !== null && call.stopWhen?.()) {
-      total = { ...total, complete: false };
-      at = null;
-    }
+    if (!page.complete) return null;
+    return {
+      signs: { member: (path) => page.fields[path], link: page.headers.get('link') },
+      enough: call.stopWhen,
+    };
+  };
+  const first = call.at ?? buildUrl(baseUrl, call.path, call.query);
+  const next = call.continues === undefined ? DIALECT.list.next : call.continues;
+  const most = call.onePage ? 1 : undefined;
+  const followed = await followPages(next, first, readOne, { base: `${baseUrl}/`, most });
+  const read = total as unknown as ListResult;
+  if (followed.end === 'repeated') {
+    z.console.log(
+      `The service named a page of ${call.what} it had already answered (${nextWords(next as ListNext)}); the list was read up to there (${read.kept} record(s) in all).`,
+    );
   }
-  return total as ListResult;
+  if (call.onePage) return { ...read, after: followed.end === 'most' ? (followed.unread ?? null) : null };
+  // A lookup that has what it looks for asks no further page.
+  return followed.end === 'enough' ? { ...read, complete: false } : read;
 };
 
 /**
@@ -680,37 +701,6 @@ const addPages = (a: ListResult, b: ListResult): ListResult => ({
   bytes: a.bytes + b.bytes,
   droppedKeys: a.droppedKeys + b.droppedKeys,
 });
-
-/**
- * The page after `page` its answer names (the dialect's `next`, in a member or the `Link` header): the same
- * request with the cursor, or the link as given; null at the list's end. A page asked before ends the list
- * with a log line (a service that names the same page again would otherwise be read forever).
- */
-const nextPage = (
-  z: ZObject,
-  call: ListCall<ObjectSchema>,
-  page: ListResult,
-  baseUrl: string,
-  deadline: number,
-  asked: ReadonlySet<string>,
-): PageAt | null => {
-  const next = DIALECT.list.next;
-  if (next === null) return null;
-  const value = 'link' in next ? linkTarget(page.headers.get('link'), next.link) : page.fields[next.member];
-  if (typeof value !== 'string' || value === '') return null;
-  let url: string;
-  if ('link' in next || next.cursor === null) url = new URL(value, `${baseUrl}/`).toString();
-  else {
-    const address = new URL(buildUrl(baseUrl, call.path, call.query));
-    address.searchParams.set(next.cursor, value);
-    url = address.toString();
-  }
-  if (!asked.has(url)) return { baseUrl, url, deadline };
-  z.console.log(
-    `The service named a page of ${call.what} it had already answered (${nextWords(next)}); the list was read up to there (${page.kept} record(s) on the last page).`,
-  );
-  return null;
-};
 
 const readPage = async <S extends ObjectSchema>(
   z: ZObject,

@@ -3,7 +3,8 @@
  * docs/connect-contract.md while meaning the same things. How it names fields (nested ones included) and
  * query parameters, how it spells statuses and webhook kinds, where a list answer holds its records (a member,
  * a nested member, or the answer itself) and how a list continues (not at all, or a cursor or link to follow),
- * where its error bodies carry their code, and under which header and in which scheme it signs a delivery.
+ * how its public catalog continues (by page number, or by a cursor or link), where its error bodies carry
+ * their code, and under which header and in which scheme it signs a delivery.
  * The rest of src/connect reads and writes the wire through `DIALECT`, so teaching the app a service that
  * differs in any of these is a change of this file (and, for names a rule cannot give, of `renamed` here).
  *
@@ -85,6 +86,13 @@ export interface Dialect {
      */
     readonly more: string | null;
   };
+  /**
+   * How the public catalog continues past a page: absent or null, by page number (`page`, 1-based, with
+   * `page`, `limit` and `total` beside the events: the contract); or, like a list, by a cursor or link each
+   * page names (`{ member: "next", cursor: "cursor" }`, `{ link: "next" }`), from its first page only. The
+   * Event dropdown's "Load more" then reads the catalog from its start, each page from the one before.
+   */
+  readonly catalog?: ListNext | null;
   readonly errors: {
     /**
      * Where an error body holds its error object: a member (`error`, the contract's `{ "error": { … } }`), a
@@ -156,6 +164,7 @@ export const CONTRACT_DIALECT: Dialect = {
   spellings: { status: AS_IS, kind: AS_IS },
   renamed: {},
   list: { member: 'data', next: null, more: null },
+  catalog: null,
   errors: { at: 'error', codeMember: 'code', code: (wire) => wire, wire: (code) => code, statuses: {} },
   signature: 'sha256',
   signatureHeader: 'X-Connect-Signature',

@@ -156,13 +156,14 @@ export const MAX_ELEMENT_BYTES = 8 * 1024 * 1024;
 export const OVERSIZE_HEAD_BYTES = 4096;
 
 /**
- * The envelope members kept: the catalog's paging, and the dialect's "more records" flag when it has one
- * (`dialect.ts`). Every other member is read past.
+ * The envelope members kept: the catalog's paging, the dialect's "more records" flag and the members that
+ * name a list's or the catalog's next page, when it has them (`dialect.ts`). Every other member is read past.
  */
 export const ENVELOPE_MEMBERS: ReadonlySet<string> = new Set([
   ...['page', 'limit', 'total'].flatMap((name) => [name, besideRecords(DIALECT, name)]),
   ...(DIALECT.list.more === null ? [] : [DIALECT.list.more]),
   ...(nextMember(DIALECT.list.next) === null ? [] : [nextMember(DIALECT.list.next) as string]),
+  ...(nextMember(DIALECT.catalog ?? null) === null ? [] : [nextMember(DIALECT.catalog ?? null) as string]),
 ]);
 /** An envelope member larger than this is read past by its structure only, never held nor parsed. */
 export const MEMBER_BYTES = 64 * 1024;

@@ -34,3 +34,4 @@ export * from './dialect';
 export { type BodyShape, restater } from './restate';
 export { SCHEMES, type Scheme, signatureDigests, signedPayload, signedWith } from './signature';
 export * from './wireReading';
+export * from './continuation';

@@ -5,7 +5,8 @@
  * so a test or a script states what it expects in the app's terms and holds under any dialect (`dialect.ts`).
  */
 import type { z } from 'zod';
-import { DIALECT, linkTarget, memberAt, membersBeside, nextMember, queryName } from './dialect';
+import { DIALECT, memberAt, membersBeside, queryName } from './dialect';
+import { followPages } from './continuation';
 import { readDelivery } from './delivery';
 import { AnyList, ErrorBody, type HookKind, KIND_RECORDS } from './schemas';
 import { readerOf, renamer } from './wire';
@@ -29,16 +30,6 @@ export const listMembersOf = (body: unknown): Record<string, unknown> =>
 /** Whether a list answer says it was cut (the dialect's `more` member), `false` when it cannot say. */
 export const listWasCut = (body: unknown): boolean =>
   DIALECT.list.more !== null && memberAt(body, DIALECT.list.more) === true;
-
-/**
- * The next page's cursor or link a list answer names in its body (the dialect's `next`), or null at the
- * list's end (and for a dialect that names it in the `Link` header).
- */
-export const listNextOf = (body: unknown): string | null => {
-  const member = nextMember(DIALECT.list.next);
-  const next = member === null ? undefined : memberAt(body, member);
-  return typeof next === 'string' && next !== '' ? next : null;
-};
 
 /** A wire object (parsed JSON) under the app's names: `noun`'s table, the dialect's rule for other fields. */
 export const inAppNames = (noun: RecordNoun, value: unknown): AppRecord =>
@@ -87,11 +78,14 @@ export interface PageAnswer {
   link: string | null;
 }
 
+/** Where `wholeListOf` resolves a list's own addresses (paths), so that they come back as paths. */
+const PATHS_AT = 'http://list.invalid';
+
 /**
  * Every record of a list (as the wire holds them), page after page, asked and followed as the app asks and
- * follows it: the query under the dialect's names, each next page its cursor or link (the dialect's `next`).
- * `get` fetches an address (a path with its query, or a link a page named, absolute or a path) and answers
- * that page. A page named twice ends the list.
+ * follows it: the query under the dialect's names, each next page its cursor or link (the dialect's `next`,
+ * followed by the app's own `followPages`). `get` fetches an address (a path with its query, or a link a page
+ * named, absolute or a path) and answers that page. A page named twice ends the list.
  */
 export const wholeListOf = async (
   get: (address: string) => Promise<PageAnswer>,
@@ -101,21 +95,12 @@ export const wholeListOf = async (
   const params = new URLSearchParams(
     Object.entries(query).map(([name, value]): [string, string] => [queryName(DIALECT, name), String(value)]),
   );
-  const next = DIALECT.list.next;
   const records: unknown[] = [];
-  const asked = new Set<string>();
-  let address: string | null = `${path}?${params.toString()}`;
-  while (address !== null && !asked.has(address)) {
-    asked.add(address);
-    const page = await get(address);
+  const first = new URL(`${path}?${params.toString()}`, PATHS_AT).toString();
+  await followPages(DIALECT.list.next, first, async (address) => {
+    const page = await get(address.startsWith(`${PATHS_AT}/`) ? address.slice(PATHS_AT.length) : address);
     records.push(...wireRecordsOf(page.body));
-    const value = next !== null && 'link' in next ? linkTarget(page.link, next.link) : listNextOf(page.body);
-    if (value === null || next === null) address = null;
-    else if ('member' in next && next.cursor !== null) {
-      const cursor = new URLSearchParams(params);
-      cursor.set(next.cursor, value);
-      address = `${path}?${cursor.toString()}`;
-    } else address = value;
-  }
+    return { signs: { member: (at) => memberAt(page.body, at), link: page.link } };
+  });
   return records;
 };

@@ -571,13 +571,24 @@ describe('the largest limit the service honours', () => {
   });
 });
 
-it('names a catalog paged by cursor as a difference the dialect cannot express, with the files to change', async () => {
-  const paging = byId(await run(['catalog-cursor'])).get('catalog.paging');
-  expect(paging?.detail).toMatch(/continues by a cursor \("next": "c_2"/);
-  expect(paging?.detail).toMatch(/The dialect cannot express this/);
-  expect(paging?.detail).toMatch(
-    /src\/account\/catalog\.ts walkCatalog and src\/account\/events\.ts catalogPageAt/,
-  );
+it("names a catalog paged by cursor as the dialect's catalog value, and finds that value to write", async () => {
+  const sandbox = await startSandbox({ deviations: ['catalog-cursor'] });
+  let found: import('../../src/connect/dialect').Dialect | undefined;
+  try {
+    const checks = await runConformance({
+      baseUrl: sandbox.url,
+      apiKey: NORTHWIND.apiKey,
+      companyId: NORTHWIND.companyId,
+      onDialect: (dialect) => void (found = dialect),
+    });
+    const paging = byId(checks).get('catalog.paging');
+    expect(paging?.status).toBe('differs');
+    expect(paging?.detail).toMatch(/continues by a cursor \("next": "c_2"/);
+    expect(paging?.detail).toMatch(/Until the app is taught it \(catalog in src\/connect\/dialect\.ts\)/);
+  } finally {
+    await sandbox.close();
+  }
+  expect(found?.catalog).toEqual({ member: expect.stringMatching(/(^|\.)next$/), cursor: 'cursor' });
 });
 
 describe('the turn-on probe (--probe-turn-on): POST …/hooks reads an Idempotency-Key before making anything', () => {

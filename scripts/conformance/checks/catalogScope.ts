@@ -9,6 +9,8 @@ import { paths } from '../../../src/connect/paths';
 import { EVENT_RULE } from '../../../src/connect/records';
 import { type Event, LIST_LIMIT_MAX, catalogPagingOf } from '../../../src/connect/schemas';
 import { type ListOutcome, answerText, readList } from '../evaluate';
+import type { Answer } from '../http';
+import { besideRecords, listMembersOf } from '../../../src/connect/testing';
 import type { Run } from '../run';
 import { type Check, type Outcome, checkMaker, differs, holds, unchecked } from '../types';
 
@@ -65,11 +67,57 @@ const scopeOutcome = async (run: Run, first: ListOutcome<Event>): Promise<Outcom
   );
 };
 
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/** The members beside the catalog's events by their paths, those of nested objects too (`result.next`). */
+const flatMembers = (members: Record<string, unknown>, prefix = ''): Array<[string, unknown]> =>
+  Object.entries(members).flatMap(
+    ([name, value]): Array<[string, unknown]> =>
+      isObject(value) && !prefix ? flatMembers(value, `${name}.`) : [[`${prefix}${name}`, value]],
+  );
+
+/**
+ * How the catalog continues past page 1 when it names its next page beside the events (`next`: a cursor,
+ * sent back as `cursor`, or a link), as the dialect's `catalog` says it; null when it names none.
+ */
+export type CatalogNext = { next: { member: string; cursor: string | null }; value: string };
+
+export const catalogNextOf = (run: Run, json: unknown): CatalogNext | null => {
+  const entry = flatMembers(listMembersOf(json)).find(
+    ([name, value]) =>
+      /(^|\.)(next|next_?cursor|cursor)$/i.test(name) && typeof value === 'string' && value !== '',
+  );
+  if (!entry) return null;
+  const [name, value] = entry as [string, string];
+  const member = name.includes('.') ? name : besideRecords(run.dialect, name);
+  const link = /^(https?:\/\/|\/)/.test(value);
+  return { next: { member, cursor: link ? null : 'cursor' }, value };
+};
+
+/** The pages of a catalog that continues by a cursor (the dialect found's `catalog`), counted by following it. */
+const followedPages = async (run: Run, answer: Answer, events: number): Promise<Outcome> => {
+  let pages = 1;
+  let counted = events;
+  let next = catalogNextOf(run, answer.json);
+  while (next !== null && next.next.cursor !== null && pages < COUNTED) {
+    const query = { limit: LIST_LIMIT_MAX, [next.next.cursor]: next.value };
+    const page = await run.probe.get(paths.publicEvents(), query, false);
+    counted += readList(page, EVENT_RULE, 'Find Event').records.length;
+    pages++;
+    next = catalogNextOf(run, page.json);
+  }
+  return holds(
+    `No total in the envelope; the catalog continues by its cursor: counted ${next === null ? '' : 'at least '}${pages} page(s), ${counted.toLocaleString('en-US')} events. The app follows it page after page.`,
+  );
+};
+
 const pagesOutcome = async (run: Run, first: ListOutcome<Event>): Promise<Outcome> => {
   const total = catalogPagingOf(first.fields).total;
   const answer = await run.probe.get(paths.publicEvents(), { page: 1, limit: LIST_LIMIT_MAX }, false);
   const pageOne = readList(answer, EVENT_RULE, 'Find Event');
   const full = catalogPagingOf(pageOne.fields).total ?? total;
+  if (full === undefined && run.dialect.catalog) return followedPages(run, answer, pageOne.records.length);
   if (full !== undefined) {
     const pages = Math.ceil(full / LIST_LIMIT_MAX);
     return holds(

@@ -10,9 +10,9 @@ import {
   CONTRACT_DIALECT,
   DIALECT,
   type Dialect,
+  type ListNext,
   SCHEMES,
   contractStatusOf,
-  linkTarget,
   listAnswer,
   statusOfAnswer,
   memberAt,
@@ -398,20 +398,11 @@ const spellingsCheck = (found: Dialect, statuses: boolean, type: string | undefi
 };
 
 /** The pages of a list in `dialect` joined as one answer (the last page's other members, no next page). */
-const pagesOf = (dialect: Dialect): NonNullable<Run['probe']['pages']> => {
-  const { member, next } = dialect.list;
+const pagesOf = (dialect: Dialect, next: ListNext): NonNullable<Run['probe']['pages']> => {
+  const { member } = dialect.list;
   const inBody = nextMember(next);
   return {
-    cursor: next !== null && 'cursor' in next ? next.cursor : null,
-    next: (json, headers) => {
-      const value =
-        next !== null && 'link' in next
-          ? linkTarget(headers.get('link'), next.link)
-          : inBody === null
-            ? undefined
-            : memberAt(json, inBody);
-      return typeof value === 'string' && value !== '' ? value : null;
-    },
+    next,
     join: (bodies) => {
       const records = bodies.flatMap((body) => {
         const items = memberAt(body, member);
@@ -494,6 +485,8 @@ const foundDialect = async (run: Run, read: Samples): Promise<{ dialect: Dialect
     spellings: { status: statusSpellingOf(samples), kind },
     renamed: renamedOf(samples, rule),
     list: { member: list.member ?? DIALECT.list.member, next: paging.next, more: moreMember(list.others) },
+    // How the catalog continues is found with the catalog's checks (catalog.paging); the app's until then.
+    catalog: DIALECT.catalog ?? null,
     errors: errors.errors,
     signature: signature.scheme,
     signatureHeader: signature.header,
@@ -529,7 +522,7 @@ const deliveryType = (run: Run): string | undefined => {
 export const dialectChecks = async (run: Run): Promise<Check[]> => {
   const { dialect, checks } = await foundDialect(run, await readSamples(run));
   run.probe.query = dialect.query;
-  if (dialect.list.next !== null) run.probe.pages = pagesOf(dialect);
+  if (dialect.list.next !== null) run.probe.pages = pagesOf(dialect, dialect.list.next);
   // From here on, every answer is read in the dialect found (as it came when that is the app's own: a large
   // answer is not parsed and written again for nothing).
   if (!readsAsApp(dialect)) {

@@ -1,7 +1,7 @@
 /** Checks every keyed list with `limit` shares (events, orders): default, clamping, newest kept, order. */
 import type { ObjectSchema, RecordRule } from '../../../src/connect/records';
 import { LIST_LIMIT_MAX } from '../../../src/connect/schemas';
-import { type ListOutcome, answerText, readList } from '../evaluate';
+import { type ListOutcome, answerText, overWholeList, pagesWords, readList } from '../evaluate';
 import type { Query } from '../http';
 import type { Run } from '../run';
 import { type Outcome, differs, holds, tolerated, unchecked } from '../types';
@@ -25,14 +25,22 @@ export interface NamedOutcome {
 export const needsRecords = (list: ListOutcome<unknown>, envelope: string): Outcome | null =>
   list.unusable ? unchecked(`No record to check: ${list.unusable} (see ${envelope}).`) : null;
 
-/** An outcome reached on records the kit read where the app cannot (`list.via`), saying so. */
-export const noted = (outcome: Outcome, list: ListOutcome<unknown>): Outcome =>
-  list.via
-    ? {
-        ...outcome,
-        detail: `${outcome.detail} (Records read ${list.via}: the app cannot read this list.)`,
-      }
-    : outcome;
+/**
+ * An outcome reached on the records of `list` (and of the `others` it was compared with): saying so where
+ * the kit read them where the app cannot (`list.via`), and "unchecked" where it read any of them only in
+ * part (`overWholeList`): "holds" means every page was seen.
+ */
+export const noted = (
+  outcome: Outcome,
+  list: ListOutcome<unknown>,
+  ...others: Array<ListOutcome<unknown>>
+): Outcome => {
+  const via = list.via
+    ? { ...outcome, detail: `${outcome.detail} (Records read ${list.via}: the app cannot read this list.)` }
+    : { ...outcome, detail: `${outcome.detail}${pagesWords(list.paged)}` };
+  const cut = [list, ...others].find((read) => read.paged?.cut);
+  return overWholeList(via, cut?.paged ?? null);
+};
 
 /** Newest first by `createdAt` holds; any other order is tolerated (the app sorts every list). */
 export const orderCheck = (records: Dated[], noun: string): Outcome => {
@@ -74,6 +82,7 @@ export const limitChecks = async <S extends ObjectSchema>(
                 `${n} ${noun} without limit (${all} with limit=${LIST_LIMIT_MAX}); the app always sends limit.`,
               ),
           plain,
+          full,
         ),
   });
   const above = await run.probe.get(path, { ...query, limit: LIST_LIMIT_MAX * 10 });
@@ -96,12 +105,13 @@ export const limitChecks = async <S extends ObjectSchema>(
                   `limit=${LIST_LIMIT_MAX * 10} answered ${clamped.records.length} ${noun}: the largest limit honoured is at least ${clamped.records.length}${clamped.records.length >= LIST_LIMIT_MAX * 10 ? '' : ' (all there are)'}; the app reads them all, and the Event dropdown's Load more pages that far.`,
                 ),
             clamped,
+            full,
           ),
   });
   out.push({
     name: 'limit-newest',
     assumption: `When limit cuts the list, the newest ${noun} (by createdAt) are kept.`,
-    outcome: await newestKept(run, path, query, full.records, rule, operation),
+    outcome: await newestKept(run, path, query, full, rule, operation),
   });
   return out;
 };
@@ -110,11 +120,12 @@ const newestKept = async <S extends ObjectSchema>(
   run: Run,
   path: string,
   query: Query,
-  full: Dated[],
+  whole: ListOutcome<Dated>,
   rule: RecordRule<S>,
   operation: string,
 ): Promise<Outcome> => {
   const noun = `${rule.noun}s`;
+  const full = whole.records;
   if (full.length < 2) return unchecked(`Fewer than 2 usable ${noun}: limit=1 cuts nothing.`);
   const one = readList(await run.probe.get(path, { ...query, limit: 1 }), rule, operation);
   if (one.unusable) return one.outcome;
@@ -132,6 +143,7 @@ const newestKept = async <S extends ObjectSchema>(
             `limit=1 answered ${one.records.length} ${noun}, the newest among them; the app keeps the newest itself.`,
           ),
       one,
+      whole,
     );
   }
   return differs(

@@ -11,12 +11,12 @@ import {
   LIST_LIMIT_MAX,
   catalogPagingOf,
 } from '../../../src/connect/schemas';
-import { listMembersOf } from '../../../src/connect/testing';
+import { DIALECT } from '../../../src/connect/testing';
 import { type ListOutcome, answerText, checkError, readList, readObject } from '../evaluate';
 import type { Answer } from '../http';
 import type { EventRef, Run } from '../run';
 import { type Check, type Outcome, checkMaker, differs, holds, tolerated, unchecked } from '../types';
-import { catalogScopeChecks } from './catalogScope';
+import { type CatalogNext, catalogNextOf, catalogScopeChecks } from './catalogScope';
 import { addressOutcome, eventRefs } from './events';
 import { refusal } from './floorPlans';
 import { LIST_LIMIT_DEFAULT, needsRecords, noted, unreadable } from './lists';
@@ -89,6 +89,8 @@ const envelopeOutcome = (list: ReturnType<typeof readList<typeof Event>>): Outco
   const paging = catalogPagingOf(list.fields);
   const missing = (['page', 'limit', 'total'] as const).filter((k) => paging[k] === undefined);
   if (!missing.length || list.outcome.status === 'differs') return list.outcome;
+  // A catalog taught to continue by a cursor or link needs no page numbers: the app follows its pages.
+  if (DIALECT.catalog) return list.outcome;
   return tolerated(
     `${list.outcome.detail} No usable ${missing.join(', ')} in the envelope; the app pages by counting the events of each page.`,
   );
@@ -123,25 +125,45 @@ const limitClamp = async (run: Run): Promise<Outcome> => {
   );
 };
 
-/** A member beside the catalog's events that names its next page by a cursor (`next`), with its value. */
-const catalogCursor = (fields: Record<string, unknown>): [string, string] | null => {
-  const entry = Object.entries(fields).find(
-    ([name, value]) =>
-      /(^|\.)(next|next_?cursor|cursor)$/i.test(name) && typeof value === 'string' && value !== '',
-  );
-  return entry ? [entry[0], entry[1] as string] : null;
-};
+const TEACH_CATALOG =
+  'If the service documents it, teach it to the app in src/connect/dialect.ts (catalog) and to the contract (docs/connect-contract.md §8) together; otherwise ask the service for page numbers.';
 
 /**
- * The catalog paged by a cursor where the contract has page numbers: a difference the dialect cannot
- * express, since the app reaches catalog pages by number (the Event dropdown's "Load more" reads the newest
- * pages first, from either end), not by following a list to its end.
+ * The catalog paged by a cursor or link where the contract has page numbers: the dialect's `catalog`, which
+ * the kit writes with the rest of the dialect (`--write-dialect`). Taught, the kit reads page 2 by it.
  */
-const catalogCursorOutcome = ([member, value]: [string, string]): Outcome =>
-  differs(
-    `The catalog ignores page and continues by a cursor ("${member}": ${JSON.stringify(value)} beside the events of page 1, which page 2 repeats). The dialect cannot express this: list.next of src/connect/dialect.ts follows a list to its end, while ${FIND} and the Event dropdown's "Load more" reach catalog pages by number. Until a developer changes the catalog's reading (src/connect/api.ts listPublicEvents, src/account/catalog.ts walkCatalog and src/account/events.ts catalogPageAt) to walk it by cursor, ${FIND} would list the first page again and again and miss every event past it.`,
-    'Ask the service whether the catalog takes page numbers; if it pages by cursor only, change the catalog reading in the three files named, and the contract (docs/connect-contract.md §3 and §8) with it.',
+/** The dialect found, with how the catalog continues (`--write-dialect` writes it). */
+const foundCatalog = (run: Run, next: CatalogNext['next'] | null): void => {
+  run.dialect = { ...run.dialect, catalog: next };
+  run.options.onDialect?.(run.dialect);
+};
+
+const catalogCursorOutcome = async (run: Run, found: CatalogNext): Promise<Outcome> => {
+  foundCatalog(run, found.next);
+  const words = `The catalog ignores page and continues by ${found.next.cursor === null ? 'a link' : 'a cursor'} ("${found.next.member}": ${JSON.stringify(found.value)} beside the events of page 1, which page 2 repeats).`;
+  if (JSON.stringify(DIALECT.catalog ?? null) !== JSON.stringify(found.next)) {
+    return differs(
+      `${words} Until the app is taught it (catalog in src/connect/dialect.ts), ${FIND} would list the first page again and again and miss every event past it, and the Event dropdown's "Load more" would show the same events on every page.`,
+      TEACH_CATALOG,
+    );
+  }
+  if (found.next.cursor === null) return holds(`${words} The app was taught it.`);
+  const one = readList(await run.probe.get(paths.publicEvents(), { limit: 2 }, false), EVENT_RULE, FIND);
+  const two = readList(
+    await run.probe.get(paths.publicEvents(), { limit: 2, [found.next.cursor]: found.value }, false),
+    EVENT_RULE,
+    FIND,
   );
+  if (two.unusable) return two.outcome;
+  const firstIds = new Set(one.records.map((e) => e.id));
+  const repeated = two.records.filter((e) => firstIds.has(e.id)).length;
+  if (repeated || !two.records.length)
+    return differs(
+      `${words} The app was taught it, but the page its cursor names ${repeated ? `shares ${repeated} event(s) with page 1` : 'is empty'}: ${FIND} would list events twice or miss some.`,
+      PAGING_ACTION,
+    );
+  return noted(holds(`${words} The app was taught it: the page its cursor names holds other events.`), two);
+};
 
 const pagingOutcome = async (run: Run): Promise<Outcome> => {
   const answers: Answer[] = [];
@@ -161,8 +183,9 @@ const pagingOutcome = async (run: Run): Promise<Outcome> => {
   const firstIds = new Set(one.records.map((e) => e.id));
   const repeated = two.records.filter((e) => firstIds.has(e.id)).length;
   const echoed = catalogPagingOf(two.fields).page;
-  const cursor = catalogCursor(listMembersOf(answers[0]?.json));
-  if (repeated && cursor !== null) return catalogCursorOutcome(cursor);
+  const cursor = catalogNextOf(run, answers[0]?.json);
+  if (repeated && cursor !== null) return catalogCursorOutcome(run, cursor);
+  if (!repeated && two.records.length) foundCatalog(run, null);
   if (repeated)
     return differs(
       `Pages 1 and 2 (limit=2) share ${repeated} event(s): ${FIND} would list events twice and miss others.`,
@@ -172,6 +195,11 @@ const pagingOutcome = async (run: Run): Promise<Outcome> => {
     return differs(
       `Page 2 (limit=2) is empty although total is ${String(total)}: ${FIND} would miss every event after the first page.`,
       PAGING_ACTION,
+    );
+  if (DIALECT.catalog)
+    return differs(
+      `Pages 1 and 2 (limit=2) hold different events: the catalog pages by number, where the app was taught that it continues by a cursor or link (catalog in src/connect/dialect.ts). The app would read its first page only: ${FIND} would miss every event past it.`,
+      'Set catalog in src/connect/dialect.ts back to null (page numbers, the contract), or ask the service.',
     );
   if (echoed !== undefined && echoed !== 2)
     return tolerated(`Pages do not overlap, but page 2 says page ${echoed}; the app counts pages itself.`);
