@@ -23,14 +23,15 @@ export interface WireDelivery {
   data: unknown;
 }
 
-type Paging = { page: number; limit: number; total: number };
+/** Members of a list answer besides its records: the catalog's `page`, `limit` and `total`, or any other. */
+type Members = Record<string, unknown>;
 
 /** A JSON body: an object, or a list (a bare array). */
 export type JsonBody = Record<string, unknown> | unknown[];
 
 export interface WireWriter {
-  /** A list answer of `records` (in the contract's names), with the catalog's paging members when given. */
-  list<T>(records: readonly T[], paging?: Paging, cut?: boolean): JsonBody;
+  /** A list answer of `records` (in the contract's names), with members beside them (the catalog's paging). */
+  list<T>(records: readonly T[], members?: Members, cut?: boolean): JsonBody;
   /**
    * A list answer's text, its records written one by one (`ownId`: the records' own identifier in the
    * contract, `submissionId` for registrations), as the sandbox writes a list piece by piece.
@@ -63,8 +64,8 @@ export interface WireWriter {
 /** The writer of a sandbox started with `deviations` (besides the default ones). */
 export const wireWriter = (deviations: readonly Deviation[] = []): WireWriter => {
   const set = new DeviationSet(deviations);
-  const list = (records: readonly unknown[], paging?: Paging, cut = false) =>
-    set.listBody(records as object[], paging ?? {}, cut) as JsonBody;
+  const list = (records: readonly unknown[], members?: Members, cut = false) =>
+    set.listBody(records as object[], members ?? {}, cut) as JsonBody;
   const signatureOf = (body: string, secrets: string | readonly string[], atMs = Date.now()) =>
     set.signature(body, typeof secrets === 'string' ? [secrets] : secrets, atMs);
   return {
@@ -104,14 +105,14 @@ export const wireWriter = (deviations: readonly Deviation[] = []): WireWriter =>
 const DEFAULT = wireWriter();
 
 /**
- * A list answer: `{ "data": [...] }`, with the catalog's paging members when given; `cut`: the service held
+ * A list answer: `{ "data": [...] }`, with `members` beside the records (the catalog's paging); `cut`: the service held
  * more records than it answered (said only by a dialect whose lists say so).
  */
 export const wireList = <T>(
   records: readonly T[],
-  paging?: Paging,
+  members?: Members,
   cut?: boolean,
-): { data: T[] } & Partial<Paging> => DEFAULT.list(records, paging, cut) as { data: T[] } & Partial<Paging>;
+): { data: T[] } & Members => DEFAULT.list(records, members, cut) as { data: T[] } & Members;
 
 /**
  * A list answer's text, as the sandbox writes it piece by piece: `{"data":[…]}`, each record written as the

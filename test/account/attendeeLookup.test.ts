@@ -23,6 +23,7 @@ import { FakeCache } from '../support/cache';
 import { SENTINEL_KEY, authData, caught } from '../support/app';
 import { virtualClock } from '../support/clock';
 import { wireError, wireList } from '../../sandbox/wire';
+import { queryAsRead } from '../support/wireDialect';
 
 const EVENT_ID = SAMPLE_SUBMISSION.eventId;
 const MINUTE = 60_000;
@@ -127,7 +128,7 @@ class EventServer {
   }
 
   answer(url: string, signal?: AbortSignal) {
-    const query = new URL(url).searchParams;
+    const query = queryAsRead(url);
     if (query.get('eventId') !== EVENT_ID) throw new Error(`unexpected request ${url}`);
     const since = query.get('since') ?? '';
     this.requests.push(since);

@@ -8,6 +8,7 @@ import { EVENT_TEXT_CHARS } from '../../src/connect/api';
 import { SAMPLE_EVENT } from '../../src/mappers/event';
 import { wireList, wireListFrame, wireObject } from '../../sandbox/wire';
 import { BASE_URL, appTester, authData } from '../support/app';
+import { listsHoldMembers } from '../support/wireDialect';
 
 const event = (n: number): Event => {
   const { description: _d, coverImageUrl: _c, ...base } = SAMPLE_EVENT;
@@ -17,19 +18,25 @@ const page = (n: number, count: number, total?: number) =>
   nock(BASE_URL, { badheaders: ['x-api-key'] })
     .get(paths.publicEvents())
     .query({ page: String(n), limit: '100' })
-    .reply(200, {
-      ...wireList(Array.from({ length: count }, (_, i) => event((n - 1) * 100 + i + 1))),
-      page: n,
-      limit: 100,
-      ...(total === undefined ? {} : { total }),
-    });
+    .reply(
+      200,
+      wireList(
+        Array.from({ length: count }, (_, i) => event((n - 1) * 100 + i + 1)),
+        { page: n, limit: 100, ...(total === undefined ? {} : { total }) },
+      ),
+    );
 const run = <T>(fn: (z: ZObject, bundle: Bundle) => Promise<T>) =>
   appTester(fn, { authData: authData() }) as Promise<T>;
 const later = () => Date.now() + 600_000;
 
 afterEach(() => nock.cleanAll());
 
-it('reads to the end (a short page, or the total), handing each page to the visitor', async () => {
+// The catalog is paged by number, from the members beside its events (`page`, `limit`, `total`): a dialect whose
+// lists hold none (a bare array, `{ items, next }`) cannot say how far it goes (docs/developers.md, "The suite in
+// another dialect").
+const paged = listsHoldMembers() ? it : it.skip;
+
+paged('reads to the end (a short page, or the total), handing each page to the visitor', async () => {
   page(1, 100, 250);
   page(2, 100, 250);
   page(3, 50, 250);
@@ -42,7 +49,7 @@ it('reads to the end (a short page, or the total), handing each page to the visi
   expect(catalogReach(walk)).toBe('3 pages of the public catalog (250 of 250 events)');
 });
 
-it('stops when the visitor has enough, and reads only the pages asked', async () => {
+paged('stops when the visitor has enough, and reads only the pages asked', async () => {
   page(1, 100);
   const second = page(2, 100);
   const enough = await run((z, b) => walkCatalog(z, b, { deadline: later(), visit: () => true }));
@@ -62,7 +69,7 @@ it('stops at its deadline, reading nothing more, and says how far it read', asyn
     .get(paths.publicEvents())
     .query(true)
     .delay(400)
-    .reply(200, { ...wireList([event(1)]), page: 1, limit: 100 });
+    .reply(200, wireList([event(1)], { page: 1, limit: 100 }));
   const walk = await run((z, b) => walkCatalog(z, b, { deadline: Date.now() + 300, visit: () => false }));
   expect(walk).toMatchObject({ pagesRead: 0, complete: false, stopped: 'deadline' });
   expect(catalogReach(walk)).toBe('0 pages of the public catalog (0 events)');

@@ -16,6 +16,7 @@ import {
 import { DIALECT, Event, buildUrl, headersFor } from '../../src/connect/testing';
 import { SAMPLE_EVENT } from '../../src/mappers/event';
 import { BASE_URL, SENTINEL_KEY, appTester, authData, caught, errorMessage } from '../support/app';
+import { listsHoldMembers } from '../support/wireDialect';
 import { listSubmissions } from '../support/submissions';
 import { wireError, wireList } from '../../sandbox/wire';
 
@@ -88,7 +89,8 @@ describe('URLs and headers', () => {
       .query({ page: '2', limit: '50' })
       .reply(200, wireList([SAMPLE_EVENT], { page: 2, limit: 50, total: 51 }));
     const page = await run((z, b) => listPublicEvents(z, b, { page: 2, limit: 50 }));
-    expect(page.total).toBe(51);
+    // The catalog's `total`, where the dialect's lists hold members beside their records.
+    expect(page.total).toBe(listsHoldMembers() ? 51 : undefined);
     scope.done();
   });
 
@@ -96,14 +98,18 @@ describe('URLs and headers', () => {
     nock(BASE_URL)
       .get(paths.publicEvents())
       .query(true)
-      .reply(200, {
-        ...wireList([SAMPLE_EVENT, { ...SAMPLE_EVENT, id: 'e2', createdAt: '' }]),
-        page: 1,
-        limit: 2,
-        total: 'many',
-      });
+      .reply(
+        200,
+        wireList([SAMPLE_EVENT, { ...SAMPLE_EVENT, id: 'e2', createdAt: '' }], {
+          page: 1,
+          limit: 2,
+          total: 'many',
+        }),
+      );
     const page = await run((z, b) => listPublicEvents(z, b, { page: 1, limit: 2 }));
-    expect(page).toEqual({ data: [SAMPLE_EVENT], page: 1, limit: 2, received: 2, last: false });
+    // With its `page` and `limit`, where the dialect's lists hold members beside their records.
+    const paging = listsHoldMembers() ? { page: 1, limit: 2 } : {};
+    expect(page).toEqual({ data: [SAMPLE_EVENT], ...paging, received: 2, last: false });
   });
 
   it('asks the events list for at most EVENTS_LIMIT_MAX events', async () => {
@@ -128,7 +134,7 @@ describe('parsing and validation', () => {
     nock(BASE_URL)
       .get(paths.events())
       .query(true)
-      .reply(200, { ...wireList([older, newer]), extra: true });
+      .reply(200, wireList([older, newer], { extra: true }));
     const events = await run((z, b) => listEvents(z, b, 10));
     expect(events.map((e: Event) => e.id)).toEqual(['e-new', 'e-old']);
     expect(events[1]).toHaveProperty('brandNewField', { a: 1 });
@@ -167,7 +173,9 @@ describe('parsing and validation', () => {
       .reply(200, { events: [SAMPLE_EVENT] });
     const error = await caught(() => run((z, b) => listEvents(z, b, 1)));
     expect(errorMessage(error)).toContain(
-      `did not have the expected shape (HTTP 200): the answer has no "${DIALECT.list.member}" list`,
+      DIALECT.list.member === ''
+        ? 'did not have the expected shape (HTTP 200): the answer is a object, not a list'
+        : `did not have the expected shape (HTTP 200): the answer has no "${DIALECT.list.member}" list`,
     );
     expect(appErrorCode(error)).toBe('INVALID_RESPONSE');
   });

@@ -13,14 +13,12 @@ import { SAMPLE_SUBMISSION } from '../../src/mappers/submission';
 import { BASE_URL, SENTINEL_KEY, appTester, authData, caught, errorMessage } from '../support/app';
 import { listSubmissionKeys, listSubmissions } from '../support/submissions';
 import { setRunLimits } from '../support/limits';
-import { DIALECT } from '../../src/connect/testing';
+import { DIALECT, listAnswer } from '../../src/connect/testing';
 import { wireError, wireListFrame, wireListText, wireObject } from '../../sandbox/wire';
+import { withEnvelopeMembers } from '../support/wireDialect';
 
 /** A list answer of registrations, as the service writes it (a registration's own id is `submissionId`). */
 const listOf = (records: unknown[]): string => wireListText(records, 'submissionId');
-
-/** `listOf(records)` with more members of the envelope (JSON text, after a comma) before it closes. */
-const withMembers = (list: string, members: string): string => `${list.slice(0, -1)},${members}}`;
 
 const params = { eventId: SAMPLE_SUBMISSION.eventId, since: '2026-11-21T00:00:00.000Z' };
 
@@ -87,7 +85,7 @@ it.each([1, 7, 64, 4096])(
     const count = size === 1 ? 3 : 40;
     const records = Array.from({ length: count }, (_, i) => registration(i));
     const body = Buffer.from(
-      withMembers(listOf(records), `"total":${count},"note":"a \\"]}\\" in the envelope"`),
+      withEnvelopeMembers(listOf(records), `"total":${count},"note":"a \\"]}\\" in the envelope"`),
     );
     serve(200, chunked(body, size), { Date: 'Sat, 21 Nov 2026 12:00:00 GMT' });
     const page = await run((z, b) => listSubmissions(z, b, params));
@@ -134,6 +132,37 @@ it('keeps a registration with an odd optional field and skips one without create
     expect.stringMatching(/registration "sub_00002" \(item 2\) skipped: its createdAt is missing/),
   ]);
 });
+
+type Refused = [status: number, body: string, type: string, message: RegExp];
+
+/** Answers whose envelope holds no list, where the dialect's lists have an envelope. */
+const notInTheEnvelope: Refused[] =
+  DIALECT.list.member === ''
+    ? []
+    : [
+        [
+          200,
+          JSON.stringify({ [`${DIALECT.list.member}_other`]: [] }),
+          'application/json',
+          new RegExp(
+            `did not have the expected shape \\(HTTP 200\\): the answer has no "${DIALECT.list.member}" list`,
+          ),
+        ],
+        [
+          200,
+          JSON.stringify(listAnswer(DIALECT.list.member, { 0: {} } as unknown as unknown[])),
+          'application/json',
+          new RegExp(
+            `did not have the expected shape \\(HTTP 200\\): "${DIALECT.list.member}" is not a list`,
+          ),
+        ],
+        [
+          200,
+          '[]',
+          'application/json',
+          /did not have the expected shape \(HTTP 200\): the answer is a list, not an object/,
+        ],
+      ];
 
 describe('answers that are not a complete list', () => {
   const records = Array.from({ length: 12 }, (_, i) => registration(i));
@@ -272,7 +301,7 @@ describe('answers that are not a complete list', () => {
     expect(errorMessage(error)).toMatch(/was not valid JSON \(HTTP 200: .*at byte \d+\)/);
   });
 
-  it.each([
+  it.each<Refused>([
     [
       200,
       '<!DOCTYPE html><html><body>Maintenance</body></html>',
@@ -281,26 +310,7 @@ describe('answers that are not a complete list', () => {
     ],
     [200, 'OK', 'text/plain', /was not JSON \(HTTP 200, text\/plain\): "OK"/],
     [200, '', 'application/json', /was not JSON \(HTTP 200, application\/json\): "\(empty\)"/],
-    [
-      200,
-      JSON.stringify({ [`${DIALECT.list.member}_other`]: [] }),
-      'application/json',
-      new RegExp(
-        `did not have the expected shape \\(HTTP 200\\): the answer has no "${DIALECT.list.member}" list`,
-      ),
-    ],
-    [
-      200,
-      JSON.stringify({ [DIALECT.list.member]: { 0: {} } }),
-      'application/json',
-      new RegExp(`did not have the expected shape \\(HTTP 200\\): "${DIALECT.list.member}" is not a list`),
-    ],
-    [
-      200,
-      '[]',
-      'application/json',
-      /did not have the expected shape \(HTTP 200\): the answer is a list, not an object/,
-    ],
+    ...notInTheEnvelope,
   ])('a %i answer %j is a clear error', async (status, body, type, message) => {
     serve(status, chunked(body, 9), { 'Content-Type': type });
     const error = await caught(() => run((z, b) => listSubmissions(z, b, params)));
@@ -359,7 +369,7 @@ describe('answers that are not a complete list', () => {
 });
 
 it('reads only the keys of the registrations when asked to (a Zap being turned on)', async () => {
-  const body = withMembers(
+  const body = withEnvelopeMembers(
     listOf([SAMPLE_SUBMISSION, { ...SAMPLE_SUBMISSION, submissionId: 'sub_2', approvedAt: '' }]),
     '"total":2',
   );

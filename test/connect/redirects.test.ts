@@ -9,6 +9,7 @@ import type { Bundle, ZObject } from 'zapier-platform-core';
 import { checkIn, appErrorCode, listEvents, listPublicEvents, paths } from '../../src/connect';
 import { SAMPLE_EVENT } from '../../src/mappers/event';
 import { BASE_URL, SENTINEL_KEY, appTester, authData, caught, errorMessage } from '../support/app';
+import { listsHoldMembers } from '../support/wireDialect';
 import { wireList } from '../../sandbox/wire';
 
 const run = <T>(fn: (z: ZObject, bundle: Bundle) => Promise<T>) => appTester(fn, { authData: authData() });
@@ -124,7 +125,10 @@ describe('public requests (no key)', () => {
       .get('/catalog')
       .query(true)
       .reply(200, wireList([SAMPLE_EVENT], { page: 1, limit: 20, total: 1 }));
-    await expect(run((z, b) => listPublicEvents(z, b, { page: 1 }))).resolves.toMatchObject({ total: 1 });
+    // The catalog's `total`, where the dialect's lists hold members beside their records.
+    await expect(run((z, b) => listPublicEvents(z, b, { page: 1 }))).resolves.toMatchObject({
+      total: listsHoldMembers() ? 1 : undefined,
+    });
     cdn.done();
   });
 

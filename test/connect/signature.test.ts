@@ -30,7 +30,7 @@ import {
 } from '../support/app';
 import { deliveryBody, hookBundle, signedDelivery } from '../support/deliveries';
 import { type ServiceHooks, serviceHooks } from '../support/serviceHooks';
-import { signatureOf, wireList } from '../../sandbox/wire';
+import { SIGNATURE_HEADER, signatureOf, wireList } from '../../sandbox/wire';
 
 const hexOf = (secret: string, body: string | Buffer) =>
   createHmac('sha256', secret).update(body).digest('hex');
@@ -296,14 +296,18 @@ describe('verifySignature', () => {
 });
 
 describe('findSignatureHeader', () => {
+  // The header the service signs under (`X-Connect-Signature` in the contract), however Zapier hands it on.
+  const NAME = SIGNATURE_HEADER;
+  const zapierName = (name: string) => `Http-${name}`;
+
   it('finds the header whatever its case, with or without Zapier’s Http- prefix', () => {
     for (const name of [
-      'X-Connect-Signature',
-      'x-connect-signature',
-      'X-CONNECT-SIGNATURE',
-      'Http-X-Connect-Signature',
-      'HTTP-X-CONNECT-SIGNATURE',
-      'http-x-connect-signature',
+      NAME,
+      NAME.toLowerCase(),
+      NAME.toUpperCase(),
+      zapierName(NAME),
+      zapierName(NAME).toUpperCase(),
+      zapierName(NAME).toLowerCase(),
     ]) {
       expect(findSignatureHeader({ 'Content-Type': 'application/json', [name]: '<any value>' })).toBe(
         '<any value>',
@@ -312,12 +316,10 @@ describe('findSignatureHeader', () => {
   });
 
   it('joins repeated values and ignores other headers', () => {
-    expect(findSignatureHeader({ 'Http-X-Connect-Signature': ['<first>', '<second>'] })).toBe(
-      '<first>,<second>',
-    );
-    expect(findSignatureHeader({ 'Http-X-Signature': '<any value>', 'X-Connect-Signature-2': 'x' })).toBe(
-      undefined,
-    );
+    expect(findSignatureHeader({ [zapierName(NAME)]: ['<first>', '<second>'] })).toBe('<first>,<second>');
+    expect(
+      findSignatureHeader({ [zapierName('X-Webhook-Signature')]: '<any value>', [`${NAME}-2`]: 'x' }),
+    ).toBe(undefined);
     expect(findSignatureHeader(undefined)).toBeUndefined();
     expect(findSignatureHeader(null)).toBeUndefined();
   });
@@ -329,6 +331,8 @@ describe('findSignatureHeader', () => {
 const hookTriggers = hookTriggerKeys().map((key) => ({ key, operation: hookOperation(key) }));
 
 const SUB_SECRET = 'whsec_subscription_5c1d';
+/** The signature header of a delivery as `signedDelivery` writes it. */
+const SIGNED = SIGNATURE_HEADER.toLowerCase();
 const ACCOUNT_SECRET = 'whsec_account_8e2f';
 
 /** A delivery each trigger accepts, by the kind it subscribes to. */
@@ -429,7 +433,7 @@ describe.each(hookTriggers.map((t) => [t.key, t] as const))('perform of %s', (ke
       'an empty header',
       (d: ReturnType<typeof signedDelivery>) => ({
         ...d,
-        headers: { ...d.headers, 'x-connect-signature': '' },
+        headers: { ...d.headers, [SIGNED]: '' },
       }),
     ],
     [
@@ -438,7 +442,7 @@ describe.each(hookTriggers.map((t) => [t.key, t] as const))('perform of %s', (ke
         ...d,
         headers: {
           ...d.headers,
-          'x-connect-signature': (d.headers['x-connect-signature'] ?? '').slice(0, -1),
+          [SIGNED]: (d.headers[SIGNED] ?? '').slice(0, -1),
         },
       }),
     ],
@@ -448,7 +452,7 @@ describe.each(hookTriggers.map((t) => [t.key, t] as const))('perform of %s', (ke
         ...d,
         headers: {
           ...d.headers,
-          'x-connect-signature': withDigest(d.headers['x-connect-signature'] ?? '', () => 'x'.repeat(64)),
+          [SIGNED]: withDigest(d.headers[SIGNED] ?? '', () => 'x'.repeat(64)),
         },
       }),
     ],

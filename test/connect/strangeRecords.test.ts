@@ -38,6 +38,9 @@ const registration = (id: string, minutes: number, overrides: Record<string, unk
 /** A registration's JSON text as the service writes it (its own id is `submissionId` in the contract). */
 const wireText = (record: object): string => JSON.stringify(wireObject(record, 'submissionId'));
 
+/** Whether a list answer is an object around the records (none when it is a bare array). */
+const hasEnvelope = () => wireListFrame().close.endsWith('}');
+
 const siblingIds = Array.from({ length: SIBLINGS }, (_, i) => `sub_${i}`);
 
 /** The answer's text around the strange record: siblings before and after it, the strange one in the middle. */
@@ -45,11 +48,12 @@ const listText = (strange: string, after = ''): string[] => {
   const records = siblingIds.map((id, i) => wireText(registration(id, i + 2)));
   const middle = Math.floor(SIBLINGS / 2);
   const { open, close } = wireListFrame();
-  // The envelope's members go before its last `}`.
+  // The envelope's members go before its last `}` (a list that is the answer itself holds none).
+  const envelope = hasEnvelope();
   return [
-    `${open}${[...records.slice(0, middle), strange, ...records.slice(middle)].join(',')}${close.slice(0, -1)}`,
+    `${open}${[...records.slice(0, middle), strange, ...records.slice(middle)].join(',')}${envelope ? close.slice(0, -1) : close}`,
     after,
-    '}',
+    envelope ? '}' : '',
   ];
 };
 
@@ -105,7 +109,7 @@ const withNotes = (...value: Array<string | (() => Generator<Buffer>)>) => {
   return [before, start, ...value, end, after, tail as string];
 };
 
-const scenarios: Scenario[] = [
+const scenarios: Array<Scenario & { envelopeMember?: true }> = [
   {
     name: 'one registration whose answer is nested 6,000 levels deep',
     body: () => listText(strangeWith(deepValue(6000))),
@@ -158,6 +162,7 @@ const scenarios: Scenario[] = [
   },
   {
     name: 'an envelope member of 50 MB',
+    envelopeMember: true,
     body: () => {
       const [head, , tail] = listText(wireText(registration(STRANGE, 1)));
       return [head as string, ',"padding":"', padding(50 * 1024 * 1024), '"', tail as string];
@@ -228,6 +233,8 @@ beforeEach(() => {
 afterEach(() => nock.cleanAll());
 
 describe.each(scenarios)('$name', (scenario) => {
+  // A list that is the answer itself (a bare array) holds no envelope member.
+  const play = scenario.envelopeMember && !hasEnvelope() ? it.skip : it;
   const expectedIds = (kept: boolean) => [...siblingIds, ...(kept ? [STRANGE] : [])].sort();
   const expectLines = (lines: string[], patterns: RegExp[]) => {
     for (const pattern of patterns) expect(lines.some((line) => pattern.test(line))).toBe(true);
@@ -239,7 +246,7 @@ describe.each(scenarios)('$name', (scenario) => {
     serveEvents();
   });
 
-  it('a poll of New Form Submission returns every sibling', async () => {
+  play('a poll of New Form Submission returns every sibling', async () => {
     const { result, lines } = await logged(call('triggers', newSubmission.key), {
       inputData: { eventId: EVENT_ID },
       meta: meta(),
@@ -262,7 +269,7 @@ describe.each(scenarios)('$name', (scenario) => {
     }
   });
 
-  it('Find Registration finds every sibling', async () => {
+  play('Find Registration finds every sibling', async () => {
     const { result, lines } = await logged(call('searches', FIND_REGISTRATION_KEY), {
       inputData: { eventId: EVENT_ID, email: 'ada@example.com' },
     });
@@ -270,7 +277,7 @@ describe.each(scenarios)('$name', (scenario) => {
     expectLines(lines, [...scenario.lines, ...(scenario.answerLines ?? [])]);
   });
 
-  it('the registration dropdown lists every sibling', async () => {
+  play('the registration dropdown lists every sibling', async () => {
     const { result, lines } = await logged(call('triggers', REGISTRATION_LIST_TRIGGER_KEY), {
       inputData: { eventId: EVENT_ID },
       meta: meta(),
@@ -279,7 +286,7 @@ describe.each(scenarios)('$name', (scenario) => {
     expectLines(lines, scenario.lines);
   });
 
-  it('the attendee lookup of an order finds its registration, read after the strange one', async () => {
+  play('the attendee lookup of an order finds its registration, read after the strange one', async () => {
     const last = siblingIds[SIBLINGS - 1] as string;
     const { result, lines } = await logged(
       (z, bundle) =>

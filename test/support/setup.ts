@@ -1,17 +1,36 @@
 // Unit tests never touch the network: nock refuses every host but loopback (the e2e sandbox binds 127.0.0.1).
 // Each test file gets a fresh nock, but Node's http module is shared by the files a worker runs, so the
 // interception is removed after each file and installed again by the next one.
+import { relative } from 'node:path';
 import nock from 'nock';
 import { DIALECT_SWITCHES_ENV } from '../../sandbox/deviations';
-import { DIALECT_ENV, EVERY_SWITCH } from './serviceDialect';
+import { speakSwitches } from './wireDialect';
+import { playedSwitches } from './serviceDialect';
 
-// `CONNECT_TEST_DIALECT=every`: every sandbox plays `EVERY_SWITCH` and the app is taught its dialect, for the
-// whole run (docs/developers.md, "The suite in another dialect"). A test that mocks the dialect itself keeps its own.
-if (process.env[DIALECT_ENV] === 'every') {
-  process.env[DIALECT_SWITCHES_ENV] = EVERY_SWITCH.join(',');
+/**
+ * The test files that play the contract's own dialect whatever `CONNECT_TEST_DIALECT` says, and why: each asserts
+ * the contract's wire on purpose, or teaches the app a dialect of its own and writes the wire for it.
+ */
+export const CONTRACT_DIALECT_FILES: Readonly<Record<string, string>> = {
+  'test/connect/dialect.test.ts':
+    "teaches the app the service dialect of SERVICE_SWITCHES and shows it apart from the contract's",
+  'test/connect/dialectValues.test.ts': 'teaches the app each dialect value it tests, one by one',
+  'test/connect/pages.test.ts': 'teaches the app cursor paging and writes the pages it follows',
+};
+
+// `CONNECT_TEST_DIALECT=every` (or switches, `snake-query,link-paging`): every sandbox of the run has those
+// switches on, the app is taught their dialect, and the nock interceptors of unit tests speak it
+// (docs/developers.md, "The suite in another dialect"). A file of `CONTRACT_DIALECT_FILES` plays the contract's.
+const file = relative(`${__dirname}/../..`, expect.getState().testPath ?? '').replace(/\\/g, '/');
+const switches = playedSwitches();
+if (switches.length > 0 && Object.hasOwn(CONTRACT_DIALECT_FILES, file)) {
+  delete process.env[DIALECT_SWITCHES_ENV];
+} else if (switches.length > 0) {
+  process.env[DIALECT_SWITCHES_ENV] = switches.join(',');
   jest.mock('../../src/connect/dialect', () =>
-    jest.requireActual<typeof import('./serviceDialect')>('./serviceDialect').taughtEvery(),
+    jest.requireActual<typeof import('./serviceDialect')>('./serviceDialect').taughtByRun(),
   );
+  speakSwitches(switches);
 }
 
 beforeAll(() => {

@@ -5,6 +5,7 @@ import { eventField } from '../../src/fields/event';
 import { EVENT_LIST_TRIGGER_KEY } from '../../src/fields/keys';
 import eventList from '../../src/triggers/eventList';
 import { App, BASE_URL, appTester, authData, meta } from '../support/app';
+import { listsHoldMembers } from '../support/wireDialect';
 import { T0, iso } from './fixtures';
 import { functionOf } from '../../scripts/lib/app';
 import { wireList } from '../../sandbox/wire';
@@ -98,29 +99,34 @@ describe('"Load more" past the newest 100', () => {
     expect(again.isDone()).toBe(false);
   });
 
-  it('reads the catalog from the end that holds the newer events, past pages with none of the older ones', async () => {
-    nock(BASE_URL).get(paths.events()).query({ limit: '100' }).reply(200, wireList(newest)).persist();
-    const catalogPage = (page: number, data: unknown[]) =>
-      nock(BASE_URL)
-        .get(paths.publicEvents())
-        .query({ page: String(page), limit: '100' })
-        .reply(200, wireList(data, { page, limit: 100, total: 250 }))
-        .persist();
-    // Oldest first, as the sandbox's catalog: page 3 holds only the account's newest events.
-    catalogPage(1, [event(1), event(2)]);
-    catalogPage(2, [event(10), event(11)]);
-    catalogPage(3, newest.slice(0, 50));
-    nock(BASE_URL).get(paths.submissions()).query(true).reply(200, wireList([])).persist();
-    await expect(page(1)).resolves.toEqual([
-      expect.objectContaining({ id: id(11) }),
-      expect.objectContaining({ id: id(10) }),
-    ]);
-    await expect(page(2, false)).resolves.toEqual([
-      expect.objectContaining({ id: id(2) }),
-      expect.objectContaining({ id: id(1) }),
-    ]);
-    await expect(page(3, false)).resolves.toEqual([]);
-  });
+  // The end that holds the newer events is found from the catalog's `total`, which a dialect whose lists hold no
+  // members beside their records (a bare array, `{ items, next }`) cannot say.
+  (listsHoldMembers() ? it : it.skip)(
+    'reads the catalog from the end that holds the newer events, past pages with none of the older ones',
+    async () => {
+      nock(BASE_URL).get(paths.events()).query({ limit: '100' }).reply(200, wireList(newest)).persist();
+      const catalogPage = (page: number, data: unknown[]) =>
+        nock(BASE_URL)
+          .get(paths.publicEvents())
+          .query({ page: String(page), limit: '100' })
+          .reply(200, wireList(data, { page, limit: 100, total: 250 }))
+          .persist();
+      // Oldest first, as the sandbox's catalog: page 3 holds only the account's newest events.
+      catalogPage(1, [event(1), event(2)]);
+      catalogPage(2, [event(10), event(11)]);
+      catalogPage(3, newest.slice(0, 50));
+      nock(BASE_URL).get(paths.submissions()).query(true).reply(200, wireList([])).persist();
+      await expect(page(1)).resolves.toEqual([
+        expect.objectContaining({ id: id(11) }),
+        expect.objectContaining({ id: id(10) }),
+      ]);
+      await expect(page(2, false)).resolves.toEqual([
+        expect.objectContaining({ id: id(2) }),
+        expect.objectContaining({ id: id(1) }),
+      ]);
+      await expect(page(3, false)).resolves.toEqual([]);
+    },
+  );
 
   it('has nothing past the first page for an account whose list holds all its events', async () => {
     nock(BASE_URL)

@@ -6,6 +6,7 @@
 import nock from 'nock';
 import type { Bundle, ZObject } from 'zapier-platform-core';
 import { type Event, type Order, type Submission, paths } from '../../src/connect';
+import { DIALECT } from '../../src/connect/testing';
 import { DELIVERY_MEMORY_SECONDS, instantKindOf } from '../../src/webhooks';
 import { paymentItemId } from '../../src/items';
 import { SAMPLE_EVENT, toEventChangeItem, toEventItem } from '../../src/mappers/event';
@@ -598,27 +599,34 @@ describe('errors a user can act on', () => {
     );
   });
 
-  it('refuses to subscribe when no secret could verify deliveries, and removes the hook again', async () => {
-    const scope = nock(BASE_URL)
-      .post(paths.hooks())
-      .reply(
-        201,
-        wireObject({ id: 'hook_nosecret', event: 'FORM_SUBMISSION', eventId: null, targetUrl: TARGET_URL }),
-      )
-      .delete(paths.hook('hook_nosecret'))
-      .reply(204);
-    const error = await caught(() =>
-      appTester(op('new_registration').performSubscribe, {
-        authData: authData(),
-        inputData: {},
-        targetUrl: TARGET_URL,
-      }),
-    );
-    scope.done();
-    expect(errorMessage(error)).toContain('fill in "Webhook Signing Secret"');
-  });
+  // A service that makes each subscription's secret (contract §5); one that takes the app's (`secretSource:
+  // "client"`) never leaves a subscription without one: test/connect/dialectValues.test.ts plays that.
+  const serviceSecret = DIALECT.secretSource === 'service' ? it : it.skip;
 
-  it('subscribes without a secret of its own when the connection has one', async () => {
+  serviceSecret(
+    'refuses to subscribe when no secret could verify deliveries, and removes the hook again',
+    async () => {
+      const scope = nock(BASE_URL)
+        .post(paths.hooks())
+        .reply(
+          201,
+          wireObject({ id: 'hook_nosecret', event: 'FORM_SUBMISSION', eventId: null, targetUrl: TARGET_URL }),
+        )
+        .delete(paths.hook('hook_nosecret'))
+        .reply(204);
+      const error = await caught(() =>
+        appTester(op('new_registration').performSubscribe, {
+          authData: authData(),
+          inputData: {},
+          targetUrl: TARGET_URL,
+        }),
+      );
+      scope.done();
+      expect(errorMessage(error)).toContain('fill in "Webhook Signing Secret"');
+    },
+  );
+
+  serviceSecret('subscribes without a secret of its own when the connection has one', async () => {
     nock(BASE_URL)
       .post(paths.hooks())
       .reply(
