@@ -236,3 +236,10 @@ export const parseJsonPruned = (text: string, maxDepth: number, levels = PRUNE_L
 /** The log line for `count` "__proto__" members dropped from `what` ("The answer for the events list"). */
 export const droppedKeysLine = (what: string, count: number): string =>
   `${what} had ${count} "__proto__" field(s); they were ignored (only a record's own fields are read).`;
+
+/** What a JSON value is, in words for a message: "a list", "null", "an object", "a string", "a number"… */
+export const valueKind = (value: unknown): string => {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'a list';
+  return typeof value === 'object' ? 'an object' : `a ${typeof value}`;
+};

@@ -30,7 +30,7 @@
  *   out as above, so that its log line says what was left out.
  */
 import { DIALECT, besideRecords, nextMember, pathOf } from './dialect';
-import { MAX_JSON_DEPTH, parseJsonPruned, parseJsonSafely } from './json';
+import { MAX_JSON_DEPTH, parseJsonPruned, parseJsonSafely, valueKind } from './json';
 import { type MentionTest, mentionTest } from './mentions';
 
 export type ListReadErrorKind =
@@ -929,10 +929,9 @@ export class EnvelopeSplitter {
         json = false;
       }
       if (json) {
-        const kind = Array.isArray(parsed) ? 'a list' : parsed === null ? 'null' : `a ${typeof parsed}`;
         throw new ListReadError(
           'shape',
-          `the answer is ${kind}, not ${this.expectedShape()}`,
+          `the answer is ${valueKind(parsed)}, not ${this.expectedShape()}`,
           this.bytes,
           this.headText(),
         );

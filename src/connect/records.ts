@@ -17,7 +17,7 @@
  * personal data and may hold anything.
  */
 import type { z } from 'zod';
-import { MAX_JSON_DEPTH } from './json';
+import { MAX_JSON_DEPTH, valueKind } from './json';
 import {
   AgendaSession,
   Booth,
@@ -191,7 +191,7 @@ export const checkRecord = <S extends ObjectSchema>(
     return {
       ok: false,
       id: null,
-      reason: `it is ${value === null ? 'null' : Array.isArray(value) ? 'a list' : `a ${typeof value}`}, not an object`,
+      reason: `it is ${valueKind(value)}, not an object`,
     };
   }
   const rawId = value[rule.idKey];

@@ -174,7 +174,7 @@ describe('parsing and validation', () => {
     const error = await caught(() => run((z, b) => listEvents(z, b, 1)));
     expect(errorMessage(error)).toContain(
       DIALECT.list.member === ''
-        ? 'did not have the expected shape (HTTP 200): the answer is a object, not a list'
+        ? 'did not have the expected shape (HTTP 200): the answer is an object, not a list'
         : `did not have the expected shape (HTTP 200): the answer has no "${DIALECT.list.member}" list`,
     );
     expect(appErrorCode(error)).toBe('INVALID_RESPONSE');

@@ -446,7 +446,7 @@ describe('a list where the dialect says it is: nested in its envelope, or the an
   });
 
   it('says what it expected of an answer of another shape', () => {
-    expect(() => split(JSON.stringify({ data: [] }), '')).toThrow(/the answer is a object|not a list/);
+    expect(() => split(JSON.stringify({ data: [] }), '')).toThrow(/the answer is an object|not a list/);
     expect(() => split(JSON.stringify([{ id: 'a' }]), 'result.items')).toThrow(
       /the answer is a list, not an object with a "result\.items" list/,
     );
