@@ -12,7 +12,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { DIALECT_ENV, TAUGHT_SWITCHES } from '../test/support/serviceDialect';
+import { DIALECT_ENV, TAUGHT_SWITCHES } from './serviceDialect';
 
 const UNIT_PATHS = [
   'test/connect',
