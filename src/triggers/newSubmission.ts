@@ -32,12 +32,15 @@ const idOf = (submission: SubmissionKey) => submission.submissionId;
  */
 const mappedOnce = (z: ZObject, context: EventContext) => {
   const items = new WeakMap<Submission, { item: SubmissionItem; lines: string[]; bytes?: number }>();
+  const mapOf = (submission: Submission): { item: SubmissionItem; lines: string[]; bytes?: number } => {
+    const lines: string[] = [];
+    const item = toSubmissionItem(submission, context, submission.submissionId, (line) => lines.push(line));
+    return { item, lines };
+  };
   const map = (submission: Submission) => {
     const known = items.get(submission);
     if (known) return known;
-    const lines: string[] = [];
-    const item = toSubmissionItem(submission, context, submission.submissionId, (line) => lines.push(line));
-    const mapped: { item: SubmissionItem; lines: string[]; bytes?: number } = { item, lines };
+    const mapped = mapOf(submission);
     items.set(submission, mapped);
     return mapped;
   };
@@ -55,7 +58,9 @@ const mappedOnce = (z: ZObject, context: EventContext) => {
       idOf,
       noun: 'registration',
       toItem: (submission: Submission) => {
-        const { item, lines } = map(submission);
+        // Only a registration sized this poll was mapped already: the others (kept ones, their sizes stored
+        // with them) are mapped here once, without remembering them.
+        const { item, lines } = items.get(submission) ?? mapOf(submission);
         for (const line of lines) z.console.log(line);
         return item;
       },
