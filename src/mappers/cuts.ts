@@ -52,16 +52,24 @@ export const extraFields = (record: object, known: ReadonlySet<string>): ExtraFi
   const cuts: Record<string, Cut> = {};
   // A field already cut as it was read keeps its whole size from then.
   const read = cutsOf(record);
-  const keys = Object.keys(record).filter((key) => key !== CUTS_KEY);
-  const unknown = keys.filter((key) => !known.has(key));
-  const sent = read[''] ? read[''].size - (keys.length - unknown.length) : unknown.length;
+  // One pass over the keys (a poll maps thousands of records): the first `EXTRA_FIELDS` unknown ones kept,
+  // the known ones counted.
+  const unknown: string[] = [];
+  let knownCount = 0;
+  let unknownCount = 0;
+  for (const key of Object.keys(record)) {
+    if (key === CUTS_KEY) continue;
+    if (known.has(key)) knownCount += 1;
+    else if ((unknownCount += 1) <= EXTRA_FIELDS) unknown.push(key);
+  }
+  const sent = read[''] ? read[''].size - knownCount : unknownCount;
   // As a spread would: a `__proto__` field is a field of its own, never the prototype.
   const keep = (key: string, value: unknown) => {
     if (key === '__proto__')
       Object.defineProperty(fields, key, { value, enumerable: true, writable: true, configurable: true });
     else fields[key] = value;
   };
-  for (const key of unknown.slice(0, EXTRA_FIELDS)) {
+  for (const key of unknown) {
     const value = (record as Record<string, unknown>)[key];
     if (typeof value === 'string') {
       keep(key, value.length > EXTRA_CHARS ? cutText(value, EXTRA_CHARS) : value);
@@ -88,9 +96,12 @@ export const itemCuts = (
   known: ReadonlySet<string>,
   extras: ExtraFields,
 ): Record<string, Cut> => {
+  const own = cutsOf(record);
+  // A whole record (the usual one): its item reports only what `extraFields` cut, if anything.
+  if (Object.keys(own).length === 0) return { ...extras.cuts };
   const cuts: Record<string, Cut> = {};
   const counted = extras.cuts[ADDED_FIELDS] !== undefined;
-  for (const [path, cut] of Object.entries(cutsOf(record))) {
+  for (const [path, cut] of Object.entries(own)) {
     const field = /^[^.[]*/.exec(path)?.[0] ?? path;
     if (path === '' ? counted : !known.has(field) && !Object.hasOwn(extras.fields, field)) continue;
     cuts[path] = cut;

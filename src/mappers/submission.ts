@@ -139,8 +139,12 @@ export const LIST_SUFFIX = ' (List, Comma-Separated)';
 /** Whether an answer's value is a list (several choices): its text joins them with ", ". */
 const isListValue = (value: Answer['value']): boolean => Array.isArray(value);
 
-const fullNameOf = (first?: string | null, last?: string | null): string | null =>
-  [first, last].filter((part) => part?.trim()).join(' ') || null;
+const fullNameOf = (first?: string | null, last?: string | null): string | null => {
+  const hasFirst = !!first?.trim();
+  const hasLast = !!last?.trim();
+  if (hasFirst && hasLast) return `${first} ${last}`;
+  return (hasFirst ? first : hasLast ? last : null) || null;
+};
 
 /** The field names of the answer keys seen lately: a form asks the same questions of every registration. */
 const fieldNames = new Map<string, string>();
