@@ -243,9 +243,11 @@ export const unpack = (value: unknown, capBytes: number): unknown => {
   if (typeof value !== 'string' || !value.startsWith(PREFIX)) return null;
   try {
     const packed = Buffer.from(value.slice(PREFIX.length), 'base64');
-    // Unpacked in one step of at least its unpacked size (JSON packs to a sixth or so), not 16 KiB at a
-    // time: a kept entry of 2.5 MB then takes one step instead of 150, and is not copied again at the end.
-    const chunkSize = Math.min(UNPACK_CHUNK_MAX, Math.max(zlib.constants.Z_DEFAULT_CHUNK, packed.length * 8));
+    // Unpacked in steps of 8 times its packed size (JSON packs to a sixth or so), up to 8 MiB and never more
+    // than the cap, not 16 KiB at a time: a kept entry of 2.5 MB then takes one step instead of 150, and is
+    // not copied again at the end.
+    const step = Math.max(zlib.constants.Z_DEFAULT_CHUNK, packed.length * 8);
+    const chunkSize = Math.min(UNPACK_CHUNK_MAX, Math.max(zlib.constants.Z_MIN_CHUNK, capBytes), step);
     return JSON.parse(zlib.brotliDecompressSync(packed, { maxOutputLength: capBytes, chunkSize }).toString());
   } catch {
     return null;
