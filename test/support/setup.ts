@@ -33,6 +33,18 @@ if (switches.length > 0 && Object.hasOwn(CONTRACT_DIALECT_FILES, file)) {
   speakSwitches(switches);
 }
 
+// The app tester compiles the app once, not twice a call (see the file); set up only when a file loads it.
+jest.mock('zapier-platform-core/src/tools/schema', () =>
+  jest
+    .requireActual<typeof import('./compiledOnce')>('./compiledOnce')
+    .schemaCompilingOnce(jest.requireActual('zapier-platform-core/src/tools/schema')),
+);
+jest.mock('zapier-platform-core/src/tools/resolve-method-path', () =>
+  jest
+    .requireActual<typeof import('./compiledOnce')>('./compiledOnce')
+    .resolvingAtOnce(jest.requireActual('zapier-platform-core/src/tools/resolve-method-path')),
+);
+
 beforeAll(() => {
   if (!nock.isActive()) nock.activate();
   nock.disableNetConnect();
