@@ -20,8 +20,9 @@ module.exports = {
   },
   // The polling plays and the sandbox's tests first, before a worker runs the app tester (see the file).
   testSequencer: '<rootDir>/test/support/sequencer.js',
-  // Both cores of a 2-core machine (jest's default leaves one idle).
-  maxWorkers: '100%',
+  // Three workers on a 2-core machine (jest's default runs one): a file that waits (a sandbox answering late,
+  // a delivery retried after seconds, a process it started) leaves its core to the two others.
+  maxWorkers: '150%',
   // The app's time limits out of reach for the whole run (workers and the processes tests start): see the file.
   globalSetup: '<rootDir>/test/support/timeLimits.ts',
   setupFilesAfterEnv: ['<rootDir>/test/support/setup.ts'],
