@@ -1,3 +1,5 @@
+const { availableParallelism } = require('node:os');
+
 /** @type {import('jest').Config} */
 module.exports = {
   // Node, with each test's console held and printed only when the test fails (see the file).
@@ -20,8 +22,10 @@ module.exports = {
   },
   // The polling plays and the sandbox's tests first, before a worker runs the app tester (see the file).
   testSequencer: '<rootDir>/test/support/sequencer.js',
-  // Both cores of a 2-core machine (jest's default leaves one idle).
-  maxWorkers: '100%',
+  // Three workers on a 2-core machine (jest's default runs one): a file that waits (a sandbox answering late,
+  // a delivery retried after seconds, a process it started) leaves its core to the two others.
+  // (A number: jest reads a percentage above 100% as that many workers.)
+  maxWorkers: Math.ceil(availableParallelism() * 1.5),
   // The app's time limits out of reach for the whole run (workers and the processes tests start): see the file.
   globalSetup: '<rootDir>/test/support/timeLimits.ts',
   setupFilesAfterEnv: ['<rootDir>/test/support/setup.ts'],

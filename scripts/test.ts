@@ -2,7 +2,7 @@
  * `npm test`: every check of the project, on both cores of a 2-core machine.
  *
  * 1. The build (`dist/index.js`), which the end-to-end tests and Zapier's validation load.
- * 2. Two lanes at once: jest (its workers take both cores; its output is printed as it runs, with a line
+ * 2. Two lanes at once: jest (three workers on two cores, see jest.config.js; its output is printed as it runs, with a line
  *    every 20 s saying which files are running) and the static checks one after the other: typecheck,
  *    eslint, prettier, `zapier-platform validate`. Each check says in one line when it starts and how it
  *    ended; what it printed is held and shown after jest's, so the two never interleave.

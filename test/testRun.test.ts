@@ -4,6 +4,7 @@
  */
 import path from 'node:path';
 import { STREAM_LIMITS, streamLimits } from '../src/connect';
+import { App } from './support/app';
 import { GENEROUS_MS } from './support/limits';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
@@ -57,5 +58,51 @@ describe('the run', () => {
 
   it('says nothing when every test passed', () => {
     expect(failureText({ testResults: [{ testFilePath: __filename, testResults: [] }] })).toBe('');
+  });
+});
+
+describe("the app tester's compilation, done once per app (test/support/compiledOnce.ts)", () => {
+  // zapier-platform-core's own, and the one its modules get in a test file (set up in setup.ts).
+  type Schema = { prepareApp: (app: Record<string, unknown>) => Record<string, unknown> };
+  const actual = jest.requireActual<Schema>('zapier-platform-core/src/tools/schema');
+  const once = jest.requireMock<Schema>('zapier-platform-core/src/tools/schema');
+  const resolve = jest.requireMock<(app: unknown, needle: unknown, explode?: boolean) => unknown>(
+    'zapier-platform-core/src/tools/resolve-method-path',
+  );
+  const definition = () => App as unknown as Record<string, unknown>;
+
+  it('gives what the tester compiled before, and the same again while the app is unchanged', () => {
+    const compiled = once.prepareApp(definition());
+    expect(compiled).toEqual(actual.prepareApp(definition()));
+    expect(Object.isFrozen(compiled)).toBe(true);
+    expect(once.prepareApp(definition())).toBe(compiled);
+  });
+
+  it("adds a test's own function where the tester would, and compiles again an app that changed", () => {
+    const app = { ...definition(), triggers: { ...(definition().triggers as object) } };
+    const adHoc = async () => 1;
+    const withAdHoc = once.prepareApp(Object.assign(app, { _testRequest: adHoc }));
+    expect(withAdHoc).toEqual(actual.prepareApp(app));
+    expect(withAdHoc._testRequest).toBe(adHoc);
+    delete (app as Record<string, unknown>)._testRequest;
+    const before = once.prepareApp(app);
+    const [key, trigger] = Object.entries(app.triggers)[0] as [string, Record<string, unknown>];
+    const changed = { ...trigger, operation: { ...(trigger.operation as object), perform: async () => [] } };
+    (app.triggers as Record<string, unknown>)[key] = changed;
+    const after = once.prepareApp(app);
+    expect(after).not.toBe(before);
+    expect(after).toEqual(actual.prepareApp(app));
+    expect((after.triggers as Record<string, { operation: unknown }>)[key]?.operation).toEqual(
+      changed.operation,
+    );
+  });
+
+  it("finds a function of the app where the tester does, and none for a test's own", () => {
+    const trigger = Object.values(definition().triggers as object)[0] as { operation: { perform: unknown } };
+    expect(resolve(definition(), trigger.operation.perform, false)).toMatch(
+      /^triggers\..+\.operation\.perform$/,
+    );
+    expect(resolve(definition(), async () => 1, false)).toBeUndefined();
+    expect(() => resolve(definition(), async () => 1)).toThrow(/could not find your function/);
   });
 });

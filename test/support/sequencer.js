@@ -2,11 +2,10 @@
  * The order jest hands the test files to its workers: the files of `FIRST` before the others, each group in
  * jest's own order (those that failed last time, then the slowest it knows of, else the largest).
  *
- * Why: zapier-platform-core runs every invocation of its app tester in a `node:domain`, and once a worker
- * has made one domain, Node watches every promise that worker makes for the rest of the run. The polling
- * plays make millions of promises and never use the tester: run after a file that does, the same play costs
- * about a fifth more CPU. The sandbox's own tests never use it either. These are also the longest files,
- * which jest would rather start first.
+ * Why: the polling plays and the sandbox's tests are the longest files, which are best started first so that
+ * no worker is left with a long file at the end; on a fresh clone jest knows no durations and would order by
+ * size alone. (They also never use the app tester, whose `node:domain` once made a worker follow every promise
+ * it made; test/support/setup.ts now runs the tester's calls without one.)
  */
 const TestSequencer = require('@jest/test-sequencer').default;
 

@@ -33,6 +33,27 @@ if (switches.length > 0 && Object.hasOwn(CONTRACT_DIALECT_FILES, file)) {
   speakSwitches(switches);
 }
 
+// The app tester compiles the app once, not twice a call (see the file); set up only when a file loads it.
+jest.mock('zapier-platform-core/src/tools/schema', () =>
+  jest
+    .requireActual<typeof import('./compiledOnce')>('./compiledOnce')
+    .schemaCompilingOnce(jest.requireActual('zapier-platform-core/src/tools/schema')),
+);
+jest.mock('zapier-platform-core/src/tools/resolve-method-path', () =>
+  jest
+    .requireActual<typeof import('./compiledOnce')>('./compiledOnce')
+    .resolvingAtOnce(jest.requireActual('zapier-platform-core/src/tools/resolve-method-path')),
+);
+
+// The app tester runs each call in a `node:domain`, which turns an exception thrown outside the call's promises
+// into a failed call. Once a process has made one domain, Node follows every promise it makes (a hook at each
+// one's creation and another at its end): a tenth of the suite's CPU. Here the tester's domain runs the call
+// as it is: such an exception is the test's uncaught exception, which fails the test as the failed call did.
+jest.mock('domain', () => {
+  const { EventEmitter } = jest.requireActual<typeof import('node:events')>('node:events');
+  return { create: () => Object.assign(new EventEmitter(), { run: (fn: () => unknown) => fn() }) };
+});
+
 beforeAll(() => {
   if (!nock.isActive()) nock.activate();
   nock.disableNetConnect();
