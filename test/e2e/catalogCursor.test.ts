@@ -34,6 +34,8 @@ jest.mock('../../src/connect/dialect', () => {
 useGenerousTimeLimits();
 
 const EVENTS = 300;
+/** Published events of another organizer, all in one place of the catalog. */
+const OTHERS = 250;
 /** The agency makes every tenth event a draft (`sandbox/seed-agency.ts`): 5, 15, 25, … */
 const isDraft = (n: number) => n % 10 === 5;
 
@@ -51,9 +53,28 @@ beforeAll(async () => {
     frontUrl: sandbox.url,
     embedUrl: sandbox.url,
   };
-  for (const event of sandboxContext(sandbox.app).state.eventsBySlug.values()) {
+  const { state } = sandboxContext(sandbox.app);
+  for (const event of state.eventsBySlug.values()) {
     const n = /^meridian-meetup-(\d{4})$/.exec(event.slug)?.[1];
     if (n) ids.set(Number(n), event.id);
+  }
+  // Another organizer's events, all starting just after the agency's 150th: in the catalog (soonest first) at
+  // least one whole page between the agency's older events holds none of them.
+  const other = [...state.tenants.values()].find((tenant) => tenant.id !== AGENCY_TENANT.id);
+  const after = state.eventsBySlug.get(agencySlug(150))?.startsAt as string;
+  for (let i = 0; i < OTHERS; i++) {
+    state.createEvent(
+      other as NonNullable<typeof other>,
+      {
+        title: `Other Organizer Night ${i}`,
+        startsAt: after,
+        endsAt: after,
+        timezone: 'Europe/Paris',
+        venueName: 'Elsewhere',
+        status: 'published',
+      },
+      { emit: false },
+    );
   }
 });
 
@@ -69,7 +90,7 @@ it('the catalog answers no page number: page 2 repeats page 1, a cursor names th
   expect(JSON.stringify(await answer.json())).toMatch(/"next":"c_2"/);
 });
 
-it('"Load more" pages the newest 100, then every older published event by the catalog\'s cursor, each once, then ends', async () => {
+it('"Load more" pages the newest 100, then every older published event by the catalog\'s cursor, each once, then ends, past pages of another organizer\'s events only', async () => {
   const [, ...older] = await everyDropdownPage(dropdownPage);
   const olderPublished = [...Array(EVENTS - LIST_LIMIT_MAX).keys()]
     .map((i) => i + 1)
