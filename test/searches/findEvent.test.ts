@@ -5,7 +5,7 @@ import { EVENTS_LIMIT_MAX, type Event, paths } from '../../src/connect';
 import { SAMPLE_EVENT } from '../../src/mappers/event';
 import { setRunLimits } from '../support/limits';
 import { BASE_URL, appTester, authData, caught, errorMessage, meta } from '../support/app';
-import { listsHoldMembers } from '../support/wireDialect';
+import { catalogSaysTotal } from '../support/wireDialect';
 import { functionOf } from '../../scripts/lib/app';
 import { wireList } from '../../sandbox/wire';
 
@@ -195,7 +195,7 @@ describe('past your newest 100, in the public catalog', () => {
 
   // How far the catalog goes is read from its `total`, which a dialect whose lists hold no members beside their
   // records (a bare array, `{ items, next }`) cannot say: its log lines then say how far the search read only.
-  const total = listsHoldMembers();
+  const total = catalogSaysTotal();
 
   it('on a catalog of 100,000 events, gives up at its time limit with [] and a log line saying how far it read', async () => {
     const restore = setRunLimits({ searchMs: 600 });

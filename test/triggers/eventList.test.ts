@@ -5,6 +5,7 @@ import { eventField } from '../../src/fields/event';
 import { EVENT_LIST_TRIGGER_KEY } from '../../src/fields/keys';
 import eventList from '../../src/triggers/eventList';
 import { App, BASE_URL, appTester, authData, meta } from '../support/app';
+import { catalogByNumber } from '../support/wireDialect';
 import { T0, iso } from './fixtures';
 import { functionOf } from '../../scripts/lib/app';
 import { wireList } from '../../sandbox/wire';
@@ -126,26 +127,31 @@ describe('"Load more" past the newest 100', () => {
       .persist();
   };
 
-  it('reads the catalog from the end that holds the newer events, past pages with none of the older ones', async () => {
-    // Oldest first, as the sandbox's catalog: page 3 holds only the account's newest events.
-    catalog(
-      [
-        [event(1), event(2), ...others(5000, 98, 2)],
-        [event(10), event(11), ...others(6000, 98, 11)],
-        newest.slice(0, 50),
-      ],
-      [1, 2, 10, 11],
-    );
-    await expect(page(1)).resolves.toEqual([
-      expect.objectContaining({ id: id(11) }),
-      expect.objectContaining({ id: id(10) }),
-    ]);
-    await expect(page(2, false)).resolves.toEqual([
-      expect.objectContaining({ id: id(2) }),
-      expect.objectContaining({ id: id(1) }),
-    ]);
-    await expect(page(3, false)).resolves.toEqual([]);
-  });
+  // The end that holds the newer events is reached by page number: not where the catalog continues by a cursor from
+  // its first page (`catalog-cursor`; the next test plays it, read from that first page).
+  (catalogByNumber() ? it : it.skip)(
+    'reads the catalog from the end that holds the newer events, past pages with none of the older ones',
+    async () => {
+      // Oldest first, as the sandbox's catalog: page 3 holds only the account's newest events.
+      catalog(
+        [
+          [event(1), event(2), ...others(5000, 98, 2)],
+          [event(10), event(11), ...others(6000, 98, 11)],
+          newest.slice(0, 50),
+        ],
+        [1, 2, 10, 11],
+      );
+      await expect(page(1)).resolves.toEqual([
+        expect.objectContaining({ id: id(11) }),
+        expect.objectContaining({ id: id(10) }),
+      ]);
+      await expect(page(2, false)).resolves.toEqual([
+        expect.objectContaining({ id: id(2) }),
+        expect.objectContaining({ id: id(1) }),
+      ]);
+      await expect(page(3, false)).resolves.toEqual([]);
+    },
+  );
 
   it("passes over the pages that hold only other organizers' events, to the account's oldest", async () => {
     catalog(
@@ -159,14 +165,14 @@ describe('"Load more" past the newest 100', () => {
       ],
       [1, 2, 10, 11],
     );
-    await expect(page(1)).resolves.toEqual([
-      expect.objectContaining({ id: id(11) }),
-      expect.objectContaining({ id: id(10) }),
-    ]);
-    await expect(page(2, false)).resolves.toEqual([
-      expect.objectContaining({ id: id(2) }),
-      expect.objectContaining({ id: id(1) }),
-    ]);
+    // From the end that holds the newer events; from the first page where the catalog continues by a cursor.
+    const pages = [
+      [id(11), id(10)],
+      [id(2), id(1)],
+    ];
+    if (!catalogByNumber()) pages.reverse();
+    for (const [i, ids] of pages.entries())
+      await expect(page(i + 1, i === 0)).resolves.toEqual(ids.map((id) => expect.objectContaining({ id })));
     await expect(page(3, false)).resolves.toEqual([]);
   });
 
