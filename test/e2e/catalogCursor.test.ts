@@ -2,7 +2,7 @@
  * An agency with 300 events against a service whose public catalog ignores `page` and continues by a cursor
  * (`catalog-cursor`), with the app taught that in `src/connect/dialect.ts` alone (`catalog`): the Event
  * dropdown's "Load more" reads the catalog from its start, each page from the continuation the page before
- * named, and reaches every older published event once; Find Event walks the catalog by the same
+ * named, and reaches every older published event once, past pages that hold only another organizer's events; Find Event walks the catalog by the same
  * continuations to the oldest event; an event past the newest 100 is taken by ID.
  */
 import {
