@@ -249,7 +249,9 @@ export class DeviationSet {
     const paging = next === undefined || !this.has('cursor-paging') ? {} : { next };
     if (this.has('bare-arrays')) return items;
     if (this.has('has-more')) return { items, ...extra, ...paging, has_more: cut };
-    if (this.has('items-envelope')) return { items, next: next ?? null };
+    // The one member beside the records names the next page: of a list, or of the catalog (`catalog-cursor`).
+    if (this.has('items-envelope'))
+      return { items, next: next ?? (typeof extra.next === 'string' ? extra.next : null) };
     if (this.has('nested-envelope')) return { result: { items, ...extra, ...paging } };
     return { data: items, ...extra, ...paging };
   }

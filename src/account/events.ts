@@ -352,7 +352,51 @@ const MAX_SKIPPED_PAGES = 3;
 /** The catalog page the dropdown reads `r`-th (1-based), from the end that holds the newer events. */
 const catalogPageAt = (ends: CatalogEnds, r: number): number => (ends.newestLast ? ends.pages + 1 - r : r);
 
-/** Whether the catalog's newer events are on its last pages: its first and last pages compared. */
+/** The most pages a catalog that does not say its size is taken to have (2^20: 100 million events). */
+const MAX_COUNTED_PAGES = 2 ** 20;
+
+/**
+ * The number of pages of a catalog paged by number that does not say its size (no `total` beside its events:
+ * a bare array, `{ items, next }`), from its first page read (full): pages 2, 4, 8… are asked until one is
+ * short or empty, then the pages between the last full one and it, halving the gap each time (about
+ * 2·log2(pages) reads). Each page read is handed to `probed`. Null when the deadline came first.
+ */
+const countPages = async (
+  probe: (page: number) => Promise<PageRead>,
+  probed: (page: number, read: PageRead) => void,
+): Promise<number | null> => {
+  let full = 1;
+  let past = 0;
+  const ask = async (page: number): Promise<'full' | 'last' | 'past' | null> => {
+    const onPage = await probe(page);
+    if (onPage.walk.stopped === 'deadline') return null;
+    if (onPage.walk.eventsRead === 0) return 'past';
+    probed(page, onPage);
+    return onPage.walk.complete ? 'last' : 'full';
+  };
+  while (past === 0) {
+    const page = Math.min(full * 2, MAX_COUNTED_PAGES);
+    const found = page === full ? 'last' : await ask(page);
+    if (found === null) return null;
+    if (found === 'last') return page;
+    if (found === 'past') past = page;
+    else full = page;
+  }
+  while (past - full > 1) {
+    const page = Math.floor((full + past) / 2);
+    const found = await ask(page);
+    if (found === null) return null;
+    if (found === 'last') return page;
+    if (found === 'past') past = page;
+    else full = page;
+  }
+  return full;
+};
+
+/**
+ * Whether the catalog's newer events are on its last pages: its first and last pages compared. Its number of
+ * pages is its `total` over the page size, or counted (`countPages`) when the catalog does not say its size.
+ */
 const newestLastOf = async (
   z: ZObject,
   bundle: Pick<Bundle, 'authData'>,
@@ -362,11 +406,23 @@ const newestLastOf = async (
 ): Promise<{ pages: number; newestLast: boolean } | null> => {
   const first = await olderOnPage(z, bundle, 1, newestIds, deadline);
   read.set(1, first);
+  if (first.walk.stopped === 'deadline') return null;
   const total = first.walk.total;
-  if (total === undefined || first.walk.stopped === 'deadline') return null;
-  const pages = Math.max(1, Math.ceil(total / LIST_LIMIT_MAX));
+  let last: PageRead | undefined;
+  const pages =
+    total !== undefined
+      ? Math.max(1, Math.ceil(total / LIST_LIMIT_MAX))
+      : first.walk.complete
+        ? 1
+        : await countPages(
+            (page) => olderOnPage(z, bundle, page, newestIds, deadline),
+            // Only the last page counted is kept: the others are dropped as the count goes on.
+            (_, onPage) => void (last = onPage),
+          );
+  if (pages === null) return null;
   if (pages === 1) return { pages, newestLast: false };
-  const last = await olderOnPage(z, bundle, pages, newestIds, deadline);
+  last =
+    last && last.walk.lastPage === pages ? last : await olderOnPage(z, bundle, pages, newestIds, deadline);
   if (last.walk.stopped === 'deadline') return null;
   read.set(pages, last);
   return { pages, newestLast: last.latest > first.latest };
@@ -410,14 +466,48 @@ const catalogEnds = async (
   return { ends, read };
 };
 
+/** Where the dropdown's page (`event-dropdown:from:2`) starts in the catalog's reading order, once known. */
+const fromKey = (page: number) => `event-dropdown:from:${page}`;
+
+/**
+ * The account's older events the dropdown shows from the catalog's `rank`-th page in its reading order
+ * (`catalogPageAt`) on: that page's, or, when it holds none of them (only the account's newest, or other
+ * organizers' events), the next page's, and so on to the first page that holds some, the catalog's end or the
+ * deadline. `next` is the rank the dropdown's next page starts at.
+ */
+const olderFrom = async (
+  z: ZObject,
+  bundle: Pick<Bundle, 'authData'>,
+  at: { ends: CatalogEnds; read: Map<number, PageRead>; rank: number; deadline: number },
+  newestIds: ReadonlySet<string>,
+): Promise<{ own: Event[]; next: number; cut?: string }> => {
+  const { ends, read, deadline } = at;
+  for (let rank = at.rank; rank <= ends.pages; rank++) {
+    const catalogPage = catalogPageAt(ends, rank);
+    const { older, walk } =
+      read.get(catalogPage) ?? (await olderOnPage(z, bundle, catalogPage, newestIds, deadline));
+    read.delete(catalogPage);
+    const { own, unchecked } = await ownOlderEvents(z, bundle, catalogPage, older, deadline);
+    if (walk.stopped === 'deadline' || unchecked > 0) {
+      const cut = walk.pagesRead
+        ? `with ${unchecked} of the ${older.length} older catalog events of catalog page ${catalogPage} not yet checked`
+        : `before catalog page ${catalogPage} was read`;
+      return { own, next: rank + 1, cut };
+    }
+    const atEnd = ends.newestLast ? rank >= ends.pages : walk.complete;
+    if (own.length > 0 || atEnd) return { own, next: rank + 1 };
+  }
+  return { own: [], next: ends.pages + 1 };
+};
+
 /**
  * One page of the Event dropdown (Zapier's "Load more": page 0, 1, …). Page 0: the account's newest events
- * (the events list, up to 100). Page p ≥ 1: one page of the public catalog (100 published events of any
- * organizer), read from the end that holds the newer events (`catalogEnds`, which also passes over the pages
- * there that hold none of the account's older events), keeping the account's own
- * events not already on page 0, each asked of the service (`ownEvents`), newest first. An empty page ends
- * the list; a catalog page that holds none of the account's older events ends it too (the Event field's
- * search, Find Event, reaches every one).
+ * (the events list, up to 100). Page p ≥ 1: the account's own events not already on page 0 from the next
+ * page of the public catalog (100 published events of any organizer) that holds some, read from the end that
+ * holds the newer events (`catalogEnds`), each asked of the service (`ownEvents`), newest first; the pages
+ * on the way that hold none of the account's older events (its newest, other organizers') are passed over
+ * (`olderFrom`), and where the next page starts is kept 10 minutes. An empty page ends the list: the
+ * catalog's end, or the time limit, which a log line names (Find Event reaches every event).
  */
 export const eventsPage = async (
   z: ZObject,
@@ -432,14 +522,14 @@ export const eventsPage = async (
   if (newest.length < LIST_LIMIT_MAX) return [];
   const newestIds = new Set(newest.map((event) => event.id));
   const { ends, read } = await catalogEnds(z, bundle, newestIds, deadline);
-  if (ends.skipped + p > ends.pages) return [];
-  const catalogPage = catalogPageAt(ends, ends.skipped + p);
-  const { older, walk } =
-    read.get(catalogPage) ?? (await olderOnPage(z, bundle, catalogPage, newestIds, deadline));
-  const { own, unchecked } = await ownOlderEvents(z, bundle, catalogPage, older, deadline);
-  if (walk.stopped === 'deadline' || unchecked > 0) {
+  const cache = accountCache(z, bundle);
+  const kept = p === 1 ? undefined : await cache.get<number>(fromKey(p));
+  const rank = Number.isInteger(kept) && (kept as number) > 0 ? (kept as number) : ends.skipped + p;
+  const { own, next, cut } = await olderFrom(z, bundle, { ends, read, rank, deadline }, newestIds);
+  await cache.set(fromKey(p + 1), next, EVENTS_TTL_SECONDS);
+  if (cut) {
     z.console.log(
-      `Event dropdown page ${p + 1}: the time limit came ${walk.pagesRead ? `with ${unchecked} of the ${older.length} older catalog events of catalog page ${catalogPage} not yet checked` : `before catalog page ${catalogPage} was read`}; use the Event field's search (Find Event) for an event not shown.`,
+      `Event dropdown page ${p + 1}: the time limit came ${cut}; use the Event field's search (Find Event) for an event not shown.`,
     );
   }
   return newestFirst(own, (event) => event.id);

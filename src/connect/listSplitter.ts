@@ -704,8 +704,10 @@ export class EnvelopeSplitter {
     while (i < n) {
       if (this.inString) {
         const cuts = terminator === Terminator.Element && this.maxStringBytes < Infinity && !this.skipDepth;
+        // Whether the byte at `i` is escaped by the odd run of backslashes the chunk before ended with.
+        const escaped = this.oddBackslashes;
         const end = this.cutting ? this.skipCut(chunk, i) : this.scanString(chunk, i);
-        if (cuts) this.cutText(chunk, i, end, chunkStart);
+        if (cuts) this.cutText(chunk, i, end, chunkStart, escaped);
         if (end < 0) {
           this.depth = depth;
           return -1;
@@ -748,8 +750,9 @@ export class EnvelopeSplitter {
    * included; -1: the chunk ended first): when the text has grown past `maxStringBytes`, the captured bytes
    * stop at a point that splits no character and no escape, and the rest is read past; once its closing
    * quote comes, the tail that says how much was left out is added and the capture goes on from the quote.
+   * `escaped`: the byte at `from` is escaped by backslashes that ended the chunk before.
    */
-  private cutText(chunk: Uint8Array, from: number, end: number, chunkStart: number): void {
+  private cutText(chunk: Uint8Array, from: number, end: number, chunkStart: number, escaped: boolean): void {
     if (this.cutting) {
       if (end >= 0) this.resumeAfterCut(end - 1);
       return;
@@ -759,7 +762,7 @@ export class EnvelopeSplitter {
     const lo = Math.max(from, this.textStart - chunkStart);
     let k = Math.max(this.textStart + this.maxStringBytes - chunkStart, lo + CUT_MARGIN);
     if (k >= stop) return;
-    k = this.safeCut(chunk, k, lo);
+    k = this.safeCut(chunk, k, lo, escaped && lo === from);
     if (this.captureStart >= 0) {
       const piece = chunk.subarray(this.captureStart, k);
       this.pieces.push(piece);
@@ -773,16 +776,21 @@ export class EnvelopeSplitter {
     if (end >= 0) this.resumeAfterCut(stop);
   }
 
-  /** The nearest point at or before `k` (not before `lo`) that is not inside a character or an escape. */
-  private safeCut(chunk: Uint8Array, at: number, lo: number): number {
+  /**
+   * The nearest point at or before `k` (not before `lo`) that is not inside a character or an escape.
+   * `escapedAtLo`: the byte at `lo` is escaped by backslashes before it, in the chunk before.
+   */
+  private safeCut(chunk: Uint8Array, at: number, lo: number, escapedAtLo: boolean): number {
     let k = at;
     while (k > lo && ((chunk[k] as number) & 0xc0) === 0x80) k--;
     for (let p = k - 1; p >= Math.max(lo, k - 6); p--) {
       if (chunk[p] !== BACKSLASH) continue;
       let run = 0;
       while (p - run >= lo && chunk[p - run] === BACKSLASH) run++;
-      // `p` opens an escape when the backslashes ending at it are odd in number.
-      if (run % 2 === 1 && (k - p < 2 || (chunk[p + 1] === LETTER_U && k - p < 6))) return p;
+      // `p` opens an escape when the backslashes ending at it are odd in number, counting those the chunk
+      // before ended with when the run goes back to `lo` (an odd run there escapes the byte at `lo`).
+      const odd = (run % 2 === 1) !== (p - run < lo && escapedAtLo);
+      if (odd && (k - p < 2 || (chunk[p + 1] === LETTER_U && k - p < 6))) return p;
       break;
     }
     return k;

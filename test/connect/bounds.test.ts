@@ -461,6 +461,29 @@ describe('a long text cut while it is read', () => {
     );
   });
 
+  it('never cuts inside an escape whose backslashes began in the chunk before, at every chunk size and bound', () => {
+    // A run of backslashes cut by a chunk's end: its parity is that of the whole run, not of the chunk's part.
+    for (const text of [`${'\\'.repeat(4)}\u0001${'z'.repeat(20)}`, `${'\\'.repeat(7)}${'z'.repeat(20)}`]) {
+      const body = wireListText([{ id: 'r1', text, after: 'kept' }, { id: 'r2' }]);
+      const wrong: string[] = [];
+      for (let chunk = 1; chunk <= 23; chunk++) {
+        for (let maxStringBytes = 9; maxStringBytes <= 40; maxStringBytes++) {
+          const [first, second] = readIn(body, chunk, maxStringBytes);
+          const read = String(first?.text);
+          const cut = cutsOf(first).text;
+          const kept = cut === undefined ? read : read.slice(0, -CUT_MARK.length);
+          const right =
+            second?.id === 'r2' &&
+            first?.after === 'kept' &&
+            (cut === undefined ? read === text : read.endsWith(CUT_MARK) && cut.size === text.length) &&
+            text.startsWith(kept);
+          if (!right) wrong.push(`chunk ${chunk}, ${maxStringBytes} bytes: ${JSON.stringify(read)}`);
+        }
+      }
+      expect([JSON.stringify(text), wrong]).toEqual([JSON.stringify(text), []]);
+    }
+  });
+
   it('keeps the first entries of a long list and counts the others, lists in lists and texts in them too', () => {
     fc.assert(
       fc.property(

@@ -16,7 +16,7 @@ import {
 import { DIALECT, Event, buildUrl, headersFor } from '../../src/connect/testing';
 import { SAMPLE_EVENT } from '../../src/mappers/event';
 import { BASE_URL, SENTINEL_KEY, appTester, authData, caught, errorMessage } from '../support/app';
-import { listsHoldMembers } from '../support/wireDialect';
+import { catalogByNumber, listsHoldMembers } from '../support/wireDialect';
 import { listSubmissions } from '../support/submissions';
 import { wireError, wireList } from '../../sandbox/wire';
 
@@ -83,7 +83,10 @@ describe('URLs and headers', () => {
     scope.done();
   });
 
-  it('sends no key to public endpoints', async () => {
+  // The catalog asked by page number (not played where it continues by a cursor, `catalog-cursor`).
+  const byNumber = catalogByNumber() ? it : it.skip;
+
+  byNumber('sends no key to public endpoints', async () => {
     const scope = nock(BASE_URL, { badheaders: ['x-api-key'] })
       .get(paths.publicEvents())
       .query({ page: '2', limit: '50' })
@@ -94,7 +97,7 @@ describe('URLs and headers', () => {
     scope.done();
   });
 
-  it('counts the catalog items it received, usable or not, so paging does not stop early', async () => {
+  byNumber('counts the catalog items it received, usable or not, so paging does not stop early', async () => {
     nock(BASE_URL)
       .get(paths.publicEvents())
       .query(true)

@@ -61,7 +61,7 @@ type Teaching = (dialect: Dialects.Dialect, actual: typeof Dialects) => Dialects
 /**
  * Each switch of the sandbox that `src/connect/dialect.ts` can express, and what it changes of a dialect: the
  * value a developer writes there for a service that answers as the switch does (docs/connect-contract.md §8).
- * Switches not named here (`plain-errors`, `since-ignored`, `catalog-cursor`…) are faults or differences the
+ * Switches not named here (`plain-errors`, `since-ignored`…) are faults or differences the
  * dialect cannot say.
  */
 const TEACHINGS = {
@@ -81,6 +81,8 @@ const TEACHINGS = {
     list: { ...d.list, next: { member: a.besideRecords(d, 'next'), cursor: 'cursor' } },
   }),
   'link-paging': (d) => ({ ...d, list: { ...d.list, next: { link: 'next' } } }),
+  // The catalog's cursor beside its events, wherever the envelope holds them (applied after the envelope's switch).
+  'catalog-cursor': (d, a) => ({ ...d, catalog: { member: a.besideRecords(d, 'next'), cursor: 'cursor' } }),
   'other-spellings': (d, a) => ({
     ...d,
     spellings: { status: a.UPPER_CASE, kind: a.spelledBy(DOTTED_KINDS) },

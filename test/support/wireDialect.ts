@@ -31,6 +31,8 @@ const isObject = (value: unknown): value is Json =>
 /** What a test's answer is on its path: a list (and its records' own identifier), or a single answer. */
 interface Route {
   list: boolean;
+  /** The public catalog (paged by number in the contract). */
+  catalog: boolean;
   ownId: string;
   subscribe: boolean;
 }
@@ -50,12 +52,14 @@ const LIST_PATHS: ReadonlyArray<[RegExp, string]> = [
   [pathPattern(paths.submissions()), 'submissionId'],
 ];
 const HOOKS_PATH = pathPattern(paths.hooks());
+const CATALOG_PATH = pathPattern(paths.publicEvents());
 
 const routeOf = (method: string, path: unknown): Route => {
   const pathname = typeof path === 'string' ? path.split('?')[0] : '';
   const list = method === 'GET' ? LIST_PATHS.find(([pattern]) => pattern.test(pathname ?? '')) : undefined;
   return {
     list: list !== undefined,
+    catalog: method === 'GET' && CATALOG_PATH.test(pathname ?? ''),
     ownId: list?.[1] ?? 'id',
     subscribe: method === 'POST' && HOOKS_PATH.test(pathname ?? ''),
   };
@@ -107,7 +111,10 @@ export const wireSpeaker = (switches: readonly Deviation[]) => {
       if (!isObject(body) || !Array.isArray(body.data)) return body;
       const { data, ...members } = body;
       const records = data.map((r: unknown) => (isObject(r) ? set.record(r, route.ownId) : r));
-      return set.listBody(records as object[], members);
+      return set.listBody(
+        records as object[],
+        route.catalog ? catalogMembers(members, data.length) : members,
+      );
     }
     return isObject(body) ? set.record(body) : body;
   };
@@ -135,9 +142,34 @@ export const wireSpeaker = (switches: readonly Deviation[]) => {
     return [said, Buffer.isBuffer(body) ? Buffer.from(text) : text];
   };
 
-  /** A request's query as the sandbox reads it: in the contract's names. */
-  const query = (q: Json): Json => set.query(q);
-  const readsQuery = set.has('snake-query');
+  const catalogCursor = set.has('catalog-cursor');
+
+  /**
+   * The members beside a catalog page's `count` events: with `catalog-cursor`, the contract's `page`, `limit` and
+   * `total` are the cursor of the next page (`next`, `c_<events before it>`; null on the last), as the sandbox's.
+   */
+  const catalogMembers = (members: Json, count: number): Json => {
+    if (!catalogCursor) return members;
+    const { page, limit, total, ...rest } = members;
+    if (typeof page !== 'number' || typeof limit !== 'number') return { ...rest, next: null };
+    const to = page * limit;
+    const more = typeof total === 'number' ? to < total : count >= limit;
+    return { ...rest, next: more ? `c_${to}` : null };
+  };
+
+  /**
+   * A request's query as the sandbox reads it: in the contract's names; on the catalog with `catalog-cursor`, the
+   * cursor as the page number it stands for (`cursor=c_200&limit=100` is `page=3&limit=100`).
+   */
+  const query = (q: Json, route?: Route): Json => {
+    const read = set.query(q);
+    if (!catalogCursor || !route?.catalog) return read;
+    const { cursor, ...rest } = read;
+    const limit = Number(rest.limit) || 20;
+    const from = typeof cursor === 'string' ? Number(/^c_(\d+)$/.exec(cursor)?.[1] ?? 0) : 0;
+    return { ...rest, page: String(Math.floor(from / limit) + 1) };
+  };
+  const readsQuery = set.has('snake-query') || catalogCursor;
 
   /** A request's JSON body as the sandbox reads it (the contract's names and kinds, no secret the app made). */
   const requestBody = (route: Route, body: unknown): unknown => {
@@ -153,7 +185,8 @@ export const wireSpeaker = (switches: readonly Deviation[]) => {
     const at = path.indexOf('?');
     if (!readsQuery || at < 0) return path;
     const params = Object.fromEntries(new URLSearchParams(path.slice(at + 1)));
-    const read = new URLSearchParams(query(params) as Record<string, string>).toString();
+    const route = routeOf('GET', path.slice(0, at));
+    const read = new URLSearchParams(query(params, route) as Record<string, string>).toString();
     return read === '' ? path.slice(0, at) : `${path.slice(0, at)}?${read}`;
   };
 
@@ -180,12 +213,13 @@ const speakQueries = (speaker: Speaker, proto: InterceptorLike) => {
   const { dataEqual } = nockModule<{ dataEqual(a: unknown, b: unknown): boolean }>('common');
   proto.query = function (this: InterceptorLike, queries: unknown) {
     if (!speaker.readsQuery || queries === true) return original.call(this, queries);
+    const route = speaker.routeOf(this.method, this.path);
     if (typeof queries === 'function') {
-      return original.call(this, (q: Json) => (queries as (q: Json) => boolean)(speaker.query(q)));
+      return original.call(this, (q: Json) => (queries as (q: Json) => boolean)(speaker.query(q, route)));
     }
     original.call(this, queries);
     const expected = this.queries;
-    this.queries = (q: Json) => dataEqual(expected, speaker.query(q));
+    this.queries = (q: Json) => dataEqual(expected, speaker.query(q, route));
     return this;
   };
 };
@@ -307,6 +341,15 @@ export const queryAsRead = (url: string): URLSearchParams =>
  */
 export const listsHoldMembers = (): boolean =>
   JSON.stringify(new DeviationSet().listBody([], { total: 1 })).includes('"total":1');
+
+/**
+ * Whether the public catalog of this run is paged by number (`page`), as the contract's: not with `catalog-cursor`,
+ * where it continues by a cursor from its first page (a test of its paging by number is not played there).
+ */
+export const catalogByNumber = (): boolean => !new DeviationSet().has('catalog-cursor');
+
+/** Whether the public catalog of this run says its `page`, `limit` and `total` beside its events. */
+export const catalogSaysTotal = (): boolean => listsHoldMembers() && catalogByNumber();
 
 /**
  * A list answer's text with more members of its envelope (JSON text, `"total":2`) before it closes; the text as

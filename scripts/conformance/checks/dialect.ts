@@ -412,7 +412,10 @@ const pagesOf = (dialect: Dialect, next: ListNext): NonNullable<Run['probe']['pa
       if (inBody !== null && inBody in members) members[inBody] = null;
       return listAnswer(member, records, members);
     },
-    isList: (path, status) => shapeOfPath(path, status).kind === 'list',
+    // The catalog continues as the dialect's `catalog` says (by page number, or its own cursor), never as a
+    // list: the catalog's checks read it page by page as the app does, one page a request.
+    isList: (path, status) =>
+      shapeOfPath(path, status).kind === 'list' && path.split('?')[0] !== paths.publicEvents(),
   };
 };
 
