@@ -339,7 +339,10 @@ export class PollWindow<R extends { createdAt: string }> {
     // minus the visibility delay and the margin was visible when the poll read.
     const answered = this.answeredBy(serverTime, answeredAt);
     const hasDate = serverTime !== null && Number.isFinite(serverTime) && answered !== null;
-    const answeredBy = hasDate ? answered + 1000 : answeredAt + poll.timings.clockSkewMs;
+    // A `Date` header in whole seconds: the answer may be up to its rounding later.
+    const answeredBy = hasDate
+      ? answered + poll.timings.settleMarginMs
+      : answeredAt + poll.timings.clockSkewMs;
     const { visibilityDelayMs, marginMs } = poll.timings;
     const settled = answered === null ? null : at(answered - visibilityDelayMs - marginMs);
     return {
