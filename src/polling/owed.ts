@@ -119,8 +119,9 @@ export interface ShareRead<R> {
  * The shares whose turn it is at `now`, within an answer: those whose turn started first (so that a share
  * added before them, a range read again, does not push them out and start their turns again), then the
  * others holding records, oldest range first, then the ranges, newest first. A range is read again from the
- * service, newest part first; the one a lost ledger leaves reaches back the lookback, and what a Zap most likely
- * lacks is its newest part (a backlog drains oldest first): its old part, which every Zap had, goes last.
+ * service, newest part first; the one a lost ledger leaves reaches back the lookback, and what a Zap most
+ * likely lacks is its newest part (a backlog drains oldest first): its old part, which every Zap had, goes
+ * last.
  */
 export const turnOf = (index: OwedIndex, now: number, timings: PollTimings): ShareRef[] => {
   const out: ShareRef[] = [];
