@@ -23,7 +23,8 @@
  * - settle time: how far before the service's clock of an answer the settled position is: the 2 minutes a
  *   record may take to become visible and 1 s for a `Date` header rounded up.
  * - owed share: records some Zap on time may still lack, under a key of their own, or a range only.
- * - range: a share without records: they are read again from the service, a whole answer at a time.
+ * - range: a share without records: they are read again from the service, a whole answer at a time, newest
+ *   first; ranges take their turns after the shares with records, the newest range first.
  * - turn (of a share): 20 minutes (the longest interval and jitter) during which every poll returned the
  *   share whole; then every Zap on time had it and the share is done.
  * - owed index: the list of shares (its own key and the state's copy: the newer wins).
@@ -68,9 +69,12 @@
  * - a lost state and kept entry (the whole cache, or the stream's first poll without a Zap turned on):
  *   nothing tells what a Zap lacks, so the poll owes one range from the lookback up to the newest records
  *   it returns. The bound in words: a Zap on time lacks nothing older than a day (the lookback), the
- *   oldest any poll reads; recovering costs reading again from the service, a whole answer at a time, and
- *   answers of records Zapier drops as seen. A Zap being turned on starts the state, so a new stream owes
- *   nothing;
+ *   oldest any poll reads. No shorter bound holds: while a backlog is handed over, a Zap on time may lack
+ *   records as old as the hand-over is long (hours, for a rush of long records). What a Zap most likely
+ *   lacks is the newest (a backlog drains oldest first), so the range is read newest part first, after the
+ *   shares with records: the rush comes back in its turns first, the day before it, which every Zap had,
+ *   last. Recovering costs reading again from the service, a whole answer at a time, and answers of
+ *   records Zapier drops as seen. A Zap being turned on starts the state, so a new stream owes nothing;
  * - a failed poll leaves a floor, and the shares of its turn start their turns again;
  * - failing cache calls read as lost keys, and a failed write leaves the older value, true on its own.
  *

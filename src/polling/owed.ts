@@ -11,7 +11,8 @@
  * A share whose value is missing, unreadable, cut short or from another write is read again from the
  * service: its records are those of its range of positions (`from`, `to`], which the poll's one request
  * then also covers. So is a share of a range only, which a poll whose kept entry was lost leaves for what
- * it could not return again.
+ * it could not return again. A range takes its turn after the shares holding records, newest range first,
+ * and is read newest part first (`turnOf`).
  */
 import { randomUUID } from 'node:crypto';
 import * as z from 'zod';
@@ -117,7 +118,10 @@ export interface ShareRead<R> {
 /**
  * The shares whose turn it is at `now`, within an answer: those whose turn started first (so that a share
  * added before them, a range read again, does not push them out and start their turns again), then the
- * others, oldest range first.
+ * others holding records, oldest range first, then the ranges, newest first. A range is read again from the
+ * service, newest part first; the one a lost ledger leaves reaches back the lookback, and what a Zap most
+ * likely lacks is its newest part (a backlog drains oldest first): its old part, which every Zap had, goes
+ * last.
  */
 export const turnOf = (index: OwedIndex, now: number, timings: PollTimings): ShareRef[] => {
   const out: ShareRef[] = [];
@@ -126,7 +130,9 @@ export const turnOf = (index: OwedIndex, now: number, timings: PollTimings): Sha
   const live = index.shares.filter(
     (ref) => !started(ref) || (ref.turnStarted ?? 0) > now - timings.owedTurnMs,
   );
-  for (const ref of [...live.filter(started), ...live.filter((ref) => !started(ref))]) {
+  const waiting = live.filter((ref) => !started(ref));
+  const ranges = waiting.filter((ref) => !ref.generation).reverse();
+  for (const ref of [...live.filter(started), ...waiting.filter((ref) => ref.generation), ...ranges]) {
     if (out.length && bytes + ref.bytes > timings.answerBudgetBytes) break;
     bytes += ref.bytes;
     out.push(ref);

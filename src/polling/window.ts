@@ -34,6 +34,8 @@ const storedOf = <R>(entry: Entry<R>): KeptEntry<R> =>
 const positionOf = <R>(entry: Entry<R> | null | undefined): Position | null =>
   entry ? { ms: entry.ms, id: entry.id } : null;
 
+const newestFirst = <R>(a: Entry<R>, b: Entry<R>) => comparePositions(b, a);
+
 /**
  * The run a poll keeps, fed record by record in any order: a dedupe poll the newest `maxDedupeItems` (ids
  * only); otherwise one contiguous run within `budgetBytes` (never empty when there is anything), from the
@@ -41,7 +43,6 @@ const positionOf = <R>(entry: Entry<R> | null | undefined): Position | null =>
  * from the newest end for a stateless one. Memory is bounded by the run, however large the window.
  */
 const runOf = <R>(kind: SinceKind, mode: Plan['mode'], budgetBytes: number, maxDedupeItems: number) => {
-  const newestFirst = (a: Entry<R>, b: Entry<R>) => comparePositions(b, a);
   if (kind === 'dedupe') return new FirstWithin<Entry<R>>(maxDedupeItems, newestFirst, () => 1);
   const order = mode === 'stateless' ? newestFirst : comparePositions;
   return new FirstWithin<Entry<R>>(budgetBytes, order, (entry) => entry.bytes);
@@ -142,7 +143,10 @@ export class PollWindow<R extends { createdAt: string }> {
   private readonly kept: Array<{ batch: KeptBatch<R>; entries: Entry<R>[] }> = [];
   private newest = -Infinity;
   private readonly sizeOf: (record: R) => number;
-  /** The owed shares the cache lost: their records, as the request carries them again (oldest first). */
+  /**
+   * The owed shares read again from the service (a range, or a share the cache lost): their records, as the
+   * request carries them, newest first within the budget (what is left out is the range's older part).
+   */
   private readonly refills = new Map<ShareRef, FirstWithin<Entry<R>>>();
 
   constructor(
@@ -166,7 +170,7 @@ export class PollWindow<R extends { createdAt: string }> {
       if (!share.entries)
         this.refills.set(
           share.ref,
-          new FirstWithin<Entry<R>>(timings.answerBudgetBytes, comparePositions, (entry) => entry.bytes),
+          new FirstWithin<Entry<R>>(timings.answerBudgetBytes, newestFirst, (entry) => entry.bytes),
         );
     this.run = runOf<R>(poll.kind, poll.plan.mode, timings.answerBudgetBytes, timings.maxDedupeItems);
     this.rerun = runOf<R>(poll.kind, poll.plan.mode, timings.answerBudgetBytes, timings.maxDedupeItems);
@@ -254,14 +258,14 @@ export class PollWindow<R extends { createdAt: string }> {
       const refill = this.refills.get(share.ref);
       const entries: Entry<R>[] = share.entries
         ? share.entries.map(([ms, id, record, bytes]) => ({ record, ms, id, bytes: bytes ?? 0 }))
-        : (refill?.sorted() ?? []);
+        : (refill?.sorted().reverse() ?? []);
       if (refill) {
-        const last = entries[entries.length - 1];
-        const cut = refill.next() && last ? { ms: last.ms, id: last.id } : null;
+        // Read newest first: what the budget left out is the range's older part, up to its newest record.
+        const next = positionOf(refill.next());
         owed.refilled.push({
-          ref: cut ? { ...share.ref, to: cut } : share.ref,
+          ref: next ? { ...share.ref, from: next } : share.ref,
           entries: entries.map(storedOf),
-          rest: cut ? { ...share.ref, from: cut, generation: '' } : null,
+          rest: next ? { ...share.ref, to: next, generation: '' } : null,
         });
       }
       let bytes = 0;
@@ -335,7 +339,10 @@ export class PollWindow<R extends { createdAt: string }> {
     // minus the visibility delay and the margin was visible when the poll read.
     const answered = this.answeredBy(serverTime, answeredAt);
     const hasDate = serverTime !== null && Number.isFinite(serverTime) && answered !== null;
-    const answeredBy = hasDate ? answered + 1000 : answeredAt + poll.timings.clockSkewMs;
+    // A `Date` header in whole seconds: the answer may be up to its rounding later.
+    const answeredBy = hasDate
+      ? answered + poll.timings.settleMarginMs
+      : answeredAt + poll.timings.clockSkewMs;
     const { visibilityDelayMs, marginMs } = poll.timings;
     const settled = answered === null ? null : at(answered - visibilityDelayMs - marginMs);
     return {
