@@ -4,10 +4,11 @@
  * that cursor and finds nothing that differs, and writes the value as it found it; against a service that
  * pages its catalog by number, it says the app was taught otherwise.
  */
-import { type Deviation, SEED_TENANTS, startSandbox } from '../../sandbox';
-import { type Check, runConformance } from '../../scripts/conformance/index';
+import type { Deviation } from '../../sandbox';
+import type { Check } from '../../scripts/conformance/index';
 import { dialectSource } from '../../scripts/conformance/dialect';
 import type { Dialect } from '../../src/connect/dialect';
+import { differing, kitChecks } from '../support/kit';
 
 jest.mock('../../src/connect/dialect', () => {
   type Dialects = typeof import('../../src/connect/dialect');
@@ -20,24 +21,14 @@ const run = async (
   deviations: Deviation[],
   agency = 0,
 ): Promise<{ checks: Map<string, Check>; found?: Dialect }> => {
-  const sandbox = await startSandbox({ deviations, agency });
   let found: Dialect | undefined;
-  try {
-    const checks = await runConformance({
-      baseUrl: sandbox.url,
-      apiKey: SEED_TENANTS[0].apiKey,
-      companyId: SEED_TENANTS[0].companyId,
-      onDialect: (dialect) => void (found = dialect),
-    });
-    return { checks: new Map(checks.map((c) => [c.id, c])), found };
-  } finally {
-    await sandbox.close();
-  }
+  const checks = await kitChecks({ deviations, agency }, { onDialect: (dialect) => void (found = dialect) });
+  return { checks, found };
 };
 
 it('holds against a catalog that continues by a cursor, read by it; the value found is the one taught', async () => {
   const { checks, found } = await run(['catalog-cursor']);
-  expect([...checks.values()].filter((c) => c.status === 'differs')).toEqual([]);
+  expect(differing(checks)).toEqual([]);
   expect(checks.get('catalog.paging')).toMatchObject({ status: 'holds' });
   expect(checks.get('catalog.paging')?.detail).toMatch(
     /continues by a cursor .* The app was taught it: the page its cursor names holds other events\./,

@@ -4,8 +4,7 @@
  * sandbox's `error-type` switch, `{ "error": { "type": "not_found", "message" } }`), the kit reads it as the
  * app does, and nothing differs. A kit that read the wire with the contract's schema would still report a difference.
  */
-import { SEED_TENANTS, startSandbox } from '../../sandbox';
-import { runConformance } from '../../scripts/conformance/index';
+import { differing, kitChecks } from '../support/kit';
 
 jest.mock('../../src/connect/dialect', () => {
   type Dialects = typeof import('../../src/connect/dialect');
@@ -21,21 +20,11 @@ jest.mock('../../src/connect/dialect', () => {
 });
 
 it('reads an error body the app was taught as the app does: no error check differs', async () => {
-  const sandbox = await startSandbox({ deviations: ['error-type'] });
-  try {
-    const checks = await runConformance({
-      baseUrl: sandbox.url,
-      apiKey: SEED_TENANTS[0].apiKey,
-      companyId: SEED_TENANTS[0].companyId,
-    });
-    const found = new Map(checks.map((c) => [c.id, c]));
-    expect(checks.filter((c) => c.status === 'differs')).toEqual([]);
-    for (const id of ['hooks.unknown', 'floorPlans.unknown', 'widgets.unknown', 'orders.unknown-company']) {
-      expect({ id, status: found.get(id)?.status }).toEqual({ id, status: 'holds' });
-    }
-    expect(found.get('errors.malformed-since')?.status).toBe('holds');
-    expect(found.get('errors.entitlement')?.status).toBe('holds');
-  } finally {
-    await sandbox.close();
+  const found = await kitChecks({ deviations: ['error-type'] });
+  expect(differing(found)).toEqual([]);
+  for (const id of ['hooks.unknown', 'floorPlans.unknown', 'widgets.unknown', 'orders.unknown-company']) {
+    expect({ id, status: found.get(id)?.status }).toEqual({ id, status: 'holds' });
   }
+  expect(found.get('errors.malformed-since')?.status).toBe('holds');
+  expect(found.get('errors.entitlement')?.status).toBe('holds');
 });
