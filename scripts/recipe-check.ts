@@ -76,7 +76,7 @@ const main = (): void => {
     }
     const tests = namedTests(section);
     const ok =
-      run(copy, 'npx', ['tsc', '-p', 'tsconfig.json', '--noEmit']) &&
+      run(copy, 'npm', ['run', 'typecheck']) &&
       run(copy, 'npx', ['prettier', '--check', ...touched]) &&
       run(copy, 'npx', ['jest', ...tests]);
     console.log(ok ? `\nThe recipe holds: ${tests.length} test files pass.` : '\nThe recipe does not hold.');

@@ -169,7 +169,7 @@ export const pollZaps = async (
 export const rotatedSecret = async (j: Journey, alanId: string): Promise<void> => {
   const { run, call, authData, sandbox, hooks, subscriptions, service, appLogs } = j;
   const key: HookKey = 'registration_approved';
-  const subscribeData = subscriptions.get(key) ?? { id: '' };
+  const subscribeData: { id: string } & Item = subscriptions.get(key) ?? { id: '' };
   const path = `/hooks/${key}`;
   const reads = async () =>
     (
