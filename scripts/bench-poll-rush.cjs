@@ -23,7 +23,7 @@ const main = async () => {
   const perform = trigger.operation.perform;
   const tell = (line) => process.stderr.write(`PROGRESS ${line}\n`);
   const between = collect === 'gc-as-v8-chooses' ? () => undefined : () => global.gc?.();
-  const played = await playRush(JSON.parse(scenario), perform, between, tell);
+  const played = await playRush(JSON.parse(scenario), perform, between, tell, true);
   process.stdout.write(`RESULT ${JSON.stringify(played)}\n`);
 };
 
