@@ -94,7 +94,7 @@ const run = async (name: string, orders: number, deadHolder: boolean) => {
   const z = zOf(scenario, new FakeCache());
   if (deadHolder) {
     const store = accountCache(z, { authData: AUTH });
-    await store.setIfAbsent(`attendee-pass:${EVENT_ID}`, 'dead', ATTENDEE_TIMINGS.turn.leaseSeconds);
+    await store.setIfAbsent(`attendee-pass:${EVENT_ID}`, 'dead', ATTENDEE_TIMINGS.lease.leaseSeconds);
     scenario.calls = 0;
   }
   const started = performance.now();

@@ -211,7 +211,7 @@ export class RushService {
 
 /**
  * The app's clock in a play: the play's clock (`Date.now`, set before each poll), moving on with real time
- * while a poll runs, as it does at Zapier, so that a poll waiting for another one's turn sees its wait end.
+ * while a poll runs, as it does at Zapier, so that a poll waiting for another one's lease sees its wait end.
  */
 export const playClock = () => {
   let seen = Date.now();

@@ -108,12 +108,12 @@ export const findAttendee = async (
   };
   const known = await ready(false);
   if (known) return attendeeOfKnown(known, lookup);
-  const turn = await oneAtATime(cache, memory.leaseKey, timings.turn, clock, {
+  const outcome = await oneAtATime(cache, memory.leaseKey, timings.lease, clock, {
     ready: () => ready(),
     work: () => runPass(ctx, wanted, next),
-    waiting: () => sayWaiting(memory, wanted, clock, timings.turn.firstLookMs),
+    waiting: () => sayWaiting(memory, wanted, clock, timings.lease.firstLookMs),
   });
-  if (turn.by !== 'waited') return attendeeOfKnown(turn.value, lookup);
+  if (outcome.by !== 'waited') return attendeeOfKnown(outcome.value, lookup);
   // The pass in progress outlasted the wait: read alone, if there is time left.
   if (clock.now() >= start + timings.hydrationMs) throw busyError(z, lookup);
   return attendeeOfKnown(await runPass(ctx, wanted, next), lookup);

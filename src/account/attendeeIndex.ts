@@ -6,7 +6,7 @@
  */
 import * as zod from 'zod';
 import { built, lazy } from '../lazy';
-import { type AccountCache, type CacheRecord, type TurnTimings, cacheRecord } from '../memory';
+import { type AccountCache, type CacheRecord, type LeaseTimings, cacheRecord } from '../memory';
 import { type Attendee, noAttendee } from '../mappers/attendee';
 import { ALL_TIME } from './registrations';
 import { SharedFailure } from './attendeeFailure';
@@ -26,7 +26,7 @@ export interface AttendeeTimings {
   /** A hydration in all (Zapier stops an invocation at 30 s). */
   hydrationMs: number;
   /** The lease of a pass and how the others wait for it. */
-  turn: TurnTimings;
+  lease: LeaseTimings;
 }
 
 const LOOKUP_MS = 20_000;
@@ -38,7 +38,7 @@ const RENEW_MS = 3_000;
 export const ATTENDEE_TIMINGS: Readonly<AttendeeTimings> = Object.freeze({
   lookupMs: LOOKUP_MS,
   hydrationMs: HYDRATION_MS,
-  turn: Object.freeze({
+  lease: Object.freeze({
     // A dead holder stops renewing: its lease is gone three renewals later.
     leaseSeconds: (3 * RENEW_MS) / 1000,
     renewMs: RENEW_MS,
@@ -120,7 +120,7 @@ export interface EventMemory {
 export const eventMemory = (cache: AccountCache, eventId: string, timings: AttendeeTimings): EventMemory => ({
   index: cacheRecord(cache, `attendee-index:${eventId}`, EventIndex, INDEX_TTL_SECONDS),
   stamp: cacheRecord(cache, `attendee-stamp:${eventId}`, zod.string(), INDEX_TTL_SECONDS),
-  waiting: cacheRecord(cache, `attendee-waiting:${eventId}`, Waiting, Math.ceil(timings.turn.waitMs / 1000)),
+  waiting: cacheRecord(cache, `attendee-waiting:${eventId}`, Waiting, Math.ceil(timings.lease.waitMs / 1000)),
   leaseKey: `attendee-pass:${eventId}`,
 });
 

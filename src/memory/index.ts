@@ -5,4 +5,4 @@
 export { type AccountCache, accountCache, accountFingerprint } from './store';
 export { type Clock, systemClock } from './clock';
 export { type CacheRecord, cacheRecord } from './record';
-export { type Turn, type TurnSteps, type TurnTimings, oneAtATime } from './turn';
+export { type LeaseOutcome, type LeaseSteps, type LeaseTimings, oneAtATime } from './lease';

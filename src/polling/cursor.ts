@@ -11,7 +11,7 @@
  * - A stream with neither state nor kept entry (its cache lost) does not know what its Zaps lack: the poll
  *   owes a range from as far back as a poll ever reads up to the newest records it returns (window.ts).
  * - A failed poll leaves a floor: for a while every poll of the stream asks from at least where it did, and
- *   the owed shares of its turn start their turns again.
+ *   the owed shares whose turn it was start their turns again.
  * - A Zap being turned on reads ids only, over a window wider than any later poll's, and starts the
  *   stream's state when there is none (nothing is owed to any Zap before it).
  */
@@ -33,7 +33,7 @@ import {
 } from './state';
 import { type PollTimings, runLimitOf } from './timings';
 import type { OwedSelection, PollSelection, WindowPoll } from './window';
-import { type OwedEntry, type OwedIndex, type ShareRead, newerIndex, owedStore, turnOf } from './owed';
+import { type OwedEntry, type OwedIndex, type ShareRead, newerIndex, owedStore, sharesInTurn } from './owed';
 
 /**
  * The account's cache, each read and write tried a second time when the first finds nothing or fails: a
@@ -58,7 +58,7 @@ export interface SincePoll extends WindowPoll {
   cache: AccountCache;
   state: CursorState | null;
   keptRead: KeptRead | null;
-  /** The owed shares' index as the poll read it, and the shares of the turn. */
+  /** The owed shares' index as the poll read it, and the shares whose turn it is. */
   owedIndex: OwedIndex;
   owed: Array<ShareRead<unknown>>;
 }
@@ -103,7 +103,7 @@ export const openPoll = async (
   const keptRead = trustedKept(keptValue, state ?? null, started, timings);
   const plan: Plan = planPoll(stream.kind, state ?? null, started, keptRead?.kept.settled ?? null, timings);
   const owedIndex = polling ? newerIndex(owedOwn, state?.owed) : newerIndex(null, null);
-  const owed = await owedShares.readShares(turnOf(owedIndex, started, timings));
+  const owed = await owedShares.readShares(sharesInTurn(owedIndex, started, timings));
   // Shares the cache lost are read again from the service: the poll's one request covers their ranges,
   // from just before their first position (a record made at `from.ms` with a later id is in the range).
   const since = owed.reduce(
@@ -171,9 +171,9 @@ const leaveFloor = async (poll: SincePoll): Promise<void> => {
     (oldest, batch) => batch.entries.reduce((min, [ms]) => Math.min(min, ms - 1), oldest),
     poll.plan.since,
   );
-  // The Zap whose poll failed did not get the shares of the turn: their turns start again.
+  // The Zap whose poll failed did not get the shares whose turn it was: their turns start again.
   const nothing = {
-    turn: poll.owed.map((share) => share.ref),
+    inTurn: poll.owed.map((share) => share.ref),
     returned: new Set<string>(),
     refilled: [],
     ranges: [],
@@ -224,7 +224,7 @@ const closeOwed = async <R>(
   for (const range of owed.ranges)
     added.push(store.rangeShare(range.from, range.to, poll.timings.owedShareBytes));
   const fresh = newerIndex(await store.readIndex(null), poll.owedIndex);
-  const change = { returned, turn: owed.turn, replaced, added };
+  const change = { returned, inTurn: owed.inTurn, replaced, added };
   return store.close(fresh, change, poll.now());
 };
 

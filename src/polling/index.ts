@@ -44,19 +44,19 @@
  * 1. The deadline: the event's lookup before the poll, the wait below and the read share it. A poll left
  *    without time for a read gives up cleanly: it records nothing, answers nothing new, and its window
  *    stays for the next polls.
- * 2. One at a time (`oneAtATime`): a poll that finds another of its stream under way waits (a few seconds at
- *    most, within the deadline), then reads only what that one left; past the wait it reads alone, which
- *    stays correct (every write is merged or true on its own), only dearer.
+ * 2. One at a time (`oneAtATime`, a lease per stream): a poll that finds another of its stream under way
+ *    waits (a few seconds at most, within the deadline), then reads only what that one left; past the wait
+ *    it reads alone, which stays correct (every write is merged or true on its own), only dearer.
  * 3. Open (cursor.ts): read the state, the kept entry (kept.ts) and the owed index (owed.ts). Plan the
  *    window: after the kept entry's settled position when there is one, else after a checkpoint older than
  *    the hold, else the last 80 minutes (the stateless window: its newest records are returned).
- * 4. Read (window.ts): one request, `since` the window's start, earlier when a range of the turn must be
- *    read; records stream by and only what the answer can carry is held.
+ * 4. Read (window.ts): one request, `since` the window's start, earlier when a range whose turn it is must
+ *    be read; records stream by and only what the answer can carry is held.
  * 5. Answer, within the budget, in this order: the records no poll returned yet (oldest first: a backlog
  *    drains in order); the kept records some Zap on time may lack (returned within the hold, or in a rush
  *    not drained yet), up to a quarter of an answer, an eighth while shares of over a quarter are owed
  *    (they hold their place for the hold, a share for its turn only: a backlog drains faster in shares);
- *    the owed shares of their turn, each whole; the older kept records (for a Zap Zapier held).
+ *    the owed shares whose turn it is, each whole; the older kept records (for a Zap Zapier held).
  * 6. Close (cursor.ts): add a checkpoint; write the kept entry (a piece of its tail, or the whole now and
  *    then). What the kept entry lets go of while some Zap may still lack it (over that part of an answer,
  *    or over its 1 MB cap) becomes owed shares. A share is returned whole by every poll until polls did so
@@ -75,7 +75,7 @@
  *   shares with records: the rush comes back in its turns first, the day before it, which every Zap had,
  *   last. Recovering costs reading again from the service, a whole answer at a time, and answers of
  *   records Zapier drops as seen. A Zap being turned on starts the state, so a new stream owes nothing;
- * - a failed poll leaves a floor, and the shares of its turn start their turns again;
+ * - a failed poll leaves a floor, and the shares whose turn it was start their turns again;
  * - failing cache calls read as lost keys, and a failed write leaves the older value, true on its own.
  *
  * Every figure here (50 minutes, 150, 80, 20, a quarter, an eighth, the caps) is computed in timings.ts from
@@ -116,6 +116,13 @@ export interface Stream<R> extends RecordShape<R> {
    */
   started?: number;
 }
+
+/**
+ * The key of the lease a scheduled poll of `streamKey` holds while it runs (`oneAtATime`). Its stored name
+ * (`:turn`) is older than the room's terms and stays: polls of two versions of the app then still wait for
+ * each other.
+ */
+export const pollLeaseKey = (streamKey: string): string => `${streamKey}:turn`;
 
 /** One poll: open, read the window, build the answer, remember the poll. */
 const pollOnce = async <R extends { createdAt: string }, A>(
@@ -166,13 +173,14 @@ export const readNew = async <R extends { createdAt: string }, A>(
   // A Zap being turned on records nothing: it has no one to wait for.
   if (stream.kind === 'dedupe') return once();
   const cache = accountCache(z, bundle, () => clock.now());
-  // The wait for the turn leaves the shortest read its time before the deadline.
+  // The wait for the lease leaves the shortest read its time before the deadline.
   const left = run.started + runLimitOf(timings) - timings.requestMarginMs - clock.now();
-  const waitMs = Math.max(0, Math.min(timings.turn.waitMs, left - timings.minRequestTimeoutMs));
-  const turn = await oneAtATime<A>(cache, `${stream.key}:turn`, { ...timings.turn, waitMs }, clock, {
+  const waitMs = Math.max(0, Math.min(timings.lease.waitMs, left - timings.minRequestTimeoutMs));
+  const lease = { ...timings.lease, waitMs };
+  const outcome = await oneAtATime<A>(cache, pollLeaseKey(stream.key), lease, clock, {
     // Each poll answers its own Zap: it waits for the poll before it to end, never for its answer.
     ready: async () => undefined,
     work: once,
   });
-  return turn.by === 'waited' ? once() : turn.value;
+  return outcome.by === 'waited' ? once() : outcome.value;
 };

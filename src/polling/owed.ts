@@ -6,13 +6,13 @@
  * A share takes its turn once the shares before it are done: every poll returns it whole (in what the new
  * records leave of the answer), and it is done once polls have returned it whole for `owedTurnMs` on end
  * (longer than the gap between two polls of any Zap on time): each Zap polled at least once meanwhile. A
- * poll that could not return it whole starts its turn again. A poll reads only the shares of the turn.
+ * poll that could not return it whole starts its turn again. A poll reads only the shares whose turn it is.
  *
  * A share whose value is missing, unreadable, cut short or from another write is read again from the
  * service: its records are those of its range of positions (`from`, `to`], which the poll's one request
  * then also covers. So is a share of a range only, which a poll whose kept entry was lost leaves for what
  * it could not return again. A range takes its turn after the shares holding records, newest range first,
- * and is read newest part first (`turnOf`).
+ * and is read newest part first (`sharesInTurn`).
  */
 import { randomUUID } from 'node:crypto';
 import * as z from 'zod';
@@ -109,7 +109,7 @@ export const NO_OWED: OwedIndex = { revision: 0, shares: [] };
 export const newerIndex = (a: OwedIndex | null | undefined, b: OwedIndex | null | undefined): OwedIndex =>
   [a, b].reduce<OwedIndex>((best, x) => (x && x.revision > best.revision ? x : best), NO_OWED);
 
-/** A share of the turn as a poll read it: its records, or `null` when they must be read from the service. */
+/** A share whose turn it is, as a poll read it: its records, or `null` when they must be read from the service. */
 export interface ShareRead<R> {
   ref: ShareRef;
   entries: Array<OwedEntry<R>> | null;
@@ -123,7 +123,7 @@ export interface ShareRead<R> {
  * likely lacks is its newest part (a backlog drains oldest first): its old part, which every Zap had, goes
  * last.
  */
-export const turnOf = (index: OwedIndex, now: number, timings: PollTimings): ShareRef[] => {
+export const sharesInTurn = (index: OwedIndex, now: number, timings: PollTimings): ShareRef[] => {
   const out: ShareRef[] = [];
   let bytes = 0;
   const started = (ref: ShareRef) => ref.turnStarted !== undefined;
@@ -147,21 +147,21 @@ const entryBytes = ([, , record, bytes]: OwedEntry<unknown>) =>
 /** What a poll changes in the index: shares it returned whole, shares it read again, shares it adds. */
 export interface OwedChange {
   returned: Set<string>;
-  /** The shares of the turn the poll read (returned or not). */
-  turn: ShareRef[];
+  /** The shares whose turn it is that the poll read (returned or not). */
+  inTurn: ShareRef[];
   /** Shares read again from the service and written as new shares (in `added`): they leave the index. */
   replaced: Set<string>;
   added: ShareRef[];
 }
 
 /**
- * The index after a poll's `change`, and the shares done (their keys to clear): a share of the turn the
- * poll returned whole starts its turn (if it had not), one it did not return starts it again later.
+ * The index after a poll's `change`, and the shares done (their keys to clear): a share whose turn it
+ * is that the poll returned whole starts its turn (if it had not), one it did not return starts it again later.
  */
 const nextIndex = (fresh: OwedIndex, change: OwedChange, now: number, timings: PollTimings) => {
   const done = (ref: ShareRef) =>
     ref.turnStarted !== undefined && ref.turnStarted <= now - timings.owedTurnMs;
-  const mine = new Map(change.turn.map((ref) => [ref.id, ref]));
+  const mine = new Map(change.inTurn.map((ref) => [ref.id, ref]));
   const shares: ShareRef[] = [];
   const cleared: string[] = [];
   for (const ref of [...fresh.shares, ...change.added]) {
@@ -267,8 +267,8 @@ export const owedStore = (cache: AccountCache, key: string, timings: PollTimings
 
     /**
      * The index after a poll's `change`, merged with `fresh` (the index as it is now: a concurrent poll may
-     * have added shares): the done shares leave it (their keys cleared), a share of the turn the poll
-     * returned whole starts its turn (if it had not), one it did not return starts it again later.
+     * have added shares): the done shares leave it (their keys cleared), a share whose turn it is that the
+     * poll returned whole starts its turn (if it had not), one it did not return starts it again later.
      */
     close: async (fresh: OwedIndex, change: OwedChange, now: number): Promise<OwedIndex | null> => {
       if (!fresh.shares.length && !change.added.length) return null;

@@ -4,7 +4,7 @@
  * each other here, from a handful of facts about Zapier and the service.
  */
 import { STREAM_LIMITS, streamLimits } from '../connect';
-import type { TurnTimings } from '../memory';
+import type { LeaseTimings } from '../memory';
 import { ANSWER_LIMIT_BYTES, ANSWER_MARGIN_BYTES } from '../mappers/each';
 
 const SECOND = 1000;
@@ -44,7 +44,7 @@ export interface PollFacts {
   /** Zapier stops a poll at this. */
   runLimitMs: number;
   /** How long a poll waits for another poll of its stream to end before it reads alone. */
-  turnWaitMs: number;
+  leaseWaitMs: number;
   /** The largest value the room writes under one cache key (compressed text): Zapier publishes no limit. */
   cacheValueBytes: number;
 }
@@ -65,7 +65,7 @@ export const POLL_FACTS: PollFacts = {
   requestMarginMs: 2 * SECOND,
   minRequestTimeoutMs: 5 * SECOND,
   runLimitMs: STREAM_LIMITS.runMs,
-  turnWaitMs: 8 * SECOND,
+  leaseWaitMs: 8 * SECOND,
   cacheValueBytes: 1_000_000,
 };
 
@@ -94,8 +94,8 @@ export type PollTimings = Readonly<
     /** Checkpoints closer than this are merged into one. */
     checkpointGrainMs: number;
     /**
-     * The longest a poll waits for what comes before its window (the event's title and dates): a full turn
-     * wait and two shortest reads still fit in the run after it.
+     * The longest a poll waits for what comes before its window (the event's title and dates): a full wait
+     * for the lease and two shortest reads still fit in the run after it.
      */
     contextWaitMs: number;
     /** How long the state is kept without any poll. */
@@ -108,7 +108,7 @@ export type PollTimings = Readonly<
     keptUnpackedCapBytes: number;
     /**
      * The most the kept records some Zap may lack may add to an answer (a quarter): beyond it, the oldest
-     * become owed shares, which take turns with the rest of the answer (a rush drains faster in them).
+     * become owed shares, each returned whole for its turn in the rest of the answer (a rush drains faster in them).
      */
     keptRecentBytes: number;
     /**
@@ -128,10 +128,10 @@ export type PollTimings = Readonly<
     /** The most ids a Zap being turned on is given (Zapier's dedupe table holds 105,000). */
     maxDedupeItems: number;
     /**
-     * The polls of one stream take turns: a lease that outlives a poll Zapier stopped, a bounded wait that
-     * leaves the waiter time for its own read, looks that back off.
+     * The polls of one stream run one at a time: a lease that outlives a poll Zapier stopped, a bounded wait
+     * that leaves the waiter time for its own read, looks that back off.
      */
-    turn: TurnTimings;
+    lease: LeaseTimings;
   }
 >;
 
@@ -152,7 +152,7 @@ export const pollTimings = (overrides: Partial<PollFacts> = {}): PollTimings => 
     seedMs: lookbackMs + 2 * f.clockSkewMs,
     failureHoldMs: f.statelessHoldMs,
     checkpointGrainMs: MINUTE,
-    contextWaitMs: f.runLimitMs - f.requestMarginMs - f.turnWaitMs - 2 * f.minRequestTimeoutMs,
+    contextWaitMs: f.runLimitMs - f.requestMarginMs - f.leaseWaitMs - 2 * f.minRequestTimeoutMs,
     stateTtlSeconds: 30 * 24 * 3600,
     answerBudgetBytes,
     keptCapBytes: f.cacheValueBytes,
@@ -164,9 +164,9 @@ export const pollTimings = (overrides: Partial<PollFacts> = {}): PollTimings => 
     owedTtlSeconds: (2 * f.lookbackDayMs) / SECOND,
     keptTailPieces: 6,
     maxDedupeItems: 100_000,
-    turn: Object.freeze({
+    lease: Object.freeze({
       leaseSeconds: Math.ceil((f.runLimitMs + f.requestMarginMs) / SECOND),
-      waitMs: f.turnWaitMs,
+      waitMs: f.leaseWaitMs,
       firstLookMs: 250,
       maxLookMs: 2 * SECOND,
     }),

@@ -87,12 +87,12 @@ export interface PollSelection<R> {
 }
 
 /**
- * The owed shares of the turn this poll returned whole, those it read again from the service (with their
- * records, and a share of the range it could not hold, if any), and the range of a lost kept entry that it
- * could not return again (a share of a range only).
+ * The owed shares whose turn it is (`inTurn`), those of them this poll returned whole, those it read again
+ * from the service (with their records, and a share of the range it could not hold, if any), and the range
+ * of a lost kept entry that it could not return again (a share of a range only).
  */
 export interface OwedSelection<R> {
-  turn: ShareRef[];
+  inTurn: ShareRef[];
   returned: Set<string>;
   refilled: Array<{ ref: ShareRef; entries: Array<OwedEntry<R>>; rest: ShareRef | null }>;
   ranges: Array<{ from: Position; to: Position }>;
@@ -103,7 +103,7 @@ export interface WindowPoll {
   kind: SinceKind;
   plan: Plan;
   kept: Kept<unknown> | null;
-  /** The owed shares of the turn: their records, or `null` for those read again from the service. */
+  /** The owed shares whose turn it is: their records, or `null` for those read again from the service. */
   owed?: Array<ShareRead<unknown>>;
   /** The client's clock minus the service's, as the stream last measured it. */
   offset: number | null;
@@ -246,15 +246,15 @@ export class PollWindow<R extends { createdAt: string }> {
   }
 
   /**
-   * The owed shares of the turn, in order, each whole if it fits in what is left of `room` (its records the
+   * The owed shares whose turn it is, in order, each whole if it fits in what is left of `room` (its records the
    * answer already carries are not added twice).
    */
   private owedFitting(room: number, carried: Set<string>): { out: Entry<R>[]; owed: OwedSelection<R> } {
     const out: Entry<R>[] = [];
-    const owed: OwedSelection<R> = { turn: [], returned: new Set(), refilled: [], ranges: [] };
+    const owed: OwedSelection<R> = { inTurn: [], returned: new Set(), refilled: [], ranges: [] };
     let left = room;
     for (const share of (this.poll.owed ?? []) as Array<ShareRead<R>>) {
-      owed.turn.push(share.ref);
+      owed.inTurn.push(share.ref);
       const refill = this.refills.get(share.ref);
       const entries: Entry<R>[] = share.entries
         ? share.entries.map(([ms, id, record, bytes]) => ({ record, ms, id, bytes: bytes ?? 0 }))
@@ -304,7 +304,7 @@ export class PollWindow<R extends { createdAt: string }> {
     const { selected, lastReturned, lastLeft } = selectionOf(this.run, poll.kind, poll.plan.mode);
     if (poll.kind === 'dedupe') {
       const records = selected.map((entry) => entry.record).reverse();
-      const owed = { turn: [], returned: new Set<string>(), refilled: [], ranges: [] };
+      const owed = { inTurn: [], returned: new Set<string>(), refilled: [], ranges: [] };
       return { records, checkpoint: null, base: null, offset: null, kept: null, owed };
     }
     const used = selected.reduce((sum, entry) => sum + entry.bytes, 0);
@@ -380,7 +380,7 @@ export class PollWindow<R extends { createdAt: string }> {
     const batch: KeptBatch<R> = {
       returnedAt: at.answeredAt,
       bytes: read.reduce((sum, entry) => sum + entry.bytes, 0),
-      // An answer full of new records: they may have reached one Zap only, so the batch waits its turn.
+      // An answer full of new records: they may have reached one Zap only, so the batch does not age until an answer has room.
       rush: !!at.lastReturned,
       entries: read.map(storedOf),
     };

@@ -23,7 +23,7 @@ import { type ArrivedDelivery, errorText, getHook } from '../connect';
 import {
   type AccountCache,
   type Clock,
-  type TurnTimings,
+  type LeaseTimings,
   accountCache,
   cacheRecord,
   oneAtATime,
@@ -57,7 +57,7 @@ export interface SecretTimings extends RotationTimings {
    */
   retrySeconds: number;
   /** One read at a time: the lease and the bounded wait of the others. */
-  turn: TurnTimings;
+  lease: LeaseTimings;
 }
 
 /** What a delivery may spend on its secret at most: a wait for another's read, then a read of its own. */
@@ -71,7 +71,7 @@ export const DEFAULT_SECRET_TIMINGS: Readonly<SecretTimings> = Object.freeze({
   stateTtlSeconds: 30 * 24 * 3600,
   readTimeoutMs: READ_TIMEOUT_MS,
   retrySeconds: 15,
-  turn: Object.freeze({
+  lease: Object.freeze({
     // The lease outlives the read it guards; the wait leaves room for a read of the waiter's own.
     leaseSeconds: Math.ceil(READ_TIMEOUT_MS / 1000) + 5,
     waitMs: SECRET_BUDGET_MS - READ_TIMEOUT_MS,
@@ -170,10 +170,10 @@ const readOnce = async (room: Room, base: SecretState, why: ReadReason): Promise
   if (recent && recent.until > clock.now()) return { failure: recent };
   const seen = base.checkedAt;
   const started = clock.now();
-  const turn = await oneAtATime<ReadOutcome>(
+  const outcome = await oneAtATime<ReadOutcome>(
     room.cache,
     `hook-secrets-read:${room.d.hookId}`,
-    room.timings.turn,
+    room.timings.lease,
     clock,
     {
       ready: async () => {
@@ -186,7 +186,7 @@ const readOnce = async (room: Room, base: SecretState, why: ReadReason): Promise
     },
   );
   // The bound passed while another delivery still reads: this one reads itself (bounded too).
-  return turn.by === 'waited' ? readSubscription(room, base, why) : turn.value;
+  return outcome.by === 'waited' ? readSubscription(room, base, why) : outcome.value;
 };
 
 /** What a failed read means for this delivery: verified all the same, or an error to replay. */

@@ -336,7 +336,7 @@ describe('one order: at most one lookup, however its fields are resolved', () =>
     expect(await hydrate({ server, cache, clock }, orderOf(server, 42), 'attendeeEmail')).toBe(
       'person42@example.com',
     );
-    expect(clock.now() - started).toBeGreaterThanOrEqual(ATTENDEE_TIMINGS.turn.waitMs);
+    expect(clock.now() - started).toBeGreaterThanOrEqual(ATTENDEE_TIMINGS.lease.waitMs);
     expect(server.requests).toHaveLength(1);
   });
 
@@ -476,7 +476,7 @@ describe('a payment wave', () => {
       accountCache(z, { authData: authData() }, clock.now).setIfAbsent(
         `attendee-pass:${EVENT_ID}`,
         pass ?? 'dead',
-        ATTENDEE_TIMINGS.turn.leaseSeconds,
+        ATTENDEE_TIMINGS.lease.leaseSeconds,
       );
     return { clock, server, run, deadHolder, calls: () => calls };
   };
@@ -502,7 +502,7 @@ describe('a payment wave', () => {
     const { picks, values, runs } = await run(4_980, 10);
     expect(resolved(server, picks, values)).toBe(60);
     // The lease lapses once its holder stops renewing it: the others wait that long, not their whole bound.
-    expect(clock.now() - started).toBeLessThan(ATTENDEE_TIMINGS.turn.waitMs);
+    expect(clock.now() - started).toBeLessThan(ATTENDEE_TIMINGS.lease.waitMs);
     expect(server.requests.length).toBeLessThanOrEqual(2);
     expect(calls() / runs).toBeLessThanOrEqual(50);
   });

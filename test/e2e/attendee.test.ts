@@ -29,7 +29,7 @@ type OrderJson = { id: string; eventId: string; submissionId: string; createdAt:
 const TIMINGS: AttendeeTimings = {
   lookupMs: GENEROUS_MS,
   hydrationMs: GENEROUS_MS,
-  turn: { ...ATTENDEE_TIMINGS.turn, leaseSeconds: GENEROUS_MS / 1000, waitMs: GENEROUS_MS },
+  lease: { ...ATTENDEE_TIMINGS.lease, leaseSeconds: GENEROUS_MS / 1000, waitMs: GENEROUS_MS },
 };
 const hydrateAttendee = attendeeHydrator({ timings: TIMINGS });
 

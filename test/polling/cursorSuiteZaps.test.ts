@@ -208,7 +208,7 @@ describe('a Zap that Zapier holds while another Zap of the stream keeps polling'
 });
 describe('polls of one stream at the same moment', () => {
   it('overwrite each other’s kept entry (the last write wins) and lose nothing, with a Zap held 2 hours', async () => {
-    // Polls at the same moment take turns: the one that waits looks again at once, not after real time.
+    // Polls at the same moment run one at a time: the one that waits looks again at once, not after real time.
     const { server, cache, zaps } = setup(3, undefined, playClock);
     const [a, b, c] = zaps as [Zap, Zap, Zap];
     for (const zap of zaps) await zap.turnOn();

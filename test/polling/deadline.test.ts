@@ -7,7 +7,7 @@
 import type { ZObject } from 'zapier-platform-core';
 import { callable } from '../../scripts/lib/app';
 import { accountCache } from '../../src/memory';
-import { POLL_TIMINGS } from '../../src/polling';
+import { POLL_TIMINGS, pollLeaseKey } from '../../src/polling';
 import { newSubmissionTrigger, submissionStreamKey } from '../../src/triggers/newSubmission';
 import { virtualClock } from '../support/clock';
 import { setRunLimits } from '../support/limits';
@@ -31,7 +31,7 @@ const DEADLINE = timings.runLimitMs - timings.requestMarginMs;
 
 /**
  * A Zap whose event lookups take `lookupMs` (on the virtual clock), an event with 50 new registrations,
- * and, if `held`, the stream's turn left taken by a poll Zapier stopped.
+ * and, if `held`, the stream's lease left taken by a poll Zapier stopped.
  */
 const scene = async (lookupMs: number, held: boolean) => {
   const clock = virtualClock(START);
@@ -61,13 +61,13 @@ const scene = async (lookupMs: number, held: boolean) => {
     const store = accountCache(z, { authData: { apiKey: 'sk_test_cursor', baseUrl: BASE_URL } }, () =>
       clock.now(),
     );
-    await store.setIfAbsent(`${submissionStreamKey(EVENT_ID, null)}:turn`, 'a stopped poll', 60);
+    await store.setIfAbsent(pollLeaseKey(submissionStreamKey(EVENT_ID, null)), 'a stopped poll', 60);
   }
   return { clock, server, zap, reads, z };
 };
 
 describe('one deadline from the start of the invocation', () => {
-  it('a slow event lookup (12 s) and a turn left taken: the poll ends within its deadline with every registration', async () => {
+  it('a slow event lookup (12 s) and a lease left taken: the poll ends within its deadline with every registration', async () => {
     const { clock, zap, reads } = await scene(12_000, true);
     const started = clock.now();
     expect(await zap.poll()).toBe('ok');

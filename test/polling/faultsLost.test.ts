@@ -22,7 +22,7 @@ const expectNothingLost = async (hook: (cache: FakeCache, poll: number) => void)
 
 describe('three Zaps through a rush, 5% of cache calls failing (throwing, or timing out)', () => {
   it('every Zap gets every registration', async () => {
-    // A poll that finds the turn of another one (whose lease a failed call left) waits for it: the app's
+    // A poll that finds the lease of another one (or one a failed call left) waits for it: the app's
     // clock moves on during a poll.
     const clock = playClock();
     const failing = await playRush({ ...scenario, cacheFailing: 0.05 }, performWith(timings, clock));

@@ -1,12 +1,13 @@
 /**
  * The cache is an optimisation, even through a rush with several Zaps: whatever one key of the stream
- * loses, every Zap still gets every registration; what the cache lost is read again from the service. Here each kind of key is put back to a value it held before, and the turn is left taken.
+ * loses, every Zap still gets every registration; what the cache lost is read again from the service. Here each kind of key is put back to a value it held before, and the lease is left taken.
  */
 import type { FakeCache } from '../../scripts/lib/fakeCache';
 import { callable } from '../../scripts/lib/app';
 import { playRush } from '../../scripts/lib/pollPlay';
 import { newSubmissionTrigger } from '../../src/triggers/newSubmission';
 import { systemClock } from '../../src/memory';
+import { pollLeaseKey } from '../../src/polling';
 import { KINDS, STATE, playDamaged, scenario as s, timings } from './faultPlay';
 
 describe('three Zaps through a rush, one key of the stream put back to an older value every few polls', () => {
@@ -15,16 +16,16 @@ describe('three Zaps through a rush, one key of the stream put back to an older 
     async ({ kind }) => playDamaged(kind, 'stale'),
   );
 
-  it('the turn left taken (by a poll Zapier stopped) every few polls: every Zap gets every registration', async () => {
+  it('the lease left taken (by a poll Zapier stopped) every few polls: every Zap gets every registration', async () => {
     let made = 0;
     const hook = (cache: FakeCache, poll: number) => {
       const state = cache.keys().find((key) => STATE.test(key));
       if (!state || poll % 7 !== 6) return;
-      void cache.api.set(`${state}:turn`, { v: 'a stopped poll', e: Date.now() + 60_000 }, 60);
+      void cache.api.set(pollLeaseKey(state), { v: 'a stopped poll', e: Date.now() + 60_000 }, 60);
       made += 1;
     };
     // The play's clock stands still during a poll: the app's moves on with real time (the test's seconds),
-    // so that a wait for the turn (20 ms) ends.
+    // so that a wait for the lease (20 ms) ends.
     const t0 = performance.now();
     const clock = { now: () => Date.now() + (performance.now() - t0), sleep: systemClock.sleep };
     const trigger = newSubmissionTrigger({ timings, clock });

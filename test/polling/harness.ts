@@ -24,7 +24,7 @@ export const performWith = (timings?: PollTimings, clock?: Clock) =>
 
 /**
  * A clock for plays whose time stands still during a poll (`Date.now` set by the play): now is `Date.now`,
- * and a short wait (a poll looking whether another one's turn is over) ends at once, without real time;
+ * and a short wait (a poll looking whether another one's lease is over) ends at once, without real time;
  * a long one (a bound on a lookup) ends only when it is called off.
  */
 export const playClock: Clock = {

@@ -12,7 +12,7 @@ const MINUTE = 60_000;
 const timings = pollTimings({
   answerLimitBytes: Math.floor((6 * 1024 * 1024) / SCALE),
   cacheValueBytes: Math.floor(1_000_000 / SCALE),
-  turnWaitMs: 20,
+  leaseWaitMs: 20,
 });
 
 const rush: RushScenario = {

@@ -76,7 +76,7 @@ const newRegistrationWith = (options: {
 /** When set, `deliver` runs New Registration through this one instead of the app's. */
 let newRegistration: { operation: Record<string, Fn> } | null = null;
 /** A wait for another delivery's read that no slow machine can outlast. */
-const patientTurn = { ...DEFAULT_SECRET_TIMINGS.turn, waitMs: 10 * 60_000 };
+const patientLease = { ...DEFAULT_SECRET_TIMINGS.lease, waitMs: 10 * 60_000 };
 
 const logs: string[] = [];
 let logSpy: jest.SpyInstance;
@@ -251,7 +251,7 @@ describe('rotation: a secret rotated and retired costs one read, a retired one s
     beforeEach(() => {
       cache = zapierCache(appTester);
       // A delivery waits for the read under way however slow this machine is (the bound is tested apart).
-      newRegistration = newRegistrationWith({ timings: { turn: patientTurn } });
+      newRegistration = newRegistrationWith({ timings: { lease: patientLease } });
     });
     afterEach(() => cache.restore());
 
@@ -267,8 +267,8 @@ describe('rotation: a secret rotated and retired costs one read, a retired one s
         sleep: (ms: number, signal?: AbortSignal) =>
           ms === readTimeoutMs ? systemClock.sleep(ms, signal) : virtual.sleep(ms, signal),
       };
-      const turn = { ...DEFAULT_SECRET_TIMINGS.turn, waitMs: 300, firstLookMs: 37, maxLookMs: 37 };
-      newRegistration = newRegistrationWith({ clock, timings: { turn, readTimeoutMs } });
+      const leaseTimings = { ...DEFAULT_SECRET_TIMINGS.lease, waitMs: 300, firstLookMs: 37, maxLookMs: 37 };
+      newRegistration = newRegistrationWith({ clock, timings: { lease: leaseTimings, readTimeoutMs } });
       // The lease of a read that never finished (its invocation was stopped), as the account cache stores it.
       const lease = `v1:${accountFingerprint(authData())}:hook-secrets-read:hook_1`;
       await cache.store.api.set(

@@ -1,11 +1,11 @@
 /**
- * The scheduled polls of one stream take turns (`readNew` on `oneAtATime`): two Zaps of the stream polling at
- * once do not read the same window twice, and a poll that finds the turn held by a run that died waits a
- * bounded while, then reads alone.
+ * The scheduled polls of one stream run one at a time (`readNew` on `oneAtATime`): two Zaps of the stream
+ * polling at once do not read the same window twice, and a poll that finds the lease held by a run that died
+ * waits a bounded while, then reads alone.
  */
 import { newSubmissionTrigger, submissionStreamKey } from '../../src/triggers/newSubmission';
 import { accountCache } from '../../src/memory';
-import { pollTimings } from '../../src/polling';
+import { pollLeaseKey, pollTimings } from '../../src/polling';
 import { callable } from '../../scripts/lib/app';
 import { virtualClock } from '../support/clock';
 import { BASE_URL, EVENT_ID, FakeCache, MINUTE, START, ScriptedServer, Zap, fakeZ } from './harness';
@@ -36,7 +36,7 @@ const rush = (server: ScriptedServer, count: number) => {
     server.add(`r_new_${String(i).padStart(4, '0')}`, server.now - 4 * MINUTE + i * 100);
 };
 
-describe('polls of one stream take turns', () => {
+describe('polls of one stream run one at a time', () => {
   it('two Zaps polling at once both get every new registration, and the second reads only what follows the first', async () => {
     const { server, zaps } = await scene();
     server.now = START + 5 * MINUTE;
@@ -57,8 +57,8 @@ describe('polls of one stream take turns', () => {
     expect(second!.bytes).toBeLessThan(first!.bytes / 4);
   });
 
-  it('a turn held by a run that died costs one bounded wait, then the poll reads alone', async () => {
-    const timings = pollTimings({ turnWaitMs: 8_000 });
+  it('a lease held by a run that died costs one bounded wait, then the poll reads alone', async () => {
+    const timings = pollTimings({ leaseWaitMs: 8_000 });
     const clock = virtualClock(START);
     const perform = callable(
       (newSubmissionTrigger({ timings, clock }).operation as { perform?: unknown }).perform,
@@ -71,15 +71,15 @@ describe('polls of one stream take turns', () => {
     const store = accountCache(z, { authData: { apiKey: 'sk_test_cursor', baseUrl: BASE_URL } }, () =>
       clock.now(),
     );
-    const lease = `${submissionStreamKey(EVENT_ID, null)}:turn`;
-    expect(await store.setIfAbsent(lease, 'a-run-that-died', timings.turn.leaseSeconds)).toBe(true);
+    const lease = pollLeaseKey(submissionStreamKey(EVENT_ID, null));
+    expect(await store.setIfAbsent(lease, 'a-run-that-died', timings.lease.leaseSeconds)).toBe(true);
     const started = clock.now();
     const sleepsBefore = clock.sleeps;
     expect(await zap!.poll()).toBe('ok');
     expect(zap!.triggered.filter((id) => id.startsWith('r_new_'))).toHaveLength(50);
     // One bounded wait (looks backing off from 250 ms to 2 s), not a loop and not a failure.
-    expect(clock.now() - started).toBeGreaterThanOrEqual(timings.turn.waitMs);
-    expect(clock.now() - started).toBeLessThan(timings.turn.waitMs + 2_000);
+    expect(clock.now() - started).toBeGreaterThanOrEqual(timings.lease.waitMs);
+    expect(clock.now() - started).toBeLessThan(timings.lease.waitMs + 2_000);
     expect(clock.sleeps - sleepsBefore).toBeLessThanOrEqual(8);
     // The waiter never takes away a lease that is not its own.
     expect(await store.get(lease)).toBe('a-run-that-died');
@@ -87,9 +87,9 @@ describe('polls of one stream take turns', () => {
 
   it('the time a poll waited counts against its request (Zapier stops the run at 30 s)', () => {
     const timings = pollTimings();
-    expect(timings.turn.waitMs).toBeLessThan(
+    expect(timings.lease.waitMs).toBeLessThan(
       timings.runLimitMs - timings.requestMarginMs - timings.minRequestTimeoutMs,
     );
-    expect(timings.turn.leaseSeconds * 1000).toBeGreaterThan(timings.runLimitMs);
+    expect(timings.lease.leaseSeconds * 1000).toBeGreaterThan(timings.runLimitMs);
   });
 });

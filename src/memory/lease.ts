@@ -13,7 +13,7 @@ import { randomUUID } from 'node:crypto';
 import type { Clock } from './clock';
 import type { AccountCache } from './store';
 
-export interface TurnTimings {
+export interface LeaseTimings {
   /** How long a lease lives if its holder never releases it (it died): longer than the work may take. */
   leaseSeconds: number;
   /** How long a waiter waits for the result in all. */
@@ -28,7 +28,7 @@ export interface TurnTimings {
   renewMs?: number;
 }
 
-export type Turn<T> =
+export type LeaseOutcome<T> =
   /** This run did the work (with the lease, or alone when the cache fails). */
   | { by: 'me'; value: T }
   /** Another run's result, found in the store. */
@@ -36,7 +36,7 @@ export type Turn<T> =
   /** The bound passed while another run still held the lease. */
   | { by: 'waited'; looks: number };
 
-export interface TurnSteps<T> {
+export interface LeaseSteps<T> {
   /** The result if it is in the store already (written by whoever held the lease), else `undefined`. */
   ready(): Promise<T | undefined>;
   /** The work, done by the holder of the lease (it writes its result where `ready` finds it). */
@@ -46,7 +46,7 @@ export interface TurnSteps<T> {
 }
 
 /** Renews `token`'s lease every `renewMs` until the returned stop is called (or the lease is another's). */
-const renewing = (cache: AccountCache, key: string, token: string, timings: TurnTimings, clock: Clock) => {
+const renewing = (cache: AccountCache, key: string, token: string, timings: LeaseTimings, clock: Clock) => {
   let stopped = false;
   const every = timings.renewMs;
   if (every !== undefined && every > 0) {
@@ -67,7 +67,7 @@ const renewing = (cache: AccountCache, key: string, token: string, timings: Turn
 const wait = async <T>(
   cache: AccountCache,
   key: string,
-  timings: TurnTimings,
+  timings: LeaseTimings,
   clock: Clock,
   ready: () => Promise<T | undefined>,
   until: number,
@@ -93,10 +93,10 @@ const wait = async <T>(
 export const oneAtATime = async <T>(
   cache: AccountCache,
   key: string,
-  timings: TurnTimings,
+  timings: LeaseTimings,
   clock: Clock,
-  steps: TurnSteps<T>,
-): Promise<Turn<T>> => {
+  steps: LeaseSteps<T>,
+): Promise<LeaseOutcome<T>> => {
   const until = clock.now() + timings.waitMs;
   const token = randomUUID();
   let told = false;

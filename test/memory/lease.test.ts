@@ -4,12 +4,12 @@
  * the store less and less often; a failing cache makes each run work alone.
  */
 import type { ZObject } from 'zapier-platform-core';
-import { type AccountCache, type TurnTimings, accountCache, oneAtATime } from '../../src/memory';
+import { type AccountCache, type LeaseTimings, accountCache, oneAtATime } from '../../src/memory';
 import { FakeCache } from '../support/cache';
 import { authData } from '../support/app';
 import { type VirtualClock, virtualClock } from '../support/clock';
 
-const timings: TurnTimings = { leaseSeconds: 30, waitMs: 10_000, firstLookMs: 100, maxLookMs: 2_000 };
+const timings: LeaseTimings = { leaseSeconds: 30, waitMs: 10_000, firstLookMs: 100, maxLookMs: 2_000 };
 
 const setup = () => {
   const clock = virtualClock();
@@ -40,15 +40,15 @@ const steps = (cache: AccountCache, clock: VirtualClock, ms: number, counter: { 
 it('lets one of 50 concurrent runs work; the 49 others get its result with a few looks each', async () => {
   const { clock, cache, calls } = setup();
   const counter = { works: 0 };
-  const turns = await Promise.all(
+  const outcomes = await Promise.all(
     Array.from({ length: 50 }, () =>
       oneAtATime(cache, 'lease', timings, clock, steps(cache, clock, 3_000, counter)),
     ),
   );
   expect(counter.works).toBe(1);
-  expect(turns.filter((turn) => turn.by === 'me')).toHaveLength(1);
-  expect(turns.filter((turn) => turn.by === 'other')).toHaveLength(49);
-  expect(turns.every((turn) => turn.by !== 'waited' && turn.value === 'value 1')).toBe(true);
+  expect(outcomes.filter((outcome) => outcome.by === 'me')).toHaveLength(1);
+  expect(outcomes.filter((outcome) => outcome.by === 'other')).toHaveLength(49);
+  expect(outcomes.every((outcome) => outcome.by !== 'waited' && outcome.value === 'value 1')).toBe(true);
   // 3 s of waiting with looks at 0.1, 0.3, 0.7, 1.5, 3.1 s: a handful of calls a run, not a loop.
   expect(calls() / 50).toBeLessThan(15);
 });
@@ -57,9 +57,9 @@ it('looks less and less often: a 10 s wait for a holder that never ends is 9 loo
   const { clock, cache } = setup();
   await cache.setIfAbsent('lease', 'someone else', 30);
   const counter = { works: 0 };
-  const turn = await oneAtATime(cache, 'lease', timings, clock, steps(cache, clock, 0, counter));
-  expect(turn).toEqual({ by: 'waited', looks: expect.any(Number) });
-  expect(turn.by === 'waited' && turn.looks).toBe(9);
+  const outcome = await oneAtATime(cache, 'lease', timings, clock, steps(cache, clock, 0, counter));
+  expect(outcome).toEqual({ by: 'waited', looks: expect.any(Number) });
+  expect(outcome.by === 'waited' && outcome.looks).toBe(9);
   expect(counter.works).toBe(0);
 });
 
@@ -83,8 +83,8 @@ it('hands the work on when the holder died: its lease expires and a waiter works
   const { clock, cache } = setup();
   await cache.setIfAbsent('lease', 'a run that died', 5);
   const counter = { works: 0 };
-  const turn = await oneAtATime(cache, 'lease', timings, clock, steps(cache, clock, 100, counter));
-  expect(turn).toEqual({ by: 'me', value: 'value 1' });
+  const outcome = await oneAtATime(cache, 'lease', timings, clock, steps(cache, clock, 100, counter));
+  expect(outcome).toEqual({ by: 'me', value: 'value 1' });
 });
 
 it('does not release a lease that expired and was taken by another run', async () => {
@@ -107,13 +107,13 @@ it('lets each run work alone when the cache fails', async () => {
   const { clock, fake, cache } = setup();
   fake.broken = true;
   const counter = { works: 0 };
-  const turns = await Promise.all(
+  const outcomes = await Promise.all(
     Array.from({ length: 3 }, () =>
       oneAtATime(cache, 'lease', timings, clock, steps(cache, clock, 100, counter)),
     ),
   );
   expect(counter.works).toBe(3);
-  expect(turns.every((turn) => turn.by === 'me')).toBe(true);
+  expect(outcomes.every((outcome) => outcome.by === 'me')).toBe(true);
 });
 
 it('keeps a short lease alive while its holder works (renewed), and tells the holder once that others wait', async () => {
@@ -129,9 +129,9 @@ it('keeps a short lease alive while its holder works (renewed), and tells the ho
       },
     }),
   );
-  const turns = await Promise.all(wave);
+  const outcomes = await Promise.all(wave);
   // The work takes 20 s, far past the 3 s lease: without renewal a waiter would have worked too.
   expect(counter.works).toBe(1);
-  expect(turns.filter((turn) => turn.by === 'other')).toHaveLength(4);
+  expect(outcomes.filter((outcome) => outcome.by === 'other')).toHaveLength(4);
   expect(told).toBe(4);
 });
