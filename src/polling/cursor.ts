@@ -33,7 +33,8 @@ import {
 } from './state';
 import { type PollTimings, runLimitOf } from './timings';
 import type { OwedSelection, PollSelection, WindowPoll } from './window';
-import { type OwedEntry, type OwedIndex, type ShareRead, newerIndex, owedStore, sharesInTurn } from './owed';
+import type { Entry } from './entry';
+import { type OwedIndex, type ShareRead, newerIndex, owedStore, sharesInTurn } from './owed';
 
 /**
  * The account's cache, each read and write tried a second time when the first finds nothing or fails: a
@@ -168,7 +169,7 @@ const leaveFloor = async (poll: SincePoll): Promise<void> => {
   const failedAt = poll.now();
   // What the failed poll would have returned starts at its oldest kept record, if it had kept ones.
   const sinceMs = (poll.kept?.batches ?? []).reduce(
-    (oldest, batch) => batch.entries.reduce((min, [ms]) => Math.min(min, ms - 1), oldest),
+    (oldest, batch) => batch.entries.reduce((min, entry) => Math.min(min, entry.ms - 1), oldest),
     poll.plan.since,
   );
   // The Zap whose poll failed did not get the shares whose turn it was: their turns start again.
@@ -203,7 +204,7 @@ const leaveFloor = async (poll: SincePoll): Promise<void> => {
 const closeOwed = async <R>(
   poll: SincePoll,
   owed: OwedSelection<R>,
-  spilled: Array<OwedEntry<R>>,
+  spilled: Array<Entry<R>>,
 ): Promise<OwedIndex | null> => {
   const store = owedStore(poll.cache, poll.key, poll.timings);
   const added = await store.writeShares(spilled);

@@ -26,16 +26,10 @@ import * as zlib from 'node:zlib';
 import * as z from 'zod';
 import { lazy } from '../lazy';
 import { type AccountCache, cacheRecord } from '../memory';
+import { type Entry, entryOf } from './entry';
 import { type Position, comparePositions } from './position';
 import type { PollTimings } from './timings';
 import { slicesOf } from './slices';
-
-/**
- * A record as the cache stores it (in the kept entry and in owed shares alike): its position (`createdAt`
- * in ms, id), the record as the poll returned it, and what it adds to an answer (UTF-8 bytes of its item
- * and a comma; absent in entries an older version wrote).
- */
-export type KeptEntry<R> = [ms: number, id: string, record: R, bytes?: number];
 
 /**
  * The records one poll added (`entries`), and when (`returnedAt`, client clock, ms). `bytes`: what they
@@ -47,7 +41,7 @@ export interface KeptBatch<R> {
   returnedAt: number;
   bytes: number;
   rush: boolean;
-  entries: Array<KeptEntry<R>>;
+  entries: Array<Entry<R>>;
 }
 
 export interface Kept<R> {
@@ -60,7 +54,7 @@ export interface Kept<R> {
    * Records a poll returned that left the entry (over its cap) while after `settled`: the next polls read
    * them again, and know by these that they are not new.
    */
-  shed?: Array<[ms: number, id: string]>;
+  shed?: Position[];
 }
 
 export const isObject = (value: unknown): value is Record<string, unknown> =>
@@ -75,11 +69,25 @@ const isPlainObject = (value: unknown): boolean => {
   return isObject(prototype) && Object.prototype.hasOwnProperty.call(prototype, 'isPrototypeOf');
 };
 
+/*
+ * The codec of the packed values (the kept entry's, its tail's and an owed share's). The cache stores short
+ * keys (a batch `{f, b, p, e}`: `returnedAt`, `bytes`, `rush` as `1`, `entries`; the whole entry and a piece
+ * of the tail `v`: the format, `g`: the generation, `s`: the shed positions as `[ms, id]`) and each record
+ * as a list, `[ms, id, record, bytes]` (`bytes` left out while it is 0: an older version did not measure
+ * it). They are read (once per value, into the named shape) and written here only. A value is read by hand,
+ * not through a schema: it is the app's own JSON, just unpacked, and a poll reads thousands of records; each
+ * check is the one a schema of that shape would make (an object with unknown keys dropped, or strict: no
+ * other key), so that the same values read, the same way, and anything else reads as missing.
+ */
+
+/** A record as the cache stores it: its position, the record, and its bytes when measured. */
+type StoredEntry<R> = [ms: number, id: string, record: R, bytes?: number];
+
 /**
  * Whether `value` is an entry as `z.tuple([z.number(), z.string(), z.record(z.string(), z.unknown())])` reads
  * one: each part is looked at, as the tuple schema does.
  */
-const isEntry = (value: unknown): value is KeptEntry<Record<string, unknown>> => {
+const isEntry = (value: unknown): value is StoredEntry<Record<string, unknown>> => {
   if (!Array.isArray(value) || value.length < 2 || value.length > 4) return false;
   const ms = typeof value[0] === 'number' && Number.isFinite(value[0]);
   const id = typeof value[1] === 'string';
@@ -88,32 +96,35 @@ const isEntry = (value: unknown): value is KeptEntry<Record<string, unknown>> =>
   return ms && id && record && bytes;
 };
 
-/** The entry as that tuple schema gives it back: a record's own `__proto__` key is left out. */
-const asParsed = (entry: KeptEntry<Record<string, unknown>>): KeptEntry<Record<string, unknown>> => {
-  if (!Object.hasOwn(entry[2], '__proto__')) return entry;
-  const record: Record<string, unknown> = {};
-  for (const key of Object.keys(entry[2])) if (key !== '__proto__') record[key] = entry[2][key];
-  return entry.length > 3 ? [entry[0], entry[1], record, entry[3]] : [entry[0], entry[1], record];
+/** The record as that tuple schema gives it back: its own `__proto__` key is left out. */
+const asParsed = (record: Record<string, unknown>): Record<string, unknown> => {
+  if (!Object.hasOwn(record, '__proto__')) return record;
+  const parsed: Record<string, unknown> = {};
+  for (const key of Object.keys(record)) if (key !== '__proto__') parsed[key] = record[key];
+  return parsed;
 };
 
-/*
- * The codec of the packed values (the kept entry's, its tail's and an owed share's). The cache stores short
- * keys (a batch `{f, b, p, e}`: `returnedAt`, `bytes`, `rush` as `1`, `entries`; the whole entry and a piece
- * of the tail `v`: the format, `g`: the generation, `s`: the shed positions). They are read (once per value,
- * into the named shape) and written here only. A value is read by hand, not through a schema: it is the
- * app's own JSON, just unpacked, and a poll reads thousands of records; each check is the one a schema of
- * that shape would make (an object with unknown keys dropped, or strict: no other key), so that the same
- * values read, the same way, and anything else reads as missing.
+/**
+ * The stored entries of a batch (of the kept entry or of an owed share), each checked and read into the
+ * named shape in one pass, in the list they came in (the value is just unpacked, and dropped whole when an
+ * entry is not one; the records themselves are not copied).
  */
-
-/** The stored entries of a batch (of the kept entry or of an owed share), checked in one pass, not copied. */
-export const readEntries = (value: unknown): Array<KeptEntry<Record<string, unknown>>> | null => {
+export const readEntries = (value: unknown): Array<Entry<Record<string, unknown>>> | null => {
   if (!Array.isArray(value)) return null;
-  for (const entry of value) if (!isEntry(entry)) return null;
-  for (let i = 0; i < value.length; i += 1)
-    value[i] = asParsed(value[i] as KeptEntry<Record<string, unknown>>);
-  return value as Array<KeptEntry<Record<string, unknown>>>;
+  for (let i = 0; i < value.length; i += 1) {
+    const stored: unknown = value[i];
+    if (!isEntry(stored)) return null;
+    value[i] = entryOf(asParsed(stored[2]), stored[0], stored[1], stored[3] ?? 0);
+  }
+  return value as Array<Entry<Record<string, unknown>>>;
 };
+
+/** An entry as the cache stores it (its bytes only once measured). */
+const storedEntry = <R>(entry: Entry<R>): StoredEntry<R> =>
+  entry.bytes > 0 ? [entry.ms, entry.id, entry.record, entry.bytes] : [entry.ms, entry.id, entry.record];
+
+/** Entries as the cache stores them (a batch's, a share's). */
+export const storedEntries = <R>(entries: Array<Entry<R>>): Array<StoredEntry<R>> => entries.map(storedEntry);
 
 /** Whether `value` has no own key but `keys` (a strict object). */
 const onlyKeys = (value: Record<string, unknown>, keys: readonly string[]): boolean =>
@@ -146,7 +157,7 @@ const readBatches = (value: unknown): Array<KeptBatch<Record<string, unknown>>> 
 };
 
 /** The shed positions (`s`: a list of `[ms, id]`), or `null` when they are not that. */
-const readShed = (value: unknown): Array<[number, string]> | null =>
+const readShed = (value: unknown): Position[] | null =>
   Array.isArray(value) &&
   value.every(
     (pair) =>
@@ -156,7 +167,7 @@ const readShed = (value: unknown): Array<[number, string]> | null =>
       Number.isFinite(pair[0]) &&
       typeof pair[1] === 'string',
   )
-    ? (value as Array<[number, string]>)
+    ? (value as Array<[number, string]>).map(([ms, id]) => ({ ms, id }))
     : null;
 
 const WHOLE_KEYS = ['v', 'g', 'base', 'settled', 'batches', 's'] as const;
@@ -190,7 +201,7 @@ const storedBatch = <R>(batch: KeptBatch<R>) => ({
   f: batch.returnedAt,
   b: batch.bytes,
   ...(batch.rush ? { p: 1 as const } : {}),
-  e: batch.entries,
+  e: storedEntries(batch.entries),
 });
 
 /** A whole entry as the cache stores it (before packing). */
@@ -200,7 +211,7 @@ export const storedWhole = <R>(whole: Whole<R>) => ({
   base: whole.base,
   settled: whole.settled,
   batches: whole.batches.map(storedBatch),
-  ...(whole.shed?.length ? { s: whole.shed } : {}),
+  ...(whole.shed?.length ? { s: whole.shed.map(({ ms, id }): [number, string] => [ms, id]) } : {}),
 });
 
 /** A piece of the tail as the cache stores it (before packing). */
@@ -274,16 +285,15 @@ const entryCount = (batches: Array<KeptBatch<unknown>>) =>
 
 /**
  * What an entry weighs in the whole entry, for cutting it by shares of its weight: the bytes its poll
- * measured (stored with it), else its JSON's length, measured once per entry.
+ * measured (stored with it), else the length of its stored JSON, measured once per entry.
  */
 const weigherOf = () => {
   const weights = new WeakMap<object, number>();
-  return (entry: KeptEntry<unknown>): number => {
-    const [, , , bytes] = entry;
-    if (bytes !== undefined) return bytes;
+  return (entry: Entry<unknown>): number => {
+    if (entry.bytes > 0) return entry.bytes;
     const known = weights.get(entry);
     if (known !== undefined) return known;
-    const weight = JSON.stringify(entry).length + 1;
+    const weight = JSON.stringify(storedEntry(entry)).length + 1;
     weights.set(entry, weight);
     return weight;
   };
@@ -298,10 +308,10 @@ const without = <R>(
   batches: Array<KeptBatch<R>>,
   drop: number,
   first: (batch: KeptBatch<R>) => boolean,
-  weigh: (entry: KeptEntry<R>) => number,
-): { batches: Array<KeptBatch<R>>; dropped: Array<KeptEntry<R>> } => {
+  weigh: (entry: Entry<R>) => number,
+): { batches: Array<KeptBatch<R>>; dropped: Array<Entry<R>> } => {
   const oldestFirst = new Map(
-    batches.map((batch) => [batch, [...batch.entries].sort(([msA], [msB]) => msA - msB)]),
+    batches.map((batch) => [batch, [...batch.entries].sort((a, b) => a.ms - b.ms)]),
   );
   const cut = new Map<KeptBatch<R>, number>();
   let left = Math.max(drop, Number.MIN_VALUE);
@@ -317,7 +327,7 @@ const without = <R>(
       if (n) cut.set(batch, n);
     }
   const out: Array<KeptBatch<R>> = [];
-  const dropped: Array<KeptEntry<R>> = [];
+  const dropped: Array<Entry<R>> = [];
   for (const batch of batches) {
     const n = cut.get(batch) ?? 0;
     const sorted = n > 0 ? (oldestFirst.get(batch) ?? []) : batch.entries;
@@ -339,11 +349,8 @@ const recentBytes = (batches: Array<KeptBatch<unknown>>, now: number, timings: P
   batches.reduce((sum, batch) => sum + (isRecent(batch, now, timings) ? batch.bytes : 0), 0);
 
 /** The positions of the shed records still after `settled` (those at or before it are never read again). */
-export const shedAfter = (
-  shed: Array<[number, string, ...unknown[]]> | undefined,
-  settled: Position,
-): Array<[number, string]> =>
-  (shed ?? []).flatMap(([ms, id]) => (comparePositions({ ms, id }, settled) > 0 ? [[ms, id]] : []));
+export const shedAfter = (shed: Position[] | undefined, settled: Position): Position[] =>
+  (shed ?? []).flatMap(({ ms, id }) => (comparePositions({ ms, id }, settled) > 0 ? [{ ms, id }] : []));
 
 /**
  * What the kept records some Zap may lack may add to an answer: a quarter, an eighth while a backlog is
@@ -368,10 +375,10 @@ export const packWithin = <R>(
   timings: PollTimings,
   now: number,
   owing = false,
-): { packed: string; spilled: Array<KeptEntry<R>> } => {
+): { packed: string; spilled: Array<Entry<R>> } => {
   let batches = whole.batches;
   let shed = shedAfter(whole.shed, whole.settled);
-  const spilled: Array<KeptEntry<R>> = [];
+  const spilled: Array<Entry<R>> = [];
   const spare = (batch: KeptBatch<R>) => !isRecent(batch, now, timings);
   const spareEntries = new Set(batches.filter(spare).flatMap((batch) => batch.entries));
   const weigh = weigherOf();
@@ -545,7 +552,7 @@ export const keptStore = (cache: AccountCache, key: string, timings: PollTimings
       added: Array<KeptBatch<R>>,
       previous: KeptRead | null,
       how: { restamped?: boolean; owing?: boolean } = {},
-    ): Promise<Array<KeptEntry<R>>> => {
+    ): Promise<Array<Entry<R>>> => {
       const { restamped = false, owing = false } = how;
       const latest = next.batches.reduce((at, batch) => Math.max(at, batch.returnedAt), 0);
       const within = recentBytes(next.batches, latest, timings) <= recentCapOf(timings, owing);

@@ -18,12 +18,10 @@ import { randomUUID } from 'node:crypto';
 import * as z from 'zod';
 import { built, lazy } from '../lazy';
 import { type AccountCache, type CacheRecord, cacheRecord } from '../memory';
-import { type KeptEntry, PackedSchema, isObject, pack, readEntries, unpack } from './kept';
+import type { Entry } from './entry';
+import { PackedSchema, isObject, pack, readEntries, storedEntries, unpack } from './kept';
 import { type Position, PositionSchema, comparePositions } from './position';
 import type { PollTimings } from './timings';
-
-/** A record owed: stored as the kept entry stores it. */
-export type OwedEntry<R> = KeptEntry<R>;
 
 /**
  * A share: its key's id, the write it holds (`generation`, empty for a range only, read from the service),
@@ -48,8 +46,8 @@ export interface OwedIndex {
 /**
  * The codec of the owed index and of a share's value: the cache stores short keys (a share's reference
  * `{id, g, from, to, b, t}`: `generation`, `bytes`, `turnStarted`; the index `{r, shares}`: `revision`; a
- * share's value `{g, e}`: `generation`, `entries`). They are read (once per value, into the named shape)
- * and written here only.
+ * share's value `{g, e}`: `generation`, `entries`, each entry as kept.ts's codec stores it). They are read
+ * (once per value, into the named shape) and written here only.
  */
 const ShareRefSchema = lazy(() =>
   z
@@ -101,7 +99,10 @@ const readShare = (value: unknown) => {
 };
 
 /** A share's value as the cache stores it (before packing). */
-const storedShare = <R>(generation: string, entries: Array<OwedEntry<R>>) => ({ g: generation, e: entries });
+const storedShare = <R>(generation: string, entries: Array<Entry<R>>) => ({
+  g: generation,
+  e: storedEntries(entries),
+});
 
 export const NO_OWED: OwedIndex = { revision: 0, shares: [] };
 
@@ -112,7 +113,7 @@ export const newerIndex = (a: OwedIndex | null | undefined, b: OwedIndex | null 
 /** A share whose turn it is, as a poll read it: its records, or `null` when they must be read from the service. */
 export interface ShareRead<R> {
   ref: ShareRef;
-  entries: Array<OwedEntry<R>> | null;
+  entries: Array<Entry<R>> | null;
 }
 
 /**
@@ -141,8 +142,8 @@ export const sharesInTurn = (index: OwedIndex, now: number, timings: PollTimings
 };
 
 /** What a record adds to an answer: as its poll measured it, else the bytes of the record. */
-const entryBytes = ([, , record, bytes]: OwedEntry<unknown>) =>
-  bytes ?? Buffer.byteLength(JSON.stringify(record)) + 1;
+const entryBytes = (entry: Entry<unknown>) =>
+  entry.bytes || Buffer.byteLength(JSON.stringify(entry.record)) + 1;
 
 /** What a poll changes in the index: shares it returned whole, shares it read again, shares it adds. */
 export interface OwedChange {
@@ -181,12 +182,12 @@ const nextIndex = (fresh: OwedIndex, change: OwedChange, now: number, timings: P
 
 /** Writes `entries` as shares (oldest first), each of about `owedShareBytes` and at most one cache value. */
 const writeSharesOf = async <R>(
-  entries: Array<OwedEntry<R>>,
+  entries: Array<Entry<R>>,
   share: (id: string) => CacheRecord<string>,
   timings: PollTimings,
 ): Promise<ShareRef[]> => {
   const refs: ShareRef[] = [];
-  const cut = async (part: Array<OwedEntry<R>>): Promise<void> => {
+  const cut = async (part: Array<Entry<R>>): Promise<void> => {
     const generation = randomUUID().slice(0, 8);
     const packed = pack(storedShare(generation, part));
     if (packed.length > timings.cacheValueBytes && part.length > 1) {
@@ -195,23 +196,21 @@ const writeSharesOf = async <R>(
       await cut(part.slice(half));
       return;
     }
-    const [firstMs, firstId] = part[0] as OwedEntry<R>;
-    const [lastMs, lastId] = part[part.length - 1] as OwedEntry<R>;
+    const first = part[0] as Entry<R>;
+    const last = part[part.length - 1] as Entry<R>;
     const id = randomUUID().slice(0, 12);
     await share(id).write(packed);
     const bytes = part.reduce((n, entry) => n + entryBytes(entry), 0);
     refs.push({
       id,
       generation,
-      from: { ms: firstMs, id: firstId },
-      to: { ms: lastMs, id: lastId },
+      from: { ms: first.ms, id: first.id },
+      to: { ms: last.ms, id: last.id },
       bytes,
     });
   };
-  const sorted = [...entries].sort(
-    ([msA, idA], [msB, idB]) => msA - msB || (idA < idB ? -1 : idA > idB ? 1 : 0),
-  );
-  let part: Array<OwedEntry<R>> = [];
+  const sorted = [...entries].sort(comparePositions);
+  let part: Array<Entry<R>> = [];
   let bytes = 0;
   for (const entry of sorted) {
     part.push(entry);
@@ -233,7 +232,7 @@ export const owedStore = (cache: AccountCache, key: string, timings: PollTimings
   const share = (id: string) => cacheRecord(cache, `${key}:owed:${id}`, PackedSchema, timings.owedTtlSeconds);
   const cap = timings.keptUnpackedCapBytes;
 
-  const writeShares = <R>(entries: Array<OwedEntry<R>>) => writeSharesOf(entries, share, timings);
+  const writeShares = <R>(entries: Array<Entry<R>>) => writeSharesOf(entries, share, timings);
 
   return {
     /** The index: the newer of its own key and the state's copy. */
@@ -247,7 +246,7 @@ export const owedStore = (cache: AccountCache, key: string, timings: PollTimings
           if (!ref.generation) return { ref, entries: null };
           const read = readShare(unpack(await share(ref.id).read(), cap));
           const ok = read !== null && read.generation === ref.generation;
-          return { ref, entries: ok ? (read.entries as Array<OwedEntry<R>>) : null };
+          return { ref, entries: ok ? (read.entries as Array<Entry<R>>) : null };
         }),
       ),
 

@@ -3,21 +3,14 @@
  * first (oldest first up to the answer budget, or the newest ones for a stateless poll), then, in what is
  * left of the budget, the kept records again (oldest first) for Zaps that Zapier held.
  */
+import { type Entry, entryOf } from './entry';
 import { FirstWithin } from './run';
-import { type Kept, type KeptBatch, type KeptEntry, isRecent, shedAfter } from './kept';
+import { type Kept, type KeptBatch, isRecent, shedAfter } from './kept';
 import { type Position, at, comparePositions, earlier } from './position';
 import type { Checkpoint, Plan, SinceKind } from './state';
 import type { PollTimings } from './timings';
 import { slicesOf } from './slices';
-import type { OwedEntry, ShareRead, ShareRef } from './owed';
-
-export interface Entry<R> {
-  record: R;
-  ms: number;
-  id: string;
-  /** What the record adds to the answer, in UTF-8 bytes (its item and a comma). */
-  bytes: number;
-}
+import type { ShareRead, ShareRef } from './owed';
 
 export interface Selection<R> {
   selected: Entry<R>[];
@@ -26,10 +19,6 @@ export interface Selection<R> {
   /** The record before the first returned when the budget cut the newest-first run short, else `null`. */
   lastLeft: Position | null;
 }
-
-/** An entry as the cache stores it (its size only once measured). */
-const storedOf = <R>(entry: Entry<R>): KeptEntry<R> =>
-  entry.bytes > 0 ? [entry.ms, entry.id, entry.record, entry.bytes] : [entry.ms, entry.id, entry.record];
 
 const positionOf = <R>(entry: Entry<R> | null | undefined): Position | null =>
   entry ? { ms: entry.ms, id: entry.id } : null;
@@ -94,7 +83,7 @@ export interface PollSelection<R> {
 export interface OwedSelection<R> {
   inTurn: ShareRef[];
   returned: Set<string>;
-  refilled: Array<{ ref: ShareRef; entries: Array<OwedEntry<R>>; rest: ShareRef | null }>;
+  refilled: Array<{ ref: ShareRef; entries: Array<Entry<R>>; rest: ShareRef | null }>;
   ranges: Array<{ from: Position; to: Position }>;
 }
 
@@ -156,15 +145,15 @@ export class PollWindow<R extends { createdAt: string }> {
     this.sizeOf = shape.sizeOf ?? utf8Bytes;
     for (const batch of (poll.kept?.batches ?? []) as Array<KeptBatch<R>>) {
       const entries: Entry<R>[] = [];
-      for (const [ms, id, record, bytes] of batch.entries) {
-        if (this.seen.has(id)) continue;
-        this.seen.add(id);
-        entries.push({ record, ms, id, bytes: bytes ?? 0 });
+      for (const entry of batch.entries) {
+        if (this.seen.has(entry.id)) continue;
+        this.seen.add(entry.id);
+        entries.push(entry);
       }
       this.kept.push({ batch, entries: entries.sort(comparePositions) });
     }
     // Returned, then shed from the entry (over its cap): read again, but not new.
-    for (const [, id] of poll.kept?.shed ?? []) this.seen.add(id);
+    for (const { id } of poll.kept?.shed ?? []) this.seen.add(id);
     const { timings } = poll;
     for (const share of poll.owed ?? [])
       if (!share.entries)
@@ -182,7 +171,7 @@ export class PollWindow<R extends { createdAt: string }> {
     const id = this.shape.idOf(record);
     if (!Number.isFinite(ms)) return;
     for (const [ref, refill] of this.refills) {
-      const entry = { record, ms, id, bytes: 0 };
+      const entry = entryOf(record, ms, id, 0);
       if (comparePositions(entry, ref.from) <= 0 || comparePositions(entry, ref.to) > 0) continue;
       if (!refill.wants(entry)) continue;
       entry.bytes = this.sizeOf(record) + 1;
@@ -195,12 +184,17 @@ export class PollWindow<R extends { createdAt: string }> {
     const { returned } = this.poll.plan;
     const again = returned && comparePositions({ ms, id }, returned) <= 0;
     const run = again ? this.rerun : this.run;
-    const entry = { record, ms, id, bytes: 0 };
+    const entry = entryOf(record, ms, id, 0);
     // Past what the budget already pushed out (a backlog's later records): not sized, not kept.
     if (!run.wants(entry)) return;
     if (this.poll.kind !== 'dedupe') entry.bytes = this.sizeOf(record) + 1;
     run.offer(entry);
   };
+
+  /** `entry` with its bytes measured, in a copy (what was read is written back as it was). */
+  private sized(entry: Entry<R>): Entry<R> {
+    return entryOf(entry.record, entry.ms, entry.id, this.sizeOf(entry.record) + 1);
+  }
 
   /**
    * The kept records of the batches `pick` chooses, returned again in `left` bytes: all of them when they
@@ -221,10 +215,11 @@ export class PollWindow<R extends { createdAt: string }> {
     const out: Entry<R>[] = [];
     const taken = new Set<string>();
     let room = left;
-    for (const entry of first.length ? [...first, ...all] : all) {
-      if (taken.has(entry.id)) continue;
-      // Sized when the poll that returned it first kept it: only records an older version kept are sized.
-      if (!entry.bytes) entry.bytes = this.sizeOf(entry.record) + 1;
+    for (const candidate of first.length ? [...first, ...all] : all) {
+      if (taken.has(candidate.id)) continue;
+      // Sized when the poll that returned it first kept it: only records an older version kept are sized
+      // (in a copy: the kept entry is written back as it was read).
+      const entry = candidate.bytes ? candidate : this.sized(candidate);
       if (entry.bytes > room) break;
       room -= entry.bytes;
       if (first.length) taken.add(entry.id);
@@ -256,23 +251,21 @@ export class PollWindow<R extends { createdAt: string }> {
     for (const share of (this.poll.owed ?? []) as Array<ShareRead<R>>) {
       owed.inTurn.push(share.ref);
       const refill = this.refills.get(share.ref);
-      const entries: Entry<R>[] = share.entries
-        ? share.entries.map(([ms, id, record, bytes]) => ({ record, ms, id, bytes: bytes ?? 0 }))
-        : (refill?.sorted().reverse() ?? []);
+      const entries: Entry<R>[] = share.entries ?? refill?.sorted().reverse() ?? [];
       if (refill) {
         // Read newest first: what the budget left out is the range's older part, up to its newest record.
         const next = positionOf(refill.next());
         owed.refilled.push({
           ref: next ? { ...share.ref, from: next } : share.ref,
-          entries: entries.map(storedOf),
+          entries,
           rest: next ? { ...share.ref, to: next, generation: '' } : null,
         });
       }
       let bytes = 0;
       const adding: Entry<R>[] = [];
-      for (const entry of entries) {
-        if (carried.has(entry.id)) continue;
-        if (!entry.bytes) entry.bytes = this.sizeOf(entry.record) + 1;
+      for (const candidate of entries) {
+        if (carried.has(candidate.id)) continue;
+        const entry = candidate.bytes ? candidate : this.sized(candidate);
         bytes += entry.bytes;
         adding.push(entry);
       }
@@ -382,7 +375,7 @@ export class PollWindow<R extends { createdAt: string }> {
       bytes: read.reduce((sum, entry) => sum + entry.bytes, 0),
       // An answer full of new records: they may have reached one Zap only, so the batch does not age until an answer has room.
       rush: !!at.lastReturned,
-      entries: read.map(storedOf),
+      entries: read,
     };
     const added = batch.entries.length ? [batch] : [];
     if (poll.plan.mode === 'kept' && poll.kept) {

@@ -9,7 +9,8 @@ import {
   planPoll as planAt,
   withCheckpoint as withCheckpointAt,
 } from '../../src/polling/state';
-import { type Entry, selectEntries as selectWithin } from '../../src/polling/window';
+import type { Entry } from '../../src/polling/entry';
+import { selectEntries as selectWithin } from '../../src/polling/window';
 import { MAX_DEDUPE_ITEMS } from '../../src/triggers/common/polling';
 
 /** A stored state read back through its schema, or `null` for anything that is not one. */

@@ -2,6 +2,7 @@ import { brotliCompressSync, constants } from 'node:zlib';
 import type { ZObject } from 'zapier-platform-core';
 import { accountCache } from '../../src/memory';
 import { POLL_TIMINGS } from '../../src/polling';
+import { entryOf } from '../../src/polling/entry';
 import {
   type Kept,
   decodeTail,
@@ -32,11 +33,14 @@ const kept = (count: number, text = (i: number) => `${i}`): Kept<Record<string, 
       returnedAt: NOW - 10 * MINUTE,
       bytes: count * 100,
       rush: false,
-      entries: Array.from({ length: count }, (_, i) => [
-        NOW - 60 * MINUTE + i,
-        record(i).submissionId,
-        record(i, text(i)),
-      ]),
+      entries: Array.from({ length: count }, (_, i) =>
+        entryOf<Record<string, unknown>>(
+          record(i, text(i)),
+          NOW - 60 * MINUTE + i,
+          record(i).submissionId,
+          0,
+        ),
+      ),
     },
   ],
 });
@@ -62,9 +66,7 @@ const batch = (poll: number) => ({
   returnedAt: NOW - 10 * MINUTE + poll,
   bytes: 100,
   rush: false,
-  entries: [
-    [NOW - 9 * MINUTE + poll, `sub_p${poll}`, record(poll)] as [number, string, Record<string, unknown>],
-  ],
+  entries: [entryOf<Record<string, unknown>>(record(poll), NOW - 9 * MINUTE + poll, `sub_p${poll}`, 0)],
 });
 /** The settled position that poll leaves. */
 const settledAt = (poll: number) => ({ ms: NOW - 5 * MINUTE + poll, id: '' });
@@ -113,14 +115,14 @@ describe('the kept entry', () => {
     const timings = { ...POLL_TIMINGS, keptCapBytes: 40_000 };
     const entry = { generation: 'g1', ...kept(2_000, noisy) };
     expect(pack(storedWhole(entry)).length).toBeGreaterThan(timings.keptCapBytes);
-    const all = entry.batches[0]!.entries.map(([, id]) => id);
+    const all = entry.batches[0]!.entries.map(({ id }) => id);
     // Whether every Zap on time has had the records yet (returned over `holdMs` ago) or not.
     const returned = entry.batches[0]!.returnedAt;
     for (const now of [returned + 1, returned + timings.holdMs]) {
       const packed = packWithin(entry, timings, now).packed;
       expect(packed.length).toBeLessThanOrEqual(timings.keptCapBytes);
       const back = decodeWhole(packed, timings.keptUnpackedCapBytes)!;
-      const ids = back.batches.flatMap((batch) => batch.entries.map(([, id]) => id));
+      const ids = back.batches.flatMap((batch) => batch.entries.map(({ id }) => id));
       expect(ids.length).toBeGreaterThan(100);
       expect(ids.length).toBeLessThan(2_000);
       // The newest ones, every one of them up to the newest, and the entry still covers its settled point.
@@ -138,11 +140,12 @@ describe('the kept entry', () => {
       rush: true,
       entries: Array.from({ length: 100 }, (_, i) => {
         const n = 50_000 + i;
-        return [NOW - 20 * MINUTE + i, record(n).submissionId, record(n, noisy(n))] as [
-          number,
-          string,
-          Record<string, unknown>,
-        ];
+        return entryOf<Record<string, unknown>>(
+          record(n, noisy(n)),
+          NOW - 20 * MINUTE + i,
+          record(n).submissionId,
+          0,
+        );
       }),
     };
     const entry = {
@@ -153,8 +156,8 @@ describe('the kept entry', () => {
     const back = decodeWhole(packWithin(entry, timings, NOW).packed, timings.keptUnpackedCapBytes)!;
     // The rush's batch (waiting for the rush to drain) is whole; what is left of the cap keeps the newest others.
     expect(back.batches.at(-1)).toEqual(rush);
-    const spareIds = back.batches.slice(0, -1).flatMap((batch) => batch.entries.map(([, id]) => id));
-    const all = older.entries.map(([, id]) => id);
+    const spareIds = back.batches.slice(0, -1).flatMap((batch) => batch.entries.map(({ id }) => id));
+    const all = older.entries.map(({ id }) => id);
     expect(spareIds.length).toBeLessThan(1_000);
     expect(spareIds).toEqual(all.slice(all.length - spareIds.length));
   });
@@ -167,7 +170,7 @@ describe('the kept entry', () => {
     const batch = entry.batches[0]!;
     batch.bytes = Math.floor(timings.keptRecentOwingBytes * 1.5);
     const per = batch.bytes / count;
-    for (const e of batch.entries) e.push(per);
+    for (const e of batch.entries) e.bytes = per;
     const steady = packWithin(entry, timings, NOW, false);
     expect(steady.spilled).toHaveLength(0);
     const owing = packWithin(entry, timings, NOW, true);
@@ -177,8 +180,8 @@ describe('the kept entry', () => {
     const left = back.batches.flatMap((b) => b.entries);
     expect(left.length + owing.spilled.length).toBe(count);
     expect(left.length * per).toBeLessThanOrEqual(timings.keptRecentOwingBytes);
-    expect(owing.spilled.map(([, id]) => id)).toEqual(
-      batch.entries.slice(0, owing.spilled.length).map(([, id]) => id),
+    expect(owing.spilled.map(({ id }) => id)).toEqual(
+      batch.entries.slice(0, owing.spilled.length).map(({ id }) => id),
     );
   });
 
@@ -198,11 +201,12 @@ describe('the kept entry', () => {
         rush: false,
         entries: Array.from({ length: 20 }, (_, i) => {
           const n = 10_000 * poll + i;
-          return [NOW - 30 * MINUTE + n, record(n).submissionId, record(n, noisy(n))] as [
-            number,
-            string,
-            Record<string, unknown>,
-          ];
+          return entryOf<Record<string, unknown>>(
+            record(n, noisy(n)),
+            NOW - 30 * MINUTE + n,
+            record(n).submissionId,
+            0,
+          );
         }),
       };
       const next = {
@@ -238,7 +242,7 @@ describe('the kept entry', () => {
     expect(cache.keys().length).toBe(keys + 1);
     let now = await store.read(NOW);
     expect(now?.kept.settled).toEqual(settledAt(2));
-    expect(now?.kept.batches.flatMap((b) => b.entries.map(([, id]) => id))).toEqual(
+    expect(now?.kept.batches.flatMap((b) => b.entries.map(({ id }) => id))).toEqual(
       expect.arrayContaining(['sub_p1', 'sub_p2']),
     );
     // A slower poll that read the entry before either writes the first piece again: the second no longer
@@ -246,7 +250,7 @@ describe('the kept entry', () => {
     await add(seenBySlow, 3);
     now = await store.read(NOW);
     expect(now?.kept.settled).toEqual(settledAt(3));
-    const ids = now?.kept.batches.flatMap((b) => b.entries.map(([, id]) => id));
+    const ids = now?.kept.batches.flatMap((b) => b.entries.map(({ id }) => id));
     expect(ids).toContain('sub_p3');
     expect(ids).not.toContain('sub_p2');
   });
@@ -268,7 +272,7 @@ describe('the kept entry', () => {
       read = await store.read(NOW);
       values.push(stored());
       expect(read?.kept.settled).toEqual(settledAt(poll));
-      expect(read?.kept.batches.flatMap((b) => b.entries.map(([, id]) => id))).toContain(`sub_p${poll}`);
+      expect(read?.kept.batches.flatMap((b) => b.entries.map(({ id }) => id))).toContain(`sub_p${poll}`);
     }
     // The last key's value grows by a part each poll: what it held is kept as it was, not packed again.
     const last = values.slice(POLL_TIMINGS.keptTailPieces - 1);
@@ -284,7 +288,7 @@ describe('the kept entry', () => {
       v: [parts[0], 'br1:spoilt', ...parts.slice(1)].join(','),
     });
     const cut = await store.read(NOW);
-    const ids = cut?.kept.batches.flatMap((b) => b.entries.map(([, id]) => id));
+    const ids = cut?.kept.batches.flatMap((b) => b.entries.map(({ id }) => id));
     const firstOfLast = POLL_TIMINGS.keptTailPieces;
     expect(ids).toContain(`sub_p${firstOfLast}`);
     expect(ids).not.toContain(`sub_p${firstOfLast + 1}`);
@@ -303,7 +307,7 @@ describe('the kept entry', () => {
       returnedAt: NOW - MINUTE,
       bytes: 1,
       rush: false,
-      entries: [[NOW - 90_000, 'sub_late', record(9)] as [number, string, Record<string, unknown>]],
+      entries: [entryOf<Record<string, unknown>>(record(9), NOW - 90_000, 'sub_late', 0)],
     };
     await store.write(
       { ...seenByA!.kept, settled: { ms: NOW - MINUTE, id: '' }, batches: [...seenByA!.kept.batches, batch] },
@@ -312,6 +316,6 @@ describe('the kept entry', () => {
     );
     const now = await store.read(NOW);
     expect(now?.kept.settled).toEqual(other.settled);
-    expect(now?.kept.batches.flatMap((b) => b.entries).some(([, id]) => id === 'sub_late')).toBe(false);
+    expect(now?.kept.batches.flatMap((b) => b.entries).some(({ id }) => id === 'sub_late')).toBe(false);
   });
 });

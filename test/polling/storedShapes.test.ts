@@ -9,8 +9,10 @@ import type { ZObject } from 'zapier-platform-core';
 import * as z from 'zod';
 import { accountCache } from '../../src/memory';
 import { POLL_TIMINGS } from '../../src/polling';
+import { type Entry, entryOf } from '../../src/polling/entry';
 import { decodeTail, decodeWhole, pack, storedTail, storedWhole, unpack } from '../../src/polling/kept';
 import { type OwedIndex, OwedIndexSchema, owedStore, storedIndex } from '../../src/polling/owed';
+import { PollWindow } from '../../src/polling/window';
 import { CursorStateSchema, storedState } from '../../src/polling/state';
 import { FakeCache } from '../support/cache';
 
@@ -72,6 +74,12 @@ const STORED_STATE = {
 
 const json = (value: unknown) => JSON.stringify(value);
 
+/** Stored entries (`[ms, id, record, bytes?]`) as the code reads them. */
+const named = (stored: unknown[][]): Array<Entry<unknown>> =>
+  stored.map(([ms, id, record, bytes]) =>
+    entryOf(record, ms as number, id as string, (bytes as number) ?? 0),
+  );
+
 describe('the kept entry as stored', () => {
   it('reads into named fields, and is packed back byte for byte', () => {
     const packed = pack(STORED_WHOLE);
@@ -81,10 +89,10 @@ describe('the kept entry as stored', () => {
       base: STORED_WHOLE.base,
       settled: STORED_WHOLE.settled,
       batches: [
-        { returnedAt: NOW - 600_000, bytes: 120, rush: false, entries: STORED_WHOLE.batches[0]!.e },
-        { returnedAt: NOW - 60_000, bytes: 61, rush: true, entries: STORED_WHOLE.batches[1]!.e },
+        { returnedAt: NOW - 600_000, bytes: 120, rush: false, entries: named(STORED_WHOLE.batches[0]!.e) },
+        { returnedAt: NOW - 60_000, bytes: 61, rush: true, entries: named(STORED_WHOLE.batches[1]!.e) },
       ],
-      shed: [[NOW - 90_000, 'sub_9']],
+      shed: [{ ms: NOW - 90_000, id: 'sub_9' }],
     });
     expect(json(storedWhole(whole))).toBe(json(STORED_WHOLE));
     expect(pack(storedWhole(whole))).toBe(packed);
@@ -101,7 +109,7 @@ describe('the kept entry as stored', () => {
     const tail = decodeTail(pack(stored), CAP)!;
     expect(tail.generation).toBe('a1b2c3d4');
     expect(tail.batches).toEqual([
-      { returnedAt: NOW, bytes: 61, rush: false, entries: stored.batches[0]!.e },
+      { returnedAt: NOW, bytes: 61, rush: false, entries: named(stored.batches[0]!.e) },
     ]);
     expect(json(storedTail(tail))).toBe(json(stored));
   });
@@ -113,8 +121,8 @@ describe('the kept entry as stored', () => {
       rush: fc.boolean(),
       entries: fc.array(
         fc
-          .tuple(fc.integer({ min: 0, max: NOW }), fc.string(), fc.constant(guest(1)))
-          .map(([ms, id, record]) => [ms, id, record] as [number, string, Record<string, unknown>]),
+          .tuple(fc.integer({ min: 0, max: NOW }), fc.string(), fc.constant(guest(1)), fc.nat())
+          .map(([ms, id, record, bytes]) => entryOf<Record<string, unknown>>(record, ms, id, bytes)),
         { maxLength: 3 },
       ),
     });
@@ -147,7 +155,7 @@ const entriesBefore = z.array(
 const positionBefore = z.object({ ms: z.number().finite(), id: z.string() });
 const batchBefore = z
   .object({ f: z.number(), b: z.number(), p: z.literal(1).optional(), e: entriesBefore })
-  .transform((b) => ({ returnedAt: b.f, bytes: b.b, rush: b.p === 1, entries: b.e }));
+  .transform((b) => ({ returnedAt: b.f, bytes: b.b, rush: b.p === 1, entries: named(b.e) }));
 const wholeBefore = z
   .strictObject({
     v: z.literal(3),
@@ -162,7 +170,7 @@ const wholeBefore = z
     base: w.base,
     settled: w.settled,
     batches: w.batches,
-    ...(w.s ? { shed: w.s } : {}),
+    ...(w.s ? { shed: w.s.map(([ms, id]) => ({ ms, id })) } : {}),
   }));
 
 /** `STORED_WHOLE` with one part changed at `path` (set to `value`, or removed when `value` is `undefined`). */
@@ -237,7 +245,7 @@ describe('the kept entry read by hand', () => {
       json(STORED_WHOLE).replace('"email"', '"__proto__":{"a":1},"email"'),
     ) as unknown;
     const whole = decodeWhole(pack(stored), CAP)!;
-    const record = whole.batches[0]!.entries[0]![2];
+    const record = whole.batches[0]!.entries[0]!.record as Record<string, unknown>;
     expect(Object.hasOwn(record, '__proto__')).toBe(false);
     expect(record).toEqual(guest(1));
   });
@@ -301,19 +309,47 @@ describe('an owed share as stored', () => {
 
   it('a share written before the fields were named reads its records', async () => {
     const { cache, store } = storeOn();
-    const [written] = await store.writeShares([[NOW - 5_000, 'sub_1', guest(1), 60]]);
+    const [written] = await store.writeShares([entryOf(guest(1), NOW - 5_000, 'sub_1', 60)]);
     const key = cache.keys().find((k) => k.endsWith(`:owed:${written!.id}`))!;
     const entries = [[NOW - 4_000, 'sub_2', guest(2), 61]];
     cache.poke(key, { ...(cache.peek(key) as object), v: pack({ g: written!.generation, e: entries }) });
     const [read] = await store.readShares([written!]);
-    expect(read?.entries).toEqual(entries);
+    expect(read?.entries).toEqual(named(entries));
   });
 
   it('is written with its short keys only', async () => {
     const { cache, store } = storeOn();
-    const [written] = await store.writeShares([[NOW - 5_000, 'sub_1', guest(1), 60]]);
+    const [written] = await store.writeShares([entryOf(guest(1), NOW - 5_000, 'sub_1', 60)]);
     const key = cache.keys().find((k) => k.endsWith(`:owed:${written!.id}`))!;
     const value = unpack((cache.peek(key) as { v: unknown }).v, CAP);
     expect(json(value)).toBe(json({ g: written!.generation, e: [[NOW - 5_000, 'sub_1', guest(1), 60]] }));
+  });
+});
+
+describe('records an older version kept without their size', () => {
+  it('a poll returns them, sized, and writes them back as they were stored', () => {
+    const stored = { ...STORED_WHOLE, batches: [STORED_WHOLE.batches[0]!] };
+    const whole = decodeWhole(pack(stored), CAP)!;
+    const kept = { base: whole.base, settled: whole.settled, batches: whole.batches, shed: [] };
+    const window = new PollWindow<{ createdAt: string; submissionId: string }>(
+      {
+        kind: 'poll',
+        plan: { since: whole.settled.ms - 1, after: whole.settled, mode: 'kept' },
+        kept,
+        owed: [],
+        offset: 0,
+        known: true,
+        started: NOW,
+        now: () => NOW,
+        timings: POLL_TIMINGS,
+      },
+      { idOf: (record) => record.submissionId },
+    );
+    const selection = window.select(NOW);
+    // Both kept records are returned again; the one without its size is sized for the answer only.
+    expect(selection.records).toHaveLength(2);
+    const next = selection.kept!.next;
+    const written = storedWhole({ ...next, generation: whole.generation });
+    expect(json(written.batches[0])).toBe(json(stored.batches[0]));
   });
 });
