@@ -31,22 +31,26 @@
  * - floor: where a failed poll asked from, kept for an hour so the Zap it failed finds what it missed.
  * - lookback: the oldest a scheduled poll ever reads, a day and the clock skew.
  * - deadline: Zapier's 30 s less a margin, from the invocation's start (`Stream.started`).
+ * - lease: what a scheduled poll holds while it runs, so that the polls of a stream run one at a time
+ *   (`oneAtATime`, src/memory/lease.ts).
  *
- * The code reads named fields only. The cache holds each value in a shorter shape (one-letter keys); each
- * value's codec, next to its schema, reads it into the named shape once and writes it back byte for byte:
- * the state's and the owed index's in state.ts and owed.ts (`storedState`, `storedIndex`), a share's in
- * owed.ts, the kept entry's and its tail's in kept.ts (`storedWhole`, `storedTail`). The packed values
- * (the kept entry, its tail, a share), thousands of records each, are read by hand in one pass, with the
- * checks a schema of their shape would make, and nothing copied.
+ * The code reads named fields only, and holds a record in one shape wherever it is (`Entry`, entry.ts: the
+ * record, its position and its bytes). The cache holds each value in a shorter shape (one-letter keys, a
+ * record as a list); each value's codec, next to its schema, reads it into the named shape once and writes
+ * it back byte for byte: the state's and the owed index's in state.ts and owed.ts (`storedState`,
+ * `storedIndex`), a share's in owed.ts, the kept entry's and its tail's in kept.ts (`storedWhole`,
+ * `storedTail`; a record's list: `readEntries`, `storedEntries`). The packed values (the kept entry, its
+ * tail, a share), thousands of records each, are read by hand in one pass, with the checks a schema of
+ * their shape would make: each record becomes its `Entry` in that pass, and is not copied.
  *
  * One poll, in order:
  *
  * 1. The deadline: the event's lookup before the poll, the wait below and the read share it. A poll left
  *    without time for a read gives up cleanly: it records nothing, answers nothing new, and its window
  *    stays for the next polls.
- * 2. One at a time (`oneAtATime`, a lease per stream): a poll that finds another of its stream under way
- *    waits (a few seconds at most, within the deadline), then reads only what that one left; past the wait
- *    it reads alone, which stays correct (every write is merged or true on its own), only dearer.
+ * 2. One at a time: a poll that finds the stream's lease taken waits (a few seconds at most, within the
+ *    deadline), then reads only what the poll that held it left; past the wait it reads alone, which stays
+ *    correct (every write is merged or true on its own), only dearer.
  * 3. Open (cursor.ts): read the state, the kept entry (kept.ts) and the owed index (owed.ts). Plan the
  *    window: after the kept entry's settled position when there is one, else after a checkpoint older than
  *    the hold, else the last 80 minutes (the stateless window: its newest records are returned).
