@@ -110,7 +110,10 @@ export const NO_OWED: OwedIndex = { revision: 0, shares: [] };
 export const newerIndex = (a: OwedIndex | null | undefined, b: OwedIndex | null | undefined): OwedIndex =>
   [a, b].reduce<OwedIndex>((best, x) => (x && x.revision > best.revision ? x : best), NO_OWED);
 
-/** A share whose turn it is, as a poll read it: its records, or `null` when they must be read from the service. */
+/**
+ * A share whose turn it is, as a poll read it: its records, or `null` when they must be read from the
+ * service.
+ */
 export interface ShareRead<R> {
   ref: ShareRef;
   entries: Array<Entry<R>> | null;
@@ -156,8 +159,9 @@ export interface OwedChange {
 }
 
 /**
- * The index after a poll's `change`, and the shares done (their keys to clear): a share whose turn it
- * is that the poll returned whole starts its turn (if it had not), one it did not return starts it again later.
+ * The index after a poll's `change`, and the shares done (their keys to clear): a share whose turn it is
+ * that the poll returned whole starts its turn (if it had not), one it did not return starts it again
+ * later.
  */
 const nextIndex = (fresh: OwedIndex, change: OwedChange, now: number, timings: PollTimings) => {
   const done = (ref: ShareRef) =>

@@ -48,11 +48,11 @@ const truncated = (stored: { v: unknown; e: number }) => {
   return { v: text.slice(0, Math.floor(text.length / 2)), e: stored.e };
 };
 
-/** Every `every` polls, damages one live key of `kind` (in turn), as `fault` says; counts the faults made. */
+/** Every `every` polls, damages one live key of `kind` (each in its order), as `fault` says; counts the faults made. */
 export const damage = (kind: RegExp, fault: Fault, every: number) => {
   const history = new Map<string, Array<{ v: unknown; e: number }>>();
   let made = 0;
-  let turn = 0;
+  let next = 0;
   const hook = (cache: FakeCache, poll: number) => {
     const keys = cache.keys().filter((key) => kind.test(key));
     for (const key of keys) {
@@ -61,7 +61,7 @@ export const damage = (kind: RegExp, fault: Fault, every: number) => {
       history.set(key, seen.slice(-8));
     }
     if (poll % every !== every - 1 || !keys.length) return;
-    const key = keys[turn++ % keys.length] as string;
+    const key = keys[next++ % keys.length] as string;
     const now = cache.peek(key) as { v: unknown; e: number };
     if (fault === 'evicted') cache.drop(key);
     if (fault === 'truncated') cache.poke(key, truncated(now));

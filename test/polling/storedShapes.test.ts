@@ -1,6 +1,6 @@
 /**
  * The polling room's stored values: the cache holds short keys (`{f, b, p, e}`, `{id, g, from, to, b, t}`,
- * …), the code reads named fields. Each value's codec turns one into the other, and a value written before
+ * …), the code reads named fields. Each value's codec reads one into the other, and a value written before
  * the fields were named reads the same and is written back byte for byte. The kept entry is read by hand
  * (one pass, no copies): exactly the values its former schemas read, into the same shape.
  */
