@@ -58,10 +58,11 @@ const PRETTIER: Stage = {
   command: 'prettier',
   args: ['--check', '.', '--log-level', 'warn', '--cache', '--cache-strategy', 'content'],
 };
+// The build stage has run: the CLI need not run `_zapier-build` again.
 const VALIDATE: Stage = {
   name: 'validate',
   command: 'zapier-platform',
-  args: ['validate', '--without-style'],
+  args: ['validate', '--without-style', '--skip-build'],
 };
 const BUILD: Stage = { name: 'build', command: 'tsx', args: ['scripts/build.ts'] };
 
