@@ -10,14 +10,16 @@
  *
  * Terms (each with this one meaning here):
  * - stream: what the Zaps of an account polling one event with one filter share.
- * - Zap on time: one Zapier polls at least every 15 minutes, up to 30 minutes late and 5 of jitter.
+ * - Zap on time: one Zapier polls at least every 15 minutes, with 5 of jitter (at most 20 minutes between
+ *   two polls), and now and then up to 30 minutes late.
  * - position: a record's `createdAt` (ms) and id; records are ordered by it.
  * - window: what the poll's one request reads, every record after its `since`.
  * - answer: the records a poll returns, within the budget (6 MiB less a margin, UTF-8 bytes of the items).
  * - state: the stream's small entry: checkpoints, base, floor, clock offset, a copy of the owed index.
  * - checkpoint: a poll answered by a time, and every record up to its position was visible then and returned.
  * - base: where the state's knowledge starts (the window of the poll that created it).
- * - hold: 50 minutes; a record every poll returned for that long reached every Zap on time.
+ * - hold: 50 minutes (the three added); a record every poll returned for that long reached every Zap on
+ *   time, late ones too.
  * - kept entry: the records polls returned lately (150 minutes, for a Zap Zapier held 2 hours), compressed,
  *   complete up to its settled position.
  * - settle time: how far before the service's clock of an answer the settled position is: the 2 minutes a
@@ -26,7 +28,9 @@
  * - range: a share without records: they are read again from the service, a whole answer at a time, newest
  *   first; ranges take their turns after the shares with records, the newest range first.
  * - turn (of a share): 20 minutes (the longest interval and jitter) during which every poll returned the
- *   share whole; then every Zap on time had it and the share is done.
+ *   share whole; then every Zap on time that was not late meanwhile had it and the share is done. A Zap
+ *   run more than 20 minutes after its last poll during a share's turn can miss that share: a backlog
+ *   drains in 20-minute turns, not 50 (a rush reaches every Zap in hours, not days).
  * - owed index: the list of shares (its own key and the state's copy: the newer wins).
  * - floor: where a failed poll asked from, kept for an hour so the Zap it failed finds what it missed.
  * - lookback: the oldest a scheduled poll ever reads, a day and the clock skew.

@@ -5,8 +5,9 @@
  *
  * A share takes its turn once the shares before it are done: every poll returns it whole (in what the new
  * records leave of the answer), and it is done once polls have returned it whole for `owedTurnMs` on end
- * (longer than the gap between two polls of any Zap on time): each Zap polled at least once meanwhile. A
- * poll that could not return it whole starts its turn again. A poll reads only the shares whose turn it is.
+ * (the longest gap between two polls of a Zap on time that is not late): each Zap polled at least once
+ * meanwhile (a late one may not: the door comment, index.ts). A poll that could not return it whole starts
+ * its turn again. A poll reads only the shares whose turn it is.
  *
  * A share whose value is missing, unreadable, cut short or from another write is read again from the
  * service: its records are those of its range of positions (`from`, `to`], which the poll's one request
