@@ -29,8 +29,12 @@ export interface RushScenario {
   name: string;
   /** The interval of the stream's one Zap, when `zaps` is not given. */
   everyMin: number;
-  /** The Zaps sharing the stream (same account, same inputs): each its interval, and its first poll's offset. */
-  zaps?: Array<{ everyMin: number; phaseMin?: number }>;
+  /**
+   * The Zaps sharing the stream (same account, same inputs): each its interval, its first poll's offset, and
+   * `late`: its first poll at or after `atMin` minutes into the rush runs `byMin` minutes late (once; the
+   * polls after it keep their schedule from there).
+   */
+  zaps?: Array<{ everyMin: number; phaseMin?: number; late?: { atMin: number; byMin: number } }>;
   /** The rush: how many registrations, over how long, of what size (UTF-8 bytes of a record's JSON). */
   rush: { count: number; minutes: number; recordBytes: number; script: 'latin' | 'cyrillic' };
   /** The steady flow around it. */
@@ -355,6 +359,9 @@ export const zapsOf = (s: RushScenario) => s.zaps ?? [{ everyMin: s.everyMin }];
 interface PlayZap {
   every: number;
   next: number;
+  /** When Zapier runs this Zap's poll late (once), and by how much. */
+  lateAt: number;
+  lateBy: number;
   seen: Map<string, number>;
   lastStart: number;
   wholeAt: number;
@@ -471,6 +478,8 @@ export const playRush = async (
   const zaps: PlayZap[] = zapsOf(s).map((zap) => ({
     every: zap.everyMin * MINUTE,
     next: turnedOn + (zap.phaseMin ?? 0) * MINUTE,
+    lateAt: zap.late ? PLAY_START + zap.late.atMin * MINUTE : Infinity,
+    lateBy: (zap.late?.byMin ?? 0) * MINUTE,
     seen: new Map<string, number>(),
     lastStart: 0,
     wholeAt: Infinity,
@@ -489,6 +498,11 @@ export const playRush = async (
     for (;;) {
       const index = zaps.reduce((best, zap, i) => (zap.next < (zaps[best]?.next ?? Infinity) ? i : best), 0);
       const zap = zaps[index] as PlayZap;
+      if (zap.next >= zap.lateAt) {
+        zap.next += zap.lateBy;
+        zap.lateAt = Infinity;
+        continue;
+      }
       if (zap.next >= maxEnd || zap.next > drainedAt + (s.afterHours ?? 3) * HOUR) break;
       betweenPolls(cache, polls.length);
       service.now = zap.next;

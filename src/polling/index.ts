@@ -29,8 +29,9 @@
  *   first; ranges take their turns after the shares with records, the newest range first.
  * - turn (of a share): 20 minutes (the longest interval and jitter) during which every poll returned the
  *   share whole; then every Zap on time that was not late meanwhile had it and the share is done. A Zap
- *   run more than 20 minutes after its last poll during a share's turn can miss that share: a backlog
- *   drains in 20-minute turns, not 50 (a rush reaches every Zap in hours, not days).
+ *   run more than 20 minutes after its last poll during a share's turn can miss that share: turns of 50
+ *   would cover it, but every answer holding each share that long makes a rush reach the slower Zaps about
+ *   2.5 times later (docs/design.md, "What remains").
  * - owed index: the list of shares (its own key and the state's copy: the newer wins).
  * - floor: where a failed poll asked from, kept for an hour so the Zap it failed finds what it missed.
  * - lookback: the oldest a scheduled poll ever reads, a day and the clock skew.
