@@ -62,7 +62,7 @@ export const RUSH_SCENARIOS: RushScenario[] = [
     ...fault,
   })),
   // A Zap whose poll Zapier runs late while the rush is handed over: the 15-minute one, once, 30 minutes
-  // late at the rush's end (a share's turn covers a poll up to 5 minutes late: test/polling/rushLate.test.ts).
+  // late at the rush's end (a share's turn covers a poll up to 5 minutes late: test/polling/rushDrain.test.ts).
   {
     ...THREE_ZAPS_PLAY,
     name: LATE_RUSH,
