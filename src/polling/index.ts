@@ -71,7 +71,8 @@
  *    or over its 1 MB cap) becomes owed shares. A share is returned whole by every poll until polls did so
  *    for its turn; a poll that could not return it whole starts its turn again.
  *
- * Nothing is lost per Zap on time, whatever the cache loses:
+ * Nothing is lost per Zap on time (one run late while shares are owed: see the turn), whatever the cache
+ * loses:
  * - a lost kept entry: the poll reads from a checkpoint and owes as a range what it cannot return again;
  * - a lost share: read again from the service at its turn, from just before its first position;
  * - a lost owed index: the state's copy (and the reverse);
