@@ -15,10 +15,11 @@ const { newSubmissionTrigger } = require(path.resolve(outDir, 'src', 'triggers',
 const { pollTimings } = require(path.resolve(outDir, 'src', 'polling', 'index.js'));
 
 const main = async () => {
-  // The app's trigger with the polling room's run limit of a long play (a slow machine never reaches it),
-  // on a clock that moves on during a poll; its answers are App's (the same declaration).
+  // The app's trigger with the app's own timings, on the play's clock: real time never moves it (a poll's
+  // waits for a lease do), so the play replays exactly on any machine and a slow one never reaches the run's
+  // limit; its answers are App's (the same declaration).
   void App;
-  const timings = pollTimings({ runLimitMs: 600_000 });
+  const timings = pollTimings();
   const trigger = newSubmissionTrigger({ timings, clock: playClock() });
   const perform = trigger.operation.perform;
   const tell = (line) => process.stderr.write(`PROGRESS ${line}\n`);

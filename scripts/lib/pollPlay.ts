@@ -10,6 +10,7 @@ import { SAMPLE_EVENT } from '../../src/mappers/event';
 import { eventContextOf, toSubmissionItem } from '../../src/mappers/submission';
 import type { Submission } from '../../src/connect';
 import { FakeCache } from './fakeCache';
+import type { Clock } from '../../src/memory';
 import { wireList, wireListFrame, wireObject } from '../../sandbox/wire';
 
 /** What the service's list answers open and close with, around their records (sandbox/wire.ts). */
@@ -213,26 +214,32 @@ export class RushService {
   }
 }
 
+/** The longest wait a play lets pass in no real time (a poll looking whether a lease is over: 8 s at most). */
+const PLAY_WAIT_MS = 10_000;
+
 /**
- * The app's clock in a play: the play's clock (`Date.now`, set before each poll), moving on with real time
- * while a poll runs, as it does at Zapier, so that a poll waiting for another one's lease sees its wait end.
+ * The app's clock in a play: the play's clock (`Date.now`, set before each poll), moved on by the waits of
+ * the poll, never by real time, so that a play replays exactly on any machine. A short wait (a poll looking
+ * whether another one's lease is over) moves the clock on by its length at once; a longer one (a bound on a
+ * lookup) ends only when it is called off, as no lookup in a play takes that long.
  */
-export const playClock = () => {
+export const playClock = (): Clock => {
   let seen = Date.now();
-  let since = performance.now();
+  let waited = 0;
+  const now = () => {
+    const play = Date.now();
+    if (play !== seen) [seen, waited] = [play, 0];
+    return play + waited;
+  };
   return {
-    now: () => {
-      const play = Date.now();
-      if (play !== seen) [seen, since] = [play, performance.now()];
-      return play + (performance.now() - since);
-    },
-    sleep: (ms: number, signal?: AbortSignal) =>
+    now,
+    sleep: (ms, signal) =>
       new Promise<void>((wake) => {
-        const timer = setTimeout(wake, ms);
-        signal?.addEventListener('abort', () => {
-          clearTimeout(timer);
-          wake();
-        });
+        signal?.addEventListener('abort', () => wake(), { once: true });
+        if (ms > PLAY_WAIT_MS) return;
+        now();
+        waited += Math.max(0, ms);
+        setImmediate(wake);
       }),
   };
 };

@@ -12,7 +12,7 @@ const SCALE = 96;
 export const timings: PollTimings = pollTimings({
   answerLimitBytes: Math.floor((6 * 1024 * 1024) / SCALE),
   cacheValueBytes: Math.floor(1_000_000 / SCALE),
-  // A poll that finds its stream's lease taken waits this long (real time) before it reads alone.
+  // A poll that finds its stream's lease taken waits this long before it reads alone.
   leaseWaitMs: 20,
 });
 export const perform = performWith(timings);

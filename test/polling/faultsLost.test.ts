@@ -22,8 +22,8 @@ const expectNothingLost = async (hook: (cache: FakeCache, poll: number) => void)
 
 describe('three Zaps through a rush, 5% of cache calls failing (throwing, or timing out)', () => {
   it('every Zap gets every registration', async () => {
-    // A poll that finds the lease of another one (or one a failed call left) waits for it: the app's
-    // clock moves on during a poll.
+    // A poll that finds the lease of another one (or one a failed call left) waits for it: the play's
+    // clock moves on by that wait.
     const clock = playClock();
     const failing = await playRush({ ...scenario, cacheFailing: 0.05 }, performWith(timings, clock));
     expect(failing.zaps.map((zap) => zap.lost)).toEqual([0, 0, 0]);

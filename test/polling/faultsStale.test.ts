@@ -4,9 +4,8 @@
  */
 import type { FakeCache } from '../../scripts/lib/fakeCache';
 import { callable } from '../../scripts/lib/app';
-import { playRush } from '../../scripts/lib/pollPlay';
+import { playClock, playRush } from '../../scripts/lib/pollPlay';
 import { newSubmissionTrigger } from '../../src/triggers/newSubmission';
-import { systemClock } from '../../src/memory';
 import { pollLeaseKey } from '../../src/polling';
 import { KINDS, STATE, playDamaged, scenario as s, timings } from './faultPlay';
 
@@ -24,10 +23,8 @@ describe('three Zaps through a rush, one key of the stream put back to an older 
       void cache.api.set(pollLeaseKey(state), { v: 'a stopped poll', e: Date.now() + 60_000 }, 60);
       made += 1;
     };
-    // The play's clock stands still during a poll: the app's moves on with real time (the test's seconds),
-    // so that a wait for the lease (20 ms) ends.
-    const t0 = performance.now();
-    const clock = { now: () => Date.now() + (performance.now() - t0), sleep: systemClock.sleep };
+    // The play's clock moves on by a poll's waits, so that a wait for the lease (20 ms) ends.
+    const clock = playClock();
     const trigger = newSubmissionTrigger({ timings, clock });
     const played = await playRush(s, callable((trigger.operation as { perform?: unknown }).perform), hook);
     expect(made).toBeGreaterThan(0);
