@@ -34,7 +34,7 @@ import {
 import { type PollTimings, runLimitOf } from './timings';
 import type { OwedSelection, PollSelection, WindowPoll } from './window';
 import type { Entry } from './entry';
-import { type OwedIndex, type ShareRead, newerIndex, owedStore, sharesInTurn } from './owed';
+import { type OwedIndex, type ShareRead, newerIndex, owedStore, readFrom, sharesInTurn } from './owed';
 
 /**
  * The account's cache, each read and write tried a second time when the first finds nothing or fails: a
@@ -108,7 +108,7 @@ export const openPoll = async (
   // Shares the cache lost are read again from the service: the poll's one request covers their ranges,
   // from just before their first position (a record made at `from.ms` with a later id is in the range).
   const since = owed.reduce(
-    (oldest, share) => (share.entries ? oldest : Math.min(oldest, share.ref.from.ms - 1)),
+    (oldest, share) => (share.entries ? oldest : Math.min(oldest, readFrom(share.ref).ms - 1)),
     plan.since,
   );
   // The run's time so far counts (the event's lookup, a wait for another poll): the request ends by the
@@ -211,7 +211,7 @@ const closeOwed = async <R>(
   const replaced = new Set<string>();
   const returned = new Set(owed.returned);
   // A share read again from the service becomes shares of its records (the turn it began goes on in
-  // them) and a share of the range it could not hold.
+  // them) and shares of the ranges it could not hold (each of known size).
   for (const { ref, entries, rest } of owed.refilled) {
     const shares = await store.writeShares(entries);
     replaced.add(ref.id);
@@ -220,7 +220,7 @@ const closeOwed = async <R>(
       added.push(started === undefined ? share : { ...share, turnStarted: started });
       if (started !== undefined) returned.add(share.id);
     }
-    if (rest) added.push(store.rangeShare(rest.from, rest.to, poll.timings.owedShareBytes));
+    if (rest) added.push(store.rangeShare(rest.from, rest.to, poll.timings.owedShareBytes, rest.cuts));
   }
   for (const range of owed.ranges)
     added.push(store.rangeShare(range.from, range.to, poll.timings.owedShareBytes));

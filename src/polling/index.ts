@@ -26,7 +26,9 @@
  *   record may take to become visible and 1 s for a `Date` header rounded up.
  * - owed share: records some Zap on time may still lack, under a key of their own, or a range only.
  * - range: a share without records: they are read again from the service, a whole answer at a time, newest
- *   first; ranges take their turns after the shares with records, the newest range first.
+ *   first; ranges take their turns after the shares with records, the newest range first. A read counts a
+ *   range's records by time (spread.ts): what it could not hold stays owed in parts of at most an answer,
+ *   and the next read starts at the newest part, so reading a range again costs what lies after each part.
  * - turn (of a share): 20 minutes (the longest interval and jitter) during which every poll returned the
  *   share whole; then every Zap on time that was not late meanwhile had it and the share is done. A Zap
  *   run more than 20 minutes after its last poll during a share's turn can miss that share: turns of 50

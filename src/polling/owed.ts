@@ -13,7 +13,8 @@
  * service: its records are those of its range of positions (`from`, `to`], which the poll's one request
  * then also covers. So is a share of a range only, which a poll whose kept entry was lost leaves for what
  * it could not return again. A range takes its turn after the shares holding records, newest range first,
- * and is read newest part first (`sharesInTurn`).
+ * and is read newest part first (`sharesInTurn`): from its newest part's start once a read has cut it into
+ * parts (`cuts`, `readFrom`).
  */
 import { randomUUID } from 'node:crypto';
 import * as z from 'zod';
@@ -36,7 +37,16 @@ export interface ShareRef {
   to: Position;
   bytes: number;
   turnStarted?: number;
+  /**
+   * A range's parts, when a read of it counted them: where each part after the first starts, newest first
+   * (each at most an answer). The range is read again from the first of them (its newest part: the
+   * request costs what lies after it, not the whole range) and what is older stays owed.
+   */
+  cuts?: Position[];
 }
+
+/** Where a share is read again from: the start of its newest part (the whole range when it has none). */
+export const readFrom = (ref: ShareRef): Position => ref.cuts?.[0] ?? ref.from;
 
 /** The index: its revision (the higher of the two copies wins) and the shares, oldest range first. */
 export interface OwedIndex {
@@ -46,7 +56,7 @@ export interface OwedIndex {
 
 /**
  * The codec of the owed index and of a share's value: the cache stores short keys (a share's reference
- * `{id, g, from, to, b, t}`: `generation`, `bytes`, `turnStarted`; the index `{r, shares}`: `revision`; a
+ * `{id, g, from, to, b, t, c}`: `generation`, `bytes`, `turnStarted`, `cuts`; the index `{r, shares}`: `revision`; a
  * share's value `{g, e}`: `generation`, `entries`, each entry as kept.ts's codec stores it). They are read
  * (once per value, into the named shape) and written here only.
  */
@@ -59,6 +69,7 @@ const ShareRefSchema = lazy(() =>
       to: built(PositionSchema),
       b: z.number(),
       t: z.number().optional(),
+      c: z.array(built(PositionSchema)).optional(),
     })
     .transform(
       (stored): ShareRef => ({
@@ -68,6 +79,7 @@ const ShareRefSchema = lazy(() =>
         to: stored.to,
         bytes: stored.b,
         ...(stored.t === undefined ? {} : { turnStarted: stored.t }),
+        ...(stored.c?.length ? { cuts: stored.c } : {}),
       }),
     ),
 );
@@ -88,6 +100,7 @@ export const storedIndex = (index: OwedIndex) => ({
     to: ref.to,
     b: ref.bytes,
     ...(ref.turnStarted === undefined ? {} : { t: ref.turnStarted }),
+    ...(ref.cuts?.length ? { c: ref.cuts } : {}),
   })),
 });
 
@@ -261,12 +274,13 @@ export const owedStore = (cache: AccountCache, key: string, timings: PollTimings
      * A share of a range only: its records are read from the service at its turn. Its positions are
      * copies: core refuses to store a value that holds one object twice (the state's base, say).
      */
-    rangeShare: (from: Position, to: Position, bytes: number): ShareRef => ({
+    rangeShare: (from: Position, to: Position, bytes: number, cuts: Position[] = []): ShareRef => ({
       id: randomUUID().slice(0, 12),
       generation: '',
       from: { ms: from.ms, id: from.id },
       to: { ms: to.ms, id: to.id },
       bytes,
+      ...(cuts.length ? { cuts: cuts.map((cut) => ({ ms: cut.ms, id: cut.id })) } : {}),
     }),
 
     /**

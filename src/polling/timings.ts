@@ -121,6 +121,11 @@ export type PollTimings = Readonly<
     owedTurnMs: number;
     /** The records of one owed share, in answer bytes (about): several fit in an answer. */
     owedShareBytes: number;
+    /**
+     * What a range read again could not hold is owed in parts of at most this many answer bytes (an
+     * answer's budget: a part takes a turn as the whole range did), each read again on its own, newest first.
+     */
+    rangePartBytes: number;
     /** How long the owed shares and their index outlive the last write. */
     owedTtlSeconds: number;
     /** How many keys the kept entry's tail may take (a piece each): more keys, fewer bytes written a poll. */
@@ -161,6 +166,7 @@ export const pollTimings = (overrides: Partial<PollFacts> = {}): PollTimings => 
     keptRecentOwingBytes: Math.floor(answerBudgetBytes / 8),
     owedTurnMs: f.longestIntervalMs + f.jitterMs,
     owedShareBytes: Math.floor(answerBudgetBytes / 16),
+    rangePartBytes: answerBudgetBytes,
     owedTtlSeconds: (2 * f.lookbackDayMs) / SECOND,
     keptTailPieces: 6,
     maxDedupeItems: 100_000,

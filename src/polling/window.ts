@@ -10,7 +10,8 @@ import { type Position, at, comparePositions, earlier } from './position';
 import type { Checkpoint, Plan, SinceKind } from './state';
 import type { PollTimings } from './timings';
 import { slicesOf } from './slices';
-import type { ShareRead, ShareRef } from './owed';
+import { type ShareRead, type ShareRef, readFrom } from './owed';
+import { RangeSpread } from './spread';
 
 export interface Selection<R> {
   selected: Entry<R>[];
@@ -83,8 +84,16 @@ export interface PollSelection<R> {
 export interface OwedSelection<R> {
   inTurn: ShareRef[];
   returned: Set<string>;
-  refilled: Array<{ ref: ShareRef; entries: Array<Entry<R>>; rest: ShareRef | null }>;
+  /** `rest`: what the poll did not read or hold of a share read again (a range, with its parts' cuts). */
+  refilled: Array<{ ref: ShareRef; entries: Array<Entry<R>>; rest: Rest | null }>;
   ranges: Array<{ from: Position; to: Position }>;
+}
+
+/** What stays owed of a range read again: its positions (`from`, `to`] and where its older parts start. */
+export interface Rest {
+  from: Position;
+  to: Position;
+  cuts: Position[];
 }
 
 /** What the window needs to know of its poll. */
@@ -120,6 +129,27 @@ const hashOf = (id: string): number => {
 };
 
 /**
+ * What stays owed of a range read again from its newest part (`readFrom`): its older parts, and of the part
+ * read, what the budget left out (`next`: its newest record not held, if any), cut where the read counted
+ * each part's records at most `partBytes`.
+ */
+const restOf = (
+  ref: ShareRef,
+  next: Position | null,
+  spread: RangeSpread,
+  partBytes: number,
+): Rest | null => {
+  const [read, ...older] = ref.cuts ?? [];
+  if (!next) return read ? { from: ref.from, to: read, cuts: older } : null;
+  const cuts = spread.partsUpTo(next, partBytes).map((part) => part.from);
+  return {
+    from: ref.from,
+    to: next,
+    cuts: [...cuts.filter((cut) => comparePositions(cut, ref.from) > 0), ...older],
+  };
+};
+
+/**
  * The poll's window (`visit`, record by record, in any order): only the records after the plan's start,
  * each id once, and of those only the run the poll returns. A day of registrations is never held whole.
  */
@@ -134,9 +164,10 @@ export class PollWindow<R extends { createdAt: string }> {
   private readonly sizeOf: (record: R) => number;
   /**
    * The owed shares read again from the service (a range, or a share the cache lost): their records, as the
-   * request carries them, newest first within the budget (what is left out is the range's older part).
+   * request carries them, newest first within the budget (what is left out is the range's older part), and
+   * how the range's records spread over time (that older part is owed in parts of known size).
    */
-  private readonly refills = new Map<ShareRef, FirstWithin<Entry<R>>>();
+  private readonly refills = new Map<ShareRef, { run: FirstWithin<Entry<R>>; spread: RangeSpread }>();
 
   constructor(
     private readonly poll: WindowPoll,
@@ -157,10 +188,10 @@ export class PollWindow<R extends { createdAt: string }> {
     const { timings } = poll;
     for (const share of poll.owed ?? [])
       if (!share.entries)
-        this.refills.set(
-          share.ref,
-          new FirstWithin<Entry<R>>(timings.answerBudgetBytes, newestFirst, (entry) => entry.bytes),
-        );
+        this.refills.set(share.ref, {
+          run: new FirstWithin<Entry<R>>(timings.answerBudgetBytes, newestFirst, (entry) => entry.bytes),
+          spread: new RangeSpread({ from: readFrom(share.ref), to: share.ref.to }),
+        });
     this.run = runOf<R>(poll.kind, poll.plan.mode, timings.answerBudgetBytes, timings.maxDedupeItems);
     this.rerun = runOf<R>(poll.kind, poll.plan.mode, timings.answerBudgetBytes, timings.maxDedupeItems);
   }
@@ -170,12 +201,14 @@ export class PollWindow<R extends { createdAt: string }> {
     const ms = Date.parse(record.createdAt);
     const id = this.shape.idOf(record);
     if (!Number.isFinite(ms)) return;
+    let bytes = 0;
     for (const [ref, refill] of this.refills) {
       const entry = entryOf(record, ms, id, 0);
-      if (comparePositions(entry, ref.from) <= 0 || comparePositions(entry, ref.to) > 0) continue;
-      if (!refill.wants(entry)) continue;
-      entry.bytes = this.sizeOf(record) + 1;
-      refill.offer(entry);
+      if (comparePositions(entry, readFrom(ref)) <= 0 || comparePositions(entry, ref.to) > 0) continue;
+      bytes ||= this.sizeOf(record) + 1;
+      entry.bytes = bytes;
+      refill.spread.add(ms, bytes);
+      if (refill.run.wants(entry)) refill.run.offer(entry);
     }
     if (comparePositions({ ms, id }, this.poll.plan.after) <= 0) return;
     if (this.seen.has(id)) return;
@@ -251,14 +284,14 @@ export class PollWindow<R extends { createdAt: string }> {
     for (const share of (this.poll.owed ?? []) as Array<ShareRead<R>>) {
       owed.inTurn.push(share.ref);
       const refill = this.refills.get(share.ref);
-      const entries: Entry<R>[] = share.entries ?? refill?.sorted().reverse() ?? [];
+      const entries: Entry<R>[] = share.entries ?? refill?.run.sorted().reverse() ?? [];
       if (refill) {
         // Read newest first: what the budget left out is the range's older part, up to its newest record.
-        const next = positionOf(refill.next());
+        const next = positionOf(refill.run.next());
         owed.refilled.push({
           ref: next ? { ...share.ref, from: next } : share.ref,
           entries,
-          rest: next ? { ...share.ref, to: next, generation: '' } : null,
+          rest: restOf(share.ref, next, refill.spread, this.poll.timings.rangePartBytes),
         });
       }
       let bytes = 0;
