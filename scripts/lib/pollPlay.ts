@@ -214,8 +214,11 @@ export class RushService {
   }
 }
 
-/** The longest wait a play lets pass in no real time (a poll looking whether a lease is over: 8 s at most). */
-const PLAY_WAIT_MS = 10_000;
+/**
+ * The longest wait a play lets pass at once: longer than a poll's look whether a lease is over (2 s at
+ * most), shorter than any bound on a lookup (the event's: 10 s at least), which must never pass in a play.
+ */
+const PLAY_WAIT_MS = 5_000;
 
 /**
  * The app's clock in a play: the play's clock (`Date.now`, set before each poll), moved on by the waits of
