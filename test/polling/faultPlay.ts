@@ -5,22 +5,17 @@
  */
 import type { FakeCache } from '../../scripts/lib/fakeCache';
 import { type RushScenario, playRush } from '../../scripts/lib/pollPlay';
-import { type PollTimings, pollTimings } from '../../src/polling';
-import { performWith } from './harness';
+import { THREE_ZAPS, performWith, scaledTimings } from './harness';
 
 const SCALE = 96;
-export const timings: PollTimings = pollTimings({
-  answerLimitBytes: Math.floor((6 * 1024 * 1024) / SCALE),
-  cacheValueBytes: Math.floor(1_000_000 / SCALE),
-  // A poll that finds its stream's lease taken waits this long before it reads alone.
-  leaseWaitMs: 20,
-});
+// A poll that finds its stream's lease taken waits 20 ms before it reads alone.
+export const timings = scaledTimings(SCALE, { leaseWaitMs: 20 });
 export const perform = performWith(timings);
 
 export const scenario: RushScenario = {
   name: 'a rush of about three answers',
   everyMin: 1,
-  zaps: [{ everyMin: 1 }, { everyMin: 2, phaseMin: 1 }, { everyMin: 15, phaseMin: 7 }],
+  zaps: THREE_ZAPS,
   rush: { count: 100, minutes: 30, recordBytes: 1_000, script: 'latin' },
   perHour: 10,
   maxHours: 12,

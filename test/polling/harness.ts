@@ -10,11 +10,12 @@ import type { Submission } from '../../src/connect';
 import { SAMPLE_EVENT } from '../../src/mappers/event';
 import { SAMPLE_SUBMISSION } from '../../src/mappers/submission';
 import newSubmission, { newSubmissionTrigger } from '../../src/triggers/newSubmission';
-import type { PollTimings } from '../../src/polling';
+import { type PollFacts, type PollTimings, pollTimings } from '../../src/polling';
 import type { Clock } from '../../src/memory';
 import { FakeCache } from '../support/cache';
 import { callable, functionOf } from '../../scripts/lib/app';
 import { wireList } from '../../sandbox/wire';
+import type { RushScenario } from '../../scripts/lib/pollPlay';
 
 /** The trigger's `perform` as the app has it, or with other polling timings (a test's). */
 export const performWith = (timings?: PollTimings, clock?: Clock) =>
@@ -24,19 +25,46 @@ export const performWith = (timings?: PollTimings, clock?: Clock) =>
 
 /**
  * A clock for plays whose time stands still during a poll (`Date.now` set by the play): now is `Date.now`,
- * and a short wait (a poll looking whether another one's lease is over) ends at once, without real time;
- * a long one (a bound on a lookup) ends only when it is called off.
+ * and a short wait (a poll looking whether another one's lease is over: 2 s at most) ends at once, without
+ * real time; a long one (a bound on a lookup: 10 s at least) ends only when it is called off.
  */
 export const playClock: Clock = {
   now: () => Date.now(),
   sleep: (ms, signal) =>
     new Promise<void>((wake) => {
-      if (ms <= 10_000) setImmediate(wake);
+      if (ms <= 5_000) setImmediate(wake);
       signal?.addEventListener('abort', () => wake());
     }),
 };
 
 export { FakeCache };
+
+/**
+ * The app's timings with an answer and a cache value `scale` times smaller than Zapier's, so that a rush
+ * scaled down as much takes as many answers and cache values as at full size (and `facts` besides).
+ */
+export const scaledTimings = (scale: number, facts: Partial<PollFacts> = {}): PollTimings =>
+  pollTimings({
+    answerLimitBytes: Math.floor((6 * 1024 * 1024) / scale),
+    cacheValueBytes: Math.floor(1_000_000 / scale),
+    ...facts,
+  });
+
+/** The benchmark's three Zaps of one stream: 1, 2 and 15 minutes. */
+export const THREE_ZAPS = [{ everyMin: 1 }, { everyMin: 2, phaseMin: 1 }, { everyMin: 15, phaseMin: 7 }];
+
+/**
+ * The benchmark's rush of 10,000 registrations of 1 KB in 30 minutes, with 1,000 an hour around it, through
+ * its three Zaps, the stream turned on 30 minutes before it: scaled down by `scale` (with `scaledTimings`).
+ */
+export const oneKbRush = (scale: number, name: string): RushScenario => ({
+  name,
+  everyMin: 1,
+  zaps: THREE_ZAPS,
+  rush: { count: Math.round(10_000 / scale), minutes: 30, recordBytes: 1_000, script: 'latin' },
+  perHour: Math.round(1_000 / scale),
+  turnedOnMin: 30,
+});
 
 export const MINUTE = 60_000;
 export const HOUR = 60 * MINUTE;

@@ -7,26 +7,15 @@
  * it can miss shares: the door comment of src/polling and docs/design.md, "What remains", give the figures.)
  */
 import { type RushScenario, playRush } from '../../scripts/lib/pollPlay';
-import { pollTimings } from '../../src/polling';
-import { performWith, playClock } from './harness';
+import { MINUTE, oneKbRush, performWith, playClock, scaledTimings } from './harness';
 
 const SCALE = 24;
-const MINUTE = 60_000;
-const timings = pollTimings({
-  answerLimitBytes: Math.floor((6 * 1024 * 1024) / SCALE),
-  cacheValueBytes: Math.floor(1_000_000 / SCALE),
-  leaseWaitMs: 20,
-});
+const timings = scaledTimings(SCALE, { leaseWaitMs: 20 });
 
 const rush: RushScenario = {
-  name: '10,000 of 1 KB in 30 minutes, scaled down by 24',
-  everyMin: 1,
-  zaps: [{ everyMin: 1 }, { everyMin: 2, phaseMin: 1 }, { everyMin: 15, phaseMin: 7 }],
-  rush: { count: Math.round(10_000 / SCALE), minutes: 30, recordBytes: 1_000, script: 'latin' },
-  perHour: Math.round(1_000 / SCALE),
+  ...oneKbRush(SCALE, '10,000 of 1 KB in 30 minutes, scaled down by 24'),
   maxHours: 6,
   afterHours: 0.25,
-  turnedOnMin: 30,
 };
 
 const minutesToWholeRush = async (scenario: RushScenario) => {

@@ -10,7 +10,7 @@ import type { ShareRef } from '../../src/polling/owed';
 import { type Position, at, comparePositions } from '../../src/polling/position';
 import { RangeSpread } from '../../src/polling/spread';
 import { PollWindow } from '../../src/polling/window';
-import { performWith, playClock } from './harness';
+import { oneKbRush, performWith, playClock, scaledTimings } from './harness';
 
 const NOW = 1_900_000_000_000;
 const MINUTE = 60_000;
@@ -148,11 +148,7 @@ describe('a range read again, in parts', () => {
 describe('the whole cache lost while a rush is handed over', () => {
   it('after the first read, the range a lost ledger leaves is read again from its newest part: once from its start, for its oldest part', async () => {
     const SCALE = 24;
-    const small = pollTimings({
-      answerLimitBytes: Math.floor((6 * 1024 * 1024) / SCALE),
-      cacheValueBytes: Math.floor(1_000_000 / SCALE),
-      leaseWaitMs: 20,
-    });
+    const small = scaledTimings(SCALE, { leaseWaitMs: 20 });
     const perform = performWith(small, playClock);
     const lostAt = 40;
     const lostMs = PLAY_START + lostAt * MINUTE;
@@ -160,14 +156,9 @@ describe('the whole cache lost while a rush is handed over', () => {
     const sinces: number[] = [];
     const played = await playRush(
       {
-        name: 'a rush of about two answers, the whole cache lost at minute 40',
-        everyMin: 1,
-        zaps: [{ everyMin: 1 }, { everyMin: 2, phaseMin: 1 }, { everyMin: 15, phaseMin: 7 }],
-        rush: { count: Math.round(10_000 / SCALE), minutes: 30, recordBytes: 1_000, script: 'latin' },
-        perHour: Math.round(1_000 / SCALE),
+        ...oneKbRush(SCALE, 'a rush of about two answers, the whole cache lost at minute 40'),
         maxHours: 12,
         afterHours: 6,
-        turnedOnMin: 30,
         loseCacheAtMin: lostAt,
       },
       async (z, bundle) => {

@@ -5,17 +5,11 @@
  * and a rush that is as many answers long as the benchmark's is.
  */
 import { type RushScenario, playRush } from '../../scripts/lib/pollPlay';
-import { type PollTimings, pollTimings } from '../../src/polling';
-import { performWith } from './harness';
+import { THREE_ZAPS, performWith, scaledTimings } from './harness';
 
 const SCALE = 24;
-const timings: PollTimings = pollTimings({
-  answerLimitBytes: Math.floor((6 * 1024 * 1024) / SCALE),
-  cacheValueBytes: Math.floor(1_000_000 / SCALE),
-});
+const timings = scaledTimings(SCALE);
 const perform = performWith(timings);
-
-const THREE_ZAPS = [{ everyMin: 1 }, { everyMin: 2, phaseMin: 1 }, { everyMin: 15, phaseMin: 7 }];
 
 const scenario = (
   name: string,
