@@ -29,7 +29,7 @@ const faultText = (s: Pick<RushScenario, 'loseCacheAtMin' | 'cacheFailing'>) =>
       : 'no fault';
 
 /** Three Zaps of one account on one event (Zapier cannot tell them apart): every 1, 2 and 15 minutes. */
-const THREE_ZAPS = [{ everyMin: 1 }, { everyMin: 2, phaseMin: 1 }, { everyMin: 15, phaseMin: 7 }];
+export const THREE_ZAPS = [{ everyMin: 1 }, { everyMin: 2, phaseMin: 1 }, { everyMin: 15, phaseMin: 7 }];
 
 /** The rush whose 15-minute Zap is polled once 30 minutes late. */
 const LATE_RUSH = '10,000 in 30 min, 1 KB, the 15-min Zap once 30 min late';

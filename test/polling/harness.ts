@@ -16,6 +16,7 @@ import { FakeCache } from '../support/cache';
 import { callable, functionOf } from '../../scripts/lib/app';
 import { wireList } from '../../sandbox/wire';
 import type { RushScenario } from '../../scripts/lib/pollPlay';
+import { THREE_ZAPS } from '../../scripts/lib/pollRushes';
 
 /** The trigger's `perform` as the app has it, or with other polling timings (a test's). */
 export const performWith = (timings?: PollTimings, clock?: Clock) =>
@@ -50,8 +51,7 @@ export const scaledTimings = (scale: number, facts: Partial<PollFacts> = {}): Po
     ...facts,
   });
 
-/** The benchmark's three Zaps of one stream: 1, 2 and 15 minutes. */
-export const THREE_ZAPS = [{ everyMin: 1 }, { everyMin: 2, phaseMin: 1 }, { everyMin: 15, phaseMin: 7 }];
+export { THREE_ZAPS };
 
 /**
  * The benchmark's rush of 10,000 registrations of 1 KB in 30 minutes, with 1,000 an hour around it, through
