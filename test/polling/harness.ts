@@ -10,7 +10,7 @@ import type { Submission } from '../../src/connect';
 import { SAMPLE_EVENT } from '../../src/mappers/event';
 import { SAMPLE_SUBMISSION } from '../../src/mappers/submission';
 import newSubmission, { newSubmissionTrigger } from '../../src/triggers/newSubmission';
-import { type PollFacts, type PollTimings, pollTimings } from '../../src/polling';
+import { POLL_FACTS, type PollFacts, type PollTimings, pollTimings } from '../../src/polling';
 import type { Clock } from '../../src/memory';
 import { FakeCache } from '../support/cache';
 import { callable, functionOf } from '../../scripts/lib/app';
@@ -46,8 +46,8 @@ export { FakeCache };
  */
 export const scaledTimings = (scale: number, facts: Partial<PollFacts> = {}): PollTimings =>
   pollTimings({
-    answerLimitBytes: Math.floor((6 * 1024 * 1024) / scale),
-    cacheValueBytes: Math.floor(1_000_000 / scale),
+    answerLimitBytes: Math.floor(POLL_FACTS.answerLimitBytes / scale),
+    cacheValueBytes: Math.floor(POLL_FACTS.cacheValueBytes / scale),
     ...facts,
   });
 
