@@ -10,7 +10,8 @@ export class FakeCache {
    * of them throw at once, the others after a while, as a call that timed out.
    */
   failing = 0;
-  private failSeed = 12345;
+  /** Where the fixed sequence of `failing` starts: another seed picks other calls. */
+  failSeed = 12345;
   /** Every `get` answers `null` and every `set` stores nothing (answers `null`), as a cache that lost its store. */
   nulls = false;
   /** Bytes of JSON read and written, and the largest value written under each key. */

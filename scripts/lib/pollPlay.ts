@@ -52,6 +52,8 @@ export interface RushScenario {
   loseCacheAtMin?: number;
   /** The share of cache calls that fail (throw, or time out). */
   cacheFailing?: number;
+  /** Which calls fail: the seed of their sequence (a fixed one unless told). */
+  failSeed?: number;
 }
 
 const LATIN =
@@ -477,6 +479,7 @@ export const playRush = async (
   populate(service, s, maxEnd);
   const cache = new FakeCache(() => service.now);
   cache.failing = s.cacheFailing ?? 0;
+  if (s.failSeed !== undefined) cache.failSeed = s.failSeed;
   const z = rushZ(service, cache);
   let loseAt = s.loseCacheAtMin === undefined ? Infinity : PLAY_START + s.loseCacheAtMin * MINUTE;
   const play = { service, cache, perform, z };

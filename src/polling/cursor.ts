@@ -34,7 +34,16 @@ import {
 import { type PollTimings, runLimitOf } from './timings';
 import type { OwedSelection, PollSelection, WindowPoll } from './window';
 import type { Entry } from './entry';
-import { type OwedIndex, type ShareRead, newerIndex, owedStore, readFrom, sharesInTurn } from './owed';
+import {
+  type OwedIndex,
+  type ShareRead,
+  newerIndex,
+  owedStore,
+  owingBytes,
+  readFrom,
+  sharesInTurn,
+  sharesLate,
+} from './owed';
 
 /**
  * The account's cache, each read and write tried a second time when the first finds nothing or fails: a
@@ -62,6 +71,7 @@ export interface SincePoll extends WindowPoll {
   /** The owed shares' index as the poll read it, and the shares whose turn it is. */
   owedIndex: OwedIndex;
   owed: Array<ShareRead<unknown>>;
+  late: Array<ShareRead<unknown>>;
 }
 
 /**
@@ -104,7 +114,13 @@ export const openPoll = async (
   const keptRead = trustedKept(keptValue, state ?? null, started, timings);
   const plan: Plan = planPoll(stream.kind, state ?? null, started, keptRead?.kept.settled ?? null, timings);
   const owedIndex = polling ? newerIndex(owedOwn, state?.owed) : newerIndex(null, null);
-  const owed = await owedShares.readShares(sharesInTurn(owedIndex, started, timings));
+  const inTurn = sharesInTurn(owedIndex, started, timings);
+  // The late shares an answer may have room for, after those whose turn it is.
+  const lateRoom = timings.answerBudgetBytes - inTurn.reduce((sum, ref) => sum + ref.bytes, 0);
+  const [owed, lateRead] = await Promise.all([
+    owedShares.readShares(inTurn),
+    owedShares.readShares(sharesLate(owedIndex, started, timings, lateRoom)),
+  ]);
   // Shares the cache lost are read again from the service: the poll's one request covers their ranges,
   // from just before their first position (a record made at `from.ms` with a later id is in the range).
   const since = owed.reduce(
@@ -128,6 +144,7 @@ export const openPoll = async (
     keptRead,
     owedIndex,
     owed,
+    late: lateRead,
     kept: keptRead?.kept ?? null,
     offset: state?.offset ?? null,
     known: !!state || !!keptRead,
@@ -225,7 +242,9 @@ const closeOwed = async <R>(
   for (const range of owed.ranges)
     added.push(store.rangeShare(range.from, range.to, poll.timings.owedShareBytes));
   const fresh = newerIndex(await store.readIndex(null), poll.owedIndex);
-  const change = { returned, inTurn: owed.inTurn, replaced, added };
+  // A late share the cache lost is let go: read again from the service, it would cost a range's read.
+  const lost = new Set(poll.late.filter((share) => !share.entries).map((share) => share.ref.id));
+  const change = { returned, lost, inTurn: owed.inTurn, replaced, added };
   return store.close(fresh, change, poll.now());
 };
 
@@ -244,7 +263,7 @@ export const closePoll = async <R>(poll: SincePoll, selection: PollSelection<R>)
         // While a backlog is owed (shares over a quarter of an answer), the recent kept records take less
         // of an answer, so that it drains faster. Not for a few shares: steady polling would spill its
         // own records into shares (more writes) instead of keeping them for the Zaps Zapier holds.
-        owing: poll.owedIndex.shares.reduce((sum, ref) => sum + ref.bytes, 0) > timings.keptRecentBytes,
+        owing: owingBytes(poll.owedIndex, poll.started, timings) > timings.keptRecentBytes,
       })
     : [];
   const owedIndex = await closeOwed(poll, selection.owed, spilled);

@@ -30,10 +30,12 @@
  *   range's records by time (spread.ts): what it could not hold stays owed in parts of at most an answer,
  *   and the next read starts at the newest part, so reading a range again costs what lies after each part.
  * - turn (of a share): 20 minutes (the longest interval and jitter) during which every poll returned the
- *   share whole; then every Zap on time that was not late meanwhile had it and the share is done. A Zap
- *   run more than 20 minutes after its last poll during a share's turn can miss that share: turns of 50
- *   would cover it, but every answer holding each share that long makes a rush reach the slower Zaps about
- *   2.5 times later (docs/design.md, "What remains").
+ *   share whole; then every Zap on time that was not late meanwhile had it. A share holding records then
+ *   takes a late turn by the same rule, 30 minutes (the longest delay), in the room an answer has left
+ *   after everything else, for a Zap run late during its turn: that Zap's late poll comes before the late
+ *   turn can end, and a poll without room starts it again, so the share waits for room however long. Then
+ *   the share is done. (Turns of 50 would cover a late Zap too, but every answer holding each share that
+ *   long makes a rush reach the slower Zaps about 2.5 times later: docs/design.md, "What remains".)
  * - owed index: the list of shares (its own key and the state's copy: the newer wins).
  * - floor: where a failed poll asked from, kept for an hour so the Zap it failed finds what it missed.
  * - lookback: the oldest a scheduled poll ever reads, a day and the clock skew.
@@ -67,14 +69,15 @@
  *    drains in order); the kept records some Zap on time may lack (returned within the hold, or in a rush
  *    not drained yet), up to a quarter of an answer, an eighth while shares of over a quarter are owed
  *    (they hold their place for the hold, a share for its turn only: a backlog drains faster in shares);
- *    the owed shares whose turn it is, each whole; the older kept records (for a Zap Zapier held).
+ *    the owed shares whose turn it is, each whole; the older kept records (for a Zap Zapier held); the
+ *    shares in their late turn, each whole.
  * 6. Close (cursor.ts): add a checkpoint; write the kept entry (a piece of its tail, or the whole now and
  *    then). What the kept entry lets go of while some Zap may still lack it (over that part of an answer,
  *    or over its 1 MB cap) becomes owed shares. A share is returned whole by every poll until polls did so
- *    for its turn; a poll that could not return it whole starts its turn again.
+ *    for its turn (then its late turn); a poll that could not return it whole starts that turn again.
  *
- * Nothing is lost per Zap on time (one run late while shares are owed: see the turn), whatever the cache
- * loses:
+ * Nothing is lost per Zap on time, one run late included, whatever the cache loses (a range, and a late share
+ * the cache lost, take no late turn: a Zap late while the cache loses keys is two faults at once):
  * - a lost kept entry: the poll reads from a checkpoint and owes as a range what it cannot return again;
  * - a lost share: read again from the service at its turn, from just before its first position;
  * - a lost owed index: the state's copy (and the reverse);

@@ -7,7 +7,11 @@
  * records leave of the answer), and it is done once polls have returned it whole for `owedTurnMs` on end
  * (the longest gap between two polls of a Zap on time that is not late): each Zap polled at least once
  * meanwhile (a late one may not: the door comment, index.ts). A poll that could not return it whole starts
- * its turn again. A poll reads only the shares whose turn it is.
+ * its turn again. A share holding records then takes a late turn by the same rule, for a Zap run late
+ * during its turn: every poll returns it whole where the answer has room after everything else
+ * (`sharesLate`), and it is done once polls have done so for `owedLateMs` (how late Zapier may run a poll);
+ * a poll that could not return it starts its late turn again. A late share the cache lost is let go, not
+ * read again. A poll reads the shares whose turn it is, and late ones up to what an answer has room for.
  *
  * A share whose value is missing, unreadable, cut short or from another write is read again from the
  * service: its records are those of its range of positions (`from`, `to`], which the poll's one request
@@ -37,6 +41,8 @@ export interface ShareRef {
   to: Position;
   bytes: number;
   turnStarted?: number;
+  /** When its late turn started (client clock), once its turn is over, if it did. */
+  lateStarted?: number;
   /**
    * A range's parts, when a read of it counted them: where each part after the first starts, newest first
    * (each at most an answer). The range is read again from the first of them (its newest part: the
@@ -56,8 +62,8 @@ export interface OwedIndex {
 
 /**
  * The codec of the owed index and of a share's value: the cache stores short keys (a share's reference
- * `{id, g, from, to, b, t, c}`: `generation`, `bytes`, `turnStarted`, `cuts`; the index `{r, shares}`: `revision`; a
- * share's value `{g, e}`: `generation`, `entries`, each entry as kept.ts's codec stores it). They are read
+ * `{id, g, from, to, b, t, l, c}`: `generation`, `bytes`, `turnStarted`, `lateStarted`, `cuts`; the index
+ * `{r, shares}`: `revision`; a share's value `{g, e}`: `generation`, `entries`, each entry as kept.ts's codec stores it). They are read
  * (once per value, into the named shape) and written here only.
  */
 const ShareRefSchema = lazy(() =>
@@ -69,6 +75,7 @@ const ShareRefSchema = lazy(() =>
       to: built(PositionSchema),
       b: z.number(),
       t: z.number().optional(),
+      l: z.number().optional(),
       c: z.array(built(PositionSchema)).optional(),
     })
     .transform(
@@ -79,6 +86,7 @@ const ShareRefSchema = lazy(() =>
         to: stored.to,
         bytes: stored.b,
         ...(stored.t === undefined ? {} : { turnStarted: stored.t }),
+        ...(stored.l === undefined ? {} : { lateStarted: stored.l }),
         ...(stored.c?.length ? { cuts: stored.c } : {}),
       }),
     ),
@@ -100,6 +108,7 @@ export const storedIndex = (index: OwedIndex) => ({
     to: ref.to,
     b: ref.bytes,
     ...(ref.turnStarted === undefined ? {} : { t: ref.turnStarted }),
+    ...(ref.lateStarted === undefined ? {} : { l: ref.lateStarted }),
     ...(ref.cuts?.length ? { c: ref.cuts } : {}),
   })),
 });
@@ -133,6 +142,42 @@ export interface ShareRead<R> {
   entries: Array<Entry<R>> | null;
 }
 
+/** Whether `ref`'s turn is over at `now`: polls returned it whole for a whole turn. */
+const turnOver = (ref: ShareRef, now: number, timings: PollTimings) =>
+  ref.turnStarted !== undefined && ref.turnStarted <= now - timings.owedTurnMs;
+
+/** Whether `ref` is done at `now`: its turn is over and, for a share holding records, its late turn too. */
+const shareDone = (ref: ShareRef, now: number, timings: PollTimings) =>
+  turnOver(ref, now, timings) &&
+  (!ref.generation || (ref.lateStarted !== undefined && ref.lateStarted <= now - timings.owedLateMs));
+
+/** Whether `ref` is in its late time at `now`: its turn is over, its late turn is not. */
+const inLateTime = (ref: ShareRef, now: number, timings: PollTimings) =>
+  turnOver(ref, now, timings) && !shareDone(ref, now, timings);
+
+/** The bytes of the shares some Zap polled on time may still lack (those in their late time left out). */
+export const owingBytes = (index: OwedIndex, now: number, timings: PollTimings): number =>
+  index.shares.reduce((sum, ref) => (inLateTime(ref, now, timings) ? sum : sum + ref.bytes), 0);
+
+/**
+ * The shares in their late time at `now`, within `room` answer bytes: those whose late turn started first
+ * (so that another does not push them out and start their late turns again), then the turn that ended
+ * first first.
+ */
+export const sharesLate = (index: OwedIndex, now: number, timings: PollTimings, room: number): ShareRef[] => {
+  const late = index.shares.filter((ref) => inLateTime(ref, now, timings));
+  const first = (ref: ShareRef) => ref.lateStarted ?? Infinity;
+  late.sort((a, b) => first(a) - first(b) || (a.turnStarted ?? 0) - (b.turnStarted ?? 0));
+  const out: ShareRef[] = [];
+  let bytes = 0;
+  for (const ref of late) {
+    if (bytes + ref.bytes > room) break;
+    bytes += ref.bytes;
+    out.push(ref);
+  }
+  return out;
+};
+
 /**
  * The shares whose turn it is at `now`, within an answer: those whose turn started first (so that a share
  * added before them, a range read again, does not push them out and start their turns again), then the
@@ -145,9 +190,7 @@ export const sharesInTurn = (index: OwedIndex, now: number, timings: PollTimings
   const out: ShareRef[] = [];
   let bytes = 0;
   const started = (ref: ShareRef) => ref.turnStarted !== undefined;
-  const live = index.shares.filter(
-    (ref) => !started(ref) || (ref.turnStarted ?? 0) > now - timings.owedTurnMs,
-  );
+  const live = index.shares.filter((ref) => !turnOver(ref, now, timings));
   const waiting = live.filter((ref) => !started(ref));
   const ranges = waiting.filter((ref) => !ref.generation).reverse();
   for (const ref of [...live.filter(started), ...waiting.filter((ref) => ref.generation), ...ranges]) {
@@ -164,7 +207,10 @@ const entryBytes = (entry: Entry<unknown>) =>
 
 /** What a poll changes in the index: shares it returned whole, shares it read again, shares it adds. */
 export interface OwedChange {
+  /** The shares the poll returned whole, in their turn or their late turn. */
   returned: Set<string>;
+  /** The shares in their late time that the cache lost: they leave the index. */
+  lost: Set<string>;
   /** The shares whose turn it is that the poll read (returned or not). */
   inTurn: ShareRef[];
   /** Shares read again from the service and written as new shares (in `added`): they leave the index. */
@@ -175,18 +221,21 @@ export interface OwedChange {
 /**
  * The index after a poll's `change`, and the shares done (their keys to clear): a share whose turn it is
  * that the poll returned whole starts its turn (if it had not), one it did not return starts it again
- * later.
+ * later; one in its late time likewise starts its late turn, or starts it again later.
  */
 const nextIndex = (fresh: OwedIndex, change: OwedChange, now: number, timings: PollTimings) => {
-  const done = (ref: ShareRef) =>
-    ref.turnStarted !== undefined && ref.turnStarted <= now - timings.owedTurnMs;
   const mine = new Map(change.inTurn.map((ref) => [ref.id, ref]));
   const shares: ShareRef[] = [];
   const cleared: string[] = [];
   for (const ref of [...fresh.shares, ...change.added]) {
     const current = mine.get(ref.id) ?? ref;
-    if (done(current) || change.replaced.has(ref.id)) {
+    if (shareDone(current, now, timings) || change.replaced.has(ref.id) || change.lost.has(ref.id)) {
       cleared.push(ref.id);
+      continue;
+    }
+    if (turnOver(current, now, timings)) {
+      const { lateStarted, ...rest } = current;
+      shares.push(change.returned.has(ref.id) ? { ...rest, lateStarted: lateStarted ?? now } : rest);
       continue;
     }
     // Returned whole by every poll since its turn started: a share this poll did not return starts it again.

@@ -119,6 +119,11 @@ export type PollTimings = Readonly<
     keptRecentOwingBytes: number;
     /** An owed share is returned by every poll for this long (a Zap's interval and the jitter) before it is done. */
     owedTurnMs: number;
+    /**
+     * After its turn, a share holding records stays owed this long (how late Zapier may run a poll), returned
+     * where an answer has room after everything else (for a Zap run late during its turn).
+     */
+    owedLateMs: number;
     /** The records of one owed share, in answer bytes (about): several fit in an answer. */
     owedShareBytes: number;
     /**
@@ -165,6 +170,7 @@ export const pollTimings = (overrides: Partial<PollFacts> = {}): PollTimings => 
     keptRecentBytes: Math.floor(answerBudgetBytes / 4),
     keptRecentOwingBytes: Math.floor(answerBudgetBytes / 8),
     owedTurnMs: f.longestIntervalMs + f.jitterMs,
+    owedLateMs: f.longestDelayMs,
     owedShareBytes: Math.floor(answerBudgetBytes / 16),
     rangePartBytes: answerBudgetBytes,
     owedTtlSeconds: (2 * f.lookbackDayMs) / SECOND,

@@ -103,6 +103,8 @@ export interface WindowPoll {
   kept: Kept<unknown> | null;
   /** The owed shares whose turn it is: their records, or `null` for those read again from the service. */
   owed?: Array<ShareRead<unknown>>;
+  /** The owed shares in their late time, in order: their records, or `null` for those the cache lost. */
+  late?: Array<ShareRead<unknown>>;
   /** The client's clock minus the service's, as the stream last measured it. */
   offset: number | null;
   /** Whether the stream's state or kept entry was found: without either, what a Zap may lack is unknown. */
@@ -120,6 +122,9 @@ export interface RecordShape<R> {
 }
 
 const utf8Bytes = (record: unknown) => Buffer.byteLength(JSON.stringify(record));
+
+/** What `entries` add to an answer. */
+const bytesOf = (entries: Array<Entry<unknown>>) => entries.reduce((sum, entry) => sum + entry.bytes, 0);
 
 /** A small, stable hash of an id (FNV-1a). */
 const hashOf = (id: string): number => {
@@ -294,21 +299,45 @@ export class PollWindow<R extends { createdAt: string }> {
           rest: restOf(share.ref, next, refill.spread, this.poll.timings.rangePartBytes),
         });
       }
-      let bytes = 0;
-      const adding: Entry<R>[] = [];
-      for (const candidate of entries) {
-        if (carried.has(candidate.id)) continue;
-        const entry = candidate.bytes ? candidate : this.sized(candidate);
-        bytes += entry.bytes;
-        adding.push(entry);
-      }
-      if (bytes > left) continue;
-      left -= bytes;
-      for (const entry of adding) carried.add(entry.id);
+      const adding = this.whole(entries, carried, left);
+      if (!adding) continue;
+      left -= bytesOf(adding);
       out.push(...adding);
       owed.returned.add(share.ref.id);
     }
     return { out, owed };
+  }
+
+  /**
+   * The shares in their late time, in order, each whole if it fits in what is left of `room` (added to
+   * `returned`).
+   */
+  private lateFitting(room: number, carried: Set<string>, returned: Set<string>): Entry<R>[] {
+    const out: Entry<R>[] = [];
+    let left = room;
+    for (const share of (this.poll.late ?? []) as Array<ShareRead<R>>) {
+      const adding = share.entries && this.whole(share.entries, carried, left);
+      if (!adding) continue;
+      left -= bytesOf(adding);
+      out.push(...adding);
+      returned.add(share.ref.id);
+    }
+    return out;
+  }
+
+  /**
+   * A share's records the answer does not carry yet, sized, when they fit in `left` bytes (then they are
+   * carried), else `null`.
+   */
+  private whole(entries: Entry<R>[], carried: Set<string>, left: number): Entry<R>[] | null {
+    const adding: Entry<R>[] = [];
+    for (const candidate of entries) {
+      if (carried.has(candidate.id)) continue;
+      adding.push(candidate.bytes ? candidate : this.sized(candidate));
+    }
+    if (bytesOf(adding) > left) return null;
+    for (const entry of adding) carried.add(entry.id);
+    return adding;
   }
 
   /**
@@ -337,15 +366,17 @@ export class PollWindow<R extends { createdAt: string }> {
     const rerun = this.rerunFitting(used);
     const rerunBytes = rerun.reduce((sum, entry) => sum + entry.bytes, 0);
     // The kept records some Zap on time may lack first (returned less than `holdMs` ago, or waiting for a
-    // rush to drain), then the owed shares, then the older kept records (for Zaps that Zapier held).
+    // rush to drain), then the owed shares, then the older kept records (for Zaps that Zapier held), then
+    // the shares in their late time (for a Zap run late: they wait for room, however long).
     const recent = (batch: KeptBatch<R>) => isRecent(batch, poll.started, poll.timings);
-    const bytesOf = (entries: Entry<R>[]) => entries.reduce((sum, entry) => sum + entry.bytes, 0);
     const keptRecent = this.again(poll.timings.answerBudgetBytes - used - rerunBytes, recent);
     const carried = new Set([...selected, ...rerun, ...keptRecent].map((entry) => entry.id));
     const room = poll.timings.answerBudgetBytes - used - rerunBytes - bytesOf(keptRecent);
     const { out: owedOut, owed } = this.owedFitting(room, carried);
     const keptOld = this.again(room - bytesOf(owedOut), (batch) => !recent(batch));
-    const answered0 = [...selected, ...rerun, ...keptRecent, ...keptOld];
+    for (const entry of keptOld) carried.add(entry.id);
+    const lateOut = this.lateFitting(room - bytesOf(owedOut) - bytesOf(keptOld), carried, owed.returned);
+    const answered0 = [...selected, ...rerun, ...keptRecent, ...keptOld, ...lateOut];
     const all = this.rerun.sorted();
     const lastFit = rerun[rerun.length - 1];
     if (poll.plan.returned && (rerun.length < all.length || this.rerun.next()))

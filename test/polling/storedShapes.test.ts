@@ -62,6 +62,15 @@ const STORED_STATE = {
         t: NOW - 300_000,
       },
       {
+        id: 'share000003',
+        g: 'c9d0e1f2',
+        from: { ms: NOW - 4_500_000, id: 'sub_2' },
+        to: { ms: NOW - 4_200_000, id: 'sub_3' },
+        b: 30_000,
+        t: NOW - 2_000_000,
+        l: NOW - 600_000,
+      },
+      {
         id: 'share000002',
         g: '',
         from: { ms: NOW - 4_000_000, id: 'sub_4' },
@@ -261,7 +270,9 @@ describe('the state and the owed index as stored', () => {
       bytes: 40_000,
       turnStarted: NOW - 300_000,
     });
-    expect(state.owed?.shares[1]).not.toHaveProperty('turnStarted');
+    expect(state.owed?.shares[1]).toMatchObject({ turnStarted: NOW - 2_000_000, lateStarted: NOW - 600_000 });
+    expect(state.owed?.shares[2]).not.toHaveProperty('turnStarted');
+    expect(state.owed?.shares[2]).not.toHaveProperty('lateStarted');
     expect(json(storedState(state))).toBe(json(STORED_STATE));
   });
 
@@ -283,6 +294,7 @@ describe('the state and the owed index as stored', () => {
         to: position,
         bytes: fc.nat(),
         turnStarted: fc.integer({ min: 0, max: NOW }),
+        lateStarted: fc.integer({ min: 0, max: NOW }),
       },
       { requiredKeys: ['id', 'generation', 'from', 'to', 'bytes'] },
     );
