@@ -21,12 +21,18 @@ const rush = (count: number, minutes: number, recordBytes: number, script: 'lati
 });
 
 /** How a scenario's cache fails, in words. */
-const faultText = (s: Pick<RushScenario, 'loseCacheAtMin' | 'cacheFailing'>) =>
+const faultText = (s: Pick<RushScenario, 'loseCacheAtMin' | 'cacheFailing' | 'failSeed'>) =>
   s.loseCacheAtMin !== undefined
     ? `whole cache lost at ${s.loseCacheAtMin} min`
     : s.cacheFailing
-      ? `${Math.round(s.cacheFailing * 100)}% of cache calls failing`
+      ? `${Math.round(s.cacheFailing * 100)}% of cache calls failing${s.failSeed === undefined ? '' : ` (seed ${s.failSeed})`}`
       : 'no fault';
+
+/**
+ * Which calls fail decides how soon the slower Zaps have the rush (a turn started again costs 20 minutes):
+ * the 5% play is played with the fixed sequence and these other seeds, and the target is taken at the worst.
+ */
+const FAIL_SEEDS = [1, 2, 3, 4];
 
 /** Three Zaps of one account on one event (Zapier cannot tell them apart): every 1, 2 and 15 minutes. */
 export const THREE_ZAPS = [{ everyMin: 1 }, { everyMin: 2, phaseMin: 1 }, { everyMin: 15, phaseMin: 7 }];
@@ -54,6 +60,14 @@ export const RUSH_SCENARIOS: RushScenario[] = [
   ...[
     ['10,000 in 30 min, 1 KB', rush(10_000, 30, 1_000, 'latin'), { loseCacheAtMin: 40 }] as const,
     ['10,000 in 30 min, 1 KB', rush(10_000, 30, 1_000, 'latin'), { cacheFailing: 0.05 }] as const,
+    ...FAIL_SEEDS.map(
+      (failSeed) =>
+        [
+          '10,000 in 30 min, 1 KB',
+          rush(10_000, 30, 1_000, 'latin'),
+          { cacheFailing: 0.05, failSeed },
+        ] as const,
+    ),
     ['10,000 in 30 min, 10 KB', rush(10_000, 30, 10_000, 'latin'), { loseCacheAtMin: 120 }] as const,
   ].map(([name, r, fault]) => ({
     ...THREE_ZAPS_PLAY,
@@ -62,7 +76,8 @@ export const RUSH_SCENARIOS: RushScenario[] = [
     ...fault,
   })),
   // A Zap whose poll Zapier runs late while the rush is handed over: the 15-minute one, once, 30 minutes
-  // late at the rush's end (a share's turn covers a poll up to 5 minutes late: test/polling/rushDrain.test.ts).
+  // late at the rush's end (a share's turn covers a poll up to 5 minutes late, its late turn the rest:
+  // test/polling/rushDrain.test.ts).
   {
     ...THREE_ZAPS_PLAY,
     name: LATE_RUSH,
@@ -276,8 +291,17 @@ export const rushTargets = (results: RushResult[]): Array<[boolean, string]> => 
   const list = (mins: number[]) => (mins.length ? mins.map((m) => m.toFixed(0)).join(' / ') : 'not played');
   const tenKb = whole('10,000 in 30 min, 10 KB');
   const oneKb = whole('10,000 in 30 min, 1 KB');
-  const failing = whole(`10,000 in 30 min, 1 KB, ${faultText({ cacheFailing: 0.05 })}`);
-  const slower = Math.max(...failing.map((m, i) => m / (oneKb[i] ?? NaN)));
+  // The 5% play with each sequence of failing calls: its slowest Zap against the same Zap without faults.
+  const failings = [undefined, ...FAIL_SEEDS]
+    .map((failSeed) => whole(`10,000 in 30 min, 1 KB, ${faultText({ cacheFailing: 0.05, failSeed })}`))
+    .filter((mins) => mins.length);
+  const slowerOf = (mins: number[]) => Math.max(...mins.map((m, i) => m / (oneKb[i] ?? NaN)));
+  const failing = failings.reduce<number[]>(
+    (worst, mins) => (slowerOf(mins) > slowerOf(worst) ? mins : worst),
+    [],
+  );
+  const slower = slowerOf(failing);
+  const within = failings.filter((mins) => slowerOf(mins) <= 1.5).length;
   const steadyCpu = Math.max(...figures.map(({ f }) => f.steadyCpu));
   return [
     [
@@ -290,14 +314,14 @@ export const rushTargets = (results: RushResult[]): Array<[boolean, string]> => 
     ],
     [
       failing.length > 0 && slower <= 1.5,
-      `with 5% of cache calls failing, at most 1.5x the time without faults: ${list(failing)} min (${slower.toFixed(2)}x)`,
+      `with 5% of cache calls failing, at most 1.5x the time without faults: at worst ${list(failing)} min (${slower.toFixed(2)}x); within 1.5x with ${within} of ${failings.length} sequences of failing calls`,
     ],
     [true, `CPU per steady poll (the hour before a rush, three Zaps): ${steadyCpu.toFixed(1)} ms at most`],
     [played.length === results.length, `every rush played: ${played.length} of ${results.length}`],
     [lost === 0, `nothing lost by any Zap polled on schedule in any rush: ${lost}`],
     [
       !lateZaps || lateZaps.every((n) => n === 0),
-      `a Zap polled once 30 minutes late while the rush is handed over misses nothing (a share's turn covers 5): ${lateZaps ? `missed ${lateZaps.join(' / ')}` : 'not played'}`,
+      `a Zap polled once 30 minutes late while the rush is handed over misses nothing (a share's late turn): ${lateZaps ? `missed ${lateZaps.join(' / ')}` : 'not played'}`,
     ],
     [
       never.length === 0,
