@@ -48,12 +48,35 @@ export interface AccountCache {
   claim(key: string, ttlSeconds: number): Promise<boolean>;
 }
 
+/**
+ * The account's cache. `attempts`: how many times a call that fails (throws, times out) is made before it
+ * counts as failed; a key that holds nothing costs one call.
+ */
 export const accountCache = (
   z: ZObject,
   bundle: Pick<Bundle, 'authData'>,
   now: () => number = Date.now,
+  attempts = 1,
 ): AccountCache => {
-  const cache = z.cache as unknown as CacheWithScope;
+  const raw = z.cache as unknown as CacheWithScope;
+  const tried =
+    <A extends unknown[], R>(call: (...args: A) => Promise<R>) =>
+    async (...args: A): Promise<R> => {
+      for (let attempt = 1; ; attempt += 1) {
+        try {
+          return await call(...args);
+        } catch (error) {
+          if (attempt >= attempts) throw error;
+        }
+      }
+    };
+  const cache: CacheWithScope = {
+    get: tried((key: string, scope?: string[]) => raw.get(key, scope)),
+    set: tried((key: string, value: unknown, ttl?: number, scope?: string[], nx?: boolean) =>
+      raw.set(key, value, ttl, scope, nx),
+    ),
+    delete: tried((key: string, scope?: string[]) => raw.delete(key, scope)),
+  };
   const fullKey = (key: string) => `${VERSION}:${accountFingerprint(bundle.authData)}:${key}`;
 
   const get = async <T>(key: string): Promise<T | undefined> => {

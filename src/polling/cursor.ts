@@ -45,18 +45,6 @@ import {
   sharesLate,
 } from './owed';
 
-/**
- * The account's cache, each read and write tried a second time when the first finds nothing or fails: a
- * cache call that fails now and then (throws, times out) then costs a call, not a key taken for lost (a
- * lost kept entry costs a range read again and its turn). A key that holds nothing costs two calls.
- */
-const twice = (cache: AccountCache): AccountCache => ({
-  ...cache,
-  get: async <T>(key: string) => (await cache.get<T>(key)) ?? cache.get<T>(key),
-  set: async <T>(key: string, value: T, ttlSeconds: number) =>
-    (await cache.set(key, value, ttlSeconds)) || cache.set(key, value, ttlSeconds),
-});
-
 /** One poll of a since-stream, from `openPoll` to `closePoll`. */
 export interface SincePoll extends WindowPoll {
   /** The stream: what is polled (the account is added by the cache). Never per Zap. */
@@ -103,7 +91,9 @@ export const openPoll = async (
   const clock = stream.clock ?? systemClock;
   const now = () => clock.now();
   const started = now();
-  const cache = twice(accountCache(z, bundle, now));
+  // A cache call that fails now and then (throws, times out) is made again, up to `cacheAttempts` times, so
+  // that it costs calls, not a key taken for lost (a lost kept entry costs a range read again and its turn).
+  const cache = accountCache(z, bundle, now, timings.cacheAttempts);
   const owedShares = owedStore(cache, stream.key, timings);
   const polling = stream.kind === 'poll';
   const [state, keptValue, owedOwn] = await Promise.all([

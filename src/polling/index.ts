@@ -91,7 +91,8 @@
  *   last. Recovering costs reading again from the service, a whole answer at a time, and answers of
  *   records Zapier drops as seen. A Zap being turned on starts the state, so a new stream owes nothing;
  * - a failed poll leaves a floor, and the shares whose turn it was start their turns again;
- * - failing cache calls read as lost keys, and a failed write leaves the older value, true on its own.
+ * - a failing cache call is made again, up to 3 times (`cacheAttempts`); one that still fails reads as a
+ *   lost key, and a failed write leaves the older value, true on its own.
  *
  * Every figure here (50 minutes, 150, 80, 20, a quarter, an eighth, the caps) is computed in timings.ts from
  * a few facts about Zapier and the service; the other files of the room name them, never repeat them.

@@ -47,6 +47,11 @@ export interface PollFacts {
   leaseWaitMs: number;
   /** The largest value the room writes under one cache key (compressed text): Zapier publishes no limit. */
   cacheValueBytes: number;
+  /**
+   * How many times a cache call that fails (throws, times out) is made: with 5% of calls failing, 3 leave
+   * about one read in 8,000 failed, and a poll reads up to a dozen keys.
+   */
+  cacheAttempts: number;
 }
 
 export const POLL_FACTS: PollFacts = {
@@ -67,6 +72,7 @@ export const POLL_FACTS: PollFacts = {
   runLimitMs: STREAM_LIMITS.runMs,
   leaseWaitMs: 8 * SECOND,
   cacheValueBytes: 1_000_000,
+  cacheAttempts: 3,
 };
 
 export type PollTimings = Readonly<

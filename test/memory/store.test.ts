@@ -1,6 +1,6 @@
 /**
  * The account store's `setIfAbsent`, on a cache that honours `nx` and TTL as Zapier's does: it tells a key
- * that was free from one that was taken, and both from a cache that fails.
+ * that was free from one that was taken, and both from a cache that fails. And a call that fails, made again.
  */
 import type { ZObject } from 'zapier-platform-core';
 import { accountCache } from '../../src/memory';
@@ -27,4 +27,52 @@ it('says null when the cache fails, so the caller goes on without it', async () 
   const cache = new FakeCache();
   cache.broken = true;
   expect(await storeOn(cache, Date.now).setIfAbsent('claim', 1, 20)).toBeNull();
+});
+
+describe('a cache call that fails, made again', () => {
+  /** `z.cache` whose next `failures` calls throw; it counts every call. */
+  const flaky = (failures: number) => {
+    const cache = new FakeCache(() => 1_000_000);
+    let left = failures;
+    let calls = 0;
+    const wrap =
+      <A extends unknown[], R>(call: (...args: A) => Promise<R>) =>
+      async (...args: A): Promise<R> => {
+        calls += 1;
+        if (left > 0) {
+          left -= 1;
+          throw new Error('cache call timed out');
+        }
+        return call(...args);
+      };
+    const api = { get: wrap(cache.api.get), set: wrap(cache.api.set), delete: wrap(cache.api.delete) };
+    const z = { cache: api } as unknown as ZObject;
+    return { z, calls: () => calls, fail: (n: number) => (left = n) };
+  };
+
+  it('up to `attempts` times: a read or a write that fails twice still succeeds on the third call', async () => {
+    const { z, calls, fail } = flaky(2);
+    const store = accountCache(z, { authData: authData() }, () => 1_000_000, 3);
+    expect(await store.set('key', { n: 1 }, 60)).toBe(true);
+    expect(calls()).toBe(3);
+    fail(2);
+    expect(await store.get('key')).toEqual({ n: 1 });
+    expect(calls()).toBe(6);
+  });
+
+  it('counts as failed after `attempts` calls; a key that holds nothing costs one call', async () => {
+    const { z, calls, fail } = flaky(0);
+    const store = accountCache(z, { authData: authData() }, () => 1_000_000, 3);
+    expect(await store.get('absent')).toBeUndefined();
+    expect(calls()).toBe(1);
+    fail(3);
+    expect(await store.set('key', 1, 60)).toBe(false);
+    expect(calls()).toBe(4);
+  });
+
+  it('once only by default', async () => {
+    const { z, calls } = flaky(1);
+    expect(await accountCache(z, { authData: authData() }).get('key')).toBeUndefined();
+    expect(calls()).toBe(1);
+  });
 });

@@ -36,14 +36,17 @@ describe('a rush of 1 KB registrations through three Zaps', () => {
     for (const m of minutes) expect(m).toBeLessThanOrEqual(60);
   });
 
-  it('with 5% of cache calls failing (a fixed sequence of them), every Zap has it within 1.5 times as long', async () => {
-    // Which calls fail matters: a failure that starts a share's turn again costs its 20 minutes. Of 50
-    // sequences (`failSeed`), 41 stay within 1.5 times and the worst took 2.4 times (127 minutes); none
-    // lost a registration, played long enough. `bench:poll` plays five at full size and gives the worst.
-    const minutes = await cleanMinutes();
-    const failing = await minutesToWholeRush({ ...rush, cacheFailing: 0.05 });
-    failing.forEach((m, i) => expect(m).toBeLessThanOrEqual(1.5 * (minutes[i] as number)));
-  });
+  it.each([{ seed: 'the fixed one' }, ...[1, 11, 44, 50].map((n) => ({ seed: n, failSeed: n }))])(
+    'with 5% of cache calls failing (sequence $seed), every Zap has it within 1.5 times as long',
+    async ({ failSeed }) => {
+      // Which calls fail mattered while a failed call was made twice at most: a key read as lost starts a
+      // share's turn again (20 minutes) or costs a range read again. Of 50 sequences (`failSeed`), 13 then
+      // took more than 1.5 times, up to 2.7 (these four among them). Made up to 3 times, all 50 take 1.0.
+      const minutes = await cleanMinutes();
+      const failing = await minutesToWholeRush({ ...rush, cacheFailing: 0.05, failSeed });
+      failing.forEach((m, i) => expect(m).toBeLessThanOrEqual(1.5 * (minutes[i] as number)));
+    },
+  );
 
   it('the whole cache lost at minute 40, while the slower Zaps catch up: they have the whole rush within two turns and an interval of the loss', async () => {
     // Nothing tells what each Zap lacks: the rush (about two answers) is handed over again, in two turns
