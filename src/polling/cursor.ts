@@ -105,8 +105,9 @@ export const openPoll = async (
   const plan: Plan = planPoll(stream.kind, state ?? null, started, keptRead?.kept.settled ?? null, timings);
   const owedIndex = polling ? newerIndex(owedOwn, state?.owed) : newerIndex(null, null);
   const inTurn = sharesInTurn(owedIndex, started, timings);
-  // The late shares an answer may have room for, after those whose turn it is.
-  const lateRoom = timings.answerBudgetBytes - inTurn.reduce((sum, ref) => sum + ref.bytes, 0);
+  // The late shares an answer may have room for: after those whose turn it is and the kept records.
+  const kept = keptRead?.kept.batches.reduce((sum, batch) => sum + batch.bytes, 0) ?? 0;
+  const lateRoom = timings.answerBudgetBytes - kept - inTurn.reduce((sum, ref) => sum + ref.bytes, 0);
   const [owed, lateRead] = await Promise.all([
     owedShares.readShares(inTurn),
     owedShares.readShares(sharesLate(owedIndex, started, timings, lateRoom)),
