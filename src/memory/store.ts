@@ -48,17 +48,8 @@ export interface AccountCache {
   claim(key: string, ttlSeconds: number): Promise<boolean>;
 }
 
-/**
- * The account's cache. `attempts`: how many times a call that fails (throws, times out) is made before it
- * counts as failed; a key that holds nothing costs one call.
- */
-export const accountCache = (
-  z: ZObject,
-  bundle: Pick<Bundle, 'authData'>,
-  now: () => number = Date.now,
-  attempts = 1,
-): AccountCache => {
-  const raw = z.cache as unknown as CacheWithScope;
+/** `raw` with each call that fails (throws, times out) made again, up to `attempts` calls in all. */
+const retrying = (raw: CacheWithScope, attempts: number): CacheWithScope => {
   const tried =
     <A extends unknown[], R>(call: (...args: A) => Promise<R>) =>
     async (...args: A): Promise<R> => {
@@ -70,13 +61,26 @@ export const accountCache = (
         }
       }
     };
-  const cache: CacheWithScope = {
+  return {
     get: tried((key: string, scope?: string[]) => raw.get(key, scope)),
     set: tried((key: string, value: unknown, ttl?: number, scope?: string[], nx?: boolean) =>
       raw.set(key, value, ttl, scope, nx),
     ),
     delete: tried((key: string, scope?: string[]) => raw.delete(key, scope)),
   };
+};
+
+/**
+ * The account's cache. `attempts`: how many times a call that fails (throws, times out) is made before it
+ * counts as failed; a key that holds nothing costs one call.
+ */
+export const accountCache = (
+  z: ZObject,
+  bundle: Pick<Bundle, 'authData'>,
+  now: () => number = Date.now,
+  attempts = 1,
+): AccountCache => {
+  const cache = retrying(z.cache as unknown as CacheWithScope, attempts);
   const fullKey = (key: string) => `${VERSION}:${accountFingerprint(bundle.authData)}:${key}`;
 
   const get = async <T>(key: string): Promise<T | undefined> => {
