@@ -1,6 +1,4 @@
 import { brotliCompressSync, constants } from 'node:zlib';
-import type { ZObject } from 'zapier-platform-core';
-import { accountCache } from '../../src/memory';
 import { POLL_TIMINGS } from '../../src/polling';
 import { entryOf } from '../../src/polling/entry';
 import {
@@ -13,7 +11,7 @@ import {
   storedWhole,
   unpack,
 } from '../../src/polling/kept';
-import { FakeCache } from '../support/cache';
+import { accountCacheAt } from '../support/cache';
 
 const MINUTE = 60_000;
 const NOW = 1_800_000_000_000;
@@ -47,14 +45,8 @@ const kept = (count: number, text = (i: number) => `${i}`): Kept<Record<string, 
 
 /** A stream's kept-entry store over a cache that honours `nx` and TTL, on the test's clock. */
 const keptStoreOn = () => {
-  const cache = new FakeCache(() => NOW);
-  const z = { cache: cache.api } as unknown as ZObject;
-  const store = keptStore(
-    accountCache(z, { authData: { apiKey: 'k' } }, () => NOW),
-    'stream',
-    POLL_TIMINGS,
-  );
-  return { cache, store };
+  const { cache, account } = accountCacheAt(NOW);
+  return { cache, store: keptStore(account, 'stream', POLL_TIMINGS) };
 };
 
 /** Text that does not compress much: a different pseudo-random word for every record. */

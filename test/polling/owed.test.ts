@@ -3,8 +3,6 @@
  * records, its late turn, in the room an answer has left, each by the same rule: done once polls have
  * returned it whole for the turn's length, started again by a poll that did not.
  */
-import type { ZObject } from 'zapier-platform-core';
-import { accountCache } from '../../src/memory';
 import { POLL_TIMINGS } from '../../src/polling';
 import { entryOf } from '../../src/polling/entry';
 import {
@@ -16,7 +14,7 @@ import {
   sharesInTurn,
   sharesLate,
 } from '../../src/polling/owed';
-import { FakeCache } from '../support/cache';
+import { accountCacheAt } from '../support/cache';
 
 const NOW = 1_800_000_000_000;
 const MINUTE = 60_000;
@@ -24,14 +22,8 @@ const HOUR = 60 * MINUTE;
 const { owedTurnMs, owedLateMs, answerBudgetBytes } = POLL_TIMINGS;
 
 const storeAt = () => {
-  const cache = new FakeCache(() => NOW);
-  const z = { cache: cache.api } as unknown as ZObject;
-  const store = owedStore(
-    accountCache(z, { authData: { apiKey: 'k' } }, () => NOW),
-    'stream',
-    POLL_TIMINGS,
-  );
-  return { cache, store };
+  const { cache, account } = accountCacheAt(NOW);
+  return { cache, store: owedStore(account, 'stream', POLL_TIMINGS) };
 };
 
 /** A share holding one record, written, its turn started at `turnStarted`. */

@@ -5,16 +5,14 @@
  * (one pass, no copies): exactly the values its former schemas read, into the same shape.
  */
 import fc from 'fast-check';
-import type { ZObject } from 'zapier-platform-core';
 import * as z from 'zod';
-import { accountCache } from '../../src/memory';
 import { POLL_TIMINGS } from '../../src/polling';
 import { type Entry, entryOf } from '../../src/polling/entry';
 import { decodeTail, decodeWhole, pack, storedTail, storedWhole, unpack } from '../../src/polling/kept';
 import { type OwedIndex, OwedIndexSchema, owedStore, storedIndex } from '../../src/polling/owed';
 import { PollWindow } from '../../src/polling/window';
 import { CursorStateSchema, storedState } from '../../src/polling/state';
-import { FakeCache } from '../support/cache';
+import { accountCacheAt } from '../support/cache';
 
 const NOW = 1_800_000_000_000;
 const CAP = POLL_TIMINGS.keptUnpackedCapBytes;
@@ -309,14 +307,8 @@ describe('the state and the owed index as stored', () => {
 
 describe('an owed share as stored', () => {
   const storeOn = () => {
-    const cache = new FakeCache(() => NOW);
-    const z = { cache: cache.api } as unknown as ZObject;
-    const store = owedStore(
-      accountCache(z, { authData: { apiKey: 'k' } }, () => NOW),
-      'stream',
-      POLL_TIMINGS,
-    );
-    return { cache, store };
+    const { cache, account } = accountCacheAt(NOW);
+    return { cache, store: owedStore(account, 'stream', POLL_TIMINGS) };
   };
 
   it('a share written before the fields were named reads its records', async () => {
