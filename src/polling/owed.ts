@@ -63,8 +63,8 @@ export interface OwedIndex {
 /**
  * The codec of the owed index and of a share's value: the cache stores short keys (a share's reference
  * `{id, g, from, to, b, t, l, c}`: `generation`, `bytes`, `turnStarted`, `lateStarted`, `cuts`; the index
- * `{r, shares}`: `revision`; a share's value `{g, e}`: `generation`, `entries`, each entry as kept.ts's codec stores it). They are read
- * (once per value, into the named shape) and written here only.
+ * `{r, shares}`: `revision`; a share's value `{g, e}`: `generation`, `entries`, each entry as kept.ts's
+ * codec stores it). They are read (once per value, into the named shape) and written here only.
  */
 const ShareRefSchema = lazy(() =>
   z
