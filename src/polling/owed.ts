@@ -9,9 +9,10 @@
  * meanwhile (a late one may not: the door comment, index.ts). A poll that could not return it whole starts
  * its turn again. A share holding records then takes a late turn by the same rule, for a Zap run late
  * during its turn: every poll returns it whole where the answer has room after everything else
- * (`sharesLate`), and it is done once polls have done so for `owedLateMs` (how late Zapier may run a poll);
- * a poll that could not return it starts its late turn again. A late share the cache lost is let go, not
- * read again. A poll reads the shares whose turn it is, and late ones up to what an answer has room for.
+ * (`sharesLate`), and it is done once polls have done so for a turn and until `owedLateMs` (how late
+ * Zapier may run a poll) after its turn ended; a poll that could not return it starts its late turn again.
+ * A late share the cache lost is let go, not read again. A poll reads the shares whose turn it is, and late
+ * ones up to what an answer has room for.
  *
  * A share whose value is missing, unreadable, cut short or from another write is read again from the
  * service: its records are those of its range of positions (`from`, `to`], which the poll's one request
@@ -146,10 +147,14 @@ export interface ShareRead<R> {
 const turnOver = (ref: ShareRef, now: number, timings: PollTimings) =>
   ref.turnStarted !== undefined && ref.turnStarted <= now - timings.owedTurnMs;
 
-/** Whether `ref` is done at `now`: its turn is over and, for a share holding records, its late turn too. */
+/**
+ * Whether `ref` is done at `now`: its turn is over and, for a share holding records, its late turn too: polls
+ * returned it whole for a turn, and until `owedLateMs` after its turn ended. (A Zap run late during the turn
+ * polls again before then; if it polled before the late turn began, it polls again within the late turn.)
+ */
 const shareDone = (ref: ShareRef, now: number, timings: PollTimings) =>
-  turnOver(ref, now, timings) &&
-  (!ref.generation || (ref.lateStarted !== undefined && ref.lateStarted <= now - timings.owedLateMs));
+  turnOver(ref, now - (ref.generation ? timings.owedLateMs : 0), timings) &&
+  (!ref.generation || (ref.lateStarted !== undefined && ref.lateStarted <= now - timings.owedTurnMs));
 
 /** Whether `ref` is in its late time at `now`: its turn is over, its late turn is not. */
 const inLateTime = (ref: ShareRef, now: number, timings: PollTimings) =>
