@@ -31,10 +31,11 @@
  *   and the next read starts at the newest part, so reading a range again costs what lies after each part.
  * - turn (of a share): 20 minutes (the longest interval and jitter) during which every poll returned the
  *   share whole; then every Zap on time that was not late meanwhile had it. A share holding records then
- *   takes a late turn by the same rule, 30 minutes (the longest delay), in the room an answer has left
- *   after everything else, for a Zap run late during its turn: that Zap's late poll comes before the late
- *   turn can end, and a poll without room starts it again, so the share waits for room however long. Then
- *   the share is done. (Turns of 50 would cover a late Zap too, but every answer holding each share that
+ *   takes a late turn by the same rule, in the room an answer has left after everything else, for a Zap
+ *   run late during its turn: returned whole by every poll for a turn and until 30 minutes (the longest
+ *   delay) after its turn ended. That Zap's late poll comes before then, and if it came before the late
+ *   turn began, the Zap polls again within it; a poll without room starts the late turn again, so the
+ *   share waits for room however long. Then the share is done. (Turns of 50 would cover a late Zap too, but every answer holding each share that
  *   long makes a rush reach the slower Zaps about 2.5 times later: docs/design.md, "What remains".)
  * - owed index: the list of shares (its own key and the state's copy: the newer wins).
  * - floor: where a failed poll asked from, kept for an hour so the Zap it failed finds what it missed.
