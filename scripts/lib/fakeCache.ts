@@ -12,6 +12,8 @@ export class FakeCache {
   failing = 0;
   /** Where the fixed sequence of `failing` starts: another seed picks other calls. */
   failSeed = 12345;
+  /** Every `get` of a key it matches throws (the value stays there): a read that fails on every attempt. */
+  failingReads: RegExp | null = null;
   /** Every `get` answers `null` and every `set` stores nothing (answers `null`), as a cache that lost its store. */
   nulls = false;
   /** Bytes of JSON read and written, and the largest value written under each key. */
@@ -81,6 +83,7 @@ export class FakeCache {
   readonly api = {
     get: async (key: string) => {
       await this.fault();
+      if (this.failingReads?.test(key)) throw new Error('cache call timed out');
       if (this.nulls) return null;
       const entry = this.live(key);
       if (entry === undefined) return null;

@@ -29,8 +29,16 @@ export const accountFingerprint = (authData: Bundle['authData']): string =>
     .digest('hex')
     .slice(0, 16);
 
+/** What `lookup` answers when the cache failed (threw, timed out) on every attempt: not known, not absent. */
+export const CACHE_FAILED: unique symbol = Symbol('the cache failed');
+
 export interface AccountCache {
   get<T>(key: string): Promise<T | undefined>;
+  /**
+   * As `get`, but a failure of the cache is `CACHE_FAILED`, not `undefined`: for a caller that would write
+   * over what it read, where "nothing there" and "not known" differ.
+   */
+  lookup<T>(key: string): Promise<T | undefined | typeof CACHE_FAILED>;
   set<T>(key: string, value: T, ttlSeconds: number): Promise<boolean>;
   delete(key: string): Promise<void>;
   /**
@@ -83,15 +91,19 @@ export const accountCache = (
   const cache = retrying(z.cache as unknown as CacheWithScope, attempts);
   const fullKey = (key: string) => `${VERSION}:${accountFingerprint(bundle.authData)}:${key}`;
 
-  const get = async <T>(key: string): Promise<T | undefined> => {
+  const lookup = async <T>(key: string): Promise<T | undefined | typeof CACHE_FAILED> => {
     try {
       const entry = (await cache.get(fullKey(key), SCOPE)) as Entry<T> | null;
       if (!entry || typeof entry !== 'object' || typeof entry.e !== 'number' || entry.e <= now())
         return undefined;
       return entry.v;
     } catch {
-      return undefined;
+      return CACHE_FAILED;
     }
+  };
+  const get = async <T>(key: string): Promise<T | undefined> => {
+    const value = await lookup<T>(key);
+    return value === CACHE_FAILED ? undefined : value;
   };
 
   const set = async <T>(key: string, value: T, ttlSeconds: number, nx = false): Promise<boolean> => {
@@ -107,6 +119,7 @@ export const accountCache = (
 
   return {
     get,
+    lookup,
     set: (key, value, ttlSeconds) => set(key, value, ttlSeconds),
     setIfAbsent: async (key, value, ttlSeconds) => {
       try {

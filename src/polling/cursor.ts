@@ -17,7 +17,7 @@
  */
 import type { Bundle, ZObject } from 'zapier-platform-core';
 import { streamLimits } from '../connect';
-import { type AccountCache, type Clock, accountCache, systemClock } from '../memory';
+import { type AccountCache, CACHE_FAILED, type Clock, accountCache, systemClock } from '../memory';
 import { type KeptRead, keptStore } from './kept';
 import { type Position, at, earlier } from './position';
 import {
@@ -56,6 +56,8 @@ export interface SincePoll extends WindowPoll {
   cache: AccountCache;
   state: CursorState | null;
   keptRead: KeptRead | null;
+  /** The kept entry could not be read (the cache failed): the poll neither writes it nor owes its records. */
+  keptUnread: boolean;
   /** The owed shares' index as the poll read it, and the shares whose turn it is. */
   owedIndex: OwedIndex;
   owed: Array<ShareRead<unknown>>;
@@ -101,7 +103,8 @@ export const openPoll = async (
     polling ? keptStore(cache, stream.key, timings).read(started) : null,
     polling ? owedShares.readIndex(null) : null,
   ]);
-  const keptRead = trustedKept(keptValue, state ?? null, started, timings);
+  const keptUnread = keptValue === CACHE_FAILED;
+  const keptRead = trustedKept(keptUnread ? null : keptValue, state ?? null, started, timings);
   const plan: Plan = planPoll(stream.kind, state ?? null, started, keptRead?.kept.settled ?? null, timings);
   const owedIndex = polling ? newerIndex(owedOwn, state?.owed) : newerIndex(null, null);
   const inTurn = sharesInTurn(owedIndex, started, timings);
@@ -133,6 +136,7 @@ export const openPoll = async (
     cache,
     state: state ?? null,
     keptRead,
+    keptUnread,
     owedIndex,
     owed,
     late: lateRead,
@@ -248,15 +252,18 @@ export const closePoll = async <R>(poll: SincePoll, selection: PollSelection<R>)
   }
   const { checkpoint, base, offset, kept } = selection;
   const { state, timings } = poll;
-  const spilled = kept
-    ? await keptStore(poll.cache, poll.key, timings).write(kept.next, kept.added, poll.keptRead, {
-        restamped: kept.restamped,
-        // While a backlog is owed (shares over a quarter of an answer), the recent kept records take less
-        // of an answer, so that it drains faster. Not for a few shares: steady polling would spill its
-        // own records into shares (more writes) instead of keeping them for the Zaps Zapier holds.
-        owing: owingBytes(poll.owedIndex, poll.started, timings) > timings.keptRecentBytes,
-      })
-    : [];
+  // A kept entry the poll could not read is not written over: it still holds what it held, and the records
+  // this poll returned are after its settled position, so the next poll returns them as new again.
+  const spilled =
+    kept && !poll.keptUnread
+      ? await keptStore(poll.cache, poll.key, timings).write(kept.next, kept.added, poll.keptRead, {
+          restamped: kept.restamped,
+          // While a backlog is owed (shares over a quarter of an answer), the recent kept records take less
+          // of an answer, so that it drains faster. Not for a few shares: steady polling would spill its
+          // own records into shares (more writes) instead of keeping them for the Zaps Zapier holds.
+          owing: owingBytes(poll.owedIndex, poll.started, timings) > timings.keptRecentBytes,
+        })
+      : [];
   const owedIndex = await closeOwed(poll, selection.owed, spilled);
   await writeState(poll, (fresh) => {
     const current = fresh ?? state;

@@ -80,6 +80,9 @@
  * Nothing is lost per Zap on time, one run late included, whatever the cache loses (a range, and a late share
  * the cache lost, take no late turn: a Zap late while the cache loses keys is two faults at once):
  * - a lost kept entry: the poll reads from a checkpoint and owes as a range what it cannot return again;
+ * - a kept entry the cache failed to read is not lost: the poll reads from a checkpoint and returns the
+ *   shares whose turn it is before the records read again, writes nothing over the entry and owes no range
+ *   (the next poll returns this one's new records as new again);
  * - a lost share: read again from the service at its turn, from just before its first position;
  * - a lost owed index: the state's copy (and the reverse);
  * - a lost state and kept entry (the whole cache, or the stream's first poll without a Zap turned on):
@@ -93,7 +96,7 @@
  *   records Zapier drops as seen. A Zap being turned on starts the state, so a new stream owes nothing;
  * - a failed poll leaves a floor, and the shares whose turn it was start their turns again;
  * - a failing cache call is made again, up to 3 times (`cacheAttempts`); one that still fails reads as a
- *   lost key, and a failed write leaves the older value, true on its own.
+ *   lost key (the kept entry's: as above), and a failed write leaves the older value, true on its own.
  *
  * Every figure here (50 minutes, 150, 80, 20, a quarter, an eighth, the caps) is computed in timings.ts from
  * a few facts about Zapier and the service; the other files of the room name them, never repeat them.

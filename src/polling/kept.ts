@@ -25,7 +25,7 @@ import { randomUUID } from 'node:crypto';
 import * as zlib from 'node:zlib';
 import * as z from 'zod';
 import { lazy } from '../lazy';
-import { type AccountCache, cacheRecord } from '../memory';
+import { type AccountCache, CACHE_FAILED, cacheRecord } from '../memory';
 import { type Entry, entryOf } from './entry';
 import { type Position, comparePositions } from './position';
 import type { PollTimings } from './timings';
@@ -518,9 +518,16 @@ export const keptStore = (cache: AccountCache, key: string, timings: PollTimings
     cacheRecord(cache, `${key}:kept:tail${i ? i : ''}`, packed, timings.keptTtlSeconds),
   );
   return {
-    /** The entry (its batches of the last `keptMs` before `clientNow`), or `null` when there is none. */
-    read: async (clientNow: number): Promise<KeptRead | null> => {
-      const [w, ...pieceValues] = await Promise.all([whole.read(), ...tail.map((piece) => piece.read())]);
+    /**
+     * The entry (its batches of the last `keptMs` before `clientNow`), `null` when there is none, or
+     * `CACHE_FAILED` when the cache failed to read the whole entry: it is not known, and may still be there.
+     */
+    read: async (clientNow: number): Promise<KeptRead | null | typeof CACHE_FAILED> => {
+      const [w, ...pieceValues] = await Promise.all([
+        whole.readKnown(),
+        ...tail.map((piece) => piece.read()),
+      ]);
+      if (w === CACHE_FAILED) return w;
       const decoded = decodeWhole(w, timings.keptUnpackedCapBytes);
       if (!decoded || w === undefined) return null;
       const { pieces, end } = chainOf(decoded, pieceValues, timings.keptUnpackedCapBytes);

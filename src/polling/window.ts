@@ -109,6 +109,8 @@ export interface WindowPoll {
   offset: number | null;
   /** Whether the stream's state or kept entry was found: without either, what a Zap may lack is unknown. */
   known: boolean;
+  /** The kept entry could not be read (the cache failed): what it holds is still owed by it, not by a range. */
+  keptUnread?: boolean;
   started: number;
   now: () => number;
   timings: PollTimings;
@@ -267,10 +269,11 @@ export class PollWindow<R extends { createdAt: string }> {
   }
 
   /** A stateful poll's records returned again: the oldest of its window that fit in what `used` leaves. */
-  private rerunFitting(used: number): Entry<R>[] {
+  private rerunFitting(used: number, carried = new Set<string>()): Entry<R>[] {
     let room = this.poll.timings.answerBudgetBytes - used;
     const out: Entry<R>[] = [];
     for (const entry of this.rerun.sorted()) {
+      if (carried.has(entry.id)) continue;
       if (entry.bytes > room) break;
       room -= entry.bytes;
       out.push(entry);
@@ -363,8 +366,11 @@ export class PollWindow<R extends { createdAt: string }> {
       return { records, checkpoint: null, base: null, offset: null, kept: null, owed };
     }
     const used = selected.reduce((sum, entry) => sum + entry.bytes, 0);
-    const rerun = this.rerunFitting(used);
-    const rerunBytes = rerun.reduce((sum, entry) => sum + entry.bytes, 0);
+    // A kept entry the cache failed to read still holds what the rerun returns again: the rerun comes after
+    // the owed shares whose turn it is (first, it would take their room and start their turns again).
+    const unread = !!poll.keptUnread;
+    const rerun = unread ? [] : this.rerunFitting(used);
+    const rerunBytes = bytesOf(rerun);
     // The kept records some Zap on time may lack first (returned less than `holdMs` ago, or waiting for a
     // rush to drain), then the owed shares, then the older kept records (for Zaps that Zapier held), then
     // the shares in their late time (for a Zap run late: they wait for room, however long).
@@ -373,13 +379,15 @@ export class PollWindow<R extends { createdAt: string }> {
     const carried = new Set([...selected, ...rerun, ...keptRecent].map((entry) => entry.id));
     const room = poll.timings.answerBudgetBytes - used - rerunBytes - bytesOf(keptRecent);
     const { out: owedOut, owed } = this.owedFitting(room, carried);
-    const keptOld = this.again(room - bytesOf(owedOut), (batch) => !recent(batch));
-    for (const entry of keptOld) carried.add(entry.id);
-    const lateOut = this.lateFitting(room - bytesOf(owedOut) - bytesOf(keptOld), carried, owed.returned);
-    const answered0 = [...selected, ...rerun, ...keptRecent, ...keptOld, ...lateOut];
+    const rerunAfter = unread ? this.rerunFitting(used + bytesOf(owedOut), carried) : [];
+    const left = room - bytesOf(owedOut) - bytesOf(rerunAfter);
+    const keptOld = this.again(left, (batch) => !recent(batch));
+    for (const entry of [...keptOld, ...rerunAfter]) carried.add(entry.id);
+    const lateOut = this.lateFitting(left - bytesOf(keptOld), carried, owed.returned);
+    const answered0 = [...selected, ...rerun, ...rerunAfter, ...keptRecent, ...keptOld, ...lateOut];
     const all = this.rerun.sorted();
     const lastFit = rerun[rerun.length - 1];
-    if (poll.plan.returned && (rerun.length < all.length || this.rerun.next()))
+    if (poll.plan.returned && !poll.keptUnread && (rerun.length < all.length || this.rerun.next()))
       owed.ranges.push({
         from: lastFit ? { ms: lastFit.ms, id: lastFit.id } : poll.plan.after,
         to: poll.plan.returned,

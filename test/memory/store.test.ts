@@ -3,7 +3,8 @@
  * that was free from one that was taken, and both from a cache that fails. And a call that fails, made again.
  */
 import type { ZObject } from 'zapier-platform-core';
-import { accountCache } from '../../src/memory';
+import { CACHE_FAILED, accountCache, cacheRecord } from '../../src/memory';
+import * as zod from 'zod';
 import { FakeCache } from '../support/cache';
 import { SENTINEL_KEY, authData } from '../support/app';
 
@@ -74,5 +75,23 @@ describe('a cache call that fails, made again', () => {
     const { z, calls } = flaky(1);
     expect(await accountCache(z, { authData: authData() }).get('key')).toBeUndefined();
     expect(calls()).toBe(1);
+  });
+
+  it('a read that failed every time is told apart from a key that holds nothing (`lookup`, `readKnown`)', async () => {
+    const { z, fail } = flaky(0);
+    const store = accountCache(z, { authData: authData() }, () => 1_000_000, 3);
+    const record = cacheRecord(store, 'record', zod.object({ n: zod.number() }), 60);
+    expect(await store.lookup('absent')).toBeUndefined();
+    expect(await record.readKnown()).toBeUndefined();
+    await record.write({ n: 1 });
+    fail(3);
+    expect(await store.lookup('record')).toBe(CACHE_FAILED);
+    fail(3);
+    expect(await record.readKnown()).toBe(CACHE_FAILED);
+    fail(3);
+    // `get` and `read` read a failure as nothing there, as before.
+    expect(await record.read()).toBeUndefined();
+    expect(await record.readKnown()).toEqual({ n: 1 });
+    expect(await store.lookup('record')).toEqual({ n: 1 });
   });
 });

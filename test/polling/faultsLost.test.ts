@@ -7,7 +7,7 @@
 import { playClock, playRush } from '../../scripts/lib/pollPlay';
 import type { FakeCache } from '../../scripts/lib/fakeCache';
 import { perform, scenario, timings } from './faultPlay';
-import { performWith } from './harness';
+import { MINUTE, performWith } from './harness';
 
 /** Polls of the play (about 220) at which the slower Zaps are still catching up on the rush. */
 const CATCHING_UP = [74, 92, 128];
@@ -55,6 +55,33 @@ describe('three Zaps through a rush, several keys of the stream lost at once', (
         for (const key of cache.keys()) if (/:kept$|:owed$|:owed:[^:]+$/.test(key)) cache.drop(key);
       });
       expect(played.polls.length).toBeGreaterThan(at);
+    },
+  );
+});
+
+describe('three Zaps through a rush, the kept entry unreadable at one poll', () => {
+  it.each(CATCHING_UP)(
+    'its read fails on every attempt at poll %i (the entry is still there): the poll does not write over it, and every Zap has the rush at most one of its intervals later',
+    async (at) => {
+      const clean = await playRush(scenario, perform);
+      let before: unknown;
+      let after: unknown;
+      const played = await expectNothingLost((cache, poll) => {
+        const kept = cache.keys().find((key) => key.endsWith(':kept'));
+        if (poll === at) before = kept && cache.peek(kept);
+        if (poll === at + 1) after = kept && cache.peek(kept);
+        cache.failingReads = poll === at ? /:kept$/ : null;
+      });
+      expect(before).toBeDefined();
+      expect(after).toEqual(before);
+      // The poll's answer is not remembered: its Zap has those records again at its next poll. Taken as
+      // lost, the entry was written over and its records owed as a range: read again from the service in
+      // turns, the rush reached the slower Zaps up to a turn later.
+      played.zaps.forEach((zap, i) =>
+        expect(zap.wholeRushMs).toBeLessThanOrEqual(
+          (clean.zaps[i]?.wholeRushMs ?? 0) + zap.everyMin * MINUTE,
+        ),
+      );
     },
   );
 });

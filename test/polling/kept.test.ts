@@ -1,4 +1,5 @@
 import { brotliCompressSync, constants } from 'node:zlib';
+import { CACHE_FAILED } from '../../src/memory';
 import { POLL_TIMINGS } from '../../src/polling';
 import { entryOf } from '../../src/polling/entry';
 import {
@@ -44,9 +45,16 @@ const kept = (count: number, text = (i: number) => `${i}`): Kept<Record<string, 
 });
 
 /** A stream's kept-entry store over a cache that honours `nx` and TTL, on the test's clock. */
+/** The kept store on a cache that never fails: a read is the entry or `null`. */
 const keptStoreOn = () => {
   const { cache, account } = accountCacheAt(NOW);
-  return { cache, store: keptStore(account, 'stream', POLL_TIMINGS) };
+  const kept = keptStore(account, 'stream', POLL_TIMINGS);
+  const read = async (clientNow: number) => {
+    const value = await kept.read(clientNow);
+    if (value === CACHE_FAILED) throw new Error('the cache failed');
+    return value;
+  };
+  return { cache, store: { ...kept, read } };
 };
 
 /** Text that does not compress much: a different pseudo-random word for every record. */
