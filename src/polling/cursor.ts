@@ -98,14 +98,18 @@ export const openPoll = async (
   const cache = accountCache(z, bundle, now, timings.cacheAttempts);
   const owedShares = owedStore(cache, stream.key, timings);
   const polling = stream.kind === 'poll';
-  const [state, keptValue, owedOwn] = await Promise.all([
-    stateRecord(cache, stream.key, timings).read(),
+  const [stateValue, keptValue, owedOwn] = await Promise.all([
+    stateRecord(cache, stream.key, timings).readKnown(),
     polling ? keptStore(cache, stream.key, timings).read(started) : null,
     polling ? owedShares.readIndex(null) : null,
   ]);
+  const state = stateValue === CACHE_FAILED ? undefined : stateValue;
   const keptUnread = keptValue === CACHE_FAILED;
   const keptRead = trustedKept(keptUnread ? null : keptValue, state ?? null, started, timings);
-  const plan: Plan = planPoll(stream.kind, state ?? null, started, keptRead?.kept.settled ?? null, timings);
+  // Neither state nor kept entry, and the cache answered: the stream's memory is gone (not a failing cache).
+  const forgotten = stateValue === undefined && keptValue === null;
+  const settled = keptRead?.kept.settled ?? null;
+  const plan: Plan = planPoll(stream.kind, state ?? null, started, settled, timings, forgotten);
   const owedIndex = polling ? newerIndex(owedOwn, state?.owed) : newerIndex(null, null);
   const inTurn = sharesInTurn(owedIndex, started, timings);
   // The late shares an answer may have room for: after those whose turn it is and the kept records.

@@ -78,8 +78,11 @@
  *    for its turn (then its late turn); a poll that could not return it whole starts that turn again.
  *
  * Nothing is lost per Zap on time, one run late included, whatever the cache loses (a range, and a late share
- * the cache lost, take no late turn: a Zap late while the cache loses keys is two faults at once):
- * - a lost kept entry: the poll reads from a checkpoint and owes as a range what it cannot return again;
+ * the cache lost, take no late turn: a Zap late while the cache loses keys is two faults at once), nor, at
+ * steady traffic, per Zap that Zapier held up to 2 hours (through a backlog, the kept entry's 1 MB bounds it):
+ * - a lost kept entry: the poll reads back as far as the entry keeps (not only to a checkpoint older than
+ *   the hold), returns again what fits and keeps it again by when its checkpoints say polls returned it
+ *   (for a Zap Zapier held: it is not all taken for recent), and owes as a range what it cannot return;
  * - a kept entry the cache failed to read is not lost: the poll reads from a checkpoint and returns the
  *   shares whose turn it is before the records read again, writes nothing over the entry and owes no range
  *   (the next poll returns this one's new records as new again);
@@ -93,7 +96,13 @@
  *   lacks is the newest (a backlog drains oldest first), so the range is read newest part first, after the
  *   shares with records: the rush comes back in its turns first, the day before it, which every Zap had,
  *   last. Recovering costs reading again from the service, a whole answer at a time, and answers of
- *   records Zapier drops as seen. A Zap being turned on starts the state, so a new stream owes nothing;
+ *   records Zapier drops as seen. A Zap being turned on starts the state, so a new stream owes nothing.
+ *   When the cache answered (the stream forgotten, not a failing cache), the poll's window reaches as far
+ *   back as the kept entry keeps, and an answer that holds it all is kept again by when each record was
+ *   visible: a Zap Zapier held, whose last poll came before that, finds it there; what a Zap on time may
+ *   lack and leaves the entry sooner is in the range;
+ * - records the recent records' cap lets go of are owed in shares and stay in the kept entry, not recent,
+ *   for a Zap that Zapier held (they leave it first when it is over its size);
  * - a failed poll leaves a floor, and the shares whose turn it was start their turns again;
  * - a failing cache call is made again, up to 3 times (`cacheAttempts`); one that still fails reads as a
  *   lost key (the kept entry's: as above), and a failed write leaves the older value, true on its own.

@@ -78,6 +78,7 @@ export const stateRecord = (cache: AccountCache, key: string, timings: PollTimin
   const record = cacheRecord(cache, key, CursorStateSchema, timings.stateTtlSeconds);
   return {
     read: record.read,
+    readKnown: record.readKnown,
     write: (state: CursorState) => cache.set(key, storedState(state), timings.stateTtlSeconds),
   };
 };
@@ -118,6 +119,15 @@ export interface Plan {
   mode: 'kept' | 'stateful' | 'stateless';
   /** A stateful poll: every record at or before this was returned by a poll of the stream (its newest checkpoint). */
   returned?: Position;
+  /** A stateful poll that reads from before its anchor: every record at or before this, every Zap on time had. */
+  anchor?: Position;
+  /** A stateful poll: the stream's checkpoints (each record up to a position was returned by its time). */
+  returnedBy?: Checkpoint[];
+  /**
+   * A stateless poll of a stream whose memory is gone (the cache answered, and held neither state nor kept
+   * entry): its window reaches as far back as the kept entry keeps.
+   */
+  forgotten?: true;
 }
 
 /**
@@ -134,6 +144,7 @@ export const planPoll = (
   clientNow: number,
   settled: Position | null,
   timings: PollTimings,
+  forgotten = false,
 ): Plan => {
   if (kind === 'dedupe') {
     const since = clientNow - timings.seedMs;
@@ -142,7 +153,12 @@ export const planPoll = (
   const anchor = anchorOf(state, clientNow, timings);
   const known = settled ?? (anchor ? anchor.pos : (state?.base ?? null));
   const mode = settled ? 'kept' : known === null ? 'stateless' : 'stateful';
-  let after = known ?? at(clientNow - timings.statelessMs);
+  // Without its kept entry, a stream's poll reads again what the entry held for a Zap that Zapier held (it
+  // is kept again): as far back as the entry keeps, not only to the anchor; never before the stream began.
+  const reach = at(clientNow - timings.keptMs - timings.settleMs);
+  const lost = mode === 'stateless' && forgotten && !state;
+  let after = known ?? (lost ? reach : at(clientNow - timings.statelessMs));
+  if (mode === 'stateful' && anchor) after = earlier(after, state?.base ? later(reach, state.base) : reach);
   const floor = activeFloor(state, clientNow);
   if (floor) after = earlier(after, at(floor.ms));
   after = earlier(after, newestTrusted(clientNow, timings));
@@ -150,7 +166,15 @@ export const planPoll = (
   const newest = state?.checkpoints[state.checkpoints.length - 1];
   const returned =
     mode === 'stateful' && newest ? earlier(newest.pos, newestTrusted(clientNow, timings)) : null;
-  return { since: after.ms - 1, after, mode, ...(returned ? { returned } : {}) };
+  return {
+    since: after.ms - 1,
+    after,
+    mode,
+    ...(returned ? { returned } : {}),
+    ...(mode === 'stateful' && anchor ? { anchor: anchor.pos } : {}),
+    ...(mode === 'stateful' ? { returnedBy: state?.checkpoints ?? [] } : {}),
+    ...(lost ? { forgotten: true as const } : {}),
+  };
 };
 
 /**

@@ -99,6 +99,8 @@ export type PollTimings = Readonly<
     failureHoldMs: number;
     /** Checkpoints closer than this are merged into one. */
     checkpointGrainMs: number;
+    /** A kept entry rebuilt from the service groups its older records in batches of this much time. */
+    rebuiltGrainMs: number;
     /**
      * The longest a poll waits for what comes before its window (the event's title and dates): a full wait
      * for the lease and two shortest reads still fit in the run after it.
@@ -168,6 +170,7 @@ export const pollTimings = (overrides: Partial<PollFacts> = {}): PollTimings => 
     seedMs: lookbackMs + 2 * f.clockSkewMs,
     failureHoldMs: f.statelessHoldMs,
     checkpointGrainMs: MINUTE,
+    rebuiltGrainMs: 5 * MINUTE,
     contextWaitMs: f.runLimitMs - f.requestMarginMs - f.leaseWaitMs - 2 * f.minRequestTimeoutMs,
     stateTtlSeconds: 30 * 24 * 3600,
     answerBudgetBytes,

@@ -6,7 +6,7 @@
 import { type Entry, entryOf } from './entry';
 import { FirstWithin } from './run';
 import { type Kept, type KeptBatch, isRecent, shedAfter } from './kept';
-import { type Position, at, comparePositions, earlier } from './position';
+import { type Position, at, comparePositions, earlier, later } from './position';
 import type { Checkpoint, Plan, SinceKind } from './state';
 import type { PollTimings } from './timings';
 import { slicesOf } from './slices';
@@ -128,6 +128,53 @@ const utf8Bytes = (record: unknown) => Buffer.byteLength(JSON.stringify(record))
 /** What `entries` add to an answer. */
 const bytesOf = (entries: Array<Entry<unknown>>) => entries.reduce((sum, entry) => sum + entry.bytes, 0);
 
+/**
+ * Which records of a poll's answer were returned before by polls of the stream, its kept entry (or its whole
+ * memory) lost, to be kept again by when they were returned (`rebuilt`) rather than as returned now:
+ * - a stateful poll's, up to its newest checkpoint;
+ * - a forgotten stream's, when its answer carries its whole window (else, a backlog: as returned now, and
+ *   waiting for the backlog to drain).
+ */
+const returnedAgain = (plan: Plan, full: boolean) => {
+  const { returned } = plan;
+  if (plan.forgotten) return () => !full;
+  return (entry: Entry<unknown>) => !!returned && comparePositions(entry, returned) <= 0;
+};
+
+/** When a record was visible at the latest: made, plus the settle time. */
+const visibleBy = (entry: Entry<unknown>, timings: PollTimings) => entry.ms + timings.settleMs;
+
+/**
+ * The records a poll returned again (`returnedAgain`), kept again in batches by when a poll returned them at
+ * the latest, not now (recent, they would fill the recent records' cap and leave the entry as owed shares,
+ * which a Zap that Zapier held misses):
+ * - after a stateful poll's anchor, by the first checkpoint that covers them (every record up to its
+ *   position had been returned by its time);
+ * - at or before it, or a forgotten stream's (every Zap on time had them), once visible: a Zap that
+ *   Zapier held, whose last poll came before that, polls again within the kept time from then.
+ * Each time is rounded up to `rebuiltGrainMs` (kept a little longer), never after the poll's answer.
+ */
+const rebuilt = <R>(entries: Array<Entry<R>>, plan: Plan, answeredAt: number, timings: PollTimings) => {
+  const grain = timings.rebuiltGrainMs;
+  const { anchor, returnedBy = [] } = plan;
+  const stampOf = (entry: Entry<R>) => {
+    const by =
+      plan.forgotten || (anchor && comparePositions(entry, anchor) <= 0)
+        ? visibleBy(entry, timings)
+        : (returnedBy.find((c) => comparePositions(c.pos, entry) >= 0)?.answeredBy ?? answeredAt);
+    return Math.min(answeredAt, Math.ceil(by / grain) * grain);
+  };
+  const batches = new Map<number, KeptBatch<R>>();
+  for (const entry of entries) {
+    const returnedAt = stampOf(entry);
+    const batch = batches.get(returnedAt) ?? { returnedAt, bytes: 0, rush: false, entries: [] };
+    batch.bytes += entry.bytes;
+    batch.entries.push(entry);
+    batches.set(returnedAt, batch);
+  }
+  return [...batches.values()];
+};
+
 /** A small, stable hash of an id (FNV-1a). */
 const hashOf = (id: string): number => {
   let h = 0x811c9dc5;
@@ -242,7 +289,7 @@ export class PollWindow<R extends { createdAt: string }> {
    * first (ids hashed into `n` slices, a different slice each period), so that each Zap polling on time
    * (at least once a period) is given every slice within `n` periods; what is left takes the oldest others.
    */
-  private again(left: number, pick: (batch: KeptBatch<R>) => boolean): Entry<R>[] {
+  private again(left: number, pick: (batch: KeptBatch<R>) => boolean, carried?: Set<string>): Entry<R>[] {
     if (left <= 0) return [];
     const chosen = this.kept.filter(({ batch }) => pick(batch));
     const all = chosen.flatMap(({ entries }) => entries).sort(comparePositions);
@@ -256,7 +303,7 @@ export class PollWindow<R extends { createdAt: string }> {
     const taken = new Set<string>();
     let room = left;
     for (const candidate of first.length ? [...first, ...all] : all) {
-      if (taken.has(candidate.id)) continue;
+      if (taken.has(candidate.id) || carried?.has(candidate.id)) continue;
       // Sized when the poll that returned it first kept it: only records an older version kept are sized
       // (in a copy: the kept entry is written back as it was read).
       const entry = candidate.bytes ? candidate : this.sized(candidate);
@@ -381,7 +428,8 @@ export class PollWindow<R extends { createdAt: string }> {
     const { out: owedOut, owed } = this.owedFitting(room, carried);
     const rerunAfter = unread ? this.rerunFitting(used + bytesOf(owedOut), carried) : [];
     const left = room - bytesOf(owedOut) - bytesOf(rerunAfter);
-    const keptOld = this.again(left, (batch) => !recent(batch));
+    // The kept records owed in shares too (`owed` batches) are not carried twice.
+    const keptOld = this.again(left, (batch) => !recent(batch), carried);
     for (const entry of [...keptOld, ...rerunAfter]) carried.add(entry.id);
     const lateOut = this.lateFitting(left - bytesOf(keptOld), carried, owed.returned);
     const answered0 = [...selected, ...rerun, ...rerunAfter, ...keptRecent, ...keptOld, ...lateOut];
@@ -395,8 +443,15 @@ export class PollWindow<R extends { createdAt: string }> {
     // Nothing known of the stream (its state and kept entry lost, or its first poll): what some Zap may
     // lack reaches back as far as a poll ever reads, up to the newest records this poll returns. It is
     // owed as a range, read again from the service in parts.
-    if (poll.plan.mode === 'stateless' && !poll.known)
-      owed.ranges.push({ from: at(poll.started - poll.timings.lookbackMs), to: lastLeft ?? poll.plan.after });
+    if (poll.plan.mode === 'stateless' && !poll.known) {
+      // A forgotten stream's records kept again by when they were visible leave the entry before a Zap on
+      // time had them if a poll returned them long after (a backlog handed over lately): the range reaches
+      // those visible over the kept time less a hold ago.
+      const { keptMs, holdMs } = poll.timings;
+      const old = (entry: Entry<R>) => visibleBy(entry, poll.timings) <= answeredAt - (keptMs - holdMs);
+      const to = lastLeft ?? (poll.plan.forgotten ? selected.filter(old) : []).reduce(later, poll.plan.after);
+      owed.ranges.push({ from: at(poll.started - poll.timings.lookbackMs), to });
+    }
     const returned = [...answered0, ...owedOut].sort(comparePositions);
     const records = returned.map((entry) => entry.record).reverse();
 
@@ -442,14 +497,17 @@ export class PollWindow<R extends { createdAt: string }> {
     const measured = at.answered === null ? null : at.answered - (at.answeredAt - poll.started);
     const newest = measured === null ? null : { ms: measured - settleMs, id: '' };
     const reached = newest && at.lastReturned ? earlier(at.lastReturned, newest) : newest;
+    const again = returnedAgain(poll.plan, !!at.lastLeft);
+    const newer = read.filter((entry) => !again(entry));
     const batch: KeptBatch<R> = {
       returnedAt: at.answeredAt,
-      bytes: read.reduce((sum, entry) => sum + entry.bytes, 0),
+      bytes: bytesOf(newer),
       // An answer full of new records: they may have reached one Zap only, so the batch does not age until an answer has room.
       rush: !!at.lastReturned,
-      entries: read,
+      entries: newer,
     };
-    const added = batch.entries.length ? [batch] : [];
+    const rebuiltBatches = rebuilt(read.filter(again), poll.plan, at.answeredAt, poll.timings);
+    const added = [...rebuiltBatches, batch].filter((b) => b.entries.length);
     if (poll.plan.mode === 'kept' && poll.kept) {
       const kept = poll.kept as Kept<R>;
       const settled = reached && comparePositions(reached, kept.settled) > 0 ? reached : kept.settled;

@@ -22,7 +22,9 @@ const parseState = (value: unknown): CursorState | null => {
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
 const NOW = Date.parse('2026-11-22T10:00:00.000Z');
-const { holdMs, statelessMs, lookbackMs, seedMs, clockSkewMs } = CURSOR_TIMING;
+const { holdMs, statelessMs, lookbackMs, seedMs, clockSkewMs, keptMs, settleMs } = CURSOR_TIMING;
+/** How far back a poll without its kept entry reads: as far as the entry keeps. */
+const keptReach = keptMs + settleMs;
 
 const pos = (ms: number, id = '') => ({ ms, id });
 
@@ -104,20 +106,25 @@ describe('anchorOf', () => {
 });
 
 describe('planPoll', () => {
-  it('reads from the anchor, as a position: records at or before it are not returned again', () => {
+  it('without its kept entry, reads back as far as the entry keeps (not only to the anchor), never before the base', () => {
     const anchor = { answeredBy: NOW - 51 * MINUTE, pos: pos(NOW - 56 * MINUTE, 'sub_7') };
-    const plan = planPoll(
-      'poll',
-      state([anchor, { answeredBy: NOW - MINUTE, pos: pos(NOW - 6 * MINUTE) }]),
-      NOW,
-    );
-    // What the newest checkpoint returned is returned again only in what the new records leave.
+    const checkpoints = [anchor, { answeredBy: NOW - MINUTE, pos: pos(NOW - 6 * MINUTE) }];
+    const plan = planPoll('poll', state(checkpoints), NOW);
+    // What the newest checkpoint returned is returned again only in what the new records leave, kept again
+    // by when the checkpoints say it was returned (the anchor: every Zap on time had what is before it).
+    expect(keptReach).toBe(152 * MINUTE + 1_000);
     expect(plan).toEqual({
-      since: NOW - 56 * MINUTE - 1,
-      after: anchor.pos,
+      since: NOW - keptReach - 1,
+      after: pos(NOW - keptReach),
       mode: 'stateful',
       returned: pos(NOW - 6 * MINUTE),
+      anchor: anchor.pos,
+      returnedBy: checkpoints,
     });
+    const young = planPoll('poll', state(checkpoints, { base: pos(NOW - 100 * MINUTE) }), NOW);
+    expect(young).toMatchObject({ since: NOW - 100 * MINUTE - 1, anchor: anchor.pos });
+    const anchoredBeforeBase = planPoll('poll', state(checkpoints, { base: pos(NOW - 50 * MINUTE) }), NOW);
+    expect(anchoredBeforeBase.since).toBe(NOW - 56 * MINUTE - 1);
   });
 
   it('before any anchor, reads from the base of the state', () => {
@@ -133,6 +140,7 @@ describe('planPoll', () => {
       after: pos(NOW - 90 * MINUTE),
       mode: 'stateful',
       returned: pos(NOW - 25 * MINUTE),
+      returnedBy: [{ answeredBy: NOW - 20 * MINUTE, pos: pos(NOW - 25 * MINUTE) }],
     });
   });
 
@@ -168,7 +176,9 @@ describe('planPoll', () => {
     const anchor = { answeredBy: NOW - 51 * MINUTE, pos: pos(NOW - 56 * MINUTE) };
     const floor = { ms: NOW - 3 * HOUR, until: NOW + MINUTE };
     expect(planPoll('poll', state([anchor], { floor }), NOW).since).toBe(NOW - 3 * HOUR - 1);
-    expect(planPoll('poll', state([anchor], { floor }), NOW + 2 * MINUTE).since).toBe(NOW - 56 * MINUTE - 1);
+    expect(planPoll('poll', state([anchor], { floor }), NOW + 2 * MINUTE).since).toBe(
+      NOW + 2 * MINUTE - keptReach - 1,
+    );
   });
 
   it('never reads past the lookback (an old anchor or floor cannot reach past the dedupe table)', () => {
@@ -183,7 +193,9 @@ describe('planPoll', () => {
     const trusted = NOW - CURSOR_TIMING.visibilityDelayMs - CURSOR_TIMING.settleMarginMs;
     expect(planPoll('poll', null, NOW, ahead)).toMatchObject({ since: trusted - 1, mode: 'kept' });
     const future = { answeredBy: NOW - 51 * MINUTE, pos: pos(NOW + HOUR) };
-    expect(planPoll('poll', state([future]), NOW).since).toBe(trusted - 1);
+    expect(planPoll('poll', state([future]), NOW).since).toBe(NOW - keptReach - 1);
+    const futureBase = state([future], { base: pos(NOW + HOUR) });
+    expect(planPoll('poll', futureBase, NOW).since).toBe(trusted - 1);
   });
 
   it('a Zap being turned on reads the widest window, whatever the state', () => {

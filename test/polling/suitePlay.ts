@@ -175,11 +175,19 @@ export const record = (name: string, server: ScriptedServer, perMinute: number) 
 /** About 20,000 registrations a day. */
 export const BUSY = 20_000 / (24 * 60);
 
-/** Polls whose window is the stateless one (no state was read). */
+/** Polls whose window is the stateless one (no state was read: the cache failed, or it is a stream's first poll). */
 export const statelessPolls = (server: ScriptedServer, skewMs = 0) =>
-  server.log.filter(
-    (entry) => entry.at >= START && entry.at + skewMs - entry.sinceMs === CURSOR_TIMING.statelessMs + 1,
-  );
+  windowPolls(server, CURSOR_TIMING.statelessMs, skewMs);
+
+/**
+ * Polls of a forgotten stream (the cache answered, with neither state nor kept entry): their window reaches
+ * as far back as the kept entry keeps.
+ */
+export const forgottenPolls = (server: ScriptedServer, skewMs = 0) =>
+  windowPolls(server, CURSOR_TIMING.keptMs + CURSOR_TIMING.settleMs, skewMs);
+
+const windowPolls = (server: ScriptedServer, windowMs: number, skewMs: number) =>
+  server.log.filter((entry) => entry.at >= START && entry.at + skewMs - entry.sinceMs === windowMs + 1);
 
 /** Ids of the Zap's poll times: every `everyMs` from `from`, with one gap of `gapMs` starting at `heldAt`. */
 export const heldTimes = (from: number, to: number, everyMs: number, heldAt: number, gapMs: number) => {
