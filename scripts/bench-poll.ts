@@ -11,8 +11,8 @@
 // the previous poll: no trigger can read less), cache bytes read and written, requests, the largest kept
 // entry, and the registrations the Zap missed (counted here: every registration visible at its last poll
 // must have reached it). Then the held Zaps: a Zap polled every 15 minutes that Zapier holds for 2 hours
-// while another polls every 5 (cache working), and one held 60 minutes with the cache emptied before every
-// poll. Then the naive 24-hour window for comparison, the widest poll's memory (a child process on the
+// while another polls every 5 (cache working, then emptied once 20 minutes into the hold), and one held 60
+// minutes with the cache emptied before every poll. Then the naive 24-hour window for comparison, the widest poll's memory (a child process on the
 // compiled app), the CPU per steady poll (the app's, measured both with garbage collected as V8 chooses and
 // with a full collection forced before each poll: scripts/lib/pollRushes.ts, `playSteadyCpu`), the rushes
 // (each alone in a child process on the compiled app: scripts/lib/pollPlay.ts), and the targets.
@@ -448,10 +448,13 @@ async function playCadence(bench: Bench, everyMin: number): Promise<Cadence> {
   return { everyMin, polls: zap.polls, steadyFrom, missed: zap.missed(), largestKept: cache.largestKept };
 }
 
+/** The cache while a Zap is held: working, emptied before every poll, or emptied once 20 minutes into the hold. */
+type HeldCache = 'working' | 'emptied before every poll' | 'emptied once, 20 minutes into the hold';
+
 interface Held {
   name: string;
   heldMin: number;
-  cacheWorks: boolean;
+  cacheMode: HeldCache;
   missed: { a: number; b: number };
   /** Zap A's polls: service bytes against the floor. */
   ratio: number;
@@ -461,9 +464,10 @@ interface Held {
 
 /**
  * Zap A polls every 5 minutes; Zap B, of the same account and event (one stream), every 15, but Zapier holds
- * one of its polls `heldMin` minutes. With `cacheWorks` false the cache is emptied before every poll.
+ * one of its polls `heldMin` minutes, the cache as `cacheMode` says.
  */
-async function playHeld(bench: Bench, heldMin: number, cacheWorks: boolean): Promise<Held> {
+async function playHeld(bench: Bench, heldMin: number, cacheMode: HeldCache): Promise<Held> {
+  const cacheWorks = cacheMode !== 'emptied before every poll';
   const { zap: a, tester, cache } = await newZap(bench);
   const b = new BenchZap(bench, tester, cache);
   await b.turnOn();
@@ -475,7 +479,7 @@ async function playHeld(bench: Bench, heldMin: number, cacheWorks: boolean): Pro
   for (let t = 5 * MINUTE; t <= end; t += 5 * MINUTE) {
     await arrive(bench, 5 * MINUTE);
     offset += 5 * MINUTE;
-    if (!cacheWorks) cache.clear();
+    if (!cacheWorks || (cacheMode !== 'working' && t === heldFrom + 35 * MINUTE)) cache.clear();
     await a.poll();
     const bDue =
       t <= heldFrom ? t % (15 * MINUTE) === 0 : t >= heldUntil && (t - heldUntil) % (15 * MINUTE) === 0;
@@ -485,9 +489,9 @@ async function playHeld(bench: Bench, heldMin: number, cacheWorks: boolean): Pro
     gap = Math.max(gap, t - lastB);
     lastB = t;
   }
-  const name = `Zap held ${heldMin} min past its 15-minute interval, ${cacheWorks ? 'cache working' : 'cache emptied before every poll'}`;
+  const name = `Zap held ${heldMin} min past its 15-minute interval, cache ${cacheMode}`;
   const ratio = sum(a.polls, 'bytes') / Math.max(sum(a.polls, 'floor'), 1);
-  return { name, heldMin, cacheWorks, missed: { a: a.missed(), b: b.missed() }, ratio, gapMin: gap / MINUTE };
+  return { name, heldMin, cacheMode, missed: { a: a.missed(), b: b.missed() }, ratio, gapMin: gap / MINUTE };
 }
 
 /** The naive trigger: every poll reads the last 24 hours and maps all of it. Bytes and time of 3 polls. */
@@ -739,9 +743,11 @@ async function main(): Promise<void> {
       played.cadences.push(await playCadence(bench, everyMin));
       tell(`${everyMin}-minute polls played (${PLAY_MS / HOUR} h)`);
     }
-    played.held = [await playHeld(bench, 120, true)];
+    played.held = [await playHeld(bench, 120, 'working')];
     tell('the Zap held 2 hours played');
-    played.held.push(await playHeld(bench, 60, false));
+    played.held.push(await playHeld(bench, 120, 'emptied once, 20 minutes into the hold'));
+    tell('the Zap held 2 hours with the cache emptied once played');
+    played.held.push(await playHeld(bench, 60, 'emptied before every poll'));
     tell('the Zap held an hour with the cache emptied played');
     played.naive = await playNaive(bench);
     // The widest poll again, alone in a fresh process, for its peak memory.

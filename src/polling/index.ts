@@ -79,7 +79,8 @@
  *
  * Nothing is lost per Zap on time, one run late included, whatever the cache loses (a range, and a late share
  * the cache lost, take no late turn: a Zap late while the cache loses keys is two faults at once), nor, at
- * steady traffic, per Zap that Zapier held up to 2 hours (through a backlog, the kept entry's 1 MB bounds it):
+ * steady traffic, per Zap that Zapier held up to 2 hours (not yet when the whole cache is lost near the start
+ * of its hold, docs/design.md "What remains"; through a backlog, the kept entry's 1 MB bounds it):
  * - a lost kept entry: the poll reads back as far as the entry keeps (not only to a checkpoint older than
  *   the hold), returns again what fits and keeps it again by when its checkpoints say polls returned it
  *   (for a Zap Zapier held: it is not all taken for recent), and owes as a range what it cannot return;
@@ -101,8 +102,6 @@
  *   back as the kept entry keeps, and an answer that holds it all is kept again by when each record was
  *   visible: a Zap Zapier held, whose last poll came before that, finds it there; what a Zap on time may
  *   lack and leaves the entry sooner is in the range;
- * - records the recent records' cap lets go of are owed in shares and stay in the kept entry, not recent,
- *   for a Zap that Zapier held (they leave it first when it is over its size);
  * - a failed poll leaves a floor, and the shares whose turn it was start their turns again;
  * - a failing cache call is made again, up to 3 times (`cacheAttempts`); one that still fails reads as a
  *   lost key (the kept entry's: as above), and a failed write leaves the older value, true on its own.

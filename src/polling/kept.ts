@@ -41,11 +41,6 @@ export interface KeptBatch<R> {
   returnedAt: number;
   bytes: number;
   rush: boolean;
-  /**
-   * Its records are owed in shares too (the recent records' cap let them go): the shares carry them to the
-   * Zaps on time, so the batch is not recent; it stays for a Zap that Zapier held.
-   */
-  owed?: true;
   entries: Array<Entry<R>>;
 }
 
@@ -76,7 +71,7 @@ const isPlainObject = (value: unknown): boolean => {
 
 /*
  * The codec of the packed values (the kept entry's, its tail's and an owed share's). The cache stores short
- * keys (a batch `{f, b, p, o, e}`: `returnedAt`, `bytes`, `rush` and `owed` as `1`, `entries`; the whole entry and a piece
+ * keys (a batch `{f, b, p, e}`: `returnedAt`, `bytes`, `rush` as `1`, `entries`; the whole entry and a piece
  * of the tail `v`: the format, `g`: the generation, `s`: the shed positions as `[ms, id]`) and each record
  * as a list, `[ms, id, record, bytes]` (`bytes` left out while it is 0: an older version did not measure
  * it). They are read (once per value, into the named shape) and written here only. A value is read by hand,
@@ -144,10 +139,9 @@ const readPosition = (value: unknown): Position | null =>
 /** A stored batch, read into the named shape (other keys dropped), or `null`. */
 const readBatch = (value: unknown): KeptBatch<Record<string, unknown>> | null => {
   if (!isObject(value) || typeof value.f !== 'number' || typeof value.b !== 'number') return null;
-  if ((value.p !== undefined && value.p !== 1) || (value.o !== undefined && value.o !== 1)) return null;
+  if (value.p !== undefined && value.p !== 1) return null;
   const entries = readEntries(value.e);
-  const owed = value.o === 1 ? { owed: true as const } : {};
-  return entries && { returnedAt: value.f, bytes: value.b, rush: value.p === 1, ...owed, entries };
+  return entries && { returnedAt: value.f, bytes: value.b, rush: value.p === 1, entries };
 };
 
 /** Every stored batch of `value`, or `null` when it is not a list of them. */
@@ -207,7 +201,6 @@ const storedBatch = <R>(batch: KeptBatch<R>) => ({
   f: batch.returnedAt,
   b: batch.bytes,
   ...(batch.rush ? { p: 1 as const } : {}),
-  ...(batch.owed ? { o: 1 as const } : {}),
   e: storedEntries(batch.entries),
 });
 
@@ -316,7 +309,7 @@ const without = <R>(
   drop: number,
   first: (batch: KeptBatch<R>) => boolean,
   weigh: (entry: Entry<R>) => number,
-): { batches: Array<KeptBatch<R>>; dropped: Array<Entry<R>>; parts: Array<KeptBatch<R>> } => {
+): { batches: Array<KeptBatch<R>>; dropped: Array<Entry<R>> } => {
   const oldestFirst = new Map(
     batches.map((batch) => [batch, [...batch.entries].sort((a, b) => a.ms - b.ms)]),
   );
@@ -334,22 +327,22 @@ const without = <R>(
       if (n) cut.set(batch, n);
     }
   const out: Array<KeptBatch<R>> = [];
-  const parts: Array<KeptBatch<R>> = [];
+  const dropped: Array<Entry<R>> = [];
   for (const batch of batches) {
     const n = cut.get(batch) ?? 0;
     const sorted = n > 0 ? (oldestFirst.get(batch) ?? []) : batch.entries;
-    const bytesOf = (count: number) => Math.round((batch.bytes * count) / Math.max(batch.entries.length, 1));
-    if (n > 0) parts.push({ ...batch, bytes: bytesOf(n), entries: sorted.slice(0, n) });
+    dropped.push(...sorted.slice(0, n));
     if (n >= batch.entries.length) continue;
     const entries = sorted.slice(n);
-    out.push({ ...batch, bytes: bytesOf(entries.length), entries });
+    const bytes = Math.round((batch.bytes * entries.length) / Math.max(batch.entries.length, 1));
+    out.push({ ...batch, bytes, entries });
   }
-  return { batches: out, dropped: parts.flatMap((part) => part.entries), parts };
+  return { batches: out, dropped };
 };
 
 /** Whether some Zap polling on time may still lack the batch: returned less than `holdMs` ago, or in a rush. */
 export const isRecent = (batch: KeptBatch<unknown>, now: number, timings: PollTimings): boolean =>
-  !batch.owed && (batch.rush || batch.returnedAt > now - timings.holdMs);
+  batch.rush || batch.returnedAt > now - timings.holdMs;
 
 /** What the recent batches add to an answer, as their polls measured it. */
 const recentBytes = (batches: Array<KeptBatch<unknown>>, now: number, timings: PollTimings): number =>
@@ -367,13 +360,12 @@ const recentCapOf = (timings: PollTimings, owing: boolean): number =>
   owing ? timings.keptRecentOwingBytes : timings.keptRecentBytes;
 
 /**
- * The whole entry packed within the caps, and the records that are now owed (`spilled`: to be kept as owed
- * shares). First, when the records some Zap on time may lack (`isRecent`) add more than `recentCapOf` to an
- * answer, the oldest of them are spilled, and stay in the entry as `owed` batches (not recent: the shares
- * carry them to the Zaps on time; they are there for a Zap that Zapier held). Then, when it is over (in
- * packed or unpacked bytes), records leave it (the share that fits, measured, until it fits): first those
- * every Zap polling on time has had or that are owed (not recent), oldest first, then the oldest of the
- * others, which are spilled. The entry stays usable
+ * The whole entry packed within the caps, and the records it let go of that are still owed (`spilled`: to
+ * be kept as owed shares). First, when the records some Zap on time may lack (`isRecent`) add more than
+ * `recentCapOf` to an answer, the oldest of them leave it. Then, when it is over (in packed or unpacked
+ * bytes), records leave it (the share that fits, measured, until it fits): first
+ * those every Zap polling on time has had (returned more than `holdMs` before `now`, not waiting for a rush
+ * to drain), oldest first, then the oldest of the others, which are spilled. The entry stays usable
  * whatever it lets go: its settled position is unchanged, so polls still read only after it; the records
  * it let go of after that position are listed by position (`shed`), so that those polls do not take them
  * for new.
@@ -401,21 +393,12 @@ export const packWithin = <R>(
       (sum, batch) => sum + (pick(batch) ? batch.entries.reduce((n, entry) => n + weigh(entry), 0) : 0),
       0,
     );
-  // The records some Zap may lack fit in their cap; the oldest others become owed shares, and stay in the
-  // entry, no longer recent, for a Zap that Zapier held (they leave it first when it is over its size).
+  // The records some Zap may lack fit in their cap; the oldest others become owed shares.
   const recent = recentBytes(batches, now, timings);
   const cap = recentCapOf(timings, owing);
   if (recent > cap) {
-    const owed = without(
-      batches,
-      weight((batch) => !spare(batch)) * (1 - (cap / recent) * 0.95),
-      (b) => !spare(b),
-      weigh,
-    );
-    spilled.push(...owed.dropped);
-    for (const entry of owed.dropped) spareEntries.add(entry);
-    const parts = owed.parts.map((part) => ({ ...part, rush: false, owed: true as const }));
-    batches = [...parts, ...owed.batches].sort((a, b) => a.returnedAt - b.returnedAt);
+    const owed = (batch: KeptBatch<R>) => !spare(batch);
+    cut(weight(owed) * (1 - (cap / recent) * 0.95), owed);
   }
   for (;;) {
     const value = { ...whole, batches, shed };

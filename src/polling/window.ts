@@ -428,7 +428,7 @@ export class PollWindow<R extends { createdAt: string }> {
     const { out: owedOut, owed } = this.owedFitting(room, carried);
     const rerunAfter = unread ? this.rerunFitting(used + bytesOf(owedOut), carried) : [];
     const left = room - bytesOf(owedOut) - bytesOf(rerunAfter);
-    // The kept records owed in shares too (`owed` batches) are not carried twice.
+    // Not those the owed shares carry (a kept entry rebuilt after a loss and a range read again hold the same).
     const keptOld = this.again(left, (batch) => !recent(batch), carried);
     for (const entry of [...keptOld, ...rerunAfter]) carried.add(entry.id);
     const lateOut = this.lateFitting(left - bytesOf(keptOld), carried, owed.returned);

@@ -6,7 +6,6 @@ import {
   type Kept,
   decodeTail,
   decodeWhole,
-  isRecent,
   keptStore,
   pack,
   packWithin,
@@ -175,37 +174,15 @@ describe('the kept entry', () => {
     const steady = packWithin(entry, timings, NOW, false);
     expect(steady.spilled).toHaveLength(0);
     const owing = packWithin(entry, timings, NOW, true);
-    // The oldest become owed shares; what stays recent fits in the eighth.
+    // The oldest leave for owed shares; what stays fits in the eighth.
     expect(owing.spilled.length).toBeGreaterThan(count / 4);
     const back = decodeWhole(owing.packed, timings.keptUnpackedCapBytes)!;
-    const recent = back.batches.filter((b) => isRecent(b, NOW, timings)).flatMap((b) => b.entries);
-    expect(recent.length + owing.spilled.length).toBe(count);
-    expect(recent.length * per).toBeLessThanOrEqual(timings.keptRecentOwingBytes);
+    const left = back.batches.flatMap((b) => b.entries);
+    expect(left.length + owing.spilled.length).toBe(count);
+    expect(left.length * per).toBeLessThanOrEqual(timings.keptRecentOwingBytes);
     expect(owing.spilled.map(({ id }) => id)).toEqual(
       batch.entries.slice(0, owing.spilled.length).map(({ id }) => id),
     );
-    // They stay in the entry too, for a Zap that Zapier held, marked as owed (no longer recent).
-    const owed = back.batches.filter((b) => b.owed);
-    expect(owed.flatMap((b) => b.entries.map(({ id }) => id))).toEqual(owing.spilled.map(({ id }) => id));
-    expect(owed.every((b) => b.returnedAt === batch.returnedAt && !b.rush)).toBe(true);
-  });
-
-  it('records owed in shares that are over the entry’s size leave it first, and are not spilled again', () => {
-    const timings = { ...POLL_TIMINGS, keptCapBytes: 40_000 };
-    const count = 1_000;
-    const entry = { generation: 'g1', ...kept(count, noisy) };
-    const batch = entry.batches[0]!;
-    batch.bytes = Math.floor(timings.keptRecentOwingBytes * 1.5);
-    for (const e of batch.entries) e.bytes = batch.bytes / count;
-    const owing = packWithin(entry, timings, NOW, true);
-    expect(owing.packed.length).toBeLessThanOrEqual(timings.keptCapBytes);
-    expect(new Set(owing.spilled.map(({ id }) => id)).size).toBe(owing.spilled.length);
-    const back = decodeWhole(owing.packed, timings.keptUnpackedCapBytes)!;
-    const stayed = back.batches.flatMap((b) => b.entries);
-    // Every record is still somewhere: in the entry, or owed; the owed ones left the entry first.
-    const ids = new Set([...stayed, ...owing.spilled].map(({ id }) => id));
-    expect(ids.size).toBe(count);
-    expect(back.batches.some((b) => b.owed)).toBe(false);
   });
 
   it('a steady poll writes a small tail; the whole entry is written again once the tail has grown', async () => {
