@@ -35,7 +35,8 @@ const planPoll = (
   st: CursorState | null,
   now: number,
   kept: { settled: { ms: number; id: string } } | null = null,
-) => planAt(kind, st, now, kept?.settled ?? null, CURSOR_TIMING);
+  forgotten = false,
+) => planAt(kind, st, now, kept?.settled ?? null, CURSOR_TIMING, forgotten);
 const selectEntries = <R>(
   all: Entry<R>[],
   kind: 'poll' | 'dedupe',
@@ -170,6 +171,17 @@ describe('planPoll', () => {
     });
     const failedOnly = state([], { floor: { ms: NOW - 3 * HOUR, until: NOW + MINUTE } });
     expect(planPoll('poll', failedOnly, NOW)).toMatchObject({ since: NOW - 3 * HOUR - 1, mode: 'stateless' });
+  });
+
+  it('a forgotten stream (the cache answered, holding nothing) reads as far back as the kept entry keeps', () => {
+    expect(planPoll('poll', null, NOW, null, true)).toEqual({
+      since: NOW - keptReach - 1,
+      after: pos(NOW - keptReach),
+      mode: 'stateless',
+      forgotten: true,
+    });
+    // A cache that failed is not a forgotten stream: the stateless window.
+    expect(planPoll('poll', null, NOW, null, false).since).toBe(NOW - statelessMs - 1);
   });
 
   it('keeps a failed poll’s window while the floor holds, and forgets it after', () => {
