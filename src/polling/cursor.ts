@@ -232,7 +232,8 @@ const closeOwed = async <R>(
     const shares = await store.writeShares(entries);
     replaced.add(ref.id);
     const started = owed.returned.has(ref.id) ? (ref.turnStarted ?? poll.now()) : undefined;
-    for (const share of shares) {
+    for (const read of shares) {
+      const share = { ...read, again: true as const };
       added.push(started === undefined ? share : { ...share, turnStarted: started });
       if (started !== undefined) returned.add(share.id);
     }

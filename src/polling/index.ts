@@ -24,7 +24,9 @@
  *   complete up to its settled position.
  * - settle time: how far before the service's clock of an answer the settled position is: the 2 minutes a
  *   record may take to become visible and 1 s for a `Date` header rounded up.
- * - owed share: records some Zap on time may still lack, under a key of their own, or a range only.
+ * - owed share: records some Zap on time may still lack, under a key of their own, or a range only. One
+ *   read again from the service after a loss (a range, a lost share) is marked `again`: it is not a backlog
+ *   that shrinks the recent kept records' room (a Zap Zapier held finds those in the kept entry).
  * - range: a share without records: they are read again from the service, a whole answer at a time, newest
  *   first; ranges take their turns after the shares with records, the newest range first. A read counts a
  *   range's records by time (spread.ts): what it could not hold stays owed in parts of at most an answer,
@@ -68,8 +70,9 @@
  *    be read; records stream by and only what the answer can carry is held.
  * 5. Answer, within the budget, in this order: the records no poll returned yet (oldest first: a backlog
  *    drains in order); the kept records some Zap on time may lack (returned within the hold, or in a rush
- *    not drained yet), up to a quarter of an answer, an eighth while shares of over a quarter are owed
- *    (they hold their place for the hold, a share for its turn only: a backlog drains faster in shares);
+ *    not drained yet), up to a quarter of an answer, an eighth while shares (not `again`) of over a quarter
+ *    are owed (they hold their place for the hold, a share for its turn only: a backlog drains faster in
+ *    shares);
  *    the owed shares whose turn it is, each whole; the older kept records (for a Zap Zapier held); the
  *    shares in their late turn, each whole.
  * 6. Close (cursor.ts): add a checkpoint; write the kept entry (a piece of its tail, or the whole now and
@@ -79,8 +82,7 @@
  *
  * Nothing is lost per Zap on time, one run late included, whatever the cache loses (a range, and a late share
  * the cache lost, take no late turn: a Zap late while the cache loses keys is two faults at once), nor, at
- * steady traffic, per Zap that Zapier held up to 2 hours (not yet when the whole cache is lost near the start
- * of its hold, docs/design.md "What remains"; through a backlog, the kept entry's 1 MB bounds it):
+ * steady traffic, per Zap that Zapier held up to 2 hours (through a backlog, the kept entry's 1 MB bounds it):
  * - a lost kept entry: the poll reads back as far as the entry keeps (not only to a checkpoint older than
  *   the hold), returns again what fits and keeps it again by when its checkpoints say polls returned it
  *   (for a Zap Zapier held: it is not all taken for recent), and owes as a range what it cannot return;

@@ -50,6 +50,11 @@ export interface ShareRef {
    * request costs what lies after it, not the whole range) and what is older stays owed.
    */
   cuts?: Position[];
+  /**
+   * Its records are read again from the service (a range, or what a lost share or kept entry held): not a
+   * backlog being handed over for the first time, so the recent kept records keep their room beside it.
+   */
+  again?: true;
 }
 
 /** Where a share is read again from: the start of its newest part (the whole range when it has none). */
@@ -78,6 +83,7 @@ const ShareRefSchema = lazy(() =>
       t: z.number().optional(),
       l: z.number().optional(),
       c: z.array(built(PositionSchema)).optional(),
+      a: z.literal(1).optional(),
     })
     .transform(
       (stored): ShareRef => ({
@@ -89,6 +95,7 @@ const ShareRefSchema = lazy(() =>
         ...(stored.t === undefined ? {} : { turnStarted: stored.t }),
         ...(stored.l === undefined ? {} : { lateStarted: stored.l }),
         ...(stored.c?.length ? { cuts: stored.c } : {}),
+        ...(stored.a ? { again: true as const } : {}),
       }),
     ),
 );
@@ -111,6 +118,7 @@ export const storedIndex = (index: OwedIndex) => ({
     ...(ref.turnStarted === undefined ? {} : { t: ref.turnStarted }),
     ...(ref.lateStarted === undefined ? {} : { l: ref.lateStarted }),
     ...(ref.cuts?.length ? { c: ref.cuts } : {}),
+    ...(ref.again ? { a: 1 as const } : {}),
   })),
 });
 
@@ -162,7 +170,7 @@ const inLateTime = (ref: ShareRef, now: number, timings: PollTimings) =>
 
 /** The bytes of the shares some Zap polled on time may still lack (those in their late time left out). */
 export const owingBytes = (index: OwedIndex, now: number, timings: PollTimings): number =>
-  index.shares.reduce((sum, ref) => (inLateTime(ref, now, timings) ? sum : sum + ref.bytes), 0);
+  index.shares.reduce((sum, ref) => (inLateTime(ref, now, timings) || ref.again ? sum : sum + ref.bytes), 0);
 
 /**
  * The shares in their late time at `now`, within `room` answer bytes: those whose late turn started first
@@ -335,6 +343,7 @@ export const owedStore = (cache: AccountCache, key: string, timings: PollTimings
       to: { ms: to.ms, id: to.id },
       bytes,
       ...(cuts.length ? { cuts: cuts.map((cut) => ({ ms: cut.ms, id: cut.id })) } : {}),
+      again: true,
     }),
 
     /**

@@ -52,6 +52,9 @@ describe("an owed share's late turn", () => {
     // What a Zap polled on time may still lack leaves it out.
     expect(owingBytes(index, NOW, POLL_TIMINGS)).toBe(0);
     expect(owingBytes(indexOf({ ...share, turnStarted: NOW }), NOW, POLL_TIMINGS)).toBe(share.bytes);
+    // Nor what is read again from the service after a loss: not a backlog handed over for the first time.
+    expect(owingBytes(indexOf({ ...share, turnStarted: NOW, again: true }), NOW, POLL_TIMINGS)).toBe(0);
+    expect(store.rangeShare({ ms: NOW - HOUR, id: '' }, { ms: NOW, id: '' }, 1_000).again).toBe(true);
   });
 
   it('starts at the first poll that returns it, and again at the next one after a poll that did not', async () => {
