@@ -48,6 +48,8 @@ export interface RushScenario {
   afterHours?: number;
   /** How long before the rush the Zaps are turned on, in minutes (150 unless told). */
   turnedOnMin?: number;
+  /** How far back the steady flow goes before the rush, in hours (3 unless told). */
+  historyHours?: number;
   /** The account's whole cache is emptied once, at the first poll this many minutes after the rush began. */
   loseCacheAtMin?: number;
   /** The share of cache calls that fail (throw, or time out). */
@@ -327,7 +329,7 @@ const bundle = (meta: Record<string, unknown>): Bundle =>
 const populate = (service: RushService, s: RushScenario, until: number) => {
   const steadyGap = HOUR / s.perHour;
   const rushGap = (s.rush.minutes * MINUTE) / s.rush.count;
-  let steady = PLAY_START - 3 * HOUR;
+  let steady = PLAY_START - (s.historyHours ?? 3) * HOUR;
   let rush = 0;
   while (steady < until || rush < s.rush.count) {
     const rushAt = PLAY_START + rush * rushGap;

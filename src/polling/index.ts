@@ -82,7 +82,8 @@
  *
  * Nothing is lost per Zap on time, one run late included, whatever the cache loses (a range, and a late share
  * the cache lost, take no late turn: a Zap late while the cache loses keys is two faults at once), nor, at
- * steady traffic, per Zap that Zapier held up to 2 hours (through a backlog, the kept entry's 1 MB bounds it):
+ * steady traffic, per Zap that Zapier held up to 2 hours (not yet when the whole cache is lost during its
+ * hold, docs/design.md "What remains"; through a backlog, the kept entry's 1 MB bounds it):
  * - a lost kept entry: the poll reads back as far as the entry keeps (not only to a checkpoint older than
  *   the hold), returns again what fits and keeps it again by when its checkpoints say polls returned it
  *   (for a Zap Zapier held: it is not all taken for recent), and owes as a range what it cannot return;
