@@ -65,7 +65,8 @@
  *    correct (every write is merged or true on its own), only dearer.
  * 3. Open (cursor.ts): read the state, the kept entry (kept.ts) and the owed index (owed.ts). Plan the
  *    window: after the kept entry's settled position when there is one, else after a checkpoint older than
- *    the hold, else the last 80 minutes (the stateless window: its newest records are returned).
+ *    the hold, else the last 80 minutes (the stateless window: its newest records are returned; 152, as far
+ *    back as the kept entry keeps, when the cache answered and held nothing).
  * 4. Read (window.ts): one request, `since` the window's start, earlier when a range whose turn it is must
  *    be read; records stream by and only what the answer can carry is held.
  * 5. Answer, within the budget, in this order: the records no poll returned yet (oldest first: a backlog

@@ -11,6 +11,8 @@ import { wireError, wireList } from '../../sandbox/wire';
 
 /** How far before the service's clock a kept entry is settled: the visibility delay and the settle margin. */
 const SETTLE_MS = CURSOR_TIMING.visibilityDelayMs + CURSOR_TIMING.settleMarginMs;
+/** A stream's window when its cache holds nothing (forgotten): as far back as the kept entry keeps. */
+const FORGOTTEN_MS = CURSOR_TIMING.keptMs + SETTLE_MS;
 
 type Item = Record<string, unknown> & { id: string };
 
@@ -70,7 +72,7 @@ afterEach(() => {
 });
 
 describe('a scheduled poll', () => {
-  it('without a state reads the stateless window (80 minutes), and returns newest first', async () => {
+  it('without a state (the cache holds nothing) reads as far back as the kept entry keeps, and returns newest first', async () => {
     const queries: Array<Record<string, string>> = [];
     // Shuffled on purpose; b and c share one millisecond.
     serveSubmissions(
@@ -86,7 +88,8 @@ describe('a scheduled poll', () => {
 
     const items = await poll({ fresh: true });
 
-    expect(queries).toEqual([{ eventId: EVENT_ID, since: iso(T0 - 80 * MINUTE - 1) }]);
+    expect(FORGOTTEN_MS).toBe(152 * MINUTE + 1_000);
+    expect(queries).toEqual([{ eventId: EVENT_ID, since: iso(T0 - FORGOTTEN_MS - 1) }]);
     expect(items.map((item) => item.id)).toEqual(['sub_d', 'sub_c', 'sub_b', 'sub_a']);
     expect(items.map((item) => item.submissionId)).toEqual(['sub_d', 'sub_c', 'sub_b', 'sub_a']);
     expect(items[0]).toMatchObject({ eventTitle: 'TechWeek 2026', eventSlug: 'techweek-2026' });
@@ -148,7 +151,7 @@ describe('a scheduled poll', () => {
     expect(queries[1]).toEqual({ eventId: EVENT_ID, since: iso(T0 - 20_000 - SETTLE_MS - 1) });
   });
 
-  it('without its kept records (evicted, or over the cap), reads from the newest poll older than the hold', async () => {
+  it('without its kept records (evicted, or over the cap), reads back as far as they keep, never before the stream began', async () => {
     await turnOn();
     const queries: Array<Record<string, string>> = [];
     serveSubmissions([submissionAt('sub_a', T0 - 3 * MINUTE)], queries);
@@ -162,11 +165,13 @@ describe('a scheduled poll', () => {
     expect(keptKey).toBeDefined();
     delete store[keptKey ?? ''];
 
-    // The first poll is the anchor: records made more than the visibility delay and a 3-minute margin
-    // before it answered were returned by it and by every poll since.
+    // The first poll is the anchor (older than the hold): records made more than the visibility delay and
+    // a 3-minute margin before it answered were returned by it and by every poll since. What the kept
+    // records held for a Zap that Zapier held reaches further back: to the stream's start, the window of
+    // its first poll (the stateless one), less than the kept time ago.
     serveSubmissions([submissionAt('sub_a', T0 - 3 * MINUTE)], queries);
     expect((await poll()).map((item) => item.id)).toEqual(['sub_a']);
-    expect(queries[2]).toEqual({ eventId: EVENT_ID, since: iso(T0 - 5 * MINUTE - 1) });
+    expect(queries[2]).toEqual({ eventId: EVENT_ID, since: iso(T0 - CURSOR_TIMING.statelessMs - 1) });
     expect(CURSOR_TIMING.holdMs).toBe(50 * MINUTE);
     // That poll keeps what it read again.
     expect(Object.keys(store).some((key) => key.endsWith(':kept'))).toBe(true);
@@ -265,7 +270,8 @@ describe('the editor test (isLoadingSample)', () => {
 
     serveSubmissions([], queries);
     await poll({ inputData: { status: 'approved' } });
-    expect(queries[1]?.since).toBe(iso(T0 - CURSOR_TIMING.statelessMs - 1));
+    // The next poll finds no state: a stream whose cache holds nothing.
+    expect(queries[1]?.since).toBe(iso(T0 - FORGOTTEN_MS - 1));
   });
 });
 
