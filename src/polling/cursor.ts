@@ -232,15 +232,19 @@ const closeOwed = async <R>(
     const shares = await store.writeShares(entries);
     replaced.add(ref.id);
     const started = owed.returned.has(ref.id) ? (ref.turnStarted ?? poll.now()) : undefined;
+    const precaution = ref.precaution ? { precaution: true as const } : {};
     for (const read of shares) {
-      const share = { ...read, again: true as const };
+      const share = { ...read, again: true as const, ...precaution };
       added.push(started === undefined ? share : { ...share, turnStarted: started });
       if (started !== undefined) returned.add(share.id);
     }
-    if (rest) added.push(store.rangeShare(rest.from, rest.to, poll.timings.owedShareBytes, rest.cuts));
+    if (rest)
+      added.push(
+        store.rangeShare(rest.from, rest.to, poll.timings.owedShareBytes, rest.cuts, !!ref.precaution),
+      );
   }
   for (const range of owed.ranges)
-    added.push(store.rangeShare(range.from, range.to, poll.timings.owedShareBytes));
+    added.push(store.rangeShare(range.from, range.to, poll.timings.owedShareBytes, [], !!range.precaution));
   const fresh = newerIndex(await store.readIndex(null), poll.owedIndex);
   // A late share the cache lost is let go: read again from the service, it would cost a range's read.
   const lost = new Set(poll.late.filter((share) => !share.entries).map((share) => share.ref.id));

@@ -26,7 +26,9 @@
  *   record may take to become visible and 1 s for a `Date` header rounded up.
  * - owed share: records some Zap on time may still lack, under a key of their own, or a range only. One
  *   read again from the service after a loss (a range, a lost share) is marked `again`: it is not a backlog
- *   that shrinks the recent kept records' room (a Zap Zapier held finds those in the kept entry).
+ *   that shrinks the recent kept records' room (a Zap Zapier held finds those in the kept entry). A range a
+ *   forgotten stream owes behind an answer that held its whole window is also a `precaution` (what every
+ *   Zap on time most likely had): it and its shares come after the older kept records in an answer.
  * - range: a share without records: they are read again from the service, a whole answer at a time, newest
  *   first; ranges take their turns after the shares with records, the newest range first. A read counts a
  *   range's records by time (spread.ts): what it could not hold stays owed in parts of at most an answer,
@@ -75,7 +77,7 @@
  *    are owed (they hold their place for the hold, a share for its turn only: a backlog drains faster in
  *    shares);
  *    the owed shares whose turn it is, each whole; the older kept records (for a Zap Zapier held); the
- *    shares in their late turn, each whole.
+ *    `precaution` shares whose turn it is; the shares in their late turn, each whole.
  * 6. Close (cursor.ts): add a checkpoint; write the kept entry (a piece of its tail, or the whole now and
  *    then). What the kept entry lets go of while some Zap may still lack it (over that part of an answer,
  *    or over its 1 MB cap) becomes owed shares. A share is returned whole by every poll until polls did so
@@ -83,8 +85,7 @@
  *
  * Nothing is lost per Zap on time, one run late included, whatever the cache loses (a range, and a late share
  * the cache lost, take no late turn: a Zap late while the cache loses keys is two faults at once), nor, at
- * steady traffic, per Zap that Zapier held up to 2 hours (not yet when the whole cache is lost during its
- * hold, docs/design.md "What remains"; through a backlog, the kept entry's 1 MB bounds it):
+ * steady traffic, per Zap that Zapier held up to 2 hours (through a backlog, the kept entry's 1 MB bounds it):
  * - a lost kept entry: the poll reads back as far as the entry keeps (not only to a checkpoint older than
  *   the hold), returns again what fits and keeps it again by when its checkpoints say polls returned it
  *   (for a Zap Zapier held: it is not all taken for recent), and owes as a range what it cannot return;

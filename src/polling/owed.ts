@@ -55,6 +55,12 @@ export interface ShareRef {
    * backlog being handed over for the first time, so the recent kept records keep their room beside it.
    */
   again?: true;
+  /**
+   * A range owed behind an answer that carried a forgotten stream's whole window (and the shares read from
+   * it): what every Zap on time most likely had, owed as a precaution; an answer carries it after the older
+   * kept records (for a Zap that Zapier held, which only the kept entry serves).
+   */
+  precaution?: true;
 }
 
 /** Where a share is read again from: the start of its newest part (the whole range when it has none). */
@@ -84,6 +90,7 @@ const ShareRefSchema = lazy(() =>
       l: z.number().optional(),
       c: z.array(built(PositionSchema)).optional(),
       a: z.literal(1).optional(),
+      w: z.literal(1).optional(),
     })
     .transform(
       (stored): ShareRef => ({
@@ -96,6 +103,7 @@ const ShareRefSchema = lazy(() =>
         ...(stored.l === undefined ? {} : { lateStarted: stored.l }),
         ...(stored.c?.length ? { cuts: stored.c } : {}),
         ...(stored.a ? { again: true as const } : {}),
+        ...(stored.w ? { precaution: true as const } : {}),
       }),
     ),
 );
@@ -119,6 +127,7 @@ export const storedIndex = (index: OwedIndex) => ({
     ...(ref.lateStarted === undefined ? {} : { l: ref.lateStarted }),
     ...(ref.cuts?.length ? { c: ref.cuts } : {}),
     ...(ref.again ? { a: 1 as const } : {}),
+    ...(ref.precaution ? { w: 1 as const } : {}),
   })),
 });
 
@@ -336,7 +345,13 @@ export const owedStore = (cache: AccountCache, key: string, timings: PollTimings
      * A share of a range only: its records are read from the service at its turn. Its positions are
      * copies: core refuses to store a value that holds one object twice (the state's base, say).
      */
-    rangeShare: (from: Position, to: Position, bytes: number, cuts: Position[] = []): ShareRef => ({
+    rangeShare: (
+      from: Position,
+      to: Position,
+      bytes: number,
+      cuts: Position[] = [],
+      precaution = false,
+    ): ShareRef => ({
       id: randomUUID().slice(0, 12),
       generation: '',
       from: { ms: from.ms, id: from.id },
@@ -344,6 +359,7 @@ export const owedStore = (cache: AccountCache, key: string, timings: PollTimings
       bytes,
       ...(cuts.length ? { cuts: cuts.map((cut) => ({ ms: cut.ms, id: cut.id })) } : {}),
       again: true,
+      ...(precaution ? { precaution: true as const } : {}),
     }),
 
     /**

@@ -86,7 +86,7 @@ export interface OwedSelection<R> {
   returned: Set<string>;
   /** `rest`: what the poll did not read or hold of a share read again (a range, with its parts' cuts). */
   refilled: Array<{ ref: ShareRef; entries: Array<Entry<R>>; rest: Rest | null }>;
-  ranges: Array<{ from: Position; to: Position }>;
+  ranges: Array<{ from: Position; to: Position; precaution?: boolean }>;
 }
 
 /** What stays owed of a range read again: its positions (`from`, `to`] and where its older parts start. */
@@ -332,11 +332,16 @@ export class PollWindow<R extends { createdAt: string }> {
    * The owed shares whose turn it is, in order, each whole if it fits in what is left of `room` (its records the
    * answer already carries are not added twice).
    */
-  private owedFitting(room: number, carried: Set<string>): { out: Entry<R>[]; owed: OwedSelection<R> } {
+  private owedFitting(
+    room: number,
+    carried: Set<string>,
+    pick: (ref: ShareRef) => boolean,
+    owed: OwedSelection<R> = { inTurn: [], returned: new Set(), refilled: [], ranges: [] },
+  ): { out: Entry<R>[]; owed: OwedSelection<R> } {
     const out: Entry<R>[] = [];
-    const owed: OwedSelection<R> = { inTurn: [], returned: new Set(), refilled: [], ranges: [] };
     let left = room;
     for (const share of (this.poll.owed ?? []) as Array<ShareRead<R>>) {
+      if (!pick(share.ref)) continue;
       owed.inTurn.push(share.ref);
       const refill = this.refills.get(share.ref);
       const entries: Entry<R>[] = share.entries ?? refill?.run.sorted().reverse() ?? [];
@@ -425,13 +430,27 @@ export class PollWindow<R extends { createdAt: string }> {
     const keptRecent = this.again(poll.timings.answerBudgetBytes - used - rerunBytes, recent);
     const carried = new Set([...selected, ...rerun, ...keptRecent].map((entry) => entry.id));
     const room = poll.timings.answerBudgetBytes - used - rerunBytes - bytesOf(keptRecent);
-    const { out: owedOut, owed } = this.owedFitting(room, carried);
-    const rerunAfter = unread ? this.rerunFitting(used + bytesOf(owedOut), carried) : [];
-    const left = room - bytesOf(owedOut) - bytesOf(rerunAfter);
+    const first = this.owedFitting(room, carried, (ref) => !ref.precaution);
+    const rerunAfter = unread ? this.rerunFitting(used + bytesOf(first.out), carried) : [];
+    const left = room - bytesOf(first.out) - bytesOf(rerunAfter);
     // Not those the owed shares carry (a kept entry rebuilt after a loss and a range read again hold the same).
     const keptOld = this.again(left, (batch) => !recent(batch), carried);
     for (const entry of [...keptOld, ...rerunAfter]) carried.add(entry.id);
-    const lateOut = this.lateFitting(left - bytesOf(keptOld), carried, owed.returned);
+    // The shares owed as a precaution come after the older kept records: those are for a Zap that Zapier
+    // held (only the kept entry carries them to it), these what every Zap on time most likely had.
+    const readAgain = this.owedFitting(
+      left - bytesOf(keptOld),
+      carried,
+      (ref) => !!ref.precaution,
+      first.owed,
+    );
+    const { owed } = readAgain;
+    const owedOut = [...first.out, ...readAgain.out];
+    const lateOut = this.lateFitting(
+      left - bytesOf(keptOld) - bytesOf(readAgain.out),
+      carried,
+      owed.returned,
+    );
     const answered0 = [...selected, ...rerun, ...rerunAfter, ...keptRecent, ...keptOld, ...lateOut];
     const all = this.rerun.sorted();
     const lastFit = rerun[rerun.length - 1];
@@ -450,7 +469,8 @@ export class PollWindow<R extends { createdAt: string }> {
       const { keptMs, holdMs } = poll.timings;
       const old = (entry: Entry<R>) => visibleBy(entry, poll.timings) <= answeredAt - (keptMs - holdMs);
       const to = lastLeft ?? (poll.plan.forgotten ? selected.filter(old) : []).reduce(later, poll.plan.after);
-      owed.ranges.push({ from: at(poll.started - poll.timings.lookbackMs), to });
+      const precaution = !!poll.plan.forgotten && !lastLeft;
+      owed.ranges.push({ from: at(poll.started - poll.timings.lookbackMs), to, precaution });
     }
     const returned = [...answered0, ...owedOut].sort(comparePositions);
     const records = returned.map((entry) => entry.record).reverse();

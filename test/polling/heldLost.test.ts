@@ -1,11 +1,11 @@
 /**
  * A Zap that Zapier holds 2 hours at steady traffic (a day of it behind), while the cache loses the stream's
- * kept entry: the held Zap's next poll finds everything it lacks in the kept entry, rebuilt from the service
- * as far back as the entry keeps and dated by when each record was returned (or visible), not taken for
- * recent (the recent records' cap would let them go as owed shares, whose 20-minute turns a held Zap sleeps
- * through). Before: 118 to 1,250 registrations missed at 1,000 an hour, by when in the hold it was lost.
- * The whole cache lost before the hold costs nothing either; lost during the hold, it still does (the day
- * read again fills the answers before the older kept records: docs/design.md, "What remains").
+ * kept entry, or all of it: the held Zap's next poll finds everything it lacks in the kept entry, rebuilt
+ * from the service as far back as the entry keeps and dated by when each record was returned (or visible),
+ * not taken for recent (the recent records' cap would let them go as owed shares, whose 20-minute turns a
+ * held Zap sleeps through). After a total loss, the day read again is a precaution (the answer held the
+ * whole window) and comes after the older kept records, which only the kept entry carries to a held Zap.
+ * Before: 118 to 1,250 registrations missed at 1,000 an hour, by when in the hold it was lost.
  */
 import { type RushScenario, playRush } from '../../scripts/lib/pollPlay';
 import { MINUTE, performWith, playClock, scaledTimings } from './harness';
@@ -38,6 +38,10 @@ describe('a Zap held 2 hours while the cache loses the stream’s memory', () =>
       ['the kept entry', 60],
       ['the kept entry', 100],
       ['the whole cache', -20],
+      ['the whole cache', 20],
+      ['the whole cache', 40],
+      ['the whole cache', 60],
+      ['the whole cache', 100],
     ].map(([what, intoMin]) => ({
       what: what as string,
       intoMin: intoMin as number,

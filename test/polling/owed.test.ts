@@ -55,6 +55,8 @@ describe("an owed share's late turn", () => {
     // Nor what is read again from the service after a loss: not a backlog handed over for the first time.
     expect(owingBytes(indexOf({ ...share, turnStarted: NOW, again: true }), NOW, POLL_TIMINGS)).toBe(0);
     expect(store.rangeShare({ ms: NOW - HOUR, id: '' }, { ms: NOW, id: '' }, 1_000).again).toBe(true);
+    const precaution = store.rangeShare({ ms: NOW - HOUR, id: '' }, { ms: NOW, id: '' }, 1_000, [], true);
+    expect(precaution).toMatchObject({ again: true, precaution: true });
   });
 
   it('starts at the first poll that returns it, and again at the next one after a poll that did not', async () => {
