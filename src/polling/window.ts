@@ -452,26 +452,7 @@ export class PollWindow<R extends { createdAt: string }> {
       owed.returned,
     );
     const answered0 = [...selected, ...rerun, ...rerunAfter, ...keptRecent, ...keptOld, ...lateOut];
-    const all = this.rerun.sorted();
-    const lastFit = rerun[rerun.length - 1];
-    if (poll.plan.returned && !poll.keptUnread && (rerun.length < all.length || this.rerun.next()))
-      owed.ranges.push({
-        from: lastFit ? { ms: lastFit.ms, id: lastFit.id } : poll.plan.after,
-        to: poll.plan.returned,
-      });
-    // Nothing known of the stream (its state and kept entry lost, or its first poll): what some Zap may
-    // lack reaches back as far as a poll ever reads, up to the newest records this poll returns. It is
-    // owed as a range, read again from the service in parts.
-    if (poll.plan.mode === 'stateless' && !poll.known) {
-      // A forgotten stream's records kept again by when they were visible leave the entry before a Zap on
-      // time had them if a poll returned them long after (a backlog handed over lately): the range reaches
-      // those visible over the kept time less a hold ago.
-      const { keptMs, holdMs } = poll.timings;
-      const old = (entry: Entry<R>) => visibleBy(entry, poll.timings) <= answeredAt - (keptMs - holdMs);
-      const to = lastLeft ?? (poll.plan.forgotten ? selected.filter(old) : []).reduce(later, poll.plan.after);
-      const precaution = !!poll.plan.forgotten && !lastLeft;
-      owed.ranges.push({ from: at(poll.started - poll.timings.lookbackMs), to, precaution });
-    }
+    this.owesRanges(owed, { rerun, selected, lastLeft, answeredAt });
     const returned = [...answered0, ...owedOut].sort(comparePositions);
     const records = returned.map((entry) => entry.record).reverse();
 
@@ -496,6 +477,37 @@ export class PollWindow<R extends { createdAt: string }> {
       kept: this.nextKept([...selected, ...rerun], { answered, answeredAt, lastReturned, lastLeft }),
       owed,
     };
+  }
+
+  /**
+   * The ranges the poll owes: a stateful poll's records it could not return again (its kept entry lost), and
+   * a stream's that nothing is known of (its state and kept entry lost, or its first poll): what some Zap
+   * may lack reaches back as far as a poll ever reads, up to the newest records this poll returns, read again
+   * from the service in parts.
+   */
+  private owesRanges(
+    owed: OwedSelection<R>,
+    answer: { rerun: Entry<R>[]; selected: Entry<R>[]; lastLeft: Position | null; answeredAt: number },
+  ): void {
+    const { poll } = this;
+    const { rerun, selected, lastLeft, answeredAt } = answer;
+    const all = this.rerun.sorted();
+    const lastFit = rerun[rerun.length - 1];
+    if (poll.plan.returned && !poll.keptUnread && (rerun.length < all.length || this.rerun.next()))
+      owed.ranges.push({
+        from: lastFit ? { ms: lastFit.ms, id: lastFit.id } : poll.plan.after,
+        to: poll.plan.returned,
+      });
+    if (poll.plan.mode !== 'stateless' || poll.known) return;
+    // A forgotten stream's records kept again by when they were visible leave the entry before a Zap on time
+    // had them if a poll returned them long after (a backlog handed over lately): the range reaches those
+    // visible over the kept time less a hold ago. Behind an answer that held the whole window, it is a
+    // precaution (what every Zap on time most likely had).
+    const { keptMs, holdMs } = poll.timings;
+    const old = (entry: Entry<R>) => visibleBy(entry, poll.timings) <= answeredAt - (keptMs - holdMs);
+    const to = lastLeft ?? (poll.plan.forgotten ? selected.filter(old) : []).reduce(later, poll.plan.after);
+    const precaution = !!poll.plan.forgotten && !lastLeft;
+    owed.ranges.push({ from: at(poll.started - poll.timings.lookbackMs), to, precaution });
   }
 
   /**
