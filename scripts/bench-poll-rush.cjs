@@ -3,10 +3,12 @@
 // folder and the scenario (JSON); prints `RESULT {json}`. Garbage is collected between polls (each poll is
 // an invocation of its own at Zapier, and the resident set is then the poll's own), unless a third argument
 // `gc-as-v8-chooses` says otherwise: then a poll's garbage is collected whenever V8 decides, in whichever
-// poll, as in a warm Zapier worker (its CPU per poll is then what Zapier pays).
+// poll, as in a warm Zapier worker (its CPU per poll is then what Zapier pays). A fourth argument
+// `{"dir", "polls"}` plays the scenario again only to save the cache as it is before each of those polls
+// (`<dir>/<poll>.cache`, for scripts/bench-poll-lone.cjs), and stops after the last of them.
 const path = require('node:path');
 
-const [outDir, scenario, collect] = process.argv.slice(2);
+const [outDir, scenario, collect, saving] = process.argv.slice(2);
 console.log = () => undefined;
 const App = require(path.resolve(outDir, 'index.js')).default;
 const { playClock, playRush } = require(path.resolve(outDir, 'scripts', 'lib', 'pollPlay.js'));
@@ -23,10 +25,25 @@ const main = async () => {
   const trigger = newSubmissionTrigger({ timings, clock: playClock() });
   const perform = trigger.operation.perform;
   const tell = (line) => process.stderr.write(`PROGRESS ${line}\n`);
-  const between = collect === 'gc-as-v8-chooses' ? () => undefined : () => global.gc?.();
-  const played = await playRush(JSON.parse(scenario), perform, between, tell, true);
-  process.stdout.write(`RESULT ${JSON.stringify(played)}\n`);
+  const collecting = collect === 'gc-as-v8-chooses' ? () => undefined : () => global.gc?.();
+  const save = saving ? JSON.parse(saving) : null;
+  const last = save ? Math.max(...save.polls) : Infinity;
+  const between = (cache, poll) => {
+    collecting();
+    if (save?.polls.includes(poll)) cache.save(path.join(save.dir, `${poll}.cache`));
+    if (poll >= last) throw new Saved();
+  };
+  try {
+    const played = await playRush(JSON.parse(scenario), perform, between, tell, !save);
+    process.stdout.write(`RESULT ${JSON.stringify(played)}\n`);
+  } catch (error) {
+    if (!(error instanceof Saved)) throw error;
+    process.stdout.write(`RESULT ${JSON.stringify({ saved: save.polls })}\n`);
+  }
 };
+
+/** Ends a play once the cache is saved before its last chosen poll. */
+class Saved extends Error {}
 
 main().catch((error) => {
   process.stderr.write(`${error && error.stack ? error.stack : error}\n`);

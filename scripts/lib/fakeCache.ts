@@ -1,3 +1,12 @@
+import { closeSync, openSync, readSync, writeFileSync } from 'node:fs';
+
+/** Where a value of a saved cache lies in its file (after the index line), and when it expires (`null`: never). */
+interface Saved {
+  offset: number;
+  length: number;
+  expires: number | null;
+}
+
 /**
  * `z.cache` as Zapier's real cache behaves: a JSON store whose entries expire after their TTL and whose
  * `set(…, nx = true)` stores only when the key is free (core's test runner ignores both). Its clock can be
@@ -23,11 +32,61 @@ export class FakeCache {
   /** Calls of `set` with `nx`: the key, and whether it stored (`false`: the key was taken). */
   readonly claims: Array<{ key: string; won: boolean }> = [];
   private readonly store = new Map<string, { json: string; expires: number }>();
+  /** The entries of a saved cache, left in their file until a call reads one (`FakeCache.fromFile`). */
+  private saved: { fd: number; start: number; index: Map<string, Saved> } | null = null;
 
   constructor(private readonly now: () => number = Date.now) {}
 
+  /**
+   * A cache over what `save` wrote to `file`, whose values stay in the file until a call reads one: as
+   * Zapier's cache keeps them away from the poll's process, so that a poll replayed alone holds only what it
+   * reads (its memory is its own). What it writes is kept in memory.
+   */
+  static fromFile(file: string, now: () => number): FakeCache {
+    const cache = new FakeCache(now);
+    const fd = openSync(file, 'r');
+    const chunks: Buffer[] = [];
+    let start = -1;
+    for (let at = 0; start < 0; ) {
+      const chunk = Buffer.alloc(1 << 20);
+      const read = readSync(fd, chunk, 0, chunk.length, at);
+      if (read === 0) throw new Error(`${file}: no index line`);
+      const end = chunk.subarray(0, read).indexOf(10);
+      chunks.push(chunk.subarray(0, end < 0 ? read : end));
+      if (end >= 0) start = at + end + 1;
+      at += read;
+    }
+    const index = new Map(JSON.parse(Buffer.concat(chunks).toString()) as Array<[string, Saved]>);
+    cache.saved = { fd, start, index };
+    return cache;
+  }
+
+  /** Writes the live entries to `file` (an index line, then the values one after another), for `fromFile`. */
+  save(file: string): void {
+    const index: Array<[string, Saved]> = [];
+    const values: Buffer[] = [];
+    let offset = 0;
+    for (const key of this.keys()) {
+      const entry = this.live(key);
+      if (!entry) continue;
+      const value = Buffer.from(entry.json);
+      const expires = Number.isFinite(entry.expires) ? entry.expires : null;
+      index.push([key, { offset, length: value.length, expires }]);
+      values.push(value);
+      offset += value.length;
+    }
+    writeFileSync(file, Buffer.concat([Buffer.from(`${JSON.stringify(index)}\n`), ...values]));
+  }
+
+  /** Closes a saved cache's file (`fromFile`). */
+  close(): void {
+    if (this.saved) closeSync(this.saved.fd);
+    this.saved = null;
+  }
+
   evict(): void {
     this.store.clear();
+    this.saved?.index.clear();
   }
 
   /** How many `nx` claims of keys containing `part` stored (`won`) and found the key taken (`lost`). */
@@ -46,6 +105,7 @@ export class FakeCache {
   /** Drops one key, as a cache that evicts it. */
   drop(key: string): void {
     this.store.delete(key);
+    this.saved?.index.delete(key);
   }
 
   /** Replaces the value under `key`, keeping its expiry. */
@@ -56,16 +116,26 @@ export class FakeCache {
 
   /** The live keys, for assertions. */
   keys(): string[] {
-    return [...this.store.keys()].filter((key) => this.live(key) !== undefined);
+    const keys = new Set([...this.store.keys(), ...(this.saved?.index.keys() ?? [])]);
+    return [...keys].filter((key) => this.live(key) !== undefined);
   }
 
   private live(key: string) {
-    const entry = this.store.get(key);
+    const entry = this.store.get(key) ?? this.readSaved(key);
     if (entry && entry.expires <= this.now()) {
-      this.store.delete(key);
+      this.drop(key);
       return undefined;
     }
     return entry;
+  }
+
+  /** The entry under `key` in a saved cache's file, read from it now (`fromFile`). */
+  private readSaved(key: string): { json: string; expires: number } | undefined {
+    const at = this.saved?.index.get(key);
+    if (!at || !this.saved) return undefined;
+    const value = Buffer.alloc(at.length);
+    readSync(this.saved.fd, value, 0, at.length, this.saved.start + at.offset);
+    return { json: value.toString(), expires: at.expires ?? Number.POSITIVE_INFINITY };
   }
 
   /** Throws when this call is one of the failing ones (`broken`, or picked by `failing`). */
@@ -103,11 +173,14 @@ export class FakeCache {
       this.bytesWritten += json.length;
       this.largest.set(key, Math.max(this.largest.get(key) ?? 0, json.length));
       this.store.set(key, { json, expires });
+      this.saved?.index.delete(key);
       return true;
     },
     delete: async (key: string) => {
       await this.fault();
-      return this.store.delete(key);
+      const had = this.store.has(key) || this.saved?.index.has(key) === true;
+      this.drop(key);
+      return had;
     },
   };
 }

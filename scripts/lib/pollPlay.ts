@@ -575,3 +575,29 @@ export const playRush = async (
     zaps: outcomes,
   };
 };
+
+/**
+ * One poll of `s` replayed alone (a benchmark measures its memory in a process of its own): the service as
+ * the play had it at `at`, over the cache `cacheOf` makes on the play's clock (one saved by the play:
+ * `FakeCache.fromFile`). What it read from the service, and what it answered.
+ */
+export const replayPoll = async (
+  s: RushScenario,
+  at: number,
+  cacheOf: (now: () => number) => FakeCache,
+  perform: PerformFunction,
+): Promise<{ service: number; items: number; answer: number }> => {
+  const service = new RushService();
+  populate(service, s, PLAY_START + (s.maxHours ?? 30) * HOUR);
+  service.now = at;
+  const cache = cacheOf(() => service.now);
+  const realNow = Date.now;
+  Date.now = () => service.now;
+  try {
+    const items = (await perform(rushZ(service, cache), bundle({}))) as unknown[];
+    const answer = Buffer.byteLength(JSON.stringify(items));
+    return { service: service.bytesSent, items: items.length, answer };
+  } finally {
+    Date.now = realNow;
+  }
+};
