@@ -251,10 +251,16 @@ export const playClock = (): Clock => {
   };
 };
 
-/** `z` over the service and the cache. */
-export const rushZ = (service: RushService, cache: FakeCache): ZObject =>
+/** How `z.request` reaches the play's service: its answer to a URL (read as a stream when `raw`). */
+export type Answering = (url: string, raw: boolean) => Promise<unknown>;
+
+/** `z` over the service (or another way to its answers) and the cache. */
+export const rushZ = (service: RushService | Answering, cache: FakeCache): ZObject =>
   ({
-    request: async (options: { url: string; raw?: boolean }) => service.handle(options.url, !!options.raw),
+    request: async (options: { url: string; raw?: boolean }) =>
+      typeof service === 'function'
+        ? service(options.url, !!options.raw)
+        : service.handle(options.url, !!options.raw),
     cache: cache.api,
     errors,
     console: { log: () => undefined, error: () => undefined },
@@ -318,7 +324,8 @@ export interface Played {
   zaps: PlayedZap[];
 }
 
-const bundle = (meta: Record<string, unknown>): Bundle =>
+/** A poll's bundle (the play's account and event). */
+export const bundle = (meta: Record<string, unknown>): Bundle =>
   ({
     authData: { apiKey: 'sk_test_rush', baseUrl: BASE_URL },
     inputData: { eventId: SAMPLE_EVENT.id },
@@ -326,7 +333,7 @@ const bundle = (meta: Record<string, unknown>): Bundle =>
   }) as unknown as Bundle;
 
 /** Registrations: the steady flow from 3 hours before the rush to `until`, and the rush. */
-const populate = (service: RushService, s: RushScenario, until: number) => {
+export const populate = (service: RushService, s: RushScenario, until: number) => {
   const steadyGap = HOUR / s.perHour;
   const rushGap = (s.rush.minutes * MINUTE) / s.rush.count;
   let steady = PLAY_START - (s.historyHours ?? 3) * HOUR;
@@ -574,30 +581,4 @@ export const playRush = async (
     ),
     zaps: outcomes,
   };
-};
-
-/**
- * One poll of `s` replayed alone (a benchmark measures its memory in a process of its own): the service as
- * the play had it at `at`, over the cache `cacheOf` makes on the play's clock (one saved by the play:
- * `FakeCache.fromFile`). What it read from the service, and what it answered.
- */
-export const replayPoll = async (
-  s: RushScenario,
-  at: number,
-  cacheOf: (now: () => number) => FakeCache,
-  perform: PerformFunction,
-): Promise<{ service: number; items: number; answer: number }> => {
-  const service = new RushService();
-  populate(service, s, PLAY_START + (s.maxHours ?? 30) * HOUR);
-  service.now = at;
-  const cache = cacheOf(() => service.now);
-  const realNow = Date.now;
-  Date.now = () => service.now;
-  try {
-    const items = (await perform(rushZ(service, cache), bundle({}))) as unknown[];
-    const answer = Buffer.byteLength(JSON.stringify(items));
-    return { service: service.bytesSent, items: items.length, answer };
-  } finally {
-    Date.now = realNow;
-  }
 };

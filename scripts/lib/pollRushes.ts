@@ -143,7 +143,16 @@ const compile = async (): Promise<string> => {
   const tsc = path.join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc');
   const options = ['--outDir', out, '--rootDir', '.', '--module', 'commonjs', '--target', 'ES2023'];
   const flags = ['--esModuleInterop', '--resolveJsonModule', '--skipLibCheck', '--strict'];
-  await run([tsc, 'index.ts', 'scripts/lib/pollPlay.ts', ...options, ...flags, '--types', 'node']);
+  await run([
+    tsc,
+    'index.ts',
+    'scripts/lib/pollPlay.ts',
+    'scripts/lib/pollReplay.ts',
+    ...options,
+    ...flags,
+    '--types',
+    'node',
+  ]);
   if (!existsSync(path.join(out, 'scripts', 'lib', 'pollPlay.js')))
     throw new Error('the rush play did not compile');
   return out;
@@ -161,6 +170,8 @@ export interface LonePoll {
   rssBefore?: number;
   peakRss?: number;
   peakHeap?: number;
+  /** The same poll's peak with V8's old generation capped at 128 MB: what it keeps alive, less garbage. */
+  cappedPeakRss?: number;
   error?: string;
 }
 
@@ -213,6 +224,15 @@ export const playSteadyCpu = async (
   return figures;
 };
 
+/** Runs one poll alone (scripts/bench-poll-lone.cjs, with `args` after Node's flags): its figures. */
+const lone = async (args: string[]): Promise<Omit<LonePoll, 'poll' | 'inPlay'>> => {
+  const outcome = await run(['--expose-gc', ...args]);
+  const line = /^RESULT (.*)$/m.exec(outcome.stdout)?.[1];
+  return line
+    ? (JSON.parse(line) as Omit<LonePoll, 'poll' | 'inPlay'>)
+    : { error: outcome.stderr.slice(0, 400) || `exit ${outcome.code}` };
+};
+
 /**
  * The polls of a play to replay alone: the three during which its whole process peaked highest and the
  * three that read the most (from the service and the cache), in the order they were played.
@@ -230,8 +250,10 @@ const heaviestPolls = (p: Played): number[] => {
 
 /**
  * The heaviest polls of `p` (`heaviestPolls`), each replayed alone in a fresh process over the cache as the
- * play left it before that poll: the scenario is played again to save those caches (a play replays
- * exactly), then each poll runs alone (scripts/bench-poll-lone.cjs), its memory its own and the app's.
+ * play left it before that poll, reading the service from another process: the scenario is played again to
+ * save those caches (a play replays exactly), then each poll runs alone (scripts/bench-poll-lone.cjs), its
+ * memory its own and the app's, as at Zapier (the play's process also holds its cache and makes the
+ * service's answers).
  */
 const measureAlone = async (out: string, p: Played, progress: (line: string) => void) => {
   const polls = heaviestPolls(p);
@@ -253,14 +275,9 @@ const measureAlone = async (out: string, p: Played, progress: (line: string) => 
     const file = poll === lostAt ? '' : path.join(dir, `${poll}.cache`);
     const child = path.join(ROOT, 'scripts', 'bench-poll-lone.cjs');
     const args = [child, out, JSON.stringify(p.scenario), String(inPlay.at), file];
-    const outcome = await run(['--expose-gc', ...args]);
-    const line = /^RESULT (.*)$/m.exec(outcome.stdout)?.[1];
-    const figures = line ? (JSON.parse(line) as Omit<LonePoll, 'poll' | 'inPlay'>) : null;
-    alone.push({
-      poll,
-      inPlay,
-      ...(figures ?? { error: outcome.stderr.slice(0, 400) || `exit ${outcome.code}` }),
-    });
+    const figures = await lone(args);
+    const capped = await lone(['--max-old-space-size=128', ...args]);
+    alone.push({ poll, inPlay, ...figures, cappedPeakRss: capped.peakRss });
     progress(aloneLines(alone.slice(-1))[0] ?? '');
   }
   rmSync(dir, { recursive: true, force: true });
@@ -356,7 +373,7 @@ export const aloneLines = (alone: LonePoll[]): string[] =>
     const mb = (bytes: number | undefined) => `${((bytes ?? NaN) / MIB).toFixed(0)} MiB`;
     if (lone.error) return `${pad('', 34)} ${when} alone: failed: ${lone.error}`;
     const same = lone.service === inPlay.service && lone.items === inPlay.items;
-    return `${pad('', 34)} ${when} alone: peak RSS ${mb(lone.peakRss)} (${mb(lone.rssBefore)} before it; heap peak ${mb(lone.peakHeap)}), ${(lone.ms ?? NaN).toFixed(0)} ms; read ${mb(lone.service)} from the service, answered ${lone.items} items (${same ? 'as in the play' : `in the play: ${mb(inPlay.service)}, ${inPlay.items} items`}); whole process in the play ${mb(inPlay.rss)}`;
+    return `${pad('', 34)} ${when} alone: peak RSS ${mb(lone.peakRss)} (${mb(lone.rssBefore)} before it; heap peak ${mb(lone.peakHeap)}; ${mb(lone.cappedPeakRss)} with the old generation capped at 128 MB), ${(lone.ms ?? NaN).toFixed(0)} ms; read ${mb(lone.service)} from the service, answered ${lone.items} items (${same ? 'as in the play' : `in the play: ${mb(inPlay.service)}, ${inPlay.items} items`}); whole process in the play ${mb(inPlay.rss)}`;
   });
 
 /** The rush targets, met or missed. */
