@@ -27,40 +27,34 @@ export const NEW_SUBMISSION_KEY = 'new_submission';
 const idOf = (submission: SubmissionKey) => submission.submissionId;
 
 /**
- * Each registration mapped and measured once a poll: the item its size is measured on (with the lines its
- * mapping wrote) is the one the answer carries.
+ * Each registration measured once a poll, and mapped again for the answer (the same item: mapping is pure).
+ * Only its size is remembered: a poll reading a range again sizes every registration of it, and keeps the
+ * newest answer's worth while the rest streams by; remembering each one's item too (a copy of its longest
+ * fields) held twice as much, long enough for V8 to move it to the old generation (a recovery poll reading
+ * 100 MB again peaked 50 MB higher).
  */
 const mappedOnce = (z: ZObject, context: EventContext) => {
-  const items = new WeakMap<Submission, { item: SubmissionItem; lines: string[]; bytes?: number }>();
-  const mapOf = (submission: Submission): { item: SubmissionItem; lines: string[]; bytes?: number } => {
+  const sizes = new WeakMap<Submission, number>();
+  const mapOf = (submission: Submission): { item: SubmissionItem; lines: string[] } => {
     const lines: string[] = [];
     const item = toSubmissionItem(submission, context, submission.submissionId, (line) => lines.push(line));
     return { item, lines };
   };
-  const map = (submission: Submission) => {
-    const known = items.get(submission);
-    if (known) return known;
-    const mapped = mapOf(submission);
-    items.set(submission, mapped);
-    return mapped;
-  };
   return {
-    /**
-     * What one registration adds to the answer: the UTF-8 bytes of its item's JSON, as core measures it
-     * (measured once: a poll may size a registration again).
-     */
+    /** What one registration adds to the answer: the UTF-8 bytes of its item's JSON, as core measures it. */
     sizeOf: (submission: Submission) => {
-      const mapped = map(submission);
-      mapped.bytes ??= Buffer.byteLength(JSON.stringify(mapped.item));
-      return mapped.bytes;
+      const known = sizes.get(submission);
+      if (known !== undefined) return known;
+      const bytes = Buffer.byteLength(JSON.stringify(mapOf(submission).item));
+      sizes.set(submission, bytes);
+      return bytes;
     },
     presenter: {
       idOf,
       noun: 'registration',
       toItem: (submission: Submission) => {
-        // Only a registration sized this poll was mapped already: the others (kept ones, their sizes stored
-        // with them) are mapped here once, without remembering them.
-        const { item, lines } = items.get(submission) ?? mapOf(submission);
+        // The lines its mapping writes are written once: when the answer carries it.
+        const { item, lines } = mapOf(submission);
         for (const line of lines) z.console.log(line);
         return item;
       },
