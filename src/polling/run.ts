@@ -1,8 +1,11 @@
 /**
  * The run of a window a poll keeps: the longest run of a stream's first items, in a given order, whose costs
- * fit a budget (what a poll returns of its window, in bytes).
+ * fit a budget (what a poll returns of its window, in bytes), and the two ways a poll holds its records
+ * (`HeldRun`, `OffHeapRun`).
  */
 import { siftDown, siftUp } from '../account/selection';
+import { type Entry, entryOf } from './entry';
+import type { Position } from './position';
 
 /**
  * The longest run of a stream's first items, in a given order, whose costs fit within `budget` (the first
@@ -11,15 +14,15 @@ import { siftDown, siftUp } from '../account/selection';
  * once a better one pushed it out (`next()`: the first item after the run), so that a small item arriving
  * later cannot fill the gap and make the run skip one. Memory is bounded by the budget's worth of items.
  */
-export class FirstWithin<T> {
+export class FirstWithin<T extends K, K = T> {
   private readonly heap: T[] = [];
   private total = 0;
   private after: T | null = null;
 
-  /** `compare(a, b) < 0` when `a` comes before `b` in the wanted order. */
+  /** `compare(a, b) < 0` when `a` comes before `b` in the wanted order (it reads what `K` holds only). */
   constructor(
     readonly budget: number,
-    private readonly compare: (a: T, b: T) => number,
+    private readonly compare: (a: K, b: K) => number,
     private readonly cost: (item: T) => number,
   ) {}
 
@@ -28,7 +31,7 @@ export class FirstWithin<T> {
   }
 
   /** Whether `item` could be in the run: it comes before every item the budget has pushed out. */
-  wants(item: T): boolean {
+  wants(item: K): boolean {
     return this.after === null || this.compare(item, this.after) < 0;
   }
 
@@ -45,6 +48,11 @@ export class FirstWithin<T> {
       if (this.after === null || this.compare(last, this.after) < 0) this.after = last;
     }
     return kept;
+  }
+
+  /** The run's items, in no order. */
+  items(): readonly T[] {
+    return this.heap;
   }
 
   /** The run, in the wanted order. */
@@ -67,5 +75,127 @@ export class FirstWithin<T> {
     }
     this.total -= this.cost(top);
     return top;
+  }
+}
+
+/**
+ * What a poll asks of a run of records it keeps while the answer streams by (the records are given with
+ * their positions, never in an entry made for them: see `OffHeapRun`).
+ */
+export interface RecordRun<R> {
+  /** Whether a record at `at` could be in the run. */
+  wants(at: Position): boolean;
+  /** Offers a record, at `at`, adding `bytes` to an answer. */
+  add(record: R, at: Position, bytes: number): void;
+  /** The run, in the wanted order. */
+  sorted(): Entry<R>[];
+  /** The first record after the run, when the budget cut the stream short. */
+  next(): Position | null;
+}
+
+/** A run holding its records as they are: a run read oldest first, which few records enter and leave. */
+export class HeldRun<R> implements RecordRun<R> {
+  private readonly run: FirstWithin<Entry<R>, Position>;
+
+  constructor(
+    budget: number,
+    compare: (a: Position, b: Position) => number,
+    cost: (entry: Entry<R>) => number,
+  ) {
+    this.run = new FirstWithin<Entry<R>, Position>(budget, compare, cost);
+  }
+
+  wants(at: Position): boolean {
+    return this.run.wants(at);
+  }
+
+  add(record: R, at: Position, bytes: number): void {
+    this.run.offer(entryOf(record, at.ms, at.id, bytes));
+  }
+
+  sorted(): Entry<R>[] {
+    return this.run.sorted();
+  }
+
+  next(): Position | null {
+    return this.run.next();
+  }
+}
+
+/** Where a record held by an `OffHeapRun` lies in its store: the bytes of its JSON. */
+interface Slot {
+  at: number;
+  length: number;
+}
+
+/** The store an `OffHeapRun` starts with (it grows with its run). */
+const FIRST_STORE_BYTES = 64 * 1024;
+
+/**
+ * A run kept newest first while the answer streams oldest first (a stateless poll's window, a range read
+ * again): every record enters it and is pushed out later by newer ones. Held as objects, each lives long
+ * enough to be moved to V8's old generation, where it stays, garbage, until a full collection: a poll reading
+ * 100 MB again moved about 125 MiB there and peaked near 256 MB. Here a record is held as the bytes of its
+ * JSON in a store of two buffers that take turns (when one is full, what the run still holds is copied to
+ * the other, and both grow when that fills half of it); the record given is garbage at once. Only the small
+ * entries saying where each record lies live on, and V8 soon makes those in its old generation (where it
+ * sees most of an allocation site's objects survive): the poll must not make the entries of records it may
+ * not keep at the same place, or they would keep those records alive there. Its records are parsed again
+ * when the run is read.
+ */
+export class OffHeapRun<R> implements RecordRun<R> {
+  private readonly run: FirstWithin<Entry<Slot>, Position>;
+  private store = Buffer.alloc(0);
+  private spare = Buffer.alloc(0);
+  private used = 0;
+  private read: Entry<R>[] | null = null;
+
+  constructor(budget: number, compare: (a: Position, b: Position) => number) {
+    this.run = new FirstWithin<Entry<Slot>, Position>(budget, compare, (entry) => entry.bytes);
+  }
+
+  wants(at: Position): boolean {
+    return this.run.wants(at);
+  }
+
+  add(record: R, at: Position, bytes: number): void {
+    if (!this.run.wants(at)) return;
+    this.read = null;
+    const json = JSON.stringify(record);
+    const length = Buffer.byteLength(json);
+    if (this.used + length > this.store.length) this.makeRoom(length);
+    this.store.write(json, this.used);
+    this.run.offer(entryOf({ at: this.used, length }, at.ms, at.id, bytes));
+    this.used += length;
+  }
+
+  /** The run, in the wanted order (its records parsed again, once). */
+  sorted(): Entry<R>[] {
+    this.read ??= this.run.sorted().map((entry) => {
+      const { at, length } = entry.record;
+      const record = JSON.parse(this.store.toString('utf8', at, at + length)) as R;
+      return entryOf(record, entry.ms, entry.id, entry.bytes);
+    });
+    return [...this.read];
+  }
+
+  next(): Position | null {
+    return this.run.next();
+  }
+
+  /** Room for `length` more bytes: what the run holds copied to the spare buffer, grown if need be. */
+  private makeRoom(length: number): void {
+    const held = this.run.items();
+    const needed = held.reduce((sum, entry) => sum + entry.record.length, length);
+    const size = needed * 2 > this.spare.length ? Math.max(FIRST_STORE_BYTES, needed * 2) : 0;
+    if (size) this.spare = Buffer.allocUnsafe(size);
+    let at = 0;
+    for (const entry of held) {
+      this.store.copy(this.spare, at, entry.record.at, entry.record.at + entry.record.length);
+      entry.record.at = at;
+      at += entry.record.length;
+    }
+    [this.store, this.spare] = [this.spare, size ? Buffer.allocUnsafe(size) : this.store];
+    this.used = at;
   }
 }

@@ -4,7 +4,7 @@
  * left of the budget, the kept records again (oldest first) for Zaps that Zapier held.
  */
 import { type Entry, entryOf } from './entry';
-import { FirstWithin } from './run';
+import { HeldRun, OffHeapRun, type RecordRun } from './run';
 import { type Kept, type KeptBatch, isRecent, shedAfter } from './kept';
 import { type Position, at, comparePositions, earlier, later } from './position';
 import type { Checkpoint, Plan, SinceKind } from './state';
@@ -21,25 +21,31 @@ export interface Selection<R> {
   lastLeft: Position | null;
 }
 
-const positionOf = <R>(entry: Entry<R> | null | undefined): Position | null =>
+const positionOf = (entry: Position | null | undefined): Position | null =>
   entry ? { ms: entry.ms, id: entry.id } : null;
 
-const newestFirst = <R>(a: Entry<R>, b: Entry<R>) => comparePositions(b, a);
+const newestFirst = (a: Position, b: Position) => comparePositions(b, a);
 
 /**
  * The run a poll keeps, fed record by record in any order: a dedupe poll the newest `maxDedupeItems` (ids
  * only); otherwise one contiguous run within `budgetBytes` (never empty when there is anything), from the
  * oldest end for a stateful or kept poll (what is about to leave the window first, and a backlog in order),
- * from the newest end for a stateless one. Memory is bounded by the run, however large the window.
+ * from the newest end for a stateless one (its records held as bytes: `OffHeapRun`). Memory is bounded by
+ * the run, however large the window.
  */
-const runOf = <R>(kind: SinceKind, mode: Plan['mode'], budgetBytes: number, maxDedupeItems: number) => {
-  if (kind === 'dedupe') return new FirstWithin<Entry<R>>(maxDedupeItems, newestFirst, () => 1);
-  const order = mode === 'stateless' ? newestFirst : comparePositions;
-  return new FirstWithin<Entry<R>>(budgetBytes, order, (entry) => entry.bytes);
+const runOf = <R>(
+  kind: SinceKind,
+  mode: Plan['mode'],
+  budgetBytes: number,
+  maxDedupeItems: number,
+): RecordRun<R> => {
+  if (kind === 'dedupe') return new HeldRun<R>(maxDedupeItems, newestFirst, () => 1);
+  if (mode === 'stateless') return new OffHeapRun<R>(budgetBytes, newestFirst);
+  return new HeldRun<R>(budgetBytes, comparePositions, (entry) => entry.bytes);
 };
 
 /** What a run tells the close of the poll: where it was cut short by its budget, if it was. */
-const selectionOf = <R>(run: FirstWithin<Entry<R>>, kind: SinceKind, mode: Plan['mode']): Selection<R> => {
+const selectionOf = <R>(run: RecordRun<R>, kind: SinceKind, mode: Plan['mode']): Selection<R> => {
   const kept = run.sorted();
   const next = positionOf(run.next());
   if (kind !== 'dedupe' && mode !== 'stateless') {
@@ -57,7 +63,7 @@ export const selectEntries = <R>(
   budgetBytes: number = timings.answerBudgetBytes,
 ): Selection<R> => {
   const run = runOf<R>(kind, mode, budgetBytes, timings.maxDedupeItems);
-  for (const entry of entries) run.offer(entry);
+  for (const entry of entries) run.add(entry.record, entry, entry.bytes);
   return selectionOf(run, kind, mode);
 };
 
@@ -208,9 +214,9 @@ const restOf = (
  * each id once, and of those only the run the poll returns. A day of registrations is never held whole.
  */
 export class PollWindow<R extends { createdAt: string }> {
-  private readonly run: FirstWithin<Entry<R>>;
+  private readonly run: RecordRun<R>;
   /** A stateful poll: the records of its window some poll already returned, oldest first. */
-  private readonly rerun: FirstWithin<Entry<R>>;
+  private readonly rerun: RecordRun<R>;
   private readonly seen = new Set<string>();
   /** The kept records by batch: returned again in what the new ones leave of the budget. */
   private readonly kept: Array<{ batch: KeptBatch<R>; entries: Entry<R>[] }> = [];
@@ -221,7 +227,7 @@ export class PollWindow<R extends { createdAt: string }> {
    * request carries them, newest first within the budget (what is left out is the range's older part), and
    * how the range's records spread over time (that older part is owed in parts of known size).
    */
-  private readonly refills = new Map<ShareRef, { run: FirstWithin<Entry<R>>; spread: RangeSpread }>();
+  private readonly refills = new Map<ShareRef, { run: OffHeapRun<R>; spread: RangeSpread }>();
 
   constructor(
     private readonly poll: WindowPoll,
@@ -243,39 +249,40 @@ export class PollWindow<R extends { createdAt: string }> {
     for (const share of poll.owed ?? [])
       if (!share.entries)
         this.refills.set(share.ref, {
-          run: new FirstWithin<Entry<R>>(timings.answerBudgetBytes, newestFirst, (entry) => entry.bytes),
+          run: new OffHeapRun<R>(timings.answerBudgetBytes, newestFirst),
           spread: new RangeSpread({ from: readFrom(share.ref), to: share.ref.to }),
         });
     this.run = runOf<R>(poll.kind, poll.plan.mode, timings.answerBudgetBytes, timings.maxDedupeItems);
     this.rerun = runOf<R>(poll.kind, poll.plan.mode, timings.answerBudgetBytes, timings.maxDedupeItems);
   }
 
-  /** Reads one record of the answer. */
+  /**
+   * Reads one record of the answer. Its position is its own small object, and a run makes the entry of a
+   * record it keeps: an entry made here for every record would be made where the runs' long-lived entries
+   * are, in V8's old generation, and keep each record read alive until a full collection (`OffHeapRun`).
+   */
   readonly visit = (record: R): void => {
     const ms = Date.parse(record.createdAt);
     const id = this.shape.idOf(record);
     if (!Number.isFinite(ms)) return;
+    const at: Position = { ms, id };
     let bytes = 0;
     for (const [ref, refill] of this.refills) {
-      const entry = entryOf(record, ms, id, 0);
-      if (comparePositions(entry, readFrom(ref)) <= 0 || comparePositions(entry, ref.to) > 0) continue;
+      if (comparePositions(at, readFrom(ref)) <= 0 || comparePositions(at, ref.to) > 0) continue;
       bytes ||= this.sizeOf(record) + 1;
-      entry.bytes = bytes;
       refill.spread.add(ms, bytes);
-      if (refill.run.wants(entry)) refill.run.offer(entry);
+      refill.run.add(record, at, bytes);
     }
-    if (comparePositions({ ms, id }, this.poll.plan.after) <= 0) return;
+    if (comparePositions(at, this.poll.plan.after) <= 0) return;
     if (this.seen.has(id)) return;
     this.seen.add(id);
     this.newest = Math.max(this.newest, ms);
     const { returned } = this.poll.plan;
-    const again = returned && comparePositions({ ms, id }, returned) <= 0;
+    const again = returned && comparePositions(at, returned) <= 0;
     const run = again ? this.rerun : this.run;
-    const entry = entryOf(record, ms, id, 0);
     // Past what the budget already pushed out (a backlog's later records): not sized, not kept.
-    if (!run.wants(entry)) return;
-    if (this.poll.kind !== 'dedupe') entry.bytes = this.sizeOf(record) + 1;
-    run.offer(entry);
+    if (!run.wants(at)) return;
+    run.add(record, at, this.poll.kind === 'dedupe' ? 0 : bytes || this.sizeOf(record) + 1);
   };
 
   /** `entry` with its bytes measured, in a copy (what was read is written back as it was). */
