@@ -70,7 +70,8 @@
  *    the hold, else the last 80 minutes (the stateless window: its newest records are returned; 152, as far
  *    back as the kept entry keeps, when the cache answered and held nothing).
  * 4. Read (window.ts): one request, `since` the window's start, earlier when a range whose turn it is must
- *    be read; records stream by and only what the answer can carry is held.
+ *    be read; records stream by and only what the answer can carry is held (a run kept newest first holds
+ *    them as bytes: run.ts).
  * 5. Answer, within the budget, in this order: the records no poll returned yet (oldest first: a backlog
  *    drains in order); the kept records some Zap on time may lack (returned within the hold, or in a rush
  *    not drained yet), up to a quarter of an answer, an eighth while shares (not `again`) of over a quarter
