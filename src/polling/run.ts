@@ -136,8 +136,8 @@ const FIRST_STORE_BYTES = 64 * 1024;
  * again): every record enters it and is pushed out later by newer ones. Held as objects, each lives long
  * enough to be moved to V8's old generation, where it stays, garbage, until a full collection: a poll reading
  * 100 MB again moved about 125 MiB there and peaked near 256 MB. Here a record is held as the bytes of its
- * JSON in a store of two buffers that take turns (when one is full, what the run still holds is copied to
- * the other, and both grow when that fills half of it); the record given is garbage at once. Only the small
+ * JSON in one buffer (when it is full, what the run still holds is moved to its start, into a larger one
+ * when that would fill over two thirds of it); the record given is garbage at once. Only the small
  * entries saying where each record lies live on, and V8 soon makes those in its old generation (where it
  * sees most of an allocation site's objects survive): the poll must not make the entries of records it may
  * not keep at the same place, or they would keep those records alive there. Its records are parsed again
@@ -146,7 +146,6 @@ const FIRST_STORE_BYTES = 64 * 1024;
 export class OffHeapRun<R> implements RecordRun<R> {
   private readonly run: FirstWithin<Entry<Slot>, Position>;
   private store = Buffer.alloc(0);
-  private spare = Buffer.alloc(0);
   private used = 0;
   private read: Entry<R>[] | null = null;
 
@@ -183,19 +182,25 @@ export class OffHeapRun<R> implements RecordRun<R> {
     return this.run.next();
   }
 
-  /** Room for `length` more bytes: what the run holds copied to the spare buffer, grown if need be. */
+  /**
+   * Room for `length` more bytes: what the run holds moved to the store's start, in the order it lies there
+   * (each record moves down, never over one not moved yet), or copied to a store half as large again as
+   * what is needed when that would fill over two thirds of this one.
+   */
   private makeRoom(length: number): void {
-    const held = this.run.items();
+    const held = [...this.run.items()].sort((a, b) => a.record.at - b.record.at);
     const needed = held.reduce((sum, entry) => sum + entry.record.length, length);
-    const size = needed * 2 > this.spare.length ? Math.max(FIRST_STORE_BYTES, needed * 2) : 0;
-    if (size) this.spare = Buffer.allocUnsafe(size);
+    const target =
+      needed * 3 > this.store.length * 2
+        ? Buffer.allocUnsafe(Math.max(FIRST_STORE_BYTES, Math.ceil(needed * 1.5)))
+        : this.store;
     let at = 0;
     for (const entry of held) {
-      this.store.copy(this.spare, at, entry.record.at, entry.record.at + entry.record.length);
+      this.store.copy(target, at, entry.record.at, entry.record.at + entry.record.length);
       entry.record.at = at;
       at += entry.record.length;
     }
-    [this.store, this.spare] = [this.spare, size ? Buffer.allocUnsafe(size) : this.store];
+    this.store = target;
     this.used = at;
   }
 }
