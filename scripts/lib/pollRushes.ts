@@ -455,7 +455,7 @@ export const rushTargets = (results: RushResult[]): Array<[boolean, string]> => 
     ],
     [
       perPoll <= RUN_MEMORY,
-      `peak RSS at most 256 MB at every poll of every rush: ${(perPoll / MIB).toFixed(0)} MiB at most (the whole process of a play, or the ${alone.length} heaviest polls, replayed alone, of the plays whose whole process passed it: ${(rss / MIB).toFixed(0)} MiB at most)`,
+      `peak RSS at most 256 MB at every poll of every rush: ${(perPoll / MIB).toFixed(0)} MiB at most (${alone.length ? `the whole process of a play, or the ${alone.length} heaviest polls, replayed alone, of the plays whose whole process passed it: ${(rss / MIB).toFixed(0)} MiB at most` : 'the whole process of every play, which holds its polls'})`,
     ],
     [
       ratio <= 3,
