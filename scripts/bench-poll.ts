@@ -15,8 +15,9 @@
 // minutes with the cache emptied before every poll. Then the naive 24-hour window for comparison, the widest poll's memory (a child process on the
 // compiled app), the CPU per steady poll (the app's, measured both with garbage collected as V8 chooses and
 // with a full collection forced before each poll: scripts/lib/pollRushes.ts, `playSteadyCpu`), the rushes
-// (each alone in a child process on the compiled app: scripts/lib/pollPlay.ts; a play whose whole process
-// passes 256 MB has its heaviest polls replayed alone too, each in a fresh process: scripts/lib/pollReplay.ts),
+// (each alone in a child process on the compiled app: scripts/lib/pollPlay.ts; a play with the whole cache
+// lost, or whose whole process passes 256 MB, has its heaviest polls replayed alone too, each in a fresh
+// process: scripts/lib/pollReplay.ts),
 // and the targets.
 //
 // Flags: --scale N (24000) --hours N (4) --every MIN (one polling interval only) --rush-only (only the

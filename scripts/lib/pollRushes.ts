@@ -175,7 +175,7 @@ export interface LonePoll {
   error?: string;
 }
 
-/** A played rush; `alone`: its heaviest polls, each replayed alone (when its whole process passed 256 MB). */
+/** A played rush; `alone`: its heaviest polls, each replayed alone (`measuredAlone`). */
 export type RushResult = (Played & { alone?: LonePoll[] }) | { scenario: RushScenario; error: string };
 
 /** Zapier's memory limit for a run. */
@@ -284,6 +284,14 @@ const measureAlone = async (out: string, p: Played, progress: (line: string) => 
   return alone;
 };
 
+/**
+ * Whether a play's heaviest polls are replayed alone: when the whole cache is lost (its recovery polls read
+ * the service again the most) and when its whole process passed 256 MB (that figure then proves nothing of
+ * one poll).
+ */
+const measuredAlone = (p: Played): boolean =>
+  p.scenario.loseCacheAtMin !== undefined || rushFigures(p).peakRss > RUN_MEMORY;
+
 /** Plays every scenario, one child process at a time; `progress` is given each one's line as it ends. */
 export const playRushes = async (
   scenarios: RushScenario[],
@@ -293,7 +301,7 @@ export const playRushes = async (
   const results: RushResult[] = [];
   for (const scenario of scenarios) {
     const result = await playChild(out, scenario, 'forced', (line) => progress(`  … ${line}`));
-    if (!('error' in result) && rushFigures(result).peakRss > RUN_MEMORY)
+    if (!('error' in result) && measuredAlone(result))
       result.alone = await measureAlone(out, result, (line) => progress(`  … ${line}`));
     results.push(result);
     progress(rushLines([result])[1] ?? '');
