@@ -5,7 +5,8 @@
 // `gc-as-v8-chooses` says otherwise: then a poll's garbage is collected whenever V8 decides, in whichever
 // poll, as in a warm Zapier worker (its CPU per poll is then what Zapier pays). A fourth argument
 // `{"dir", "polls"}` plays the scenario again only to save the cache as it is before each of those polls
-// (`<dir>/<poll>.cache`, for scripts/bench-poll-lone.cjs), and stops after the last of them.
+// (`<dir>/<poll>.cache`, for scripts/bench-poll-lone.cjs), and stops after the last of them. A scenario with
+// `freshWorkers` plays every poll as in a worker that remembers no decoding of an earlier poll.
 const path = require('node:path');
 
 const [outDir, scenario, collect, saving] = process.argv.slice(2);
@@ -21,7 +22,8 @@ const main = async () => {
   // waits for a lease do), so the play replays exactly on any machine and a slow one never reaches the run's
   // limit; its answers are App's (the same declaration).
   void App;
-  const timings = pollTimings();
+  const scene = JSON.parse(scenario);
+  const timings = scene.freshWorkers ? { ...pollTimings(), decodedHeldChars: 0 } : pollTimings();
   const trigger = newSubmissionTrigger({ timings, clock: playClock() });
   const perform = trigger.operation.perform;
   const tell = (line) => process.stderr.write(`PROGRESS ${line}\n`);
@@ -34,7 +36,7 @@ const main = async () => {
     if (poll >= last) throw new Saved();
   };
   try {
-    const played = await playRush(JSON.parse(scenario), perform, between, tell, !save);
+    const played = await playRush(scene, perform, between, tell, !save);
     process.stdout.write(`RESULT ${JSON.stringify(played)}\n`);
   } catch (error) {
     if (!(error instanceof Saved)) throw error;

@@ -13,8 +13,9 @@
 // must have reached it). Then the held Zaps: a Zap polled every 15 minutes that Zapier holds for 2 hours
 // while another polls every 5 (cache working, then emptied once 20 minutes into the hold), and one held 60
 // minutes with the cache emptied before every poll. Then the naive 24-hour window for comparison, the widest poll's memory (a child process on the
-// compiled app), the CPU per steady poll (the app's, measured both with garbage collected as V8 chooses and
-// with a full collection forced before each poll: scripts/lib/pollRushes.ts, `playSteadyCpu`), the rushes
+// compiled app), the CPU per steady poll (the app's, measured with garbage collected as V8 chooses, in a worker
+// that ran the stream's previous poll and in one that did not, and with a full collection forced before
+// each poll: scripts/lib/pollRushes.ts, `playSteadyCpu`), the rushes
 // (each alone in a child process on the compiled app: scripts/lib/pollPlay.ts; a play with the whole cache
 // lost, or whose whole process passes 256 MB, has its heaviest polls replayed alone too, each in a fresh
 // process: scripts/lib/pollReplay.ts),
@@ -22,7 +23,7 @@
 //
 // Flags: --scale N (24000) --hours N (4) --every MIN (one polling interval only) --rush-only (only the
 // rushes) --no-rush
-// --cpu-only (only the CPU per steady poll, both ways of collecting garbage)
+// --cpu-only (only the CPU per steady poll, the three ways)
 // --rush TEXT[/MIN] (only the rushes whose name contains TEXT, at MIN-minute polls if given: `--rush "10 KB/1"`;
 // a whole name picks that rush alone: `--rush "10,000 in 30 min, 10 KB"`)
 
@@ -47,7 +48,7 @@ import { callable, meta } from './lib/app';
 import {
   PLAY_LIMITS,
   RUSH_SCENARIOS,
-  type Collect,
+  type SteadyCpuWay,
   type RushResult,
   STEADY_SCENARIO,
   playRushes,
@@ -565,7 +566,7 @@ interface Played {
   widest: Widest;
   child: Outcome;
   /** CPU per steady poll (ms), by how garbage is collected (`playSteadyCpu`); empty when not played. */
-  cpu: Partial<Record<Collect, number | string>>;
+  cpu: Partial<Record<SteadyCpuWay, number | string>>;
 }
 
 /**
@@ -615,14 +616,15 @@ function costs(cadences: Cadence[]): string[] {
   return out;
 }
 
-/** CPU per steady poll, both ways of collecting garbage (see `playSteadyCpu`). */
+/** CPU per steady poll, the three ways `playSteadyCpu` measures it. */
 function cpuLines(cpu: Played['cpu']): string[] {
   const ms = (value: number | string | undefined) =>
     typeof value === 'number' ? `${value.toFixed(1)} ms` : `not measured (${value ?? 'not played'})`;
   const zaps = STEADY_SCENARIO.zaps?.map((zap) => zap.everyMin).join(', ');
   return [
     `CPU per steady poll (the app's, without the service's; ${zaps}-minute Zaps, 1,000 registrations an hour, each poll handing back the kept entry's whole 150 minutes), each way in a fresh process:`,
-    `  ${ms(cpu['gc-as-v8-chooses'])} with garbage collected as V8 chooses, counted in the poll that collects it (a warm Zapier worker: what Zapier pays)`,
+    `  ${ms(cpu['gc-as-v8-chooses'])} with garbage collected as V8 chooses, counted in the poll that collects it (a warm Zapier worker: what Zapier pays), the worker having run the stream's previous poll (it remembers what it decoded)`,
+    `  ${ms(cpu['fresh-workers'])} the same, every poll in a worker that ran none of the stream's polls before (nothing remembered)`,
     `  ${ms(cpu.forced)} with a full collection forced before each poll and not counted (as the rush plays run, for their memory figures; Zapier never forces one)`,
   ];
 }
@@ -634,8 +636,12 @@ function targets(played: Played): string[] {
   const target = (ok: boolean, text: string) => out.push(`  ${ok ? 'met ' : 'MISS'}  ${text}`);
   for (const [ok, text] of rushes.length ? rushTargets(rushes) : []) target(ok, text);
   const chosen = played.cpu['gc-as-v8-chooses'];
-  if (typeof chosen === 'number')
-    target(true, `CPU per steady poll printed: ${chosen.toFixed(1)} ms (garbage collected as V8 chooses)`);
+  const fresh = played.cpu['fresh-workers'];
+  if (typeof chosen === 'number' && typeof fresh === 'number')
+    target(
+      true,
+      `CPU per steady poll printed: ${chosen.toFixed(1)} ms in a worker that ran the stream's previous poll, ${fresh.toFixed(1)} in one that did not (garbage collected as V8 chooses)`,
+    );
   if (!cadences.length) return out;
   const written = Math.max(...cadences.map((c) => avg(steadyOf(c).steady, 'cacheWritten')));
   target(

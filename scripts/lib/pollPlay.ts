@@ -56,6 +56,11 @@ export interface RushScenario {
   cacheFailing?: number;
   /** Which calls fail: the seed of their sequence (a fixed one unless told). */
   failSeed?: number;
+  /**
+   * Every poll runs as in a worker that ran none of the stream's polls before: it remembers no decoding
+   * (src/polling/decoded.ts), as when Zapier sends each poll to another process.
+   */
+  freshWorkers?: boolean;
 }
 
 const LATIN =

@@ -204,22 +204,33 @@ const playChild = async (
     : { scenario, error: outcome.stderr.slice(0, 400) || `exit ${outcome.code}` };
 };
 
+/** How a steady poll's CPU is measured (see `playSteadyCpu`). */
+export type SteadyCpuWay = Collect | 'fresh-workers';
+
 /**
- * CPU per steady poll (ms, the mean over the measured hour of `STEADY_SCENARIO`), measured both ways, each
+ * CPU per steady poll (ms, the mean over the measured hour of `STEADY_SCENARIO`), measured three ways, each
  * in a fresh process: with garbage collected as V8 chooses (what a warm Zapier worker pays: each poll's
- * garbage is collected in whichever poll V8 picks, and counted there), and with a full collection forced
- * before each poll and not counted (what the rush plays do, for their memory figures). A forced collection
- * empties the young generation, so the next poll's objects are copied more often: the second figure is
- * higher, for a cost Zapier never pays.
+ * garbage is collected in whichever poll V8 picks, and counted there), the worker remembering what it
+ * decoded (src/polling/decoded.ts: a worker that ran the stream's previous poll); the same with every poll
+ * in a worker that ran none of the stream's polls before (`freshWorkers`: Zapier may send each poll to
+ * another process); and with a full collection forced before each poll and not counted (what the rush plays
+ * do, for their memory figures). A forced collection empties the young generation, so the next poll's
+ * objects are copied more often: that figure is higher, for a cost Zapier never pays.
  */
 export const playSteadyCpu = async (
   progress: (line: string) => void,
-): Promise<Record<Collect, number | string>> => {
+): Promise<Record<SteadyCpuWay, number | string>> => {
   const out = await compile();
-  const figures: Record<Collect, number | string> = { forced: NaN, 'gc-as-v8-chooses': NaN };
-  for (const collect of ['gc-as-v8-chooses', 'forced'] as const) {
-    const played = await playChild(out, STEADY_SCENARIO, collect, progress);
-    figures[collect] = 'error' in played ? played.error : rushFigures(played).steadyCpu;
+  const figures: Record<SteadyCpuWay, number | string> = {
+    'gc-as-v8-chooses': NaN,
+    'fresh-workers': NaN,
+    forced: NaN,
+  };
+  for (const way of ['gc-as-v8-chooses', 'fresh-workers', 'forced'] as const) {
+    const fresh = way === 'fresh-workers';
+    const scenario = fresh ? { ...STEADY_SCENARIO, freshWorkers: true } : STEADY_SCENARIO;
+    const played = await playChild(out, scenario, fresh ? 'gc-as-v8-chooses' : way, progress);
+    figures[way] = 'error' in played ? played.error : rushFigures(played).steadyCpu;
   }
   return figures;
 };

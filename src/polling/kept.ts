@@ -26,6 +26,7 @@ import * as zlib from 'node:zlib';
 import * as z from 'zod';
 import { lazy } from '../lazy';
 import { type AccountCache, CACHE_FAILED, cacheRecord } from '../memory';
+import { forgetDecodings, rememberedDecoding } from './decoded';
 import { type Entry, entryOf } from './entry';
 import { type Position, comparePositions } from './position';
 import type { PollTimings } from './timings';
@@ -280,6 +281,10 @@ export const decodeWhole = (value: unknown, capBytes: number): Whole | null =>
 export const decodeTail = (value: unknown, capBytes: number): Tail | null =>
   readTail(unpack(value, capBytes));
 
+/** `decodeWhole` and `decodeTail` as a poll calls them: remembered by this worker (decoded.ts). */
+const wholeOf = rememberedDecoding('whole', decodeWhole);
+const tailOf = rememberedDecoding('tail', decodeTail);
+
 const entryCount = (batches: Array<KeptBatch<unknown>>) =>
   batches.reduce((n, batch) => n + batch.entries.length, 0);
 
@@ -442,9 +447,9 @@ const PART_SEPARATOR = ',';
 /** What a poll read of the kept entry: the entry, and what the write after it needs to know. */
 export interface KeptRead {
   kept: Kept<unknown>;
-  /** The whole entry's generation and packed size. */
+  /** The whole entry's generation, and its packed value. */
   generation: string;
-  wholeBytes: number;
+  wholeValue: string;
   /** The pieces of the tail that continue the whole entry, in order, and the settled position they reach. */
   pieces: PieceRead[];
   end: Position;
@@ -459,7 +464,7 @@ const samePosition = (a: Position, b: Position) => comparePositions(a, b) === 0;
  * before ended (a piece another poll wrote again since is the end of the chain: what it lacks comes after
  * its settled position, so the next poll reads it again).
  */
-const chainOf = (whole: Whole, values: unknown[], capBytes: number) => {
+const chainOf = (whole: Whole, values: unknown[], timings: PollTimings) => {
   const pieces: PieceRead[] = [];
   let end = whole.settled;
   for (const value of values) {
@@ -468,7 +473,7 @@ const chainOf = (whole: Whole, values: unknown[], capBytes: number) => {
     const batches: Array<KeptBatch<unknown>> = [];
     const from = end;
     for (const part of parts) {
-      const piece = decodeTail(part, capBytes);
+      const piece = tailOf(part, timings.keptUnpackedCapBytes, timings.decodedHeldChars);
       if (!piece || piece.generation !== whole.generation || !samePosition(piece.from, end)) break;
       kept.push(part);
       batches.push(...piece.batches);
@@ -504,7 +509,7 @@ const nextPiece = (
   const others = fresh ? pieces : pieces.slice(0, -1);
   const tailBytes = others.reduce((sum, piece) => sum + piece.value.length, packed.length);
   const tailBatches = others.reduce((sum, piece) => sum + piece.batches.length, batches.length);
-  return tailPays(tailBytes, tailBatches, previous.wholeBytes) ? { index, packed } : null;
+  return tailPays(tailBytes, tailBatches, previous.wholeValue.length) ? { index, packed } : null;
 };
 
 /** A packed value in the cache (built once: a poll reads and writes several). */
@@ -528,9 +533,9 @@ export const keptStore = (cache: AccountCache, key: string, timings: PollTimings
         ...tail.map((piece) => piece.read()),
       ]);
       if (w === CACHE_FAILED) return w;
-      const decoded = decodeWhole(w, timings.keptUnpackedCapBytes);
+      const decoded = wholeOf(w, timings.keptUnpackedCapBytes, timings.decodedHeldChars);
       if (!decoded || w === undefined) return null;
-      const { pieces, end } = chainOf(decoded, pieceValues, timings.keptUnpackedCapBytes);
+      const { pieces, end } = chainOf(decoded, pieceValues, timings);
       const all = [...decoded.batches, ...pieces.flatMap((piece) => piece.batches)];
       // A batch of a rush stays until the rush is drained. The others leave `keptMs` after their
       // poll, or later when the entry is larger than an answer: its slices come first a `holdMs` each.
@@ -542,7 +547,7 @@ export const keptStore = (cache: AccountCache, key: string, timings: PollTimings
       return {
         kept: { base: decoded.base, settled: end, batches, shed: shedAfter(decoded.shed, end) },
         generation: decoded.generation,
-        wholeBytes: w.length,
+        wholeValue: w,
         pieces,
         end,
         held: pieceValues.flatMap((value, i) => (value === undefined ? [] : [i])),
@@ -576,6 +581,11 @@ export const keptStore = (cache: AccountCache, key: string, timings: PollTimings
       await whole.write(packed);
       // The pieces of the old generation are of no use now: cleared, later polls do not read them.
       await Promise.all((previous?.held ?? []).map((i) => tail[i]?.clear()));
+      if (previous)
+        forgetDecodings([
+          previous.wholeValue,
+          ...previous.pieces.flatMap((p) => p.value.split(PART_SEPARATOR)),
+        ]);
       return spilled;
     },
   };
