@@ -30,7 +30,8 @@ const frozen = <T>(value: T): T => {
     const next = stack.pop();
     if (typeof next !== 'object' || next === null || Object.isFrozen(next)) continue;
     Object.freeze(next);
-    for (const key of Object.keys(next)) stack.push((next as Record<string, unknown>)[key]);
+    for (const inner of Object.values(next))
+      if (typeof inner === 'object' && inner !== null) stack.push(inner);
   }
   return value;
 };
