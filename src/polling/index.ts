@@ -55,7 +55,9 @@
  * `storedIndex`), a share's in owed.ts, the kept entry's and its tail's in kept.ts (`storedWhole`,
  * `storedTail`; a record's list: `readEntries`, `storedEntries`). The packed values (the kept entry, its
  * tail, a share), thousands of records each, are read by hand in one pass, with the checks a schema of
- * their shape would make: each record becomes its `Entry` in that pass, and is not copied.
+ * their shape would make: each record becomes its `Entry` in that pass, and is not copied. A worker
+ * remembers the decodings of the kept entry and its tail by their packed text, each frozen (decoded.ts):
+ * the stream's next poll in the same warm process does not decode them again.
  *
  * One poll, in order:
  *
