@@ -1,7 +1,7 @@
 /**
  * What this worker decoded lately. Zapier runs many polls in one warm process, one after another, and a
  * stream's whole kept entry and the parts of its tail change only now and then: when the stream's next
- * poll lands in the same process, it reads the same packed texts again, and decoding them is most of a
+ * poll lands in the same process, it reads the same packed texts again, and decoding them is half of a
  * steady poll's work. A decoding is remembered by the text it read, never by a key or an account, so what
  * it gives is what decoding that text gives; nothing here is ever the truth (the cache is: a miss decodes
  * as before), and a process that never sees the text again only spent its memory. A remembered decoding is
