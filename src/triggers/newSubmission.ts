@@ -33,7 +33,7 @@ const idOf = (submission: SubmissionKey) => submission.submissionId;
  * fields) held twice as much, long enough for V8 to move it to the old generation (a recovery poll reading
  * 100 MB again peaked 50 MB higher).
  */
-const mappedOnce = (z: ZObject, context: EventContext) => {
+const measuredOnce = (z: ZObject, context: EventContext) => {
   const sizes = new WeakMap<Submission, number>();
   const mapOf = (submission: Submission): { item: SubmissionItem; lines: string[] } => {
     const lines: string[] = [];
@@ -115,7 +115,7 @@ const performWith = (setup: PollSetup) => async (z: ZObject, bundle: Bundle) => 
   if (kind === 'sample') {
     const { submissions } = await recentSubmissions(z, bundle, { eventId, keep });
     const context = await contextWithin(z, bundle, eventId, setup);
-    return present(bundle, submissions, mappedOnce(z, context).presenter, logTo(z));
+    return present(bundle, submissions, measuredOnce(z, context).presenter, logTo(z));
   }
   const stream = { ...setup, started, key: submissionStreamKey(eventId, status), idOf };
 
@@ -141,7 +141,7 @@ const performWith = (setup: PollSetup) => async (z: ZObject, bundle: Bundle) => 
 
   // The event's context is in every item, so it is read first: each registration is sized as its item.
   const context = await contextWithin(z, bundle, eventId, setup);
-  const mapped = mappedOnce(z, context);
+  const mapped = measuredOnce(z, context);
   return readNew(
     z,
     bundle,
