@@ -23,7 +23,7 @@ const main = async () => {
   // limit; its answers are App's (the same declaration).
   void App;
   const scene = JSON.parse(scenario);
-  const timings = scene.freshWorkers ? { ...pollTimings(), decodedHeldChars: 0 } : pollTimings();
+  const timings = scene.freshWorkers ? { ...pollTimings(), decodedHeldBytes: 0 } : pollTimings();
   const trigger = newSubmissionTrigger({ timings, clock: playClock() });
   const perform = trigger.operation.perform;
   const tell = (line) => process.stderr.write(`PROGRESS ${line}\n`);

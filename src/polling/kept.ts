@@ -26,7 +26,7 @@ import * as zlib from 'node:zlib';
 import * as z from 'zod';
 import { lazy } from '../lazy';
 import { type AccountCache, CACHE_FAILED, cacheRecord } from '../memory';
-import { forgetDecodings, rememberedDecoding } from './decoded';
+import { type Sized, forgetDecodings, rememberedDecoding } from './decoded';
 import { type Entry, entryOf } from './entry';
 import { type Position, comparePositions } from './position';
 import type { PollTimings } from './timings';
@@ -250,8 +250,11 @@ const packJson = (json: Buffer): string => {
 
 export const pack = (value: unknown): string => packJson(Buffer.from(JSON.stringify(value)));
 
-/** The packed value, or `null` when it is not one or unpacks to more than `capBytes` (never unpacked past it). */
-export const unpack = (value: unknown, capBytes: number): unknown => {
+/**
+ * The packed value and the bytes it unpacked to, or `null` when it is not one or unpacks to more than
+ * `capBytes` (never unpacked past it).
+ */
+const unpackSized = (value: unknown, capBytes: number): Sized<unknown> | null => {
   if (typeof value !== 'string' || !value.startsWith(PREFIX)) return null;
   try {
     const packed = Buffer.from(value.slice(PREFIX.length), 'base64');
@@ -260,11 +263,16 @@ export const unpack = (value: unknown, capBytes: number): unknown => {
     // not copied again at the end.
     const step = Math.max(zlib.constants.Z_DEFAULT_CHUNK, packed.length * 8);
     const chunkSize = Math.min(UNPACK_CHUNK_MAX, Math.max(zlib.constants.Z_MIN_CHUNK, capBytes), step);
-    return JSON.parse(zlib.brotliDecompressSync(packed, { maxOutputLength: capBytes, chunkSize }).toString());
+    const json = zlib.brotliDecompressSync(packed, { maxOutputLength: capBytes, chunkSize });
+    return { decoded: JSON.parse(json.toString()), bytes: json.length };
   } catch {
     return null;
   }
 };
+
+/** The packed value, or `null` when it is not one or unpacks to more than `capBytes` (never unpacked past it). */
+export const unpack = (value: unknown, capBytes: number): unknown =>
+  unpackSized(value, capBytes)?.decoded ?? null;
 
 /** A whole entry as stored (its generation: the write it is), or a piece of its tail. */
 export type Whole<R = Record<string, unknown>> = Kept<R> & { generation: string };
@@ -275,15 +283,26 @@ export interface Tail<R = Record<string, unknown>> {
   batches: Array<KeptBatch<R>>;
 }
 
+/** `read` of a packed value, with the bytes it unpacked to. */
+const sizedBy =
+  <T>(read: (value: unknown) => T | null) =>
+  (value: unknown, capBytes: number): Sized<T> | null => {
+    const unpacked = unpackSized(value, capBytes);
+    const decoded = unpacked && read(unpacked.decoded);
+    return decoded ? { decoded, bytes: unpacked.bytes } : null;
+  };
+const sizedWhole = sizedBy(readWhole);
+const sizedTail = sizedBy(readTail);
+
 export const decodeWhole = (value: unknown, capBytes: number): Whole | null =>
-  readWhole(unpack(value, capBytes));
+  sizedWhole(value, capBytes)?.decoded ?? null;
 
 export const decodeTail = (value: unknown, capBytes: number): Tail | null =>
-  readTail(unpack(value, capBytes));
+  sizedTail(value, capBytes)?.decoded ?? null;
 
 /** `decodeWhole` and `decodeTail` as a poll calls them: remembered by this worker (decoded.ts). */
-const wholeOf = rememberedDecoding('whole', decodeWhole);
-const tailOf = rememberedDecoding('tail', decodeTail);
+const wholeOf = rememberedDecoding('whole', sizedWhole);
+const tailOf = rememberedDecoding('tail', sizedTail);
 
 const entryCount = (batches: Array<KeptBatch<unknown>>) =>
   batches.reduce((n, batch) => n + batch.entries.length, 0);
@@ -473,7 +492,7 @@ const chainOf = (whole: Whole, values: unknown[], timings: PollTimings) => {
     const batches: Array<KeptBatch<unknown>> = [];
     const from = end;
     for (const part of parts) {
-      const piece = tailOf(part, timings.keptUnpackedCapBytes, timings.decodedHeldChars);
+      const piece = tailOf(part, timings.keptUnpackedCapBytes, timings.decodedHeldBytes);
       if (!piece || piece.generation !== whole.generation || !samePosition(piece.from, end)) break;
       kept.push(part);
       batches.push(...piece.batches);
@@ -533,7 +552,7 @@ export const keptStore = (cache: AccountCache, key: string, timings: PollTimings
         ...tail.map((piece) => piece.read()),
       ]);
       if (w === CACHE_FAILED) return w;
-      const decoded = wholeOf(w, timings.keptUnpackedCapBytes, timings.decodedHeldChars);
+      const decoded = wholeOf(w, timings.keptUnpackedCapBytes, timings.decodedHeldBytes);
       if (!decoded || w === undefined) return null;
       const { pieces, end } = chainOf(decoded, pieceValues, timings);
       const all = [...decoded.batches, ...pieces.flatMap((piece) => piece.batches)];

@@ -115,10 +115,11 @@ export type PollTimings = Readonly<
     /** The largest a kept entry may unpack to: a larger one is treated as missing. */
     keptUnpackedCapBytes: number;
     /**
-     * The packed characters whose decodings a worker remembers (decoded.ts): a stream's whole kept entry
-     * at its cap and a quarter more (its tail: `tailPays` keeps it far smaller).
+     * What a worker's remembered decodings may weigh (decoded.ts: each its packed characters and the bytes
+     * it unpacked to): a stream's whole kept entry at its cap whose records fill an answer, and a quarter
+     * more (its tail: `tailPays` keeps it far smaller).
      */
-    decodedHeldChars: number;
+    decodedHeldBytes: number;
     /**
      * The most the kept records some Zap may lack may add to an answer (a quarter): beyond it, the oldest
      * become owed shares, each returned whole for its turn in the rest of the answer (a rush drains faster in them).
@@ -181,7 +182,7 @@ export const pollTimings = (overrides: Partial<PollFacts> = {}): PollTimings => 
     answerBudgetBytes,
     keptCapBytes: f.cacheValueBytes,
     keptUnpackedCapBytes: 64 * MIB,
-    decodedHeldChars: Math.round(1.25 * f.cacheValueBytes),
+    decodedHeldBytes: Math.round(1.25 * (f.cacheValueBytes + answerBudgetBytes)),
     keptRecentBytes: Math.floor(answerBudgetBytes / 4),
     keptRecentOwingBytes: Math.floor(answerBudgetBytes / 8),
     owedTurnMs: f.longestIntervalMs + f.jitterMs,

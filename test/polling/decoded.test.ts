@@ -1,19 +1,23 @@
 /**
  * A worker's remembered decodings: a text decoded again gives the decoding made before, frozen; another
- * kind, another cap, a text too long or a value that is not one is decoded again; the least lately read
- * goes first; a poll's answers are the same whether its worker remembers or not.
+ * kind, another cap, a text too long or one that unpacks to too much, or a value that is not one is decoded
+ * again; the least lately read goes first; a poll's answers are the same whether its worker remembers or not.
  */
 import { decodingCounts, forgetDecodings, rememberedDecoding } from '../../src/polling/decoded';
 import { playRush } from '../../scripts/lib/pollPlay';
 import { oneKbRush, performWith, scaledTimings } from './harness';
 
-/** A decoding of `kind` that counts its calls: a text's JSON, `null` when it is not JSON. */
-const counting = (kind: string) => {
+/**
+ * A decoding of `kind` that counts its calls: a text's JSON, `null` when it is not JSON, as if unpacked to
+ * `unpackedBytes` (the text's length unless told).
+ */
+const counting = (kind: string, unpackedBytes: (text: string) => number = (text) => text.length) => {
   const calls: string[] = [];
   const decode = rememberedDecoding(kind, (value: unknown) => {
     calls.push(String(value));
     try {
-      return JSON.parse(String(value)) as { list: Array<{ n: number }>; deep?: unknown };
+      const decoded = JSON.parse(String(value)) as { list: Array<{ n: number }>; deep?: unknown };
+      return { decoded, bytes: unpackedBytes(String(value)) };
     } catch {
       return null;
     }
@@ -74,16 +78,29 @@ describe('a worker remembers what it decoded', () => {
     expect(calls).toHaveLength(6);
   });
 
+  it('never remembers a short text that unpacks to more than it holds (a value that packs very well)', () => {
+    const { calls, decode } = counting('packs well', (text) => text.length * 1_000);
+    const text = textOf('well', 60);
+    const once = decode(text, 100_000, 50_000);
+    expect(decode(text, 100_000, 50_000)).not.toBe(once);
+    expect(Object.isFrozen(once)).toBe(true);
+    // Weighed as its text and what it unpacked to: 60 + 60,000.
+    const held = decode(text, 100_000, 60_060);
+    expect(decode(text, 100_000, 60_060)).toBe(held);
+    expect(calls).toHaveLength(3);
+  });
+
   it('forgets the text read least lately when it holds more than its bound', () => {
+    // Each weighs 200: its 100 characters and the 100 bytes it unpacked to.
     const { calls, decode } = counting('bound');
     const [t1, t2, t3] = ['one', 'two', 'three'].map((seed) => textOf(seed, 100));
-    const d1 = decode(t1, 100, 250);
-    const d2 = decode(t2, 100, 250);
+    const d1 = decode(t1, 100, 500);
+    const d2 = decode(t2, 100, 500);
     // t1 read again: t2 is now the least lately read, and goes when t3 comes.
-    expect(decode(t1, 100, 250)).toBe(d1);
-    decode(t3, 100, 250);
-    expect(decode(t1, 100, 250)).toBe(d1);
-    expect(decode(t2, 100, 250)).not.toBe(d2);
+    expect(decode(t1, 100, 500)).toBe(d1);
+    decode(t3, 100, 500);
+    expect(decode(t1, 100, 500)).toBe(d1);
+    expect(decode(t2, 100, 500)).not.toBe(d2);
     expect(calls).toEqual([t1, t2, t3, t2]);
   });
 });
@@ -93,7 +110,7 @@ describe('a poll answers the same whether its worker remembers or not', () => {
   // between, and every Zap's poll reads both.
   const SCALE = 24;
   const remembering = scaledTimings(SCALE);
-  const forgetting = { ...remembering, decodedHeldChars: 0 };
+  const forgetting = { ...remembering, decodedHeldBytes: 0 };
 
   it('through a rush with the whole cache lost, polled by three Zaps', async () => {
     const scenario = { ...oneKbRush(SCALE, 'lost at minute 40'), loseCacheAtMin: 40, maxHours: 4 };
